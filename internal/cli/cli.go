@@ -1,0 +1,343 @@
+// Package cli is the command line of target-oracle: flags, configuration,
+// logging, signals and the mapping of errors to exit codes. It wires the
+// stages together; the work is done in the other packages.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/target-oracle/target-oracle/internal/config"
+	"github.com/target-oracle/target-oracle/internal/memory"
+	"github.com/target-oracle/target-oracle/internal/metrics"
+	"github.com/target-oracle/target-oracle/internal/pipeline"
+	"github.com/target-oracle/target-oracle/internal/singer"
+)
+
+// Exit codes (SPEC §2).
+const (
+	ExitOK     = 0
+	ExitFailed = 1 // database, file system or anything else
+	ExitConfig = 2 // settings or command line
+	ExitInput  = 3 // the input alone is wrong
+)
+
+// ClockEnv fixes the clock used for metadata columns, for reproducible
+// dry-run dumps in tests (RFC 3339 text). Variables named
+// TARGET_ORACLE_TEST_* are reserved for tests and are never settings.
+const ClockEnv = "TARGET_ORACLE_TEST_NOW"
+
+// Version is set at build time (-ldflags "-X …/internal/cli.Version=v1.2.3");
+// otherwise the module version from the build info is used.
+var Version = ""
+
+func version() string {
+	if Version != "" {
+		return Version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "0.1.0-dev"
+}
+
+// IO is what a run talks to. State receives STATE lines only.
+type IO struct {
+	Stdin  io.Reader
+	State  io.Writer
+	Stderr io.Writer
+	Env    []string
+	Dir    string // working directory (for .env)
+	// Signals delivers SIGINT/SIGTERM; nil disables signal handling.
+	Signals <-chan os.Signal
+}
+
+type options struct {
+	configs []string
+	input   string
+	dryRun  bool
+	plan    bool
+	dumpDir string
+	check   bool
+	about   bool
+	format  string
+	version bool
+}
+
+// Main runs the command and returns the exit code.
+func Main(args []string, io IO) int {
+	// --help, --version and --about are not pipeline runs: they answer on
+	// stdout, where Meltano reads --about --format json.
+	o, code, done := parseFlags(args, io.State, io.Stderr)
+	if done {
+		return code
+	}
+	switch {
+	case o.version:
+		fmt.Fprintf(io.State, "target-oracle %s\n", version())
+		return ExitOK
+	case o.about:
+		return about(o.format, io.State, io.Stderr)
+	}
+	return run(o, io)
+}
+
+func parseFlags(args []string, stdout, stderr io.Writer) (options, int, bool) {
+	var o options
+	fs := flag.NewFlagSet("target-oracle", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Func("config", "settings `FILE` (repeatable; files merge left to right) or ENV for TARGET_ORACLE_* variables and .env", func(s string) error {
+		o.configs = append(o.configs, s)
+		return nil
+	})
+	fs.StringVar(&o.input, "input", "", "read messages from `FILE` instead of stdin")
+	fs.BoolVar(&o.dryRun, "dry-run", false, "run on the embedded engine: no database")
+	fs.BoolVar(&o.plan, "plan", false, "connect read-only and show the DDL and DML a run would execute")
+	fs.StringVar(&o.dumpDir, "dry-run-dump", "", "with --dry-run: write statements, tables and rows to `DIR` (replaced)")
+	fs.BoolVar(&o.check, "check", false, "connect and report whether loading can work")
+	fs.BoolVar(&o.about, "about", false, "print name, version, capabilities and settings")
+	fs.StringVar(&o.format, "format", "text", "--about format: text, json or markdown")
+	fs.BoolVar(&o.version, "version", false, "print the version")
+	fs.Usage = func() { usage(fs) }
+	for _, a := range args {
+		if a == "-h" || a == "-help" || a == "--help" {
+			fs.SetOutput(stdout)
+			usage(fs)
+			return o, ExitOK, true
+		}
+	}
+	if err := fs.Parse(args); err != nil {
+		return o, ExitConfig, true
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "target-oracle: unexpected argument %q\n", fs.Arg(0))
+		return o, ExitConfig, true
+	}
+	if o.dryRun && o.plan {
+		fmt.Fprintln(stderr, "target-oracle: --dry-run and --plan exclude each other")
+		return o, ExitConfig, true
+	}
+	if o.dumpDir != "" && !o.dryRun && !o.plan {
+		fmt.Fprintln(stderr, "target-oracle: --dry-run-dump needs --dry-run or --plan")
+		return o, ExitConfig, true
+	}
+	switch o.format {
+	case "text", "json", "markdown":
+	default:
+		fmt.Fprintf(stderr, "target-oracle: --format must be text, json or markdown, not %q\n", o.format)
+		return o, ExitConfig, true
+	}
+	return o, 0, false
+}
+
+func usage(fs *flag.FlagSet) {
+	w := fs.Output()
+	fmt.Fprint(w, `target-oracle loads a Singer tap's output into Oracle Database.
+
+Usage:
+  target-oracle [--config FILE|ENV]... [--input FILE] [--dry-run | --plan] [--dry-run-dump DIR]
+  target-oracle --config FILE --check
+  target-oracle --about [--format text|json|markdown]
+  target-oracle --version | --help
+
+Only STATE lines are written to standard output; logs, METRIC lines and the
+summary go to standard error.
+
+Flags:
+`)
+	fs.PrintDefaults()
+	fmt.Fprint(w, `
+Exit status:
+  0    success
+  1    the database, the file system or anything else failed
+  2    the settings or the command line are wrong
+  3    the input alone is wrong (malformed message, invalid schema or record)
+  128+N  stopped by signal N (130 for SIGINT, 143 for SIGTERM)
+`)
+}
+
+func run(o options, io IO) int {
+	cfg, report, err := config.Load(config.Sources{ConfigArgs: o.configs, Environ: io.Env, WorkDir: io.Dir})
+	if err != nil {
+		fmt.Fprintf(io.Stderr, "target-oracle: configuration: %v\n", err)
+		return ExitConfig
+	}
+	log := newLogger(cfg, io.Stderr)
+	for _, w := range report.Warnings {
+		log.Warn(w)
+	}
+	for _, e := range report.Effective {
+		log.Info("setting given through an alias", "effective", e)
+	}
+	now, err := clock(io.Env)
+	if err != nil {
+		log.Error(err.Error())
+		return ExitConfig
+	}
+	if o.check || o.plan || !o.dryRun {
+		if err := cfg.CheckConnection(); err != nil {
+			log.Error("configuration", "err", err)
+			return ExitConfig
+		}
+		log.Error("the Oracle engine is not available in this build yet; use --dry-run")
+		return ExitFailed
+	}
+	return load(o, io, cfg, log, now)
+}
+
+func load(o options, io IO, cfg *config.Config, log *slog.Logger, now func() time.Time) int {
+	in, closeIn, err := openInput(o.input, io.Stdin)
+	if err != nil {
+		log.Error("input", "err", err)
+		return ExitFailed
+	}
+	defer closeIn()
+	log.Warn("dry run: STATE lines describe the embedded engine, not a database; do not feed them to an orchestrator's state store")
+	eng := memory.New(memory.Options{DumpDir: o.dumpDir, Now: now})
+	reg := metrics.New(io.Stderr, time.Duration(cfg.MetricsIntervalSeconds)*time.Second, now())
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stop := make(chan struct{})
+	sig := watchSignals(io.Signals, stop, cancel, log)
+
+	err = pipeline.Run(ctx, pipeline.Options{
+		Config:   cfg,
+		Engine:   eng,
+		Server:   dryRunServer(),
+		Input:    in,
+		StateOut: io.State,
+		Log:      log,
+		Now:      now,
+		Stop:     stop,
+		Metrics:  reg,
+	})
+	if cerr := eng.Close(); cerr != nil {
+		log.Error("dry-run dump", "err", cerr)
+		if err == nil {
+			err = cerr
+		}
+	}
+	sum := reg.Finish(now(), err)
+	if cfg.SummaryPath != "" {
+		if serr := metrics.WriteSummary(cfg.SummaryPath, sum); serr != nil {
+			log.Error("summary", "err", serr)
+		}
+	}
+	return exitCode(err, sig(), log)
+}
+
+// dryRunServer is the server --dry-run assumes: Oracle 19c with default
+// parameters, schema DRY_RUN.
+func dryRunServer() pipeline.Server {
+	return pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000}
+}
+
+// exitCode maps the run's outcome to the exit status, by cause.
+func exitCode(err error, signalled os.Signal, log *slog.Logger) int {
+	if signalled != nil {
+		if err != nil && !errors.Is(err, pipeline.ErrStopped) && !errors.Is(err, context.Canceled) {
+			log.Error("drain after signal failed", "err", err)
+		}
+		if s, ok := signalled.(syscall.Signal); ok {
+			return 128 + int(s)
+		}
+		return 128 + 15
+	}
+	if err == nil {
+		return ExitOK
+	}
+	var ie *singer.InputError
+	var ce *config.Error
+	switch {
+	case errors.As(err, &ie):
+		log.Error("invalid input", "err", err.Error())
+		return ExitInput
+	case errors.As(err, &ce):
+		log.Error("configuration", "err", err.Error())
+		return ExitConfig
+	}
+	log.Error("load failed", "err", err.Error())
+	return ExitFailed
+}
+
+// watchSignals turns the first SIGINT/SIGTERM into a soft stop (close
+// stop) and the second into a hard stop (cancel). It returns a func that
+// reports the first signal received, if any.
+func watchSignals(sigs <-chan os.Signal, stop chan struct{}, cancel context.CancelFunc, log *slog.Logger) func() os.Signal {
+	got := make(chan os.Signal, 1)
+	if sigs == nil {
+		return func() os.Signal { return nil }
+	}
+	go func() {
+		first, ok := <-sigs
+		if !ok {
+			return
+		}
+		got <- first
+		close(stop)
+		if _, ok := <-sigs; ok {
+			log.Warn("second signal: aborting, rolling back")
+			cancel()
+		}
+	}()
+	return func() os.Signal {
+		select {
+		case s := <-got:
+			return s
+		default:
+			return nil
+		}
+	}
+}
+
+func openInput(path string, stdin io.Reader) (io.Reader, func(), error) {
+	if path == "" || path == "-" {
+		return stdin, func() {}, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
+}
+
+func clock(env []string) (func() time.Time, error) {
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, ClockEnv+"="); ok && v != "" {
+			t, err := time.Parse(time.RFC3339Nano, v)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %q is not an RFC 3339 time", ClockEnv, v)
+			}
+			return func() time.Time { return t }, nil
+		}
+	}
+	return time.Now, nil
+}
+
+func newLogger(cfg *config.Config, w io.Writer) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.LogLevel))
+	ho := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, ho))
+	}
+	return slog.New(slog.NewTextHandler(w, ho))
+}
+
+// Signals returns a channel of SIGINT and SIGTERM for Main.
+func Signals() <-chan os.Signal {
+	c := make(chan os.Signal, 2)
+	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
+	return c
+}

@@ -1,0 +1,108 @@
+// Package config holds the target's settings: one table of settings (names,
+// types, defaults, aliases, env names, secrets, descriptions) from which
+// parsing, validation, --about and the settings reference are all derived.
+package config
+
+// Secret is a string that never prints: fmt, %v, slog and JSON all show it
+// redacted. Use Reveal only where the value is handed to the driver.
+type Secret string
+
+// Config is the effective configuration of one run, after merging files,
+// .env and the environment and applying aliases and defaults.
+type Config struct {
+	// Connection
+	Host                  string
+	Port                  int
+	ServiceName           string
+	SID                   string
+	User                  string
+	Password              Secret
+	ProxyUser             string
+	DSN                   Secret
+	TNSAdmin              string
+	Protocol              string // tcp | tcps
+	SSLVerify             bool
+	WalletLocation        string
+	WalletPassword        Secret
+	NetworkEncryption     string // accepted|requested|required|rejected
+	ConnectTimeoutSeconds int
+
+	// Naming and table model
+	DefaultTargetSchema string // "" = the user's own schema (DRY_RUN in dry-run)
+	TablePrefix         string
+	TableSuffix         string
+	TableNameMappings   map[string]string
+	ColumnMappings      map[string]map[string]string // stream -> property path -> column
+	IgnoredColumns      map[string][]string          // stream ("*" = every stream) -> property paths
+	IdentifierCase      string                       // upper | preserve
+	IdentifierMaxBytes  string                       // auto | 30 | 128
+	ColumnOrdering      string                       // schema | alphabetical
+	ColumnComments      bool
+	StorageMode         string // hybrid | flattened | json
+	FlatteningEnabled   bool
+	FlatteningMaxDepth  int
+	FlatteningSeparator string
+	JSONColumnName      string
+	StreamOverrides     []StreamOverride // in config order; first matching pattern wins
+
+	// Loading
+	LoadMethod                     string // upsert | append-only | overwrite
+	TruncateBeforeLoad             bool
+	HardDelete                     bool
+	ProcessActivateVersionMessages bool
+	AddRecordMetadata              bool
+	PrimaryKeyRequired             bool
+	ValidateRecords                bool
+	OnInvalidRecord                string // fail | skip | reject
+	RejectPath                     string
+	BatchSizeRows                  int
+	BatchSizeBytes                 int64
+	MaxBufferedBytes               int64
+	BatchWaitLimitSeconds          int
+	FlushAllStreams                bool
+	MaxParallelism                 int
+	SchemaEvolution                string // widen | additive | fail
+	VarcharMaxBytes                string // auto | 4000 | 32767
+	BooleanType                    string // auto | number | boolean
+	JSONType                       string // auto | json | clob
+	TimestampType                  string // timestamp_tz | timestamp
+	NationalCharacters             string // auto | always | never
+	Tablespace                     string
+	IndexTablespace                string
+	LOBTablespace                  string
+	GrantSelectTo                  []string
+	CustomIndexes                  map[string][]CustomIndex
+	DDLLockTimeoutSeconds          int
+	StatementTimeoutSeconds        int
+	ShutdownTimeoutSeconds         int
+
+	// Stream maps (raw; compiled by the stream-map package)
+	StreamMaps      map[string]any
+	StreamMapConfig map[string]any
+
+	// Operations
+	LogLevel               string // debug | info | warn | error
+	LogFormat              string // text | json
+	MetricsIntervalSeconds int
+	SummaryPath            string
+	HTTPListenAddress      string
+}
+
+// StreamOverride is one stream_overrides entry: settings that apply to the
+// streams whose name matches Pattern ("*" wildcards). A nil field keeps the
+// global value.
+type StreamOverride struct {
+	Pattern            string
+	StorageMode        *string
+	LoadMethod         *string
+	HardDelete         *bool
+	BatchSizeRows      *int
+	FlatteningMaxDepth *int
+}
+
+// CustomIndex is one custom_indexes entry.
+type CustomIndex struct {
+	Name    string // "" = generated
+	Columns []string
+	Unique  bool
+}

@@ -1,0 +1,59 @@
+package config
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite docs/settings.md from the settings table")
+
+const docPath = "../../docs/settings.md"
+
+// settingsPage is docs/settings.md: a fixed preamble around MarkdownReference.
+func settingsPage() string {
+	var b strings.Builder
+	b.WriteString("<!-- Code generated from internal/config/settings.go. DO NOT EDIT. -->\n")
+	b.WriteString("<!-- Regenerate: go test ./internal/config -run TestSettingsDocUpToDate -update -->\n\n")
+	b.WriteString("# Settings\n\n")
+	b.WriteString("_This page is generated from the settings table in `internal/config/settings.go`; " +
+		"regenerate it with `go test ./internal/config -run TestSettingsDocUpToDate -update`._\n\n")
+	b.WriteString(`Settings come from, in increasing precedence: defaults, the ` + "`--config`" + ` files (left to
+right), the ` + "`.env`" + ` file in the working directory (read only with ` + "`--config ENV`" + `), and the process
+environment. Every setting ` + "`name`" + ` can be set by the variable ` + "`TARGET_ORACLE_<NAME>`" + `; aliases
+work the same way (` + "`TARGET_ORACLE_SQLALCHEMY_URL`" + `). Environment values are read by the setting's
+type: integers as decimal text, booleans as ` + "`true/false/1/0/yes/no/on/off`" + `, arrays as JSON or a
+comma-separated list, objects as JSON. Objects may also be given as a string holding JSON in a file.
+
+Configs written for the Singer SDK targets, radbrt's target-oracle and flext-target-oracle load as
+they are: aliases are honoured with their values mapped (the effective value is logged at start),
+flext's nesting under a ` + "`TargetOracle`" + ` key is read, and peer settings that do not apply are
+ignored with a warning. Unknown keys are warned about, naming the closest known setting. A wrong
+type or value, or one setting given twice in one source with different values (say a name and an
+alias), is a configuration error (exit code 2). Secrets never appear in logs or errors.
+
+`)
+	b.WriteString(MarkdownReference())
+	return b.String()
+}
+
+func TestSettingsDocUpToDate(t *testing.T) {
+	want := settingsPage()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(docPath), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(docPath, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(docPath)
+	if err != nil {
+		t.Fatalf("%v (run: go test ./internal/config -run TestSettingsDocUpToDate -update)", err)
+	}
+	if string(got) != want {
+		t.Errorf("docs/settings.md is stale; run: go test ./internal/config -run TestSettingsDocUpToDate -update")
+	}
+}

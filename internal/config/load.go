@@ -1,0 +1,416 @@
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// EnvPrefix starts the environment variable of every setting:
+// TARGET_ORACLE_<SETTING IN UPPER CASE>, as Meltano exports them.
+const EnvPrefix = "TARGET_ORACLE_"
+
+// TestEnvPrefix starts variables reserved for tests (TARGET_ORACLE_TEST_DSN,
+// TARGET_ORACLE_TEST_NOW): they are never settings and never warned about.
+const TestEnvPrefix = EnvPrefix + "TEST_"
+
+// envConfigArg is the --config value that reads the .env file.
+const envConfigArg = "ENV"
+
+// Sources names where the configuration comes from.
+type Sources struct {
+	ConfigArgs []string // --config values in order: file paths or the literal "ENV"
+	Environ    []string // the process environment, as os.Environ returns it
+	WorkDir    string   // where .env is looked for
+}
+
+// Report tells the operator what Load accepted without failing.
+type Report struct {
+	// Warnings: unknown keys (with the closest known name) and peer
+	// settings that do not apply. Never a secret's value.
+	Warnings []string
+	// Effective: the value in effect for every setting given through an
+	// alias or a peer spelling of a value, secrets redacted. Peer targets'
+	// defaults differ, so these are logged at start.
+	Effective []string
+}
+
+// Error is a configuration error: a wrong value or type, a conflict, an
+// unreadable or malformed file. The CLI maps it to exit code 2. Its text
+// never contains a secret's value.
+type Error struct {
+	Source string // config file path, .env path or "environment"; "" when not tied to one
+	Key    string // the key as written (setting, alias or env var); "" when not about one key
+	Msg    string
+	Err    error // underlying cause, if any
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("config")
+	for _, part := range []string{e.Source, e.Key, e.Msg} {
+		if part != "" {
+			b.WriteString(": ")
+			b.WriteString(part)
+		}
+	}
+	if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// entry is one setting as given in one source.
+type entry struct {
+	key    string // as written
+	alias  *alias // nil when given by its canonical name
+	raw    any    // value as written
+	value  any    // checked value, in the field's type
+	source string
+}
+
+// layer holds one source's settings by canonical name.
+type layer map[string]*entry
+
+type loader struct {
+	t      []setting
+	report Report
+	errs   []error
+}
+
+// Load reads the configuration: defaults, then the --config files left to
+// right, then .env (only when "ENV" is among ConfigArgs), then the process
+// environment's TARGET_ORACLE_* variables, each overriding the one before.
+// The report is returned even with an error. Every error satisfies
+// errors.As(err, new(*Error)); when there are several they are joined.
+// A missing user or password is not an error here; see CheckConnection.
+func Load(src Sources) (*Config, *Report, error) {
+	l := &loader{t: table()}
+	var layers []layer
+	for _, arg := range src.ConfigArgs {
+		if arg != envConfigArg {
+			layers = append(layers, l.fileLayer(arg))
+		}
+	}
+	if slices.Contains(src.ConfigArgs, envConfigArg) {
+		layers = append(layers, l.dotEnvLayer(filepath.Join(src.WorkDir, ".env")))
+	}
+	layers = append(layers, l.envLayer("environment", src.Environ))
+	if err := l.err(); err != nil {
+		return nil, &l.report, err
+	}
+	final := layer{}
+	for _, lay := range layers {
+		for name, e := range lay {
+			final[name] = e
+		}
+	}
+	c := l.build(final, src.Environ)
+	if err := l.err(); err != nil {
+		return nil, &l.report, err
+	}
+	return c, &l.report, nil
+}
+
+func (l *loader) err() error {
+	if len(l.errs) == 1 {
+		return l.errs[0]
+	}
+	return errors.Join(l.errs...)
+}
+
+func (l *loader) fail(e *Error) { l.errs = append(l.errs, e) }
+
+func (l *loader) warn(format string, args ...any) {
+	l.report.Warnings = append(l.report.Warnings, fmt.Sprintf(format, args...))
+}
+
+func (l *loader) fileLayer(path string) layer {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		l.fail(&Error{Source: path, Msg: "cannot read config file", Err: err})
+		return nil
+	}
+	v, err := decodeJSON(data)
+	if err != nil {
+		l.fail(&Error{Source: path, Msg: err.Error()})
+		return nil
+	}
+	obj, ok := v.(*object)
+	if !ok {
+		l.fail(&Error{Source: path, Msg: "expected a JSON object at the top level"})
+		return nil
+	}
+	lay := layer{}
+	l.addObject(path, lay, obj)
+	return lay
+}
+
+func (l *loader) addObject(src string, lay layer, obj *object) {
+	for _, m := range obj.members {
+		if strings.EqualFold(m.key, flextGroup) {
+			group, ok := asObject(m.val)
+			if !ok {
+				l.fail(&Error{Source: src, Key: m.key, Msg: "expected an object of settings"})
+				continue
+			}
+			l.addObject(src, lay, group)
+			continue
+		}
+		l.add(src, lay, m.key, m.key, m.val)
+	}
+}
+
+// add checks one key of one source and records it in lay. display is the
+// key as the user wrote it (an env var name for the environment).
+func (l *loader) add(src string, lay layer, key, display string, raw any) {
+	s, a := lookup(l.t, key)
+	if s == nil {
+		l.unknown(src, key, display)
+		return
+	}
+	v, err := s.checkAlias(l.t, a, raw)
+	if err != nil {
+		l.fail(&Error{Source: src, Key: display, Msg: err.Error()})
+		return
+	}
+	old := lay[s.name]
+	if old == nil {
+		lay[s.name] = &entry{key: display, alias: a, raw: raw, value: v, source: src}
+		return
+	}
+	if !reflect.DeepEqual(old.value, v) {
+		l.fail(&Error{Source: src, Key: display, Msg: conflictMsg(s, old, display, v)})
+	}
+}
+
+func conflictMsg(s *setting, old *entry, key string, v any) string {
+	what := fmt.Sprintf("%s is given twice with different values", key)
+	if old.key != key {
+		what = fmt.Sprintf("%s and %s both set %s, with different values", old.key, key, s.name)
+	}
+	if s.kind == kindSecret {
+		return what
+	}
+	return fmt.Sprintf("%s (%s and %s)", what, show(old.value), show(v))
+}
+
+func (l *loader) unknown(src, key, display string) {
+	if p, ok := lookupPeer(key); ok {
+		l.warn("%s: %s is a %s setting that does not apply to target-oracle and is ignored: %s", src, display, p.peer, p.why)
+		return
+	}
+	near := closest(l.t, key)
+	if display != key { // environment variable
+		near = envVar(near)
+	}
+	l.warn("%s: unknown setting %q ignored (closest known setting: %q)", src, display, near)
+}
+
+func envVar(name string) string { return EnvPrefix + strings.ToUpper(name) }
+
+// envLayer reads the TARGET_ORACLE_* variables of environ ("KEY=value"
+// strings). An empty value leaves a non-text setting unset, as an unset
+// variable would.
+func (l *loader) envLayer(src string, environ []string) layer {
+	vars := slices.Clone(environ)
+	slices.Sort(vars)
+	lay := layer{}
+	for _, kv := range vars {
+		k, v, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(k, EnvPrefix) || len(k) == len(EnvPrefix) || strings.HasPrefix(k, TestEnvPrefix) {
+			continue
+		}
+		name := strings.ToLower(k[len(EnvPrefix):])
+		if s, a := lookup(l.t, name); s != nil && v == "" && !isText(s, a) {
+			continue
+		}
+		l.add(src, lay, name, k, v)
+	}
+	return lay
+}
+
+func isText(s *setting, a *alias) bool {
+	if a != nil && a.kind != kindSame {
+		return false
+	}
+	return s.kind == kindString || s.kind == kindSecret
+}
+
+func (l *loader) dotEnvLayer(path string) layer {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		l.fail(&Error{Source: path, Msg: "cannot read .env file", Err: err})
+		return nil
+	}
+	vars, err := parseDotEnv(data)
+	if err != nil {
+		l.fail(&Error{Source: path, Msg: err.Error()})
+		return nil
+	}
+	return l.envLayer(path, vars)
+}
+
+// build applies defaults and then the merged settings to a new Config, and
+// resolves the settings that depend on others.
+func (l *loader) build(final layer, environ []string) *Config {
+	c := &Config{}
+	for i := range l.t {
+		s := &l.t[i]
+		if s.def == nil {
+			continue
+		}
+		if err := l.storeDefault(c, s); err != nil {
+			l.fail(&Error{Key: s.name, Msg: "internal error: bad default", Err: err})
+		}
+	}
+	for i := range l.t {
+		s := &l.t[i]
+		e := final[s.name]
+		if e == nil {
+			continue
+		}
+		if err := s.store(c, e.value); err != nil {
+			l.fail(&Error{Source: e.source, Key: e.key, Msg: "internal error", Err: err})
+			continue
+		}
+		l.noteAlias(s, e)
+	}
+	l.resolveFlattening(c, final)
+	l.resolveDSN(c, final)
+	if final["tns_admin"] == nil {
+		c.TNSAdmin = lookupEnv(environ, "TNS_ADMIN")
+		if c.TNSAdmin == "" {
+			c.TNSAdmin = c.WalletLocation
+		}
+	}
+	return c
+}
+
+func (l *loader) storeDefault(c *Config, s *setting) error {
+	b, err := json.Marshal(s.def)
+	if err != nil {
+		return err
+	}
+	raw, err := decodeJSON(b)
+	if err != nil {
+		return err
+	}
+	v, err := s.check(l.t, raw)
+	if err != nil {
+		return err
+	}
+	return s.store(c, v)
+}
+
+// noteAlias records the effective value of a setting given through an
+// alias, or through a peer spelling of one of its values.
+func (l *loader) noteAlias(s *setting, e *entry) {
+	if s.name == "dsn" && e.alias != nil {
+		return // resolveDSN reports what a sqlalchemy_url set
+	}
+	if e.alias == nil {
+		rawText, ok := text(e.raw)
+		if s.kind != kindEnum || !ok || strings.EqualFold(rawText, e.value.(string)) {
+			return
+		}
+	}
+	given, val := "", redacted
+	if s.kind != kindSecret {
+		given, val = " = "+show(e.raw), show(e.value)
+	}
+	l.report.Effective = append(l.report.Effective,
+		fmt.Sprintf("%s = %s (given as %s%s in %s)", s.name, val, e.key, given, e.source))
+}
+
+func (l *loader) resolveFlattening(c *Config, final layer) {
+	if !c.FlatteningEnabled {
+		return
+	}
+	e := final["flattening_enabled"]
+	sm := final["storage_mode"]
+	switch {
+	case sm == nil:
+		c.StorageMode = "flattened"
+		l.report.Effective = append(l.report.Effective,
+			fmt.Sprintf("storage_mode = \"flattened\" (given as flattening_enabled = true in %s)", e.source))
+	case c.StorageMode == "json":
+		l.fail(&Error{Source: sm.source, Key: sm.key, Msg: fmt.Sprintf(
+			"storage_mode \"json\" conflicts with flattening_enabled true (from %s); remove one", e.source)})
+	case c.StorageMode == "hybrid":
+		l.warn("%s: flattening_enabled true is overridden by storage_mode \"hybrid\" (from %s)", e.source, sm.source)
+	}
+}
+
+func lookupEnv(environ []string, key string) string {
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}
+
+// store puts v, as returned by check, into the setting's Config field.
+func (s *setting) store(c *Config, v any) error {
+	switch p := s.field(c).(type) {
+	case *string:
+		return assign(p, v)
+	case *Secret:
+		var str string
+		err := assign(&str, v)
+		*p = Secret(str)
+		return err
+	case *int:
+		var n int64
+		err := assign(&n, v)
+		*p = int(n)
+		return err
+	case *int64:
+		return assign(p, v)
+	case *bool:
+		return assign(p, v)
+	case *[]string:
+		return assign(p, v)
+	case *map[string]any:
+		obj, ok := v.(*object)
+		if !ok {
+			return fmt.Errorf("%s: want an object, have %T", s.name, v)
+		}
+		*p = plain(obj).(map[string]any)
+		return nil
+	case *map[string]string:
+		return assign(p, v)
+	case *map[string]map[string]string:
+		return assign(p, v)
+	case *map[string][]string:
+		return assign(p, v)
+	case *map[string][]CustomIndex:
+		return assign(p, v)
+	case *[]StreamOverride:
+		return assign(p, v)
+	default:
+		return fmt.Errorf("%s: field type %T not handled", s.name, p)
+	}
+}
+
+func assign[T any](p *T, v any) error {
+	t, ok := v.(T)
+	if !ok {
+		return fmt.Errorf("want %T, have %T", *p, v)
+	}
+	*p = t
+	return nil
+}

@@ -1,0 +1,122 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+)
+
+// convTableNames reads table_name_mappings: stream -> table name.
+func convTableNames(_ []setting, v any) (any, error) {
+	obj := v.(*object)
+	out := make(map[string]string, len(obj.members))
+	for _, m := range obj.members {
+		name, ok := m.val.(string)
+		if !ok || name == "" {
+			return nil, fmt.Errorf("stream %q: expected a non-empty table name", m.key)
+		}
+		out[m.key] = name
+	}
+	return out, nil
+}
+
+// convColumnMappings reads column_mappings: stream -> {property path -> column}.
+func convColumnMappings(_ []setting, v any) (any, error) {
+	obj := v.(*object)
+	out := make(map[string]map[string]string, len(obj.members))
+	for _, m := range obj.members {
+		cols, ok := asObject(m.val)
+		if !ok {
+			return nil, fmt.Errorf("stream %q: expected an object property path -> column name", m.key)
+		}
+		inner := make(map[string]string, len(cols.members))
+		for _, c := range cols.members {
+			name, ok := c.val.(string)
+			if !ok || name == "" {
+				return nil, fmt.Errorf("stream %q, property %q: expected a non-empty column name", m.key, c.key)
+			}
+			inner[c.key] = name
+		}
+		out[m.key] = inner
+	}
+	return out, nil
+}
+
+// AllStreams is the IgnoredColumns key of paths ignored in every stream.
+const AllStreams = "*"
+
+// convIgnored reads ignored_columns: an array applies to every stream (key
+// AllStreams), an object maps stream -> array.
+func convIgnored(_ []setting, v any) (any, error) {
+	out := map[string][]string{}
+	if list, ok := v.([]string); ok {
+		if len(list) > 0 {
+			out[AllStreams] = list
+		}
+		return out, nil
+	}
+	for _, m := range v.(*object).members {
+		list, ok := stringList(m.val)
+		if !ok {
+			return nil, fmt.Errorf("stream %q: expected an array of property paths", m.key)
+		}
+		out[m.key] = append(out[m.key], list...)
+	}
+	return out, nil
+}
+
+// convIndexes reads custom_indexes: stream -> [{name?, columns, unique?}].
+// flext's index_name is accepted for name.
+func convIndexes(_ []setting, v any) (any, error) {
+	obj := v.(*object)
+	out := make(map[string][]CustomIndex, len(obj.members))
+	for _, m := range obj.members {
+		arr, ok := m.val.([]any)
+		if !ok {
+			return nil, fmt.Errorf("stream %q: expected an array of indexes", m.key)
+		}
+		for i, e := range arr {
+			ix, err := convIndex(e)
+			if err != nil {
+				return nil, fmt.Errorf("stream %q, index %d: %w", m.key, i, err)
+			}
+			out[m.key] = append(out[m.key], ix)
+		}
+	}
+	return out, nil
+}
+
+func convIndex(v any) (CustomIndex, error) {
+	var ix CustomIndex
+	obj, ok := v.(*object)
+	if !ok {
+		return ix, fmt.Errorf("expected an object {name?, columns, unique?}")
+	}
+	for _, m := range obj.members {
+		var ok bool
+		switch m.key {
+		case "name", "index_name":
+			ix.Name, ok = m.val.(string)
+		case "columns":
+			ix.Columns, ok = stringList(m.val)
+			ok = ok && len(ix.Columns) > 0
+		case "unique":
+			var err error
+			ix.Unique, err = checkBool(m.val)
+			ok = err == nil
+		default:
+			return ix, fmt.Errorf("unknown key %q (expected name, columns, unique)", m.key)
+		}
+		if !ok {
+			return ix, fmt.Errorf("%s: wrong type", m.key)
+		}
+	}
+	if len(ix.Columns) == 0 {
+		return ix, fmt.Errorf("columns: expected a non-empty array of column names")
+	}
+	for _, c := range ix.Columns {
+		if strings.TrimSpace(c) == "" {
+			return ix, fmt.Errorf("columns: empty column name")
+		}
+	}
+	return ix, nil
+}

@@ -1,0 +1,332 @@
+package config
+
+import (
+	"math"
+)
+
+// kind is how a setting's value is read and checked.
+type kind uint8
+
+const (
+	kindSame            kind = iota // in an alias: the setting's own kind
+	kindString                      // text
+	kindSecret                      // text that never prints
+	kindInteger                     // whole number within [min, max]
+	kindBoolean                     // true/false (and env spellings)
+	kindEnum                        // one of enum (case-insensitive) or a values alias
+	kindStrings                     // array of strings (JSON or comma list)
+	kindObject                      // JSON object (or a string holding one)
+	kindStringsOrObject             // array of strings, or an object
+)
+
+// valueMap says that the value From (matched case-insensitively) means the
+// canonical value To.
+type valueMap struct{ from, to string }
+
+// alias is another name a peer target uses for a setting.
+type alias struct {
+	name string
+	// kind of the alias's own values when they differ from the setting's
+	// (use_ssl is a boolean, protocol an enum).
+	kind kind
+	// values maps alias values to canonical ones; a value not listed
+	// passes through unchanged and is checked as a canonical value.
+	values []valueMap
+	note   string // documentation: where the name comes from, or a rule
+}
+
+// setting is one row of the settings table, the single source of truth for
+// parsing, defaults, validation, env names, --about and docs/settings.md.
+type setting struct {
+	name     string
+	kind     kind
+	def      any        // JSON-able default; nil = none
+	enum     []string   // kindEnum: canonical values
+	values   []valueMap // kindEnum: peer spellings of canonical values
+	min, max int64      // kindInteger: inclusive range
+	nonEmpty bool       // kindString: "" is rejected
+	required bool       // needed to connect (checked by CheckConnection, not Load)
+	keysOnly bool       // kindObject whose values may be secrets (hash salts): logs show the keys only
+	desc     string
+	aliases  []alias
+	// field returns a pointer to the Config field the value is stored in.
+	field func(*Config) any
+	// conv, when set, turns the checked value into the field's type and
+	// checks its structure (mappings, overrides, indexes).
+	conv func(t []setting, v any) (any, error)
+}
+
+func names(ns ...string) []alias {
+	as := make([]alias, len(ns))
+	for i, n := range ns {
+		as[i] = alias{name: n}
+	}
+	return as
+}
+
+func vm(pairs ...string) []valueMap {
+	out := make([]valueMap, 0, len(pairs)/2)
+	for i := 0; i+1 < len(pairs); i += 2 {
+		out = append(out, valueMap{pairs[i], pairs[i+1]})
+	}
+	return out
+}
+
+const maxInt32 = math.MaxInt32
+
+// table returns the settings table in documentation order. It is built on
+// each call so that no package state is shared or mutable.
+func table() []setting {
+	t := make([]setting, 0, 72)
+	t = append(t, connectionSettings()...)
+	t = append(t, namingSettings()...)
+	t = append(t, loadingSettings()...)
+	t = append(t, typeSettings()...)
+	t = append(t, operationSettings()...)
+	return t
+}
+
+func connectionSettings() []setting {
+	return []setting{
+		{name: "host", kind: kindString, def: "localhost", desc: "Listener host.",
+			aliases: names("oracle_host"), field: func(c *Config) any { return &c.Host }},
+		{name: "port", kind: kindInteger, def: 1521, min: 1, max: 65535, desc: "Listener port.",
+			aliases: names("oracle_port"), field: func(c *Config) any { return &c.Port }},
+		{name: "service_name", kind: kindString, desc: "Service name of the database (or give sid).",
+			aliases: names("oracle_service_name", "oracle_service"), field: func(c *Config) any { return &c.ServiceName }},
+		{name: "sid", kind: kindString, desc: "SID, instead of a service name.",
+			aliases: []alias{{name: "database", note: "radbrt's target-oracle"}}, field: func(c *Config) any { return &c.SID }},
+		{name: "user", kind: kindString, required: true, desc: "Login user. Required to connect, unless dsn carries one.",
+			aliases: names("username", "oracle_user"), field: func(c *Config) any { return &c.User }},
+		{name: "password", kind: kindSecret, desc: "Password of user.",
+			aliases: names("oracle_password"), field: func(c *Config) any { return &c.Password }},
+		{name: "proxy_user", kind: kindString, desc: "Log in as user on behalf of this user (proxy authentication).",
+			field: func(c *Config) any { return &c.ProxyUser }},
+		{name: "dsn", kind: kindSecret,
+			desc: "Full connect string: an oracle:// URL (path = service name), Easy Connect host[:port]/service, " +
+				"a (DESCRIPTION=...) descriptor, or a TNS alias from tnsnames.ora; overrides host, port, service_name " +
+				"and sid. A user and password inside an oracle:// URL are used when user/password are not set.",
+			aliases: []alias{{name: "sqlalchemy_url",
+				note: "oracle://, oracle+oracledb:// or oracle+cx_oracle:// URL read by SQLAlchemy's rules: the path is a SID unless ?service_name= is given"}},
+			field: func(c *Config) any { return &c.DSN }},
+		{name: "tns_admin", kind: kindString,
+			desc:  "Folder holding tnsnames.ora (and sqlnet.ora). Default: $TNS_ADMIN, else wallet_location.",
+			field: func(c *Config) any { return &c.TNSAdmin }},
+		{name: "protocol", kind: kindEnum, def: "tcp", enum: []string{"tcp", "tcps"}, desc: "TLS when tcps.",
+			aliases: []alias{{name: "use_ssl", kind: kindBoolean, values: vm("true", "tcps", "false", "tcp")}},
+			field:   func(c *Config) any { return &c.Protocol }},
+		{name: "ssl_verify", kind: kindBoolean, def: true, desc: "Verify the server certificate and its DN.",
+			aliases: []alias{{name: "disable_dn_matching", kind: kindBoolean, values: vm("true", "false", "false", "true")}},
+			field:   func(c *Config) any { return &c.SSLVerify }},
+		{name: "wallet_location", kind: kindString, desc: "Wallet directory (cwallet.sso or ewallet.p12).",
+			aliases: names("ssl_wallet_location"), field: func(c *Config) any { return &c.WalletLocation }},
+		{name: "wallet_password", kind: kindSecret, desc: "Password of an ewallet.p12 wallet.",
+			aliases: names("ssl_wallet_password"), field: func(c *Config) any { return &c.WalletPassword }},
+		{name: "network_encryption", kind: kindEnum, def: "accepted",
+			enum: []string{"accepted", "requested", "required", "rejected"},
+			desc: "Oracle native network encryption and integrity.", field: func(c *Config) any { return &c.NetworkEncryption }},
+		{name: "connect_timeout_seconds", kind: kindInteger, def: 30, min: 1, max: 3600,
+			desc: "Seconds to wait for a connection.", aliases: names("connection_timeout"),
+			field: func(c *Config) any { return &c.ConnectTimeoutSeconds }},
+	}
+}
+
+func namingSettings() []setting {
+	return []setting{
+		{name: "default_target_schema", kind: kindString,
+			desc:    "Schema (owner) of every table, conformed like a table name. Default: the user's own schema.",
+			aliases: names("schema", "target_schema"), field: func(c *Config) any { return &c.DefaultTargetSchema }},
+		{name: "table_prefix", kind: kindString, def: "", desc: "Added before every generated table name.",
+			field: func(c *Config) any { return &c.TablePrefix }},
+		{name: "table_suffix", kind: kindString, def: "", desc: "Added after every generated table name.",
+			field: func(c *Config) any { return &c.TableSuffix }},
+		{name: "table_name_mappings", kind: kindObject, def: map[string]any{},
+			desc:  "Object stream -> table name; explicit table names, used verbatim.",
+			field: func(c *Config) any { return &c.TableNameMappings }, conv: convTableNames},
+		{name: "column_mappings", kind: kindObject, def: map[string]any{},
+			desc:  "Object stream -> {property path -> column}; explicit column names, used verbatim (a JSON string is accepted too).",
+			field: func(c *Config) any { return &c.ColumnMappings }, conv: convColumnMappings},
+		{name: "ignored_columns", kind: kindStringsOrObject, def: []string{},
+			desc: "Property paths never loaded, nor copied into JSON columns (a.b names a nested property): " +
+				"an array applies to every stream, an object maps stream -> array.",
+			field: func(c *Config) any { return &c.IgnoredColumns }, conv: convIgnored},
+		{name: "identifier_case", kind: kindEnum, def: "upper", enum: []string{"upper", "preserve"},
+			desc: "Case of generated names.", field: func(c *Config) any { return &c.IdentifierCase }},
+		{name: "identifier_max_bytes", kind: kindEnum, def: "auto", enum: []string{"auto", "30", "128"},
+			desc:  "Identifier length limit in bytes; auto reads it from the database's COMPATIBLE.",
+			field: func(c *Config) any { return &c.IdentifierMaxBytes }},
+		{name: "column_ordering", kind: kindEnum, def: "schema", enum: []string{"schema", "alphabetical"},
+			values: vm("", "schema"),
+			desc:   "Order of a new table's columns: keys, then properties (schema order or alphabetical), then metadata.",
+			field:  func(c *Config) any { return &c.ColumnOrdering }},
+		{name: "column_comments", kind: kindBoolean, def: true,
+			desc:  "Comment each column with its source property path and schema description.",
+			field: func(c *Config) any { return &c.ColumnComments }},
+		{name: "storage_mode", kind: kindEnum, def: "hybrid", enum: []string{"hybrid", "flattened", "json"},
+			desc: "hybrid: a column per top-level property, objects and arrays as JSON; flattened: nested properties " +
+				"become columns down to flattening_max_depth; json: keys, metadata and one JSON document column.",
+			field: func(c *Config) any { return &c.StorageMode }},
+		{name: "flattening_enabled", kind: kindBoolean, def: false,
+			desc:  "Singer SDK flag: true means storage_mode flattened (an error with storage_mode json).",
+			field: func(c *Config) any { return &c.FlatteningEnabled }},
+		{name: "flattening_max_depth", kind: kindInteger, def: 3, min: 0, max: 64,
+			desc: "Levels of nested objects expanded into columns.", aliases: names("max_flattening_depth"),
+			field: func(c *Config) any { return &c.FlatteningMaxDepth }},
+		{name: "flattening_separator", kind: kindString, def: "__", nonEmpty: true,
+			desc: "Joins nested property names.", field: func(c *Config) any { return &c.FlatteningSeparator }},
+		{name: "json_column_name", kind: kindString, def: "DATA", nonEmpty: true,
+			desc: "Document column in json mode.", field: func(c *Config) any { return &c.JSONColumnName }},
+		{name: "stream_overrides", kind: kindObject, def: map[string]any{},
+			desc: "Object stream pattern -> {storage_mode, load_method, hard_delete, batch_size_rows, flattening_max_depth}; " +
+				"* matches any text; an exact stream name beats patterns, then earlier patterns beat later ones.",
+			field: func(c *Config) any { return &c.StreamOverrides }, conv: convOverrides},
+	}
+}
+
+func loadingSettings() []setting {
+	return []setting{
+		{name: "load_method", kind: kindEnum, def: "upsert", enum: []string{"upsert", "append-only", "overwrite"},
+			values: vm("INSERT", "append-only", "BULK_INSERT", "append-only", "append", "append-only",
+				"MERGE", "upsert", "BULK_MERGE", "upsert"),
+			desc: "upsert: the last record per key replaces the row (keyless streams append); append-only: insert every record; overwrite: the first flush of the run replaces the table's contents.",
+			aliases: []alias{{name: "sdc_mode", values: vm("insert", "append-only", "append", "append-only", "merge", "upsert"),
+				note: "flext-target-oracle"}},
+			field: func(c *Config) any { return &c.LoadMethod }},
+		{name: "truncate_before_load", kind: kindBoolean, def: false,
+			desc: "Truncate each table before its first flush of the run.", field: func(c *Config) any { return &c.TruncateBeforeLoad }},
+		{name: "hard_delete", kind: kindBoolean, def: false,
+			desc:  "Delete rows whose record has _sdc_deleted_at set, and rows of older table versions, instead of marking them.",
+			field: func(c *Config) any { return &c.HardDelete }},
+		{name: "process_activate_version_messages", kind: kindBoolean, def: true,
+			desc: "Act on ACTIVATE_VERSION messages (full-table replication).", aliases: names("activate_version"),
+			field: func(c *Config) any { return &c.ProcessActivateVersionMessages }},
+		{name: "add_record_metadata", kind: kindBoolean, def: true, desc: "Add the _SDC_* metadata columns.",
+			aliases: names("add_metadata_columns"), field: func(c *Config) any { return &c.AddRecordMetadata }},
+		{name: "primary_key_required", kind: kindBoolean, def: false,
+			desc: "Refuse streams without key_properties (exit 3).", field: func(c *Config) any { return &c.PrimaryKeyRequired }},
+		{name: "validate_records", kind: kindBoolean, def: true, desc: "Check records against their schema.",
+			field: func(c *Config) any { return &c.ValidateRecords }},
+		{name: "on_invalid_record", kind: kindEnum, def: "fail", enum: []string{"fail", "skip", "reject"},
+			desc:  "What an invalid record does: fail the run (exit 3), be skipped with a warning, or be written to reject_path.",
+			field: func(c *Config) any { return &c.OnInvalidRecord }},
+		{name: "reject_path", kind: kindString, def: "rejected-records.jsonl", nonEmpty: true,
+			desc: "JSON lines file of rejected records.", field: func(c *Config) any { return &c.RejectPath }},
+		{name: "batch_size_rows", kind: kindInteger, def: 10000, min: 1, max: 100_000_000,
+			desc: "Rows per stream before a flush.", aliases: names("batch_size"),
+			field: func(c *Config) any { return &c.BatchSizeRows }},
+		{name: "batch_size_bytes", kind: kindInteger, def: 33554432, min: 1, max: 1 << 40,
+			desc: "Input bytes per stream before a flush.", field: func(c *Config) any { return &c.BatchSizeBytes }},
+		{name: "max_buffered_bytes", kind: kindInteger, def: 134217728, min: 1, max: 1 << 44,
+			desc: "Input bytes of all records not yet committed, in-flight batches included; at the limit the " +
+				"largest buffer flushes and reading waits.",
+			field: func(c *Config) any { return &c.MaxBufferedBytes }},
+		{name: "batch_wait_limit_seconds", kind: kindInteger, def: 60, min: 1, max: 86400,
+			desc:  "Oldest uncommitted record's maximum age, enforced by a timer even when input is idle.",
+			field: func(c *Config) any { return &c.BatchWaitLimitSeconds }},
+		{name: "flush_all_streams", kind: kindBoolean, def: false, desc: "Any flush flushes every stream.",
+			field: func(c *Config) any { return &c.FlushAllStreams }},
+		{name: "max_parallelism", kind: kindInteger, def: 4, min: 1, max: 64,
+			desc:    "Streams loaded at once (one database session each).",
+			aliases: []alias{{name: "parallelism", values: vm("0", "4", "-1", "4"), note: "PipelineWise: 0 and -1 (automatic) mean the default"}},
+			field:   func(c *Config) any { return &c.MaxParallelism }},
+	}
+}
+
+// typeSettings: table shape, column types, storage and DDL.
+func typeSettings() []setting {
+	return []setting{
+		{name: "schema_evolution", kind: kindEnum, def: "widen", enum: []string{"widen", "additive", "fail"},
+			desc: "widen: add columns and widen types; additive: add columns only; fail: stop on any table change.",
+			aliases: []alias{
+				{name: "allow_alter_table", kind: kindBoolean, values: vm("false", "fail", "true", "widen")},
+				{name: "freeze_schema", kind: kindBoolean, values: vm("true", "fail", "false", "widen"), note: "radbrt's target-oracle"},
+			},
+			field: func(c *Config) any { return &c.SchemaEvolution }},
+		{name: "varchar_max_bytes", kind: kindEnum, def: "auto", enum: []string{"auto", "4000", "32767"},
+			desc: "VARCHAR2 ceiling; auto reads MAX_STRING_SIZE.", field: func(c *Config) any { return &c.VarcharMaxBytes }},
+		{name: "boolean_type", kind: kindEnum, def: "auto", enum: []string{"auto", "number", "boolean"},
+			desc: "auto: BOOLEAN on 23ai and later, else NUMBER(1).", field: func(c *Config) any { return &c.BooleanType }},
+		{name: "json_type", kind: kindEnum, def: "auto", enum: []string{"auto", "json", "clob"},
+			desc:  "auto: JSON on 21c and later (COMPATIBLE >= 20), else CLOB with an IS JSON check.",
+			field: func(c *Config) any { return &c.JSONType }},
+		{name: "timestamp_type", kind: kindEnum, def: "timestamp_tz", enum: []string{"timestamp_tz", "timestamp"},
+			desc:  "Type of date-time columns (the instant is kept; values are stored in UTC).",
+			field: func(c *Config) any { return &c.TimestampType }},
+		{name: "national_characters", kind: kindEnum, def: "auto", enum: []string{"auto", "always", "never"},
+			desc:  "Use NVARCHAR2/NCLOB when the database character set cannot hold every Unicode character.",
+			field: func(c *Config) any { return &c.NationalCharacters }},
+		{name: "tablespace", kind: kindString, desc: "Tablespace of created tables.",
+			field: func(c *Config) any { return &c.Tablespace }},
+		{name: "index_tablespace", kind: kindString, desc: "Tablespace of created indexes.",
+			field: func(c *Config) any { return &c.IndexTablespace }},
+		{name: "lob_tablespace", kind: kindString, desc: "Tablespace of LOB segments.",
+			field: func(c *Config) any { return &c.LOBTablespace }},
+		{name: "grant_select_to", kind: kindStrings, def: []string{},
+			desc:    "Users and roles granted SELECT on every table the target creates.",
+			aliases: names("default_target_schema_select_permissions"), field: func(c *Config) any { return &c.GrantSelectTo }},
+		{name: "custom_indexes", kind: kindObject, def: map[string]any{},
+			desc:  "Object stream -> [{name?, columns, unique?}]; indexes created with the table (a JSON string is accepted too).",
+			field: func(c *Config) any { return &c.CustomIndexes }, conv: convIndexes},
+		{name: "ddl_lock_timeout_seconds", kind: kindInteger, def: 60, min: 0, max: 1_000_000,
+			desc: "How long DDL waits for a busy table.", field: func(c *Config) any { return &c.DDLLockTimeoutSeconds }},
+		{name: "statement_timeout_seconds", kind: kindInteger, def: 0, min: 0, max: maxInt32,
+			desc: "Cancel a statement running longer (0: no limit).", field: func(c *Config) any { return &c.StatementTimeoutSeconds }},
+		{name: "shutdown_timeout_seconds", kind: kindInteger, def: 0, min: 0, max: maxInt32,
+			desc:  "After SIGINT/SIGTERM, stop starting new batches after this long (0: drain everything).",
+			field: func(c *Config) any { return &c.ShutdownTimeoutSeconds }},
+	}
+}
+
+func operationSettings() []setting {
+	return []setting{
+		{name: "stream_maps", kind: kindObject, def: map[string]any{}, desc: "Singer SDK stream maps.",
+			field: func(c *Config) any { return &c.StreamMaps }},
+		{name: "stream_map_config", kind: kindObject, def: map[string]any{}, keysOnly: true,
+			desc: "Values that stream-map expressions read as config.", field: func(c *Config) any { return &c.StreamMapConfig }},
+		{name: "log_level", kind: kindEnum, def: "info", enum: []string{"debug", "info", "warn", "error"},
+			values: vm("warning", "warn"), desc: "Least severe log level written to stderr.",
+			field: func(c *Config) any { return &c.LogLevel }},
+		{name: "log_format", kind: kindEnum, def: "text", enum: []string{"text", "json"},
+			desc: "Log line format on stderr.", field: func(c *Config) any { return &c.LogFormat }},
+		{name: "metrics_interval_seconds", kind: kindInteger, def: 60, min: 1, max: 86400,
+			desc: "Seconds between METRIC and progress lines.", field: func(c *Config) any { return &c.MetricsIntervalSeconds }},
+		{name: "summary_path", kind: kindString, desc: "Also write the final summary as JSON to this file.",
+			field: func(c *Config) any { return &c.SummaryPath }},
+		{name: "http_listen_address", kind: kindString, desc: "When set, serve /healthz and Prometheus /metrics here.",
+			field: func(c *Config) any { return &c.HTTPListenAddress }},
+	}
+}
+
+// peerSetting is a setting of a peer target that target-oracle accepts
+// without acting on it: a config written for the peer still loads, with a
+// warning saying why the setting does not apply.
+type peerSetting struct {
+	name, peer, why string
+}
+
+func peerSettings() []peerSetting {
+	const sdk, flext, radbrt = "Singer SDK", "flext-target-oracle", "radbrt's target-oracle"
+	return []peerSetting{
+		{"batch_config", sdk, "BATCH messages name their own files and encoding"},
+		{"faker_config", sdk, "stream-map expressions have no faker"},
+		{"flattening_max_key_length", sdk, "long names are cut to the identifier limit with a hash suffix"},
+		{"commit_interval", flext, "every batch commits in its own transaction (see batch_size_rows)"},
+		{"parallel_degree", flext, "use max_parallelism"},
+		{"use_bulk_operations", flext, "loading always uses array binds"},
+		{"autocommit", flext, "every batch commits in its own transaction"},
+		{"transaction_timeout", flext, "use statement_timeout_seconds"},
+		{"column_order_rules", flext, "use column_ordering"},
+		{"debug", flext, "use log_level: debug"},
+		{"pool_size", flext, "one session per stream, up to max_parallelism"},
+		{"use_merge_statements", flext, "use load_method"},
+		{"varchar_max_length", flext, "use varchar_max_bytes"},
+		{"number_precision", flext, "numbers are stored exactly as NUMBER"},
+		{"retry_config", flext, "retries are built in"},
+		{"create_foreign_key_indexes", flext, "use custom_indexes"},
+		{"driver_name", radbrt, "the Oracle driver is built in (pure Go)"},
+		{"prefer_float_over_numeric", radbrt, "numbers are stored exactly as NUMBER"},
+	}
+}
+
+// flextGroup is the key under which flext-target-oracle nests its settings.
+const flextGroup = "TargetOracle"

@@ -1,0 +1,161 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+)
+
+// StreamSettings are the settings that stream_overrides can change for one
+// stream, resolved against the global values.
+type StreamSettings struct {
+	StorageMode        string
+	LoadMethod         string
+	HardDelete         bool
+	BatchSizeRows      int
+	FlatteningMaxDepth int
+}
+
+// ForStream returns the effective settings of stream. Each field comes
+// from the first of these that sets it: an override whose pattern is the
+// stream's exact name; the override patterns with "*" that match, in
+// config order; the global setting. Call it once per stream (at its
+// SCHEMA), not per record.
+func (c *Config) ForStream(stream string) StreamSettings {
+	s := StreamSettings{
+		StorageMode:        c.StorageMode,
+		LoadMethod:         c.LoadMethod,
+		HardDelete:         c.HardDelete,
+		BatchSizeRows:      c.BatchSizeRows,
+		FlatteningMaxDepth: c.FlatteningMaxDepth,
+	}
+	// Apply lowest priority first so that higher priority writes last.
+	for i := len(c.StreamOverrides) - 1; i >= 0; i-- {
+		o := &c.StreamOverrides[i]
+		if strings.Contains(o.Pattern, "*") && globMatch(o.Pattern, stream) {
+			o.apply(&s)
+		}
+	}
+	for i := len(c.StreamOverrides) - 1; i >= 0; i-- {
+		if o := &c.StreamOverrides[i]; o.Pattern == stream {
+			o.apply(&s)
+		}
+	}
+	return s
+}
+
+func (o *StreamOverride) apply(s *StreamSettings) {
+	if o.StorageMode != nil {
+		s.StorageMode = *o.StorageMode
+	}
+	if o.LoadMethod != nil {
+		s.LoadMethod = *o.LoadMethod
+	}
+	if o.HardDelete != nil {
+		s.HardDelete = *o.HardDelete
+	}
+	if o.BatchSizeRows != nil {
+		s.BatchSizeRows = *o.BatchSizeRows
+	}
+	if o.FlatteningMaxDepth != nil {
+		s.FlatteningMaxDepth = *o.FlatteningMaxDepth
+	}
+}
+
+// globMatch reports whether name matches pattern, where "*" matches any
+// run of characters (including none) and every other byte matches itself.
+func globMatch(pattern, name string) bool {
+	p, n := 0, 0
+	star, mark := -1, 0
+	for n < len(name) {
+		switch {
+		case p < len(pattern) && pattern[p] == '*':
+			star, mark = p, n
+			p++
+		case p < len(pattern) && pattern[p] == name[n]:
+			p++
+			n++
+		case star >= 0:
+			p = star + 1
+			mark++
+			n = mark
+		default:
+			return false
+		}
+	}
+	for p < len(pattern) && pattern[p] == '*' {
+		p++
+	}
+	return p == len(pattern)
+}
+
+// overridable returns the settings stream_overrides may set.
+func overridable() []string {
+	return []string{"storage_mode", "load_method", "hard_delete", "batch_size_rows", "flattening_max_depth"}
+}
+
+// convOverrides reads stream_overrides, keeping config order. Each value is
+// checked by the global setting's own rules, aliases of values included
+// (load_method "MERGE" works here too).
+func convOverrides(t []setting, v any) (any, error) {
+	var out []StreamOverride
+	for _, m := range v.(*object).members {
+		if m.key == "" {
+			return nil, fmt.Errorf("empty stream pattern")
+		}
+		o, err := convOverride(t, m.key, m.val)
+		if err != nil {
+			return nil, fmt.Errorf("stream %q: %w", m.key, err)
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+func convOverride(t []setting, pattern string, v any) (StreamOverride, error) {
+	o := StreamOverride{Pattern: pattern}
+	obj, ok := asObject(v)
+	if !ok {
+		return o, fmt.Errorf("expected an object of settings")
+	}
+	for _, m := range obj.members {
+		s, a := lookup(t, m.key)
+		if s == nil || !isOverridable(s.name) {
+			return o, fmt.Errorf("%q cannot be set per stream (expected one of %s)", m.key, quoteList(overridable()))
+		}
+		val, err := s.checkAlias(t, a, m.val)
+		if err != nil {
+			return o, fmt.Errorf("%s: %w", m.key, err)
+		}
+		o.set(s.name, val)
+	}
+	return o, nil
+}
+
+func isOverridable(name string) bool {
+	for _, n := range overridable() {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (o *StreamOverride) set(name string, v any) {
+	switch name {
+	case "storage_mode":
+		s := v.(string)
+		o.StorageMode = &s
+	case "load_method":
+		s := v.(string)
+		o.LoadMethod = &s
+	case "hard_delete":
+		b := v.(bool)
+		o.HardDelete = &b
+	case "batch_size_rows":
+		n := int(v.(int64))
+		o.BatchSizeRows = &n
+	case "flattening_max_depth":
+		n := int(v.(int64))
+		o.FlatteningMaxDepth = &n
+	}
+}

@@ -1,0 +1,128 @@
+// Package engine defines what a database engine must do for the loader, as
+// data: a flush becomes a short list of steps (DDL changes, one data write,
+// a version cleanup) that every engine runs the same way. The embedded
+// engine (package memory) interprets the steps; the Oracle engine renders
+// them to SQL with the one SQL renderer. Keeping the plan as data is what
+// lets --dry-run, --plan and a real load agree statement for statement.
+package engine
+
+import (
+	"context"
+
+	"github.com/target-oracle/target-oracle/internal/table"
+)
+
+// Engine is a database the loader writes to.
+type Engine interface {
+	// Describe returns the table as the database has it, or nil when it
+	// does not exist. The loader caches the answer for the run and keeps
+	// it up to date itself after the DDL it runs.
+	Describe(ctx context.Context, schema, name string) (*table.Table, error)
+	// Session opens a session for one loader worker. name identifies the
+	// worker to the database (Oracle: V$SESSION.ACTION).
+	Session(ctx context.Context, name string) (Session, error)
+	// Close releases the engine. For the embedded engine it also writes
+	// the dry-run dump, if one was asked for.
+	Close() error
+}
+
+// Session is one database session. A Session is used by one goroutine at
+// a time.
+type Session interface {
+	// Apply runs one DDL change. On Oracle each DDL commits on its own, so
+	// Apply is never part of a data transaction; it must be idempotent
+	// (a concurrent run may have made the same change already).
+	Apply(ctx context.Context, ch Change) error
+	// Load runs the data steps of one batch in a single transaction and
+	// returns only after COMMIT succeeded or everything was rolled back.
+	// A nil error means every step is durable.
+	Load(ctx context.Context, steps []Step) (Result, error)
+	// Truncate empties a table outside any transaction
+	// (truncate_before_load). On Oracle it is DDL and commits.
+	Truncate(ctx context.Context, t *table.Table) error
+	Close() error
+}
+
+// Change is one DDL step: a table.Change applied to a table.
+type Change struct {
+	Table  *table.Table // the table after the change (for CreateTable: the whole table)
+	Change table.Change
+}
+
+// Step is one data step of a batch: a *Write, *DeleteVersions or *Replace.
+type Step interface{ isStep() }
+
+// Method is how a Write applies its rows.
+type Method uint8
+
+const (
+	Insert Method = iota + 1 // append every row
+	Upsert                   // rows are unique per key: update or insert by key
+)
+
+// Write writes the rows of a batch. For Upsert the rows are already
+// deduplicated by key (the last record per key won), so their order does
+// not matter. Rows whose kind is RowHardDelete delete by key; RowSoftDelete
+// rows update only the metadata columns of an existing row and insert a
+// missing one.
+type Write struct {
+	Table   *table.Table
+	Method  Method
+	Columns []string // column names, in the order of each row's values
+	Rows    []Row
+	// DatabaseTime names the column (if any) the engine fills with the
+	// database time of the write (_SDC_LOADED_AT).
+	DatabaseTime string
+	// MetadataColumns are the columns a soft delete updates on an existing
+	// row (besides none of the property columns).
+	MetadataColumns []string
+	KeyColumns      []string
+}
+
+// RowKind says what a row does.
+type RowKind uint8
+
+const (
+	RowUpsert     RowKind = iota // insert, or replace the row with the same key
+	RowSoftDelete                // set _SDC_DELETED_AT (and metadata) on the existing row, or insert it
+	RowHardDelete                // delete the row with this key
+)
+
+// Row is one row of a Write: values in Write.Columns order, "" is NULL.
+type Row struct {
+	Kind   RowKind
+	Line   int64 // input line of the record, for error messages
+	Values []string
+}
+
+// Replace empties the table inside the batch's transaction before the
+// batch's writes (load_method overwrite's first flush): readers see the old
+// rows until COMMIT.
+type Replace struct {
+	Table *table.Table
+}
+
+// DeleteVersions handles ACTIVATE_VERSION: rows whose _SDC_TABLE_VERSION is
+// older than Version (numerically, never <=) or NULL are deleted (Hard) or get
+// _SDC_DELETED_AT = At unless already set.
+type DeleteVersions struct {
+	Table         *table.Table
+	Version       string // integer text
+	Hard          bool
+	At            string // canonical UTC date-time text
+	VersionColumn string
+	DeletedColumn string
+}
+
+func (*Write) isStep()          {}
+func (*Replace) isStep()        {}
+func (*DeleteVersions) isStep() {}
+
+// Result counts what a Load did. Known is false when the engine cannot tell
+// inserted from updated rows (Oracle MERGE reports one count; the embedded
+// engine keeps no rows without a dump).
+type Result struct {
+	Inserted, Updated, Deleted int64
+	Written                    int64 // rows written (inserted + updated when those are unknown)
+	Known                      bool
+}

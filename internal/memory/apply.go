@@ -1,0 +1,363 @@
+package memory
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/target-oracle/target-oracle/internal/engine"
+	"github.com/target-oracle/target-oracle/internal/table"
+)
+
+func (t *memTable) apply(st engine.Step, now string) (engine.Result, error) {
+	switch st := st.(type) {
+	case *engine.Write:
+		return t.write(st, now)
+	case *engine.Replace:
+		var n int64
+		for _, r := range t.rows {
+			if r != nil {
+				n++
+			}
+		}
+		t.clear()
+		return engine.Result{Deleted: n, Known: t.keep}, nil
+	case *engine.DeleteVersions:
+		return t.deleteVersions(st)
+	}
+	return engine.Result{}, fmt.Errorf("unknown step %T", st)
+}
+
+func (t *memTable) write(w *engine.Write, now string) (engine.Result, error) {
+	cols := make([]*table.Column, len(w.Columns))
+	for i, name := range w.Columns {
+		cols[i] = t.def.Column(name)
+		if cols[i] == nil {
+			return engine.Result{}, oraError(904, fmt.Sprintf("%q: invalid identifier", name))
+		}
+	}
+	for _, r := range w.Rows {
+		for i, v := range r.Values {
+			if w.Columns[i] == w.DatabaseTime {
+				continue
+			}
+			if err := check(cols[i], v); err != nil {
+				return engine.Result{}, fmt.Errorf("input line %d: %w", r.Line, err)
+			}
+		}
+	}
+	res := engine.Result{Known: t.keep}
+	for _, r := range w.Rows {
+		row := make(map[string]string, len(w.Columns))
+		for i, v := range r.Values {
+			if v != "" {
+				row[w.Columns[i]] = v
+			}
+		}
+		if w.DatabaseTime != "" {
+			row[w.DatabaseTime] = now
+		}
+		switch {
+		case r.Kind == engine.RowHardDelete:
+			if t.remove(row) {
+				res.Deleted++
+			}
+		case w.Method == engine.Insert:
+			if err := t.insert(row); err != nil {
+				return engine.Result{}, fmt.Errorf("input line %d: %w", r.Line, err)
+			}
+			res.Inserted++
+			res.Written++
+		default:
+			inserted := t.upsert(row, r.Kind == engine.RowSoftDelete, w)
+			res.Written++
+			if inserted {
+				res.Inserted++
+			} else {
+				res.Updated++
+			}
+		}
+	}
+	if !t.keep && w.Method == engine.Upsert {
+		res.Inserted, res.Updated = 0, 0
+	}
+	if !t.keep {
+		res.Known = w.Method == engine.Insert
+		t.hasRows = t.hasRows || res.Written > 0
+	}
+	return res, nil
+}
+
+func (t *memTable) insert(row map[string]string) error {
+	t.hasRows = true
+	if !t.keep {
+		return nil
+	}
+	if len(t.def.PrimaryKey) > 0 {
+		k := t.keyOf(row)
+		if _, dup := t.byKey[k]; dup {
+			return oraError(1, fmt.Sprintf("unique constraint (%s) violated", t.def.Name+"_PK"))
+		}
+		t.byKey[k] = len(t.rows)
+	}
+	t.rows = append(t.rows, row)
+	return nil
+}
+
+// upsert replaces the row with the same key, or inserts it. A soft delete
+// changes only the metadata columns of an existing row. It reports whether
+// the row was inserted.
+func (t *memTable) upsert(row map[string]string, soft bool, w *engine.Write) bool {
+	t.hasRows = true
+	if !t.keep {
+		return true
+	}
+	k := t.keyOf(row)
+	i, ok := t.byKey[k]
+	if !ok {
+		t.byKey[k] = len(t.rows)
+		t.rows = append(t.rows, row)
+		return true
+	}
+	old := t.rows[i]
+	cols := w.Columns
+	if soft {
+		cols = w.MetadataColumns
+	}
+	for _, c := range cols {
+		if v, set := row[c]; set {
+			old[c] = v
+		} else {
+			delete(old, c)
+		}
+	}
+	return false
+}
+
+func (t *memTable) remove(row map[string]string) bool {
+	if !t.keep {
+		return false
+	}
+	k := t.keyOf(row)
+	i, ok := t.byKey[k]
+	if !ok {
+		return false
+	}
+	t.rows[i] = nil
+	delete(t.byKey, k)
+	return true
+}
+
+func (t *memTable) deleteVersions(d *engine.DeleteVersions) (engine.Result, error) {
+	if t.def.Column(d.VersionColumn) == nil || t.def.Column(d.DeletedColumn) == nil {
+		return engine.Result{}, oraError(904, "version or deleted column missing")
+	}
+	res := engine.Result{Known: t.keep}
+	for i, r := range t.rows {
+		if r == nil {
+			continue
+		}
+		v, ok := r[d.VersionColumn]
+		if ok && compareNumbers(v, d.Version) >= 0 {
+			continue // current or newer: never <=
+		}
+		if d.Hard {
+			t.rows[i] = nil
+			if len(t.def.PrimaryKey) > 0 {
+				delete(t.byKey, t.keyOf(r))
+			}
+			res.Deleted++
+			continue
+		}
+		if _, set := r[d.DeletedColumn]; !set {
+			r[d.DeletedColumn] = d.At
+			res.Updated++
+		}
+	}
+	return res, nil
+}
+
+// migrate converts stored values to the column types of next.
+func (t *memTable) migrate(next *table.Table) error {
+	for _, nc := range next.Columns {
+		oc := t.def.Column(nc.Name)
+		if oc == nil || oc.Type == nc.Type {
+			continue
+		}
+		for _, r := range t.rows {
+			if r == nil {
+				continue
+			}
+			v, ok := r[nc.Name]
+			if !ok {
+				continue
+			}
+			m, err := table.MigrateValue(oc.Type, nc.Type, v)
+			if err != nil {
+				return fmt.Errorf("migrate column %s from %s to %s: %w", nc.Name, oc.Type, nc.Type, err)
+			}
+			r[nc.Name] = m
+		}
+	}
+	return nil
+}
+
+// check models the server's checks of one value against its column. A
+// failure here means the loader did not widen a column it had to: the
+// model is strict where Oracle would silently round.
+func check(c *table.Column, v string) error {
+	if v == "" {
+		if !c.Nullable {
+			return oraError(1400, fmt.Sprintf("cannot insert NULL into (%q)", c.Name))
+		}
+		return nil
+	}
+	t := c.Type
+	switch t.Kind {
+	case table.KindVarchar:
+		n := len(v)
+		if t.CharSemantics || t.National {
+			n = utf8.RuneCountInString(v)
+		}
+		if n > t.Length {
+			return oraError(12899, fmt.Sprintf("value too large for column %q (actual: %d, maximum: %d)", c.Name, n, t.Length))
+		}
+	case table.KindNumber:
+		intDigits, scale, ok := numberShape(v)
+		if !ok {
+			return oraError(1722, fmt.Sprintf("invalid number %q for column %q", v, c.Name))
+		}
+		if t.BoolNumber && v != "0" && v != "1" {
+			return oraError(2290, fmt.Sprintf("check constraint violated: %q is not 0 or 1 in %q", v, c.Name))
+		}
+		if t.Precision > 0 {
+			if intDigits > t.Precision-t.Scale {
+				return oraError(1438, fmt.Sprintf("value %s larger than specified precision allowed for column %q", v, c.Name))
+			}
+			if scale > t.Scale {
+				return oraError(1438, fmt.Sprintf("value %s would be rounded to scale %d in column %q", v, t.Scale, c.Name))
+			}
+		}
+	case table.KindTimestamp:
+		if f := fracDigits(v); f > t.Frac {
+			return oraError(1830, fmt.Sprintf("%q has %d fractional digits, column %q keeps %d", v, f, c.Name, t.Frac))
+		}
+	case table.KindBoolean:
+		if v != "true" && v != "false" {
+			return oraError(1722, fmt.Sprintf("invalid boolean %q for column %q", v, c.Name))
+		}
+	case table.KindJSON:
+		if !json.Valid([]byte(v)) {
+			return oraError(40441, fmt.Sprintf("JSON syntax error in column %q", c.Name))
+		}
+	}
+	return nil
+}
+
+// numberShape returns the integer digits and scale of a canonical number.
+func numberShape(v string) (intDigits, scale int, ok bool) {
+	s := strings.TrimPrefix(v, "-")
+	if s == "" {
+		return 0, 0, false
+	}
+	ip, fp, _ := strings.Cut(s, ".")
+	for _, p := range [2]string{ip, fp} {
+		for i := 0; i < len(p); i++ {
+			if p[i] < '0' || p[i] > '9' {
+				return 0, 0, false
+			}
+		}
+	}
+	if ip == "0" {
+		ip = ""
+	}
+	return len(ip), len(fp), true
+}
+
+func fracDigits(ts string) int {
+	i := strings.IndexByte(ts, '.')
+	if i < 0 {
+		return 0
+	}
+	n := 0
+	for j := i + 1; j < len(ts) && ts[j] >= '0' && ts[j] <= '9'; j++ {
+		n++
+	}
+	return n
+}
+
+// compareNumbers compares two canonical decimal texts numerically.
+func compareNumbers(a, b string) int {
+	na, nb := strings.HasPrefix(a, "-"), strings.HasPrefix(b, "-")
+	switch {
+	case na && !nb:
+		return -1
+	case !na && nb:
+		return 1
+	case na && nb:
+		return -compareMagnitudes(a[1:], b[1:])
+	}
+	return compareMagnitudes(a, b)
+}
+
+func compareMagnitudes(a, b string) int {
+	ai, af, _ := strings.Cut(a, ".")
+	bi, bf, _ := strings.Cut(b, ".")
+	if ai == "0" {
+		ai = ""
+	}
+	if bi == "0" {
+		bi = ""
+	}
+	if len(ai) != len(bi) {
+		if len(ai) < len(bi) {
+			return -1
+		}
+		return 1
+	}
+	if c := strings.Compare(ai, bi); c != 0 {
+		return c
+	}
+	return strings.Compare(af, bf)
+}
+
+// compareValues orders two stored values of a column type (NULL first).
+func compareValues(t table.Type, a, b string) int {
+	switch {
+	case a == b:
+		return 0
+	case a == "":
+		return -1
+	case b == "":
+		return 1
+	}
+	switch t.Kind {
+	case table.KindNumber:
+		return compareNumbers(a, b)
+	case table.KindTimestamp:
+		return compareTimestamps(a, b)
+	}
+	// Canonical dates order as text; strings compare by bytes, as
+	// Oracle's binary collation does.
+	return strings.Compare(a, b)
+}
+
+// compareTimestamps orders canonical date-times, whose trimmed fractions
+// ("05Z" < "05.5Z") do not order as text.
+func compareTimestamps(a, b string) int {
+	const secs = len("2006-01-02T15:04:05")
+	if len(a) < secs || len(b) < secs {
+		return strings.Compare(a, b)
+	}
+	if c := strings.Compare(a[:secs], b[:secs]); c != 0 {
+		return c
+	}
+	return strings.Compare(fraction(a[secs:]), fraction(b[secs:]))
+}
+
+func fraction(s string) string {
+	s = strings.TrimSuffix(s, "Z")
+	s = strings.TrimPrefix(s, ".")
+	return s + strings.Repeat("0", max(0, 9-len(s)))
+}

@@ -1,0 +1,147 @@
+package memory
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/target-oracle/target-oracle/internal/table"
+)
+
+// writeDump writes the dry-run dump of SPEC §11 into dir, replacing it.
+// The caller holds e.mu.
+func (e *Engine) writeDump(dir string) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("dump: replace %s: %w", dir, err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "tables"), 0o755); err != nil {
+		return fmt.Errorf("dump: %w", err)
+	}
+	if err := e.writeTablesJSON(filepath.Join(dir, "tables.json")); err != nil {
+		return err
+	}
+	for name, t := range e.tables {
+		if err := writeRows(filepath.Join(dir, "tables", name+".jsonl"), t); err != nil {
+			return err
+		}
+	}
+	if e.opts.Render != nil {
+		var b strings.Builder
+		for _, s := range e.statements {
+			b.WriteString(s)
+			b.WriteString("\n/\n")
+		}
+		if err := os.WriteFile(filepath.Join(dir, "statements.sql"), []byte(b.String()), 0o644); err != nil {
+			return fmt.Errorf("dump: %w", err)
+		}
+	}
+	return nil
+}
+
+type dumpColumn struct {
+	Name     string `json:"name"`
+	Type     string `json:"type"`
+	Nullable bool   `json:"nullable"`
+}
+
+type dumpTable struct {
+	Columns    []dumpColumn `json:"columns"`
+	PrimaryKey []string     `json:"primary_key"`
+}
+
+func (e *Engine) writeTablesJSON(path string) error {
+	out := make(map[string]dumpTable, len(e.tables))
+	for name, t := range e.tables {
+		dt := dumpTable{Columns: []dumpColumn{}, PrimaryKey: append([]string{}, t.def.PrimaryKey...)}
+		for _, c := range t.def.Columns {
+			dt.Columns = append(dt.Columns, dumpColumn{Name: c.Name, Type: c.Type.String(), Nullable: c.Nullable})
+		}
+		out[name] = dt
+	}
+	b, err := marshal(out, true)
+	if err != nil {
+		return fmt.Errorf("dump tables.json: %w", err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		return fmt.Errorf("dump: %w", err)
+	}
+	return nil
+}
+
+func writeRows(path string, t *memTable) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("dump: %w", err)
+	}
+	w := bufio.NewWriter(f)
+	for _, r := range t.ordered() {
+		w.Write(rowJSON(t.def, r))
+		w.WriteByte('\n')
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("dump %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+// rowJSON renders one row in the dump's value formats, columns in table
+// order.
+func rowJSON(def *table.Table, r map[string]string) []byte {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, c := range def.Columns {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := marshal(c.Name, false)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(dumpValue(c.Type, r[c.Name]))
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+func dumpValue(t table.Type, v string) []byte {
+	if v == "" {
+		return []byte("null")
+	}
+	switch t.Kind {
+	case table.KindNumber:
+		return []byte(v) // canonical plain decimal is a JSON number
+	case table.KindBoolean:
+		return []byte(v) // true / false
+	case table.KindJSON:
+		return []byte(v) // compact JSON as received
+	case table.KindDate:
+		if len(v) == len("2006-01-02") {
+			v += "T00:00:00"
+		}
+	}
+	s, _ := marshal(v, false)
+	return s
+}
+
+// marshal encodes without HTML escaping, so that strings keep their bytes
+// readable ("<" stays "<").
+func marshal(v any, indent bool) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if indent {
+		enc.SetIndent("", "  ")
+	}
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	out := b.Bytes()
+	if !indent {
+		out = bytes.TrimSuffix(out, []byte("\n"))
+	}
+	return out, nil
+}

@@ -1,0 +1,365 @@
+// Package memory is the embedded engine behind --dry-run: an in-memory model
+// of the Oracle behaviour the loader relies on (column types and their byte
+// and digit limits, ” = NULL, NOT NULL keys, MERGE/DELETE/UPDATE semantics,
+// versions). It runs the same plan as the Oracle engine, so a dry run shows
+// what a real run would do. Without a dump directory it keeps no rows, so
+// any input size stays within the memory bounds.
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/target-oracle/target-oracle/internal/engine"
+	"github.com/target-oracle/target-oracle/internal/table"
+)
+
+// Options configure the embedded engine.
+type Options struct {
+	// DumpDir, when set, makes the engine keep every row and write the
+	// dump (SPEC §11) there on Close.
+	DumpDir string
+	// KeepRows keeps every row without writing a dump (tests read them
+	// with Rows).
+	KeepRows bool
+	// Now is the database clock (_SDC_LOADED_AT, activation stamps).
+	Now func() time.Time
+	// Render, when set, renders each executed change and step to SQL
+	// statements for statements.sql.
+	Render Renderer
+	// Hooks inject faults for tests; nil fields do nothing.
+	Hooks Hooks
+}
+
+// Renderer turns plan steps into the SQL the Oracle engine would run.
+type Renderer interface {
+	RenderChange(ch engine.Change) []string
+	RenderSteps(steps []engine.Step) []string
+	RenderTruncate(t *table.Table) []string
+}
+
+// Hooks let tests fail any engine call. Each returns the error to fail
+// with, or nil.
+type Hooks struct {
+	Session  func(name string) error
+	Apply    func(ch engine.Change) error
+	Load     func(steps []engine.Step) error
+	Commit   func(steps []engine.Step) error
+	Truncate func(t *table.Table) error
+}
+
+// Engine is the embedded engine. It is safe for concurrent use.
+type Engine struct {
+	opts Options
+
+	mu         sync.Mutex
+	tables     map[string]*memTable
+	statements []string
+}
+
+// New returns an empty embedded engine.
+func New(opts Options) *Engine {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Engine{opts: opts, tables: map[string]*memTable{}}
+}
+
+var _ engine.Engine = (*Engine)(nil)
+
+type memTable struct {
+	def     *table.Table
+	keep    bool
+	hasRows bool
+	rows    []map[string]string // in insertion order; nil entries are deleted rows
+	byKey   map[string]int      // key text -> index in rows
+}
+
+// Describe implements engine.Engine.
+func (e *Engine) Describe(_ context.Context, schema, name string) (*table.Table, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	t := e.tables[schema+"."+name]
+	if t == nil {
+		return nil, nil
+	}
+	return cloneTable(t.def), nil
+}
+
+// Session implements engine.Engine.
+func (e *Engine) Session(_ context.Context, name string) (engine.Session, error) {
+	if h := e.opts.Hooks.Session; h != nil {
+		if err := h(name); err != nil {
+			return nil, err
+		}
+	}
+	return &session{e: e}, nil
+}
+
+// Tables returns a copy of every table's shape, by qualified name.
+func (e *Engine) Tables() map[string]*table.Table {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := make(map[string]*table.Table, len(e.tables))
+	for k, t := range e.tables {
+		out[k] = cloneTable(t.def)
+	}
+	return out
+}
+
+// Rows returns the stored rows of a table in dump order (by primary key,
+// else insertion), each keyed by column name. Only with a dump directory
+// (or KeepRows) are rows kept.
+func (e *Engine) Rows(qualified string) []map[string]string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	t := e.tables[qualified]
+	if t == nil {
+		return nil
+	}
+	return t.ordered()
+}
+
+// Statements returns the SQL rendered so far, in execution order.
+func (e *Engine) Statements() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.statements...)
+}
+
+// Close implements engine.Engine: it writes the dump, if asked for.
+func (e *Engine) Close() error {
+	if e.opts.DumpDir == "" {
+		return nil
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.writeDump(e.opts.DumpDir)
+}
+
+func (e *Engine) keepRows() bool { return e.opts.DumpDir != "" || e.opts.KeepRows }
+
+type session struct {
+	e      *Engine
+	closed bool
+}
+
+func (s *session) Close() error { s.closed = true; return nil }
+
+// Apply implements engine.Session. The change carries the table's shape
+// after it; stored values of a column whose type changed are migrated
+// exactly as a new value of the new type would be written.
+func (s *session) Apply(_ context.Context, ch engine.Change) error {
+	if h := s.e.opts.Hooks.Apply; h != nil {
+		if err := h(ch); err != nil {
+			return err
+		}
+	}
+	e := s.e
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	key := ch.Table.QualifiedName()
+	t := e.tables[key]
+	if t == nil {
+		t = &memTable{keep: e.keepRows(), byKey: map[string]int{}}
+		e.tables[key] = t
+	} else if err := t.migrate(ch.Table); err != nil {
+		return fmt.Errorf("%s: %w", key, err)
+	}
+	t.def = cloneTable(ch.Table)
+	t.reindex()
+	e.render(func(r Renderer) []string { return r.RenderChange(ch) })
+	return nil
+}
+
+// Truncate implements engine.Session.
+func (s *session) Truncate(_ context.Context, tt *table.Table) error {
+	if h := s.e.opts.Hooks.Truncate; h != nil {
+		if err := h(tt); err != nil {
+			return err
+		}
+	}
+	e := s.e
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	t := e.tables[tt.QualifiedName()]
+	if t == nil {
+		return oraError(942, "table or view does not exist: "+tt.QualifiedName())
+	}
+	t.clear()
+	e.render(func(r Renderer) []string { return r.RenderTruncate(tt) })
+	return nil
+}
+
+// Load implements engine.Session: all steps apply, or none.
+func (s *session) Load(_ context.Context, steps []engine.Step) (engine.Result, error) {
+	if h := s.e.opts.Hooks.Load; h != nil {
+		if err := h(steps); err != nil {
+			return engine.Result{}, err
+		}
+	}
+	e := s.e
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	// Work on copies so that a failure leaves every table as it was: the
+	// transaction is rolled back.
+	work := map[string]*memTable{}
+	var res engine.Result
+	res.Known = true
+	now := canonicalNow(e.opts.Now())
+	for _, st := range steps {
+		var name string
+		switch st := st.(type) {
+		case *engine.Write:
+			name = st.Table.QualifiedName()
+		case *engine.Replace:
+			name = st.Table.QualifiedName()
+		case *engine.DeleteVersions:
+			name = st.Table.QualifiedName()
+		default:
+			return engine.Result{}, fmt.Errorf("memory: unknown step %T", st)
+		}
+		t := work[name]
+		if t == nil {
+			orig := e.tables[name]
+			if orig == nil {
+				return engine.Result{}, oraError(942, "table or view does not exist: "+name)
+			}
+			t = orig.clone()
+			work[name] = t
+		}
+		r, err := t.apply(st, now)
+		if err != nil {
+			return engine.Result{}, fmt.Errorf("%s: %w", name, err)
+		}
+		res.Inserted += r.Inserted
+		res.Updated += r.Updated
+		res.Deleted += r.Deleted
+		res.Written += r.Written
+		res.Known = res.Known && r.Known
+	}
+	if h := e.opts.Hooks.Commit; h != nil {
+		if err := h(steps); err != nil {
+			return engine.Result{}, err
+		}
+	}
+	for name, t := range work {
+		e.tables[name] = t
+	}
+	e.render(func(r Renderer) []string { return r.RenderSteps(steps) })
+	return res, nil
+}
+
+func (e *Engine) render(f func(Renderer) []string) {
+	if e.opts.Render != nil {
+		e.statements = append(e.statements, f(e.opts.Render)...)
+	}
+}
+
+// OracleError is the embedded engine's model of a server error.
+type OracleError struct {
+	Code int
+	Msg  string
+}
+
+func (e *OracleError) Error() string { return fmt.Sprintf("ORA-%05d: %s", e.Code, e.Msg) }
+
+func oraError(code int, msg string) error { return &OracleError{Code: code, Msg: msg} }
+
+// IsOracleError reports whether err carries the model error code.
+func IsOracleError(err error, code int) bool {
+	var oe *OracleError
+	return errors.As(err, &oe) && oe.Code == code
+}
+
+func cloneTable(t *table.Table) *table.Table {
+	c := *t
+	c.Columns = append([]table.Column(nil), t.Columns...)
+	c.PrimaryKey = append([]string(nil), t.PrimaryKey...)
+	c.Indexes = append([]table.Index(nil), t.Indexes...)
+	return &c
+}
+
+func (t *memTable) clone() *memTable {
+	c := &memTable{def: t.def, keep: t.keep, hasRows: t.hasRows}
+	if t.keep {
+		c.rows = make([]map[string]string, len(t.rows))
+		for i, r := range t.rows {
+			if r != nil {
+				m := make(map[string]string, len(r))
+				for k, v := range r {
+					m[k] = v
+				}
+				c.rows[i] = m
+			}
+		}
+		c.reindex()
+	}
+	return c
+}
+
+func (t *memTable) clear() {
+	t.rows, t.byKey, t.hasRows = nil, map[string]int{}, false
+}
+
+// reindex rebuilds the key index (after a change of primary key too).
+func (t *memTable) reindex() {
+	t.byKey = map[string]int{}
+	if len(t.def.PrimaryKey) == 0 {
+		return
+	}
+	live := t.rows[:0]
+	for _, r := range t.rows {
+		if r != nil {
+			live = append(live, r)
+		}
+	}
+	t.rows = live
+	for i, r := range t.rows {
+		t.byKey[t.keyOf(r)] = i
+	}
+}
+
+func (t *memTable) keyOf(r map[string]string) string {
+	var k []byte
+	for _, c := range t.def.PrimaryKey {
+		k = append(append(k, r[c]...), 0)
+	}
+	return string(k)
+}
+
+// ordered returns the live rows by primary key, else in insertion order.
+func (t *memTable) ordered() []map[string]string {
+	var out []map[string]string
+	for _, r := range t.rows {
+		if r != nil {
+			out = append(out, r)
+		}
+	}
+	if len(t.def.PrimaryKey) > 0 {
+		sort.SliceStable(out, func(i, j int) bool { return t.lessKey(out[i], out[j]) })
+	}
+	return out
+}
+
+func (t *memTable) lessKey(a, b map[string]string) bool {
+	for _, name := range t.def.PrimaryKey {
+		c := t.def.Column(name)
+		if c == nil {
+			continue
+		}
+		if d := compareValues(c.Type, a[name], b[name]); d != 0 {
+			return d < 0
+		}
+	}
+	return false
+}
+
+func canonicalNow(t time.Time) string {
+	// The database clock of TIMESTAMP(6) metadata columns: microseconds.
+	return t.UTC().Truncate(time.Microsecond).Format("2006-01-02T15:04:05.999999Z")
+}

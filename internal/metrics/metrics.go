@@ -1,0 +1,230 @@
+// Package metrics counts what a run does and reports it: Singer METRIC
+// lines and progress lines on stderr, and the final summary (a short table
+// on stderr, JSON at summary_path). It is safe for concurrent use.
+package metrics
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Registry holds the run's counters.
+type Registry struct {
+	mu          sync.Mutex
+	out         io.Writer // stderr
+	start       time.Time
+	end         time.Time
+	streams     map[string]*Stream
+	lastEmit    map[string]int64 // record_count already reported per stream
+	lastTick    time.Time
+	lastRead    int64
+	interval    time.Duration
+	lastFlushOK bool
+	lastFlush   time.Time
+	lastState   time.Time
+}
+
+// Stream is one stream's counters.
+type Stream struct {
+	Read      int64   `json:"records_read"`
+	Written   int64   `json:"records_written"`
+	Inserted  *int64  `json:"records_inserted"` // nil when the engine cannot tell
+	Updated   *int64  `json:"records_updated"`
+	Deleted   int64   `json:"records_deleted"`
+	Rejected  int64   `json:"records_rejected"`
+	Batches   int64   `json:"batches"`
+	LoadTime  float64 `json:"load_seconds"`
+	Failed    int64   `json:"batches_failed"`
+	unknownIU bool
+}
+
+// New returns a registry writing METRIC lines to out every interval.
+func New(out io.Writer, interval time.Duration, now time.Time) *Registry {
+	return &Registry{out: out, start: now, lastTick: now, interval: interval,
+		streams: map[string]*Stream{}, lastEmit: map[string]int64{}}
+}
+
+func (r *Registry) stream(name string) *Stream {
+	s := r.streams[name]
+	if s == nil {
+		s = &Stream{}
+		r.streams[name] = s
+	}
+	return s
+}
+
+// Read counts one record read.
+func (r *Registry) Read(stream string) {
+	r.mu.Lock()
+	r.stream(stream).Read++
+	r.mu.Unlock()
+}
+
+// Rejected counts one record skipped or rejected by policy.
+func (r *Registry) Rejected(stream string) {
+	r.mu.Lock()
+	r.stream(stream).Rejected++
+	r.mu.Unlock()
+}
+
+// Loaded counts one committed batch.
+func (r *Registry) Loaded(stream string, written, inserted, updated, deleted int64, known bool, d time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := r.stream(stream)
+	s.Batches++
+	s.Written += written
+	s.Deleted += deleted
+	s.LoadTime += d.Seconds()
+	if !known {
+		s.unknownIU = true
+	} else if !s.unknownIU {
+		if s.Inserted == nil {
+			s.Inserted, s.Updated = new(int64), new(int64)
+		}
+		*s.Inserted += inserted
+		*s.Updated += updated
+	}
+	if s.unknownIU {
+		s.Inserted, s.Updated = nil, nil
+	}
+	r.lastFlushOK, r.lastFlush = true, time.Now()
+	fmt.Fprintf(r.out, "METRIC: %s\n", mustJSON(map[string]any{"type": "timer", "metric": "batch_load_seconds",
+		"value": d.Seconds(), "tags": map[string]any{"stream": stream, "status": "succeeded", "rows": written}}))
+}
+
+// FailedBatch counts one batch that did not commit.
+func (r *Registry) FailedBatch(stream string, d time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stream(stream).Failed++
+	r.lastFlushOK, r.lastFlush = false, time.Now()
+	fmt.Fprintf(r.out, "METRIC: %s\n", mustJSON(map[string]any{"type": "timer", "metric": "batch_load_seconds",
+		"value": d.Seconds(), "tags": map[string]any{"stream": stream, "status": "failed"}}))
+}
+
+// StateWritten notes that a STATE line was written.
+func (r *Registry) StateWritten(now time.Time) {
+	r.mu.Lock()
+	r.lastState = now
+	r.mu.Unlock()
+}
+
+// Tick writes METRIC and progress lines when the interval has passed.
+func (r *Registry) Tick(now time.Time, buffered int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.interval <= 0 || now.Sub(r.lastTick) < r.interval {
+		return
+	}
+	r.emit(now, buffered)
+}
+
+func (r *Registry) emit(now time.Time, buffered int64) {
+	var total int64
+	parts := make([]string, 0, len(r.streams))
+	for _, name := range r.names() {
+		s := r.streams[name]
+		total += s.Read
+		delta := s.Read - r.lastEmit[name]
+		r.lastEmit[name] = s.Read
+		fmt.Fprintf(r.out, "METRIC: %s\n", mustJSON(map[string]any{"type": "counter", "metric": "record_count",
+			"value": delta, "tags": map[string]any{"stream": name}}))
+		secs := now.Sub(r.lastTick).Seconds()
+		if secs > 0 {
+			parts = append(parts, fmt.Sprintf("%s %.0f rec/s", name, float64(delta)/secs))
+		}
+	}
+	stateAge := "none yet"
+	if !r.lastState.IsZero() {
+		stateAge = now.Sub(r.lastState).Round(time.Second).String()
+	}
+	fmt.Fprintf(r.out, "progress: %d records read; %s; buffered %d bytes; last state %s ago\n",
+		total, strings.Join(parts, ", "), buffered, stateAge)
+	r.lastTick, r.lastRead = now, total
+}
+
+func (r *Registry) names() []string {
+	names := make([]string, 0, len(r.streams))
+	for n := range r.streams {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Summary is the final report of a run.
+type Summary struct {
+	Streams       map[string]*Stream `json:"streams"`
+	Records       int64              `json:"records_read"`
+	Seconds       float64            `json:"seconds"`
+	RecordsPerSec float64            `json:"records_per_second"`
+	Status        string             `json:"status"`
+	Error         string             `json:"error,omitempty"`
+}
+
+// Finish writes the last METRIC lines and the summary table to stderr and
+// returns the summary.
+func (r *Registry) Finish(now time.Time, err error) Summary {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.end = now
+	r.emit(now, 0)
+	sum := Summary{Streams: r.streams, Seconds: now.Sub(r.start).Seconds(), Status: "succeeded"}
+	if err != nil {
+		sum.Status, sum.Error = "failed", err.Error()
+	}
+	for _, s := range r.streams {
+		sum.Records += s.Read
+	}
+	if sum.Seconds > 0 {
+		sum.RecordsPerSec = float64(sum.Records) / sum.Seconds
+	}
+	fmt.Fprintf(r.out, "summary: %s in %.2fs, %d records (%.0f records/s)\n", sum.Status, sum.Seconds, sum.Records, sum.RecordsPerSec)
+	fmt.Fprintf(r.out, "  %-30s %10s %10s %10s %10s %10s %8s\n", "stream", "read", "written", "inserted", "updated", "rejected", "batches")
+	for _, name := range r.names() {
+		s := r.streams[name]
+		fmt.Fprintf(r.out, "  %-30s %10d %10d %10s %10s %10d %8d\n", name, s.Read, s.Written, optional(s.Inserted), optional(s.Updated), s.Rejected, s.Batches)
+	}
+	return sum
+}
+
+// WriteSummary writes the summary as JSON to path, readable by its owner only.
+func WriteSummary(path string, s Summary) error {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o600); err != nil {
+		return fmt.Errorf("write summary: %w", err)
+	}
+	return nil
+}
+
+// Healthy reports whether the last flush succeeded (true before any).
+func (r *Registry) Healthy() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.lastFlush.IsZero() || r.lastFlushOK
+}
+
+func optional(v *int64) string {
+	if v == nil {
+		return "unknown"
+	}
+	return fmt.Sprint(*v)
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%q", err.Error())
+	}
+	return string(b)
+}

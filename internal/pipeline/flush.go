@@ -1,0 +1,391 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/target-oracle/target-oracle/internal/engine"
+	"github.com/target-oracle/target-oracle/internal/table"
+)
+
+type jobKind uint8
+
+const (
+	jobEnsure   jobKind = iota + 1 // create or evolve the table for a new SCHEMA
+	jobBatch                       // load a batch of rows
+	jobActivate                    // ACTIVATE_VERSION
+)
+
+// job is one unit of database work for a stream. A stream's jobs run one
+// at a time, in input order.
+type job struct {
+	kind   jobKind
+	stream *stream
+	layout *table.Layout
+	line   int64 // lowest input line the job covers (noLine: none)
+
+	buf *buffer // jobBatch
+
+	version string // jobActivate
+	at      string
+
+	// Decided by the coordinator when the job starts.
+	replace, truncate bool
+}
+
+type jobResult struct {
+	job *job
+	res engine.Result
+	err error
+}
+
+// flush hands the stream's buffered rows to a worker.
+func (p *pipeline) flush(s *stream) {
+	if s.buf == nil || s.buf.rows() == 0 {
+		return
+	}
+	b := s.buf
+	s.buf = newBuffer(s.layout, s.settings.BatchSizeRows)
+	p.enqueue(s, &job{kind: jobBatch, stream: s, layout: b.layout, line: b.minLine, buf: b})
+	if p.cfg.FlushAllStreams {
+		for _, o := range p.order {
+			if o != s && o.buf != nil && o.buf.rows() > 0 {
+				ob := o.buf
+				o.buf = newBuffer(o.layout, o.settings.BatchSizeRows)
+				p.enqueue(o, &job{kind: jobBatch, stream: o, layout: ob.layout, line: ob.minLine, buf: ob})
+			}
+		}
+	}
+}
+
+// enqueue adds a job to its stream's queue and starts it when a worker is
+// free. It then waits until no job is left waiting for a worker: a stream
+// has at most one batch loading while the next one fills, which bounds
+// memory and lets each STATE be written as soon as the batches before it
+// commit.
+func (p *pipeline) enqueue(s *stream, j *job) {
+	s.queue = append(s.queue, j)
+	p.waiting++
+	if !s.running && !s.queued {
+		s.queued = true
+		p.ready = append(p.ready, s)
+	}
+	p.dispatch()
+	for p.waiting > 0 && p.running > 0 {
+		p.complete(<-p.results)
+	}
+}
+
+// dispatch starts the first job of ready streams while workers are free.
+func (p *pipeline) dispatch() {
+	if p.failed != nil {
+		return
+	}
+	for len(p.ready) > 0 && p.running < p.cfg.MaxParallelism {
+		s := p.ready[0]
+		p.ready = p.ready[1:]
+		s.queued = false
+		if s.running || len(s.queue) == 0 {
+			continue
+		}
+		j := s.queue[0]
+		if j.kind == jobBatch {
+			first := !s.flushed
+			s.flushed = true
+			j.replace = first && s.settings.LoadMethod == "overwrite" && !p.cfg.TruncateBeforeLoad
+			j.truncate = first && p.cfg.TruncateBeforeLoad
+		}
+		s.running = true
+		p.running++
+		p.waiting--
+		p.wg.Add(1)
+		go p.work(j)
+	}
+}
+
+// complete takes a finished job's result on the coordinator goroutine.
+func (p *pipeline) complete(r jobResult) {
+	p.running--
+	s := r.job.stream
+	s.running = false
+	s.queue = s.queue[1:]
+	if r.job.buf != nil {
+		p.buffered -= r.job.buf.bytes
+	}
+	if r.err != nil {
+		p.fail(r.err)
+		return
+	}
+	if len(s.queue) > 0 && !s.queued {
+		s.queued = true
+		p.ready = append(p.ready, s)
+	}
+	if err := p.advance(); err != nil {
+		p.fail(err)
+		return
+	}
+	p.dispatch()
+}
+
+// work runs one job on a worker goroutine.
+func (p *pipeline) work(j *job) {
+	defer p.wg.Done()
+	start := time.Now()
+	res, err := p.runJob(p.workCtx, j)
+	if j.kind == jobBatch {
+		if err != nil {
+			p.metrics.FailedBatch(j.stream.name, time.Since(start))
+		} else {
+			p.metrics.Loaded(j.stream.name, res.Written, res.Inserted, res.Updated, res.Deleted, res.Known, time.Since(start))
+		}
+	}
+	p.results <- jobResult{job: j, res: res, err: err}
+}
+
+func (p *pipeline) runJob(ctx context.Context, j *job) (engine.Result, error) {
+	sess, err := p.session(ctx, j.stream.name)
+	if err != nil {
+		return engine.Result{}, err
+	}
+	defer func() { p.sessions <- sess }()
+	t := j.layout.Table()
+	unlock := p.tables.lock(t.QualifiedName())
+	defer unlock()
+	switch j.kind {
+	case jobEnsure:
+		_, err := p.reconcile(ctx, sess, j, nil)
+		return engine.Result{}, err
+	case jobBatch:
+		return p.load(ctx, sess, j)
+	case jobActivate:
+		return engine.Result{}, p.activate(ctx, sess, j)
+	}
+	return engine.Result{}, fmt.Errorf("unknown job kind %d", j.kind)
+}
+
+// session takes an idle session or opens one; at most max_parallelism
+// exist because at most that many jobs run.
+func (p *pipeline) session(ctx context.Context, name string) (engine.Session, error) {
+	select {
+	case s := <-p.sessions:
+		return s, nil
+	default:
+	}
+	s, err := p.o.Engine.Session(ctx, name)
+	if err != nil {
+		return nil, fmt.Errorf("open session: %w", err)
+	}
+	return s, nil
+}
+
+// reconcile brings the table to the shape the layout and the batch's
+// values need, running the DDL, and returns the table after it.
+func (p *pipeline) reconcile(ctx context.Context, sess engine.Session, j *job, stats []table.Stats) (*table.Table, error) {
+	want := j.layout.Table()
+	cur, err := p.tables.describe(ctx, want.Schema, want.Name)
+	if err != nil {
+		return nil, fmt.Errorf("describe %s: %w", want.QualifiedName(), err)
+	}
+	next, changes, err := table.Reconcile(cur, want, stats, p.cfg.SchemaEvolution, j.stream.opts)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", want.QualifiedName(), err)
+	}
+	for _, ch := range changes {
+		if err := sess.Apply(ctx, engine.Change{Table: next, Change: ch}); err != nil {
+			// The catalog may now differ from what we cached: read it
+			// again next time.
+			p.tables.forget(want.Schema, want.Name)
+			return nil, fmt.Errorf("table %s: %w", want.QualifiedName(), err)
+		}
+	}
+	p.tables.set(next)
+	return next, nil
+}
+
+func (p *pipeline) load(ctx context.Context, sess engine.Session, j *job) (engine.Result, error) {
+	t, err := p.reconcile(ctx, sess, j, j.buf.stats)
+	if err != nil {
+		return engine.Result{}, err
+	}
+	if j.truncate {
+		if err := sess.Truncate(ctx, t); err != nil {
+			return engine.Result{}, fmt.Errorf("truncate %s: %w", t.QualifiedName(), err)
+		}
+	}
+	w := p.write(j, t)
+	var steps []engine.Step
+	if j.replace {
+		steps = append(steps, &engine.Replace{Table: t})
+	}
+	steps = append(steps, w)
+	res, err := sess.Load(ctx, steps)
+	if err != nil {
+		return res, fmt.Errorf("load %s: %w", t.QualifiedName(), err)
+	}
+	return res, nil
+}
+
+// write builds the data step of a batch: rows classified (upsert, soft or
+// hard delete), deduplicated by key for upserts (the last record wins; a
+// delete is a record), batch metadata stamped.
+func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
+	l, b, s := j.layout, j.buf, j.stream
+	lt := l.Table()
+	cols := make([]string, len(lt.Columns))
+	for i, c := range lt.Columns {
+		cols[i] = c.Name
+	}
+	keys := l.KeyIndexes()
+	keyCols := make([]string, len(keys))
+	for i, k := range keys {
+		keyCols[i] = cols[k]
+	}
+	w := &engine.Write{Table: t, Method: engine.Insert, Columns: cols, KeyColumns: keyCols}
+	upsert := len(keys) > 0 && s.settings.LoadMethod != "append-only"
+	if upsert {
+		w.Method = engine.Upsert
+	}
+	batched := canonicalTime(p.o.Now())
+	batchedIdx := l.MetaIndex("_SDC_BATCHED_AT")
+	deletedIdx := l.MetaIndex("_SDC_DELETED_AT")
+	if i := l.MetaIndex("_SDC_LOADED_AT"); i >= 0 {
+		w.DatabaseTime = cols[i]
+	}
+	for i, c := range lt.Columns {
+		if c.Role == table.RoleMetadata {
+			w.MetadataColumns = append(w.MetadataColumns, cols[i])
+		}
+	}
+	n := b.rows()
+	rows := make([]engine.Row, 0, n)
+	var last map[string]int
+	if upsert || (len(keys) > 0 && s.settings.HardDelete) {
+		last = make(map[string]int, n)
+	}
+	var kb strings.Builder
+	for i := 0; i < n; i++ {
+		vals := b.values[i*b.width : (i+1)*b.width]
+		if batchedIdx >= 0 {
+			vals[batchedIdx] = batched
+		}
+		r := engine.Row{Kind: engine.RowUpsert, Line: b.lines[i], Values: vals}
+		if deletedIdx >= 0 && vals[deletedIdx] != "" {
+			r.Kind = engine.RowSoftDelete
+			if s.settings.HardDelete && len(keys) > 0 {
+				r.Kind = engine.RowHardDelete
+			}
+		}
+		if last != nil {
+			kb.Reset()
+			for _, k := range keys {
+				kb.WriteString(vals[k])
+				kb.WriteByte(0)
+			}
+			if at, ok := last[kb.String()]; ok {
+				rows[at] = r
+				continue
+			}
+			last[kb.String()] = len(rows)
+		}
+		rows = append(rows, r)
+	}
+	if s.settings.HardDelete && len(keys) == 0 && deletedIdx >= 0 && !s.warnedKeyless {
+		s.warnedKeyless = true // written by one worker at a time: jobs of a stream never overlap
+		p.log.Warn("hard_delete on a stream without key_properties: deletes are appended as soft deletes", "stream", s.name)
+	}
+	w.Rows = rows
+	return w
+}
+
+func (p *pipeline) activate(ctx context.Context, sess engine.Session, j *job) error {
+	want := j.layout.Table()
+	cur, err := p.tables.describe(ctx, want.Schema, want.Name)
+	if err != nil {
+		return fmt.Errorf("describe %s: %w", want.QualifiedName(), err)
+	}
+	if cur == nil {
+		return nil // nothing to delete from; create nothing
+	}
+	vc, dc := j.layout.MetaIndex("_SDC_TABLE_VERSION"), j.layout.MetaIndex("_SDC_DELETED_AT")
+	if vc < 0 || dc < 0 {
+		return fmt.Errorf("ACTIVATE_VERSION for %s: the table has no _SDC_TABLE_VERSION/_SDC_DELETED_AT columns", want.QualifiedName())
+	}
+	lt := j.layout.Table()
+	step := &engine.DeleteVersions{
+		Table:         cur,
+		Version:       j.version,
+		Hard:          j.stream.settings.HardDelete,
+		At:            j.at,
+		VersionColumn: lt.Columns[vc].Name,
+		DeletedColumn: lt.Columns[dc].Name,
+	}
+	_, err = sess.Load(ctx, []engine.Step{step})
+	if err != nil {
+		return fmt.Errorf("activate version %s on %s: %w", j.version, want.QualifiedName(), err)
+	}
+	return nil
+}
+
+// catalog caches table shapes for the run and serialises work on a table
+// (several streams may load into one table).
+type catalog struct {
+	eng    engine.Engine
+	mu     sync.Mutex
+	tables map[string]*table.Table
+	known  map[string]bool
+	locks  map[string]*sync.Mutex
+}
+
+func newCatalog(e engine.Engine) *catalog {
+	return &catalog{eng: e, tables: map[string]*table.Table{}, known: map[string]bool{}, locks: map[string]*sync.Mutex{}}
+}
+
+func (c *catalog) describe(ctx context.Context, schema, name string) (*table.Table, error) {
+	key := schema + "." + name
+	c.mu.Lock()
+	if c.known[key] {
+		t := c.tables[key]
+		c.mu.Unlock()
+		return t, nil
+	}
+	c.mu.Unlock()
+	t, err := c.eng.Describe(ctx, schema, name)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.known[key] {
+		c.known[key], c.tables[key] = true, t
+	}
+	return c.tables[key], nil
+}
+
+func (c *catalog) set(t *table.Table) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	key := t.QualifiedName()
+	c.known[key], c.tables[key] = true, t
+}
+
+func (c *catalog) forget(schema, name string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.known, schema+"."+name)
+	delete(c.tables, schema+"."+name)
+}
+
+func (c *catalog) lock(key string) (unlock func()) {
+	c.mu.Lock()
+	m := c.locks[key]
+	if m == nil {
+		m = &sync.Mutex{}
+		c.locks[key] = m
+	}
+	c.mu.Unlock()
+	m.Lock()
+	return m.Unlock
+}

@@ -1,0 +1,338 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/target-oracle/target-oracle/internal/config"
+	"github.com/target-oracle/target-oracle/internal/schema"
+	"github.com/target-oracle/target-oracle/internal/singer"
+	"github.com/target-oracle/target-oracle/internal/table"
+	"github.com/target-oracle/target-oracle/internal/value"
+)
+
+// handle processes one message on the coordinator goroutine. An
+// *singer.InputError means the input is wrong; the caller drains and stops.
+func (p *pipeline) handle(m *singer.Message) error {
+	switch m.Type {
+	case singer.TypeSchema:
+		return p.onSchema(m)
+	case singer.TypeRecord:
+		return p.onRecord(m)
+	case singer.TypeState:
+		p.tracker.add(m.Line, m.Value)
+		return p.advance()
+	case singer.TypeActivateVersion:
+		return p.onActivateVersion(m)
+	case singer.TypeBatch:
+		return p.onBatch(m)
+	}
+	return &singer.InputError{Line: m.Line, Stream: m.Stream, Msg: fmt.Sprintf("unknown message type %v", m.Type)}
+}
+
+func (p *pipeline) onSchema(m *singer.Message) error {
+	ident, err := schemaIdentity(m)
+	if err != nil {
+		return &singer.InputError{Line: m.Line, Stream: m.Stream, Msg: "invalid schema", Err: err}
+	}
+	s := p.streams[m.Stream]
+	if s != nil && bytes.Equal(s.schemaText, ident) {
+		return nil // an identical repeat is a no-op
+	}
+	sch, err := schema.Compile(m.Schema)
+	if err != nil {
+		return &singer.InputError{Line: m.Line, Stream: m.Stream, Msg: "invalid schema", Err: err}
+	}
+	if s == nil {
+		s = p.newStream(m.Stream)
+	}
+	if !sch.Root.HasProperties && s.settings.StorageMode != "json" {
+		return &singer.InputError{Line: m.Line, Stream: m.Stream,
+			Msg: "schema has no properties (set storage_mode json for this stream to load such records as documents)"}
+	}
+	keys := m.KeyProperties
+	if !m.HasKeyProperties {
+		keys = nil
+	}
+	if p.cfg.PrimaryKeyRequired && len(keys) == 0 {
+		return &singer.InputError{Line: m.Line, Stream: m.Stream, Msg: "key_properties are required (primary_key_required is true)"}
+	}
+	for _, k := range keys {
+		if sch.Root.Lookup(k) == nil {
+			return &singer.InputError{Line: m.Line, Stream: m.Stream, Property: k, Msg: "key property is not in the schema"}
+		}
+	}
+	// A changed schema first flushes what was buffered under the old one.
+	p.flush(s)
+	name, err := table.TableName(s.name, &s.opts)
+	if err != nil {
+		return inputErrorFrom(m.Line, s.name, err)
+	}
+	existing, err := p.tables.describe(p.workCtx, s.opts.Schema, name)
+	if err != nil {
+		return fmt.Errorf("stream %q: describe table: %w", s.name, err)
+	}
+	s.schemaText, s.schema, s.keys = ident, sch, keys
+	return p.relayout(s, existing, m.Line)
+}
+
+// relayout maps the stream's schema onto its table again and queues the
+// DDL that brings the table to that shape.
+func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error {
+	layout, err := table.NewLayout(s.name, s.schema.Root, s.keys, s.opts, existing)
+	if err != nil {
+		return inputErrorFrom(line, s.name, err)
+	}
+	s.layout = layout
+	s.buf = newBuffer(layout, s.settings.BatchSizeRows)
+	p.enqueue(s, &job{kind: jobEnsure, stream: s, layout: layout, line: noLine})
+	return nil
+}
+
+// needVersions makes sure the stream's table has the columns versions
+// need (_SDC_TABLE_VERSION, _SDC_DELETED_AT) once the stream sends one,
+// even with add_record_metadata false.
+func (p *pipeline) needVersions(s *stream, line int64) error {
+	if s.opts.UsesVersions {
+		return nil
+	}
+	s.opts.UsesVersions = true
+	if s.layout.MetaIndex(table.MetaTableVersion) >= 0 && s.layout.MetaIndex(table.MetaDeletedAt) >= 0 {
+		return nil
+	}
+	p.flush(s)
+	existing, err := p.tables.describe(p.workCtx, s.opts.Schema, s.layout.Table().Name)
+	if err != nil {
+		return fmt.Errorf("stream %q: describe table: %w", s.name, err)
+	}
+	return p.relayout(s, existing, line)
+}
+
+// schemaIdentity is what makes two SCHEMA messages "identical": the
+// compact schema text and the key properties.
+func schemaIdentity(m *singer.Message) ([]byte, error) {
+	var b bytes.Buffer
+	if err := json.Compact(&b, m.Schema); err != nil {
+		return nil, err
+	}
+	keys, _ := json.Marshal(m.KeyProperties)
+	b.WriteByte(0)
+	b.Write(keys)
+	return b.Bytes(), nil
+}
+
+func (p *pipeline) onRecord(m *singer.Message) error {
+	s := p.streams[m.Stream]
+	if s == nil || s.layout == nil {
+		return &singer.InputError{Line: m.Line, Stream: m.Stream, Msg: "RECORD before any SCHEMA for this stream"}
+	}
+	s.read++
+	p.metrics.Read(s.name)
+	if m.Version != "" {
+		if err := p.needVersions(s, m.Line); err != nil {
+			return err
+		}
+	}
+	if err := p.validate(s, m); err != nil {
+		return p.invalid(s, m, err)
+	}
+	meta, err := p.meta(m)
+	if err != nil {
+		return p.invalid(s, m, err)
+	}
+	row := s.buf.next()
+	err = s.layout.Row(m.Record, meta, row, s.buf.stats, func(prop string) { p.warnUnknown(s, prop) })
+	if err != nil {
+		s.buf.drop()
+		return p.invalid(s, m, inputErrorFrom(m.Line, s.name, err))
+	}
+	size := int64(len(m.Record)) + 64
+	s.buf.commitRow(m.Line, size, p.o.Now())
+	p.buffered += size
+	if s.settings.LoadMethod == "overwrite" && s.firstRecord == 0 {
+		s.firstRecord = m.Line
+	}
+	if s.buf.rows() >= s.settings.BatchSizeRows || s.buf.bytes >= p.cfg.BatchSizeBytes {
+		p.flush(s)
+	}
+	return nil
+}
+
+// validate checks a record against its stream's schema (validate_records).
+func (p *pipeline) validate(s *stream, m *singer.Message) error {
+	if !p.cfg.ValidateRecords {
+		return nil
+	}
+	d := json.NewDecoder(bytes.NewReader(m.Record))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return &singer.InputError{Line: m.Line, Stream: s.name, Msg: "record is not valid JSON", Err: err}
+	}
+	if err := s.schema.Validate(v); err != nil {
+		var ve *schema.ValidationError
+		if errors.As(err, &ve) {
+			return &singer.InputError{Line: m.Line, Stream: s.name, Property: joinPath(ve.Path), Msg: ve.Msg}
+		}
+		return &singer.InputError{Line: m.Line, Stream: s.name, Msg: err.Error()}
+	}
+	return nil
+}
+
+func (p *pipeline) meta(m *singer.Message) (*table.Meta, error) {
+	meta := &table.Meta{
+		ReceivedAt:    canonicalTime(p.o.Now()),
+		Sequence:      p.seq.next(p.o.Now()),
+		TableVersion:  m.Version,
+		SyncStartedAt: p.started,
+	}
+	if m.TimeExtracted != "" {
+		t, _, err := value.CanonicalDateTime([]byte(m.TimeExtracted))
+		if err != nil {
+			return nil, &singer.InputError{Line: m.Line, Stream: m.Stream, Property: "time_extracted", Msg: err.Error()}
+		}
+		meta.TimeExtracted = t
+	}
+	return meta, nil
+}
+
+// invalid applies on_invalid_record to a record that failed validation or
+// transformation.
+func (p *pipeline) invalid(s *stream, m *singer.Message, err error) error {
+	switch p.cfg.OnInvalidRecord {
+	case "skip":
+		s.rejected++
+		p.metrics.Rejected(s.name)
+		p.log.Warn("skipping invalid record", "err", err.Error())
+		return nil
+	case "reject":
+		s.rejected++
+		p.metrics.Rejected(s.name)
+		line, jerr := json.Marshal(struct {
+			Line   int64           `json:"line"`
+			Stream string          `json:"stream"`
+			Error  string          `json:"error"`
+			Record json.RawMessage `json:"record"`
+		}{m.Line, s.name, err.Error(), json.RawMessage(m.Record)})
+		if jerr != nil {
+			return fmt.Errorf("encode rejected record: %w", jerr)
+		}
+		p.log.Warn("rejecting invalid record", "err", err.Error(), "reject_path", p.cfg.RejectPath)
+		return p.rejects.write(append(line, '\n'))
+	}
+	return err
+}
+
+func (p *pipeline) warnUnknown(s *stream, prop string) {
+	if s.warnedUnknown == nil {
+		s.warnedUnknown = make(map[string]bool)
+	}
+	if s.warnedUnknown[prop] {
+		return
+	}
+	s.warnedUnknown[prop] = true
+	p.log.Warn("record property is not in the schema; it is not loaded", "stream", s.name, "property", prop)
+}
+
+func (p *pipeline) onActivateVersion(m *singer.Message) error {
+	if !p.cfg.ProcessActivateVersionMessages {
+		p.log.Info("ignoring ACTIVATE_VERSION (process_activate_version_messages is false)", "stream", m.Stream)
+		return nil
+	}
+	s := p.streams[m.Stream]
+	if s == nil || s.layout == nil {
+		p.log.Warn("ignoring ACTIVATE_VERSION for a stream without SCHEMA", "stream", m.Stream, "line", m.Line)
+		return nil
+	}
+	if err := p.needVersions(s, m.Line); err != nil {
+		return err
+	}
+	p.flush(s)
+	p.enqueue(s, &job{kind: jobActivate, stream: s, layout: s.layout, line: m.Line, version: m.Version, at: canonicalTime(p.o.Now())})
+	return nil
+}
+
+func (p *pipeline) onBatch(m *singer.Message) error {
+	br, err := singer.OpenBatch(m, singer.ReaderOptions{})
+	if err != nil {
+		return fmt.Errorf("line %d: BATCH: %w", m.Line, err)
+	}
+	defer br.Close()
+	for {
+		rec, err := br.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := p.onRecord(rec); err != nil {
+			return err
+		}
+	}
+}
+
+func (p *pipeline) newStream(name string) *stream {
+	st := p.cfg.ForStream(name)
+	s := &stream{name: name, settings: st, opts: p.tableOptions(name, st)}
+	p.streams[name] = s
+	p.order = append(p.order, s)
+	return s
+}
+
+// inputErrorFrom turns a table-model error into an input error.
+func inputErrorFrom(line int64, stream string, err error) error {
+	var ie *singer.InputError
+	if errors.As(err, &ie) {
+		if ie.Line == 0 {
+			ie.Line = line
+		}
+		if ie.Stream == "" {
+			ie.Stream = stream
+		}
+		return ie
+	}
+	var ce *table.ConfigError
+	if errors.As(err, &ce) {
+		return &config.Error{Key: ce.Setting, Msg: fmt.Sprintf("stream %q: %s", stream, ce.Msg)}
+	}
+	return &singer.InputError{Line: line, Stream: stream, Msg: err.Error()}
+}
+
+func joinPath(path []string) string {
+	var b bytes.Buffer
+	for i, p := range path {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// canonicalTime renders a time the target itself generates (receipt,
+// batch, sync start) as canonical UTC text, cut to microseconds so that
+// metadata columns stay TIMESTAMP(6).
+func canonicalTime(t time.Time) string {
+	return t.UTC().Truncate(time.Microsecond).Format("2006-01-02T15:04:05.999999Z")
+}
+
+// sequencer makes _SDC_SEQUENCE strictly increasing across runs: epoch
+// microseconds × 1000 plus a counter, never going backwards.
+type sequencer struct {
+	base int64
+	last int64
+}
+
+func (q *sequencer) next(now time.Time) string {
+	v := now.UnixMicro() * 1000
+	if v <= q.last {
+		v = q.last + 1
+	}
+	q.last = v
+	return fmt.Sprint(v)
+}

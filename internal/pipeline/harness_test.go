@@ -1,0 +1,101 @@
+package pipeline_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/target-oracle/target-oracle/internal/config"
+	"github.com/target-oracle/target-oracle/internal/memory"
+	"github.com/target-oracle/target-oracle/internal/pipeline"
+)
+
+// fixedNow is the clock of every test run, so that metadata columns are
+// reproducible.
+var fixedNow = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+
+// conformanceDir is ../shared/conformance beside the repository, or ""
+// when it is absent (a clone on its own).
+func conformanceDir(t testing.TB) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for dir := wd; dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			c := filepath.Join(dir, "..", "shared", "conformance")
+			if _, err := os.Stat(c); err == nil {
+				return c
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+func needConformance(t testing.TB) string {
+	t.Helper()
+	d := conformanceDir(t)
+	if d == "" {
+		t.Skip("../shared/conformance is absent beside the repository: conformance streams not run")
+	}
+	return d
+}
+
+// loadConfig builds a Config from JSON settings (defaults for the rest).
+func loadConfig(t testing.TB, settings string) *config.Config {
+	t.Helper()
+	args := []string{}
+	if settings != "" {
+		p := filepath.Join(t.TempDir(), "config.json")
+		if err := os.WriteFile(p, []byte(settings), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, p)
+	}
+	cfg, _, err := config.Load(config.Sources{ConfigArgs: args})
+	if err != nil {
+		t.Fatalf("config: %v", err)
+	}
+	return cfg
+}
+
+// run runs input through the pipeline on eng and returns the state lines.
+func run(t testing.TB, eng *memory.Engine, cfg *config.Config, input string) ([]string, error) {
+	t.Helper()
+	var out strings.Builder
+	err := pipeline.Run(context.Background(), pipeline.Options{
+		Config:   cfg,
+		Engine:   eng,
+		Server:   pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
+		Input:    strings.NewReader(input),
+		StateOut: &out,
+		Now:      func() time.Time { return fixedNow },
+	})
+	return lines(out.String()), err
+}
+
+func lines(s string) []string {
+	s = strings.TrimSuffix(s, "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+func readFile(t testing.TB, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func newEngine() *memory.Engine {
+	return memory.New(memory.Options{KeepRows: true, Now: func() time.Time { return fixedNow }})
+}

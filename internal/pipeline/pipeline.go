@@ -1,0 +1,403 @@
+// Package pipeline is the loader's spine: it reads Singer messages,
+// validates and transforms records into per-stream buffers, hands full
+// buffers to loader workers (at most max_parallelism at once, one session
+// each), and writes a STATE line only once every record before it is
+// committed (SPEC §7).
+//
+// One coordinator goroutine owns all stream state; a reader goroutine
+// decodes envelopes ahead of it, and workers run database work. Data flows
+// one way: read → validate → transform → batch → load → acknowledge.
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/target-oracle/target-oracle/internal/config"
+	"github.com/target-oracle/target-oracle/internal/engine"
+	"github.com/target-oracle/target-oracle/internal/metrics"
+	"github.com/target-oracle/target-oracle/internal/singer"
+)
+
+// Server holds the facts about the database that `auto` settings and name
+// rules depend on (dry-run assumes a default 19c server).
+type Server struct {
+	DefaultSchema      string // the user's own schema (DRY_RUN in dry-run)
+	IdentifierMaxBytes int    // 30 or 128
+	VarcharMaxBytes    int    // 4000 or 32767
+	BooleanNative      bool   // BOOLEAN column type available (23ai+)
+	JSONNative         bool   // JSON column type available (COMPATIBLE >= 20)
+	NationalNeeded     bool   // database character set cannot hold all of Unicode
+}
+
+// Options configure a Run.
+type Options struct {
+	Config *config.Config
+	Engine engine.Engine
+	Server Server
+	Input  io.Reader
+	// StateOut receives STATE lines and nothing else (fd 1).
+	StateOut io.Writer
+	Log      *slog.Logger
+	// Now is the clock for metadata columns; tests fix it.
+	Now func() time.Time
+	// Stop is closed on the first SIGINT/SIGTERM: stop reading, drain,
+	// write the true state. Cancelling the Run context is the hard stop.
+	Stop <-chan struct{}
+	// Metrics receives counters; may be nil.
+	Metrics *metrics.Registry
+}
+
+// ErrStopped is returned by Run after a drain triggered by Options.Stop.
+var ErrStopped = errors.New("stopped by signal")
+
+// Run loads the whole input. It returns nil when every message was
+// processed and every state that became true was written.
+func Run(ctx context.Context, o Options) error {
+	p, err := newPipeline(o)
+	if err != nil {
+		return err
+	}
+	return p.run(ctx)
+}
+
+type pipeline struct {
+	o       Options
+	cfg     *config.Config
+	log     *slog.Logger
+	metrics *metrics.Registry
+
+	streams map[string]*stream
+	order   []*stream // in order of first SCHEMA, for deterministic iteration
+	ready   []*stream // streams with a job to start and no running job
+	running int       // workers busy
+	waiting int       // jobs queued but not started
+
+	results  chan jobResult
+	tables   *catalog
+	sessions chan engine.Session // idle sessions, reused by workers
+
+	tracker  stateTracker
+	rejects  *rejectFile
+	seq      sequencer
+	started  string // _SDC_SYNC_STARTED_AT text
+	buffered int64  // bytes of records not yet committed (buffers + in-flight)
+
+	failed     error // the first error; once set, nothing new starts
+	workCtx    context.Context
+	cancelWork context.CancelFunc
+	wg         sync.WaitGroup
+}
+
+func newPipeline(o Options) (*pipeline, error) {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if o.Metrics == nil {
+		o.Metrics = metrics.New(io.Discard, 0, o.Now())
+	}
+	p := &pipeline{
+		o:        o,
+		cfg:      o.Config,
+		log:      o.Log,
+		metrics:  o.Metrics,
+		streams:  make(map[string]*stream),
+		results:  make(chan jobResult, 64),
+		tables:   newCatalog(o.Engine),
+		sessions: make(chan engine.Session, o.Config.MaxParallelism),
+	}
+	p.tracker.out = o.StateOut
+	now := o.Now().UTC()
+	p.started = canonicalTime(now)
+	p.seq.base = now.UnixMicro() * 1000
+	if o.Config.OnInvalidRecord == "reject" {
+		p.rejects = &rejectFile{path: o.Config.RejectPath}
+		p.tracker.beforeWrite = p.rejects.sync
+	}
+	return p, nil
+}
+
+func (p *pipeline) run(ctx context.Context) (err error) {
+	p.workCtx, p.cancelWork = context.WithCancel(ctx)
+	defer p.cancelWork()
+	defer func() {
+		p.closeSessions()
+		if p.rejects != nil {
+			if cerr := p.rejects.close(); cerr != nil && err == nil {
+				err = cerr
+			}
+		}
+	}()
+
+	in := startReader(ctx, p.o.Input)
+	defer in.close()
+
+	tick := time.NewTicker(tickInterval(p.cfg))
+	defer tick.Stop()
+
+	stop := p.o.Stop
+	for {
+		if p.failed != nil {
+			return p.finish(p.failed)
+		}
+		// Backpressure: while too much input is uncommitted, do not read.
+		var msgs <-chan readChunk
+		if p.buffered < p.cfg.MaxBufferedBytes {
+			msgs = in.chunks
+		} else {
+			p.flushLargest()
+		}
+		select {
+		case <-ctx.Done():
+			p.fail(ctx.Err())
+		case <-stop:
+			p.log.Warn("signal received: stopping input, committing what was read")
+			return p.drain(ErrStopped)
+		case r := <-p.results:
+			p.complete(r)
+		case <-tick.C:
+			p.onTick()
+		case c, ok := <-msgs:
+			if !ok {
+				return p.drain(in.err)
+			}
+			for i := range c.msgs {
+				if err := p.handle(&c.msgs[i]); err != nil {
+					if ierr := (*singer.InputError)(nil); errors.As(err, &ierr) {
+						return p.drain(err)
+					}
+					p.fail(err)
+					break
+				}
+			}
+			c.release()
+		}
+	}
+}
+
+// drain flushes every buffer, waits for every job, writes the state that is
+// then true and returns cause (nil at a clean end of input).
+func (p *pipeline) drain(cause error) error {
+	deadline := p.shutdownDeadline(cause)
+	if p.failed == nil {
+		for _, s := range p.order {
+			if deadline != nil && time.Now().After(*deadline) {
+				p.log.Warn("shutdown_timeout_seconds reached: remaining buffered records are not loaded")
+				break
+			}
+			p.flush(s)
+		}
+	}
+	if err := p.waitAll(deadline); err != nil && p.failed == nil {
+		p.failed = err
+	}
+	if p.failed == nil && cause == nil {
+		// End of input: overwrite streams may now report their progress.
+		for _, s := range p.order {
+			s.firstRecord = 0
+		}
+	}
+	if p.failed == nil {
+		if err := p.advance(); err != nil {
+			p.failed = err
+		}
+	}
+	if p.failed != nil {
+		return p.finish(p.failed)
+	}
+	return p.finish(cause)
+}
+
+func (p *pipeline) shutdownDeadline(cause error) *time.Time {
+	if !errors.Is(cause, ErrStopped) || p.cfg.ShutdownTimeoutSeconds <= 0 {
+		return nil
+	}
+	d := time.Now().Add(time.Duration(p.cfg.ShutdownTimeoutSeconds) * time.Second)
+	return &d
+}
+
+// finish waits for running workers (after a failure they are cancelled
+// through the context only on the hard stop) and returns err.
+func (p *pipeline) finish(err error) error {
+	for p.running > 0 {
+		r := <-p.results
+		p.running--
+		r.job.stream.running = false
+		if r.err != nil && err == nil {
+			err = r.err
+		}
+	}
+	return err
+}
+
+// fail records the first failure; the main loop then stops.
+func (p *pipeline) fail(err error) {
+	if p.failed == nil {
+		p.failed = err
+	}
+}
+
+// waitAll starts every queued job and waits until all have finished. It
+// stops starting new jobs after a failure or past the deadline.
+func (p *pipeline) waitAll(deadline *time.Time) error {
+	var timeout <-chan time.Time
+	if deadline != nil {
+		t := time.NewTimer(time.Until(*deadline))
+		defer t.Stop()
+		timeout = t.C
+	}
+	starting := true
+	for {
+		if starting {
+			p.dispatch()
+		}
+		if p.running == 0 {
+			return p.failed
+		}
+		select {
+		case r := <-p.results:
+			p.complete(r)
+		case <-timeout:
+			timeout, starting = nil, false
+			p.log.Warn("shutdown_timeout_seconds reached: no new batches are started")
+		}
+	}
+}
+
+func (p *pipeline) onTick() {
+	now := p.o.Now()
+	if lim := p.cfg.BatchWaitLimitSeconds; lim > 0 {
+		age := time.Duration(lim) * time.Second
+		for _, s := range p.order {
+			if s.buf != nil && s.buf.rows() > 0 && now.Sub(s.buf.oldest) >= age {
+				p.flush(s)
+			}
+		}
+	}
+	p.metrics.Tick(now, p.buffered)
+}
+
+func tickInterval(cfg *config.Config) time.Duration {
+	d := time.Second
+	if cfg.BatchWaitLimitSeconds > 0 && time.Duration(cfg.BatchWaitLimitSeconds)*time.Second < d {
+		d = time.Duration(cfg.BatchWaitLimitSeconds) * time.Second
+	}
+	return d
+}
+
+// flushLargest flushes the stream holding the most buffered bytes, or, when
+// everything is already in flight, waits for a job to finish.
+func (p *pipeline) flushLargest() {
+	var big *stream
+	for _, s := range p.order {
+		if s.buf != nil && s.buf.rows() > 0 && (big == nil || s.buf.bytes > big.buf.bytes) {
+			big = s
+		}
+	}
+	if big != nil {
+		p.flush(big)
+	}
+	if p.buffered >= p.cfg.MaxBufferedBytes && p.running > 0 {
+		p.complete(<-p.results)
+	}
+}
+
+// frontier is the input line of the oldest record or ACTIVATE_VERSION not
+// yet committed, over every stream.
+func (p *pipeline) frontier() int64 {
+	f := noLine
+	for _, s := range p.order {
+		if s.firstRecord > 0 && s.firstRecord < f {
+			f = s.firstRecord
+		}
+		if s.buf != nil && s.buf.minLine < f {
+			f = s.buf.minLine
+		}
+		for _, j := range s.queue {
+			if j.line < f {
+				f = j.line
+			}
+			break // jobs of a stream are in input order
+		}
+	}
+	return f
+}
+
+func (p *pipeline) advance() error {
+	return p.tracker.advance(p.frontier())
+}
+
+// streamsSorted returns the streams by name (for stable summaries).
+func (p *pipeline) streamsSorted() []*stream {
+	out := append([]*stream(nil), p.order...)
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+func (p *pipeline) closeSessions() {
+	for {
+		select {
+		case s := <-p.sessions:
+			if err := s.Close(); err != nil {
+				p.log.Warn("close session", "err", err)
+			}
+		default:
+			return
+		}
+	}
+}
+
+// rejectFile appends rejected records as JSON lines (SPEC §8) and syncs
+// them before any state that covers them is written.
+type rejectFile struct {
+	path  string
+	f     *os.File
+	dirty bool
+}
+
+func (r *rejectFile) write(line []byte) error {
+	if r.f == nil {
+		f, err := os.OpenFile(r.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return fmt.Errorf("open reject file: %w", err)
+		}
+		r.f = f
+	}
+	if _, err := r.f.Write(line); err != nil {
+		return fmt.Errorf("write reject file %s: %w", r.path, err)
+	}
+	r.dirty = true
+	return nil
+}
+
+func (r *rejectFile) sync() error {
+	if r.f == nil || !r.dirty {
+		return nil
+	}
+	if err := r.f.Sync(); err != nil {
+		return fmt.Errorf("sync reject file %s: %w", r.path, err)
+	}
+	r.dirty = false
+	return nil
+}
+
+func (r *rejectFile) close() error {
+	if r.f == nil {
+		return nil
+	}
+	err := r.sync()
+	if cerr := r.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

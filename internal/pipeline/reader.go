@@ -1,0 +1,91 @@
+package pipeline
+
+import (
+	"context"
+	"io"
+
+	"github.com/target-oracle/target-oracle/internal/singer"
+)
+
+// The reader goroutine decodes message envelopes ahead of the coordinator
+// and hands them over in chunks, so that channel costs are paid per chunk,
+// not per record, and so that the coordinator's timers keep firing while
+// the input is idle.
+const (
+	chunkMessages = 512
+	chunkBytes    = 1 << 20
+)
+
+type readChunk struct {
+	msgs []singer.Message
+}
+
+func (readChunk) release() {}
+
+type inputReader struct {
+	chunks chan readChunk
+	err    error // valid once chunks is closed; nil at a clean end of input
+	cancel context.CancelFunc
+}
+
+func startReader(ctx context.Context, r io.Reader) *inputReader {
+	ctx, cancel := context.WithCancel(ctx)
+	in := &inputReader{chunks: make(chan readChunk, 4), cancel: cancel}
+	go in.loop(ctx, singer.NewReader(r, singer.ReaderOptions{}))
+	return in
+}
+
+func (in *inputReader) close() { in.cancel() }
+
+func (in *inputReader) loop(ctx context.Context, r *singer.Reader) {
+	defer close(in.chunks)
+	var c readChunk
+	var arena []byte
+	send := func() bool {
+		if len(c.msgs) == 0 {
+			return true
+		}
+		select {
+		case in.chunks <- c:
+			c = readChunk{}
+			arena = nil
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	for {
+		m, err := r.Next()
+		if err != nil {
+			if err != io.EOF {
+				in.err = err
+			}
+			send()
+			return
+		}
+		if arena == nil {
+			arena = make([]byte, 0, 64<<10)
+		}
+		cp := *m
+		// The reader reuses its buffer: copy the raw parts into the
+		// chunk's arena (slices of an outgrown arena stay valid).
+		cp.Schema, arena = keep(arena, m.Schema)
+		cp.Record, arena = keep(arena, m.Record)
+		cp.Value, arena = keep(arena, m.Value)
+		c.msgs = append(c.msgs, cp)
+		if len(c.msgs) >= chunkMessages || len(arena) >= chunkBytes || r.Buffered() == 0 {
+			if !send() {
+				return
+			}
+		}
+	}
+}
+
+func keep(arena, b []byte) ([]byte, []byte) {
+	if b == nil {
+		return nil, arena
+	}
+	n := len(arena)
+	arena = append(arena, b...)
+	return arena[n:len(arena):len(arena)], arena
+}

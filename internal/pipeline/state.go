@@ -1,0 +1,75 @@
+package pipeline
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+)
+
+// noLine is the frontier when nothing read so far is uncommitted.
+const noLine int64 = math.MaxInt64
+
+// stateTracker implements the state contract (SPEC §7): it holds the STATE
+// messages read so far and writes the newest one whose every earlier record
+// is committed. The caller computes the frontier — the input line of the
+// oldest record (or ACTIVATE_VERSION) not yet committed, noLine when there
+// is none — and calls advance whenever it may have moved.
+//
+// It is used from the pipeline's coordinator goroutine only.
+type stateTracker struct {
+	out     io.Writer
+	pending []pendingState // in input order
+	last    []byte         // text of the last state written
+	written int            // number of lines written
+	// beforeWrite runs before a state line is written; it makes rejected
+	// records durable (SPEC §7 rule 1).
+	beforeWrite func() error
+}
+
+type pendingState struct {
+	line  int64
+	value []byte
+}
+
+// add records a STATE read at line.
+func (t *stateTracker) add(line int64, value []byte) {
+	// Only the newest qualifying state is ever written, so a pending state
+	// followed by a newer one at a line below the same frontier is dead
+	// weight; advance drops them. Keep a private copy: value aliases the
+	// reader's buffer.
+	t.pending = append(t.pending, pendingState{line: line, value: append([]byte(nil), value...)})
+}
+
+// advance writes the newest pending state read before frontier, if its text
+// differs from the last one written, and forgets every state at or before it.
+func (t *stateTracker) advance(frontier int64) error {
+	i := -1
+	for j := range t.pending {
+		if t.pending[j].line >= frontier {
+			break
+		}
+		i = j
+	}
+	if i < 0 {
+		return nil
+	}
+	st := t.pending[i]
+	t.pending = append(t.pending[:0], t.pending[i+1:]...)
+	if bytes.Equal(st.value, t.last) {
+		return nil
+	}
+	if t.beforeWrite != nil {
+		if err := t.beforeWrite(); err != nil {
+			return fmt.Errorf("before writing state: %w", err)
+		}
+	}
+	line := make([]byte, 0, len(st.value)+1)
+	line = append(append(line, st.value...), '\n')
+	if _, err := t.out.Write(line); err != nil {
+		return fmt.Errorf("write state: %w", err)
+	}
+	t.last = st.value
+	t.written++
+	return nil
+}

@@ -1,0 +1,92 @@
+package pipeline
+
+import (
+	"time"
+
+	"github.com/target-oracle/target-oracle/internal/config"
+	"github.com/target-oracle/target-oracle/internal/schema"
+	"github.com/target-oracle/target-oracle/internal/table"
+)
+
+// stream is the coordinator's view of one Singer stream.
+type stream struct {
+	name     string
+	settings config.StreamSettings
+	opts     table.Options
+
+	// Set by the stream's SCHEMA.
+	schemaText   []byte // compact schema + key properties: identity of the SCHEMA
+	schema       *schema.Schema
+	keys         []string
+	layout       *table.Layout
+	usesVersions bool
+
+	buf *buffer // records not yet handed to a worker
+
+	// Jobs handed over but not finished, in order. running is true while
+	// a worker has queue[0].
+	queue   []*job
+	running bool
+	queued  bool // on the coordinator's ready list
+
+	flushed     bool  // a batch of this stream was loaded in this run (overwrite, truncate)
+	firstRecord int64 // line of the first record (overwrite streams hold state until the end)
+
+	warnedUnknown map[string]bool
+	warnedKeyless bool
+
+	// counters for the summary
+	read, rejected int64
+}
+
+// buffer holds a stream's transformed rows until they are flushed. Rows
+// are stored flat (row i is values[i*width:(i+1)*width]) so a batch costs a
+// handful of allocations whatever its size.
+type buffer struct {
+	layout  *table.Layout
+	width   int
+	values  []string
+	lines   []int64
+	stats   []table.Stats
+	bytes   int64
+	minLine int64
+	oldest  time.Time
+}
+
+func newBuffer(l *table.Layout, capRows int) *buffer {
+	w := l.Columns()
+	if capRows > 4096 {
+		capRows = 4096
+	}
+	return &buffer{
+		layout:  l,
+		width:   w,
+		values:  make([]string, 0, w*capRows),
+		lines:   make([]int64, 0, capRows),
+		stats:   make([]table.Stats, w),
+		minLine: noLine,
+	}
+}
+
+func (b *buffer) rows() int { return len(b.lines) }
+
+// next returns the slot for one more row, cleared.
+func (b *buffer) next() []string {
+	n := len(b.values)
+	for i := 0; i < b.width; i++ {
+		b.values = append(b.values, "")
+	}
+	return b.values[n : n+b.width]
+}
+
+// drop removes the last row (after a failed transformation).
+func (b *buffer) drop() { b.values = b.values[:len(b.values)-b.width] }
+
+func (b *buffer) commitRow(line int64, size int64, now time.Time) {
+	if len(b.lines) == 0 {
+		b.minLine = line
+		b.oldest = now
+	}
+	b.lines = append(b.lines, line)
+	b.bytes += size
+}

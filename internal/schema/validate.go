@@ -1,0 +1,282 @@
+package schema
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/target-oracle/target-oracle/internal/value"
+)
+
+// MaxNumberText is the longest number text a record may hold. The validator
+// library parses numbers with math/big, which is superlinear in the length
+// of the text; a valid number with at most 38 significant digits needs at
+// most a few hundred characters unless padded with zeros, so a longer one is
+// refused before it can stall the loader.
+const MaxNumberText = 1000
+
+// ValidationError is a record that violates its schema: the most specific
+// failing property and what was expected there.
+type ValidationError struct {
+	// Path is the instance path from the record root (array indexes as
+	// decimal strings); empty for the record itself.
+	Path []string
+	// Msg says what is wrong, e.g. `12.345 is not a multiple of 0.01`.
+	Msg string
+}
+
+func (e *ValidationError) Error() string {
+	if len(e.Path) == 0 {
+		return "record: " + e.Msg
+	}
+	return fmt.Sprintf("property %s: %s", strconv.Quote(strings.Join(e.Path, ".")), e.Msg)
+}
+
+// Validate checks one record decoded by encoding/json with UseNumber
+// (map[string]any, []any, json.Number, string, bool, nil). The error is a
+// *ValidationError. Besides the schema it enforces what every number must
+// satisfy to be stored unchanged (value.CheckNumber, at most MaxNumberText
+// characters), wherever the number is.
+func (s *Schema) Validate(record any) error {
+	if e := checkNumbers(record); e != nil {
+		slices.Reverse(e.Path)
+		return e
+	}
+	err := s.validator.Validate(record)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if errors.As(err, &ve) {
+		return describe(ve, record)
+	}
+	return &ValidationError{Msg: err.Error()}
+}
+
+// checkNumbers returns the first invalid number, with its path reversed.
+func checkNumbers(v any) *ValidationError {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if err := checkNumbers(e); err != nil {
+				err.Path = append(err.Path, k)
+				return err
+			}
+		}
+	case []any:
+		for i, e := range v {
+			if err := checkNumbers(e); err != nil {
+				err.Path = append(err.Path, strconv.Itoa(i))
+				return err
+			}
+		}
+	case json.Number:
+		if len(v) > MaxNumberText {
+			return &ValidationError{Msg: fmt.Sprintf("number text of %d characters is longer than the %d allowed", len(v), MaxNumberText)}
+		}
+		if _, err := value.CheckNumber(string(v)); err != nil {
+			return &ValidationError{Msg: fmt.Sprintf("%s is not a valid number: %s", display(v), reason(err))}
+		}
+	}
+	return nil
+}
+
+func reason(err error) string {
+	var ve *value.Error
+	if errors.As(err, &ve) {
+		return ve.Reason
+	}
+	return err.Error()
+}
+
+// describe turns the library's error tree into one error: the leaf at the
+// deepest instance location, preferring a specific keyword (format,
+// multipleOf, …) over a type mismatch, since in anyOf [T, null] the type
+// error of the null branch says nothing. Type errors of alternatives at
+// that location are merged ("not of type string or null").
+func describe(root *jsonschema.ValidationError, instance any) *ValidationError {
+	var leaves []*jsonschema.ValidationError
+	var collect func(e *jsonschema.ValidationError)
+	collect = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			leaves = append(leaves, e)
+		}
+		for _, c := range e.Causes {
+			collect(c)
+		}
+	}
+	collect(root)
+	best := root
+	bestDepth, bestSpecific := -1, -1
+	for _, l := range leaves {
+		d, s := rank(l)
+		if d > bestDepth || d == bestDepth && s > bestSpecific {
+			best, bestDepth, bestSpecific = l, d, s
+		}
+	}
+	path := slices.Clone(best.InstanceLocation)
+	v, _ := lookup(instance, path)
+	if _, ok := best.ErrorKind.(*kind.Type); ok {
+		var want []string
+		for _, l := range leaves {
+			if lt, ok := l.ErrorKind.(*kind.Type); ok && slices.Equal(l.InstanceLocation, best.InstanceLocation) {
+				for _, w := range lt.Want {
+					if !slices.Contains(want, w) {
+						want = append(want, w)
+					}
+				}
+			}
+		}
+		if i := slices.Index(want, "null"); i >= 0 { // "string or null" reads better
+			want = append(slices.Delete(want, i, i+1), "null")
+		}
+		return &ValidationError{Path: path, Msg: fmt.Sprintf("%s is not of type %s", display(v), strings.Join(want, " or "))}
+	}
+	return message(best, path, v)
+}
+
+func rank(e *jsonschema.ValidationError) (depth, specific int) {
+	depth, specific = len(e.InstanceLocation), 1
+	switch e.ErrorKind.(type) {
+	case *kind.Required, *kind.AdditionalProperties:
+		depth++ // names a child of the location
+	case *kind.Type, *kind.FalseSchema, *kind.Group, *kind.Reference:
+		specific = 0
+	}
+	return depth, specific
+}
+
+func message(e *jsonschema.ValidationError, path []string, v any) *ValidationError {
+	out := &ValidationError{Path: path}
+	got := display(v)
+	switch k := e.ErrorKind.(type) {
+	case *kind.Required:
+		out.Path = append(out.Path, k.Missing[0])
+		out.Msg = fmt.Sprintf("missing required property %q", k.Missing[0])
+	case *kind.AdditionalProperties:
+		out.Path = append(out.Path, k.Properties[0])
+		out.Msg = fmt.Sprintf("property %q is not allowed by the schema", k.Properties[0])
+	case *kind.Format:
+		out.Msg = fmt.Sprintf("%s is not a valid %s", got, k.Want)
+		if k.Err != nil {
+			out.Msg += ": " + reason(k.Err)
+		}
+	case *kind.MultipleOf:
+		out.Msg = fmt.Sprintf("%s is not a multiple of %s", got, ratText(k.Want))
+	case *kind.Minimum:
+		out.Msg = fmt.Sprintf("%s is less than the minimum %s", got, ratText(k.Want))
+	case *kind.Maximum:
+		out.Msg = fmt.Sprintf("%s is greater than the maximum %s", got, ratText(k.Want))
+	case *kind.ExclusiveMinimum:
+		out.Msg = fmt.Sprintf("%s is not greater than the exclusive minimum %s", got, ratText(k.Want))
+	case *kind.ExclusiveMaximum:
+		out.Msg = fmt.Sprintf("%s is not less than the exclusive maximum %s", got, ratText(k.Want))
+	case *kind.MaxLength:
+		out.Msg = fmt.Sprintf("string of %d characters is longer than maxLength %d", k.Got, k.Want)
+	case *kind.MinLength:
+		out.Msg = fmt.Sprintf("string of %d characters is shorter than minLength %d", k.Got, k.Want)
+	case *kind.Pattern:
+		out.Msg = fmt.Sprintf("%s does not match the pattern %q", got, k.Want)
+	case *kind.Enum:
+		out.Msg = fmt.Sprintf("%s is not one of the allowed values", got)
+	case *kind.Const:
+		out.Msg = fmt.Sprintf("%s is not the allowed value", got)
+	case *kind.OneOf:
+		out.Msg = fmt.Sprintf("%s matches more than one oneOf alternative", got)
+	case *kind.FalseSchema:
+		out.Msg = "no value is allowed here"
+	default:
+		out.Msg = libraryText(e.ErrorKind)
+	}
+	return out
+}
+
+// libraryText is the library's own English text for an error kind.
+func libraryText(k jsonschema.ErrorKind) string {
+	s := (&jsonschema.ValidationError{ErrorKind: k}).Error()
+	s, _ = strings.CutPrefix(s, "at '': ")
+	return s
+}
+
+// lookup returns the value at an instance location.
+func lookup(v any, path []string) (any, bool) {
+	for _, tok := range path {
+		switch c := v.(type) {
+		case map[string]any:
+			var ok bool
+			if v, ok = c[tok]; !ok {
+				return nil, false
+			}
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil, false
+			}
+			v = c[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// maxDisplay bounds how much of a value an error message repeats.
+const maxDisplay = 80
+
+// display writes a value the way it appeared in the JSON input, shortened.
+func display(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		if len(v) > maxDisplay {
+			cut := maxDisplay
+			for cut > 0 && !utf8.RuneStart(v[cut]) {
+				cut--
+			}
+			return strconv.Quote(v[:cut]) + "…"
+		}
+		return strconv.Quote(v)
+	case json.Number:
+		if len(v) > maxDisplay {
+			return string(v[:maxDisplay]) + "…"
+		}
+		return string(v)
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	}
+	return fmt.Sprint(v)
+}
+
+// ratText writes r as exact decimal text when it has one (0.01, not 1/100).
+func ratText(r *big.Rat) string {
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	d := new(big.Int).Set(r.Denom())
+	two, five, zero := big.NewInt(2), big.NewInt(5), new(big.Int)
+	var twos, fives int
+	m := new(big.Int)
+	for m.Mod(d, two).Cmp(zero) == 0 {
+		d.Quo(d, two)
+		twos++
+	}
+	for m.Mod(d, five).Cmp(zero) == 0 {
+		d.Quo(d, five)
+		fives++
+	}
+	if d.Cmp(big.NewInt(1)) != 0 {
+		return r.RatString()
+	}
+	return r.FloatString(max(twos, fives))
+}

@@ -1,0 +1,232 @@
+package singer
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ErrParquetUnsupported is returned (wrapped) by OpenBatch for a BATCH
+// message whose files are parquet.
+var ErrParquetUnsupported = errors.New("parquet BATCH files are not supported yet")
+
+// A BatchReader reads the rows of the files of one BATCH message.
+//
+// Errors: a manifest entry that cannot be read — unsupported URL, missing
+// or unreadable file, corrupt or non-gzip data labelled gzip — is a plain
+// error naming the file and the BATCH message's line (the run fails with
+// exit 1). A row that is not a valid JSON object, or is over the line
+// limit, is an *InputError with Line set to the BATCH message's line and
+// naming the file and its line.
+//
+// A BatchReader is not safe for concurrent use.
+type BatchReader struct {
+	stream string
+	line   int64 // line of the BATCH message
+	gzip   bool
+	urls   []string // manifest entries as written
+	paths  []string // the local files they name
+	next   int      // index of the next file to open
+
+	file   *os.File      // current file, nil between files
+	zbuf   *bufio.Reader // compressed input, reused across files
+	zr     *gzip.Reader
+	lr     lineReader
+	msg    Message
+	closed bool
+}
+
+// OpenBatch streams the records of a BATCH message's manifest files, in
+// manifest order, one file at a time, never reading a file whole into
+// memory. Rows are RECORD messages of msg.Stream with Line = msg.Line and
+// File/FileLine set. Each line of a jsonl file is one bare record object,
+// as the Singer SDK writes them; blank lines are skipped.
+//
+// Manifest entries are file:// URLs or absolute paths. As in fsspec, which
+// the Singer SDK writes them with, "file://" is stripped and the rest is the
+// path, not percent-decoded: "file:///tmp/a.jsonl" is /tmp/a.jsonl and
+// "file://out/a.jsonl" is relative to the working directory. Other schemes
+// are an error. OpenBatch copies what it needs from msg, so the Reader that
+// returned msg may move on. No file is opened before the first Next.
+func OpenBatch(msg *Message, opts ReaderOptions) (*BatchReader, error) {
+	if msg.Type != TypeBatch {
+		return nil, fmt.Errorf("line %d: OpenBatch called for a %s message", msg.Line, msg.Type)
+	}
+	if msg.Encoding.Format == "parquet" {
+		return nil, fmt.Errorf("line %d: stream %q: %w", msg.Line, msg.Stream, ErrParquetUnsupported)
+	}
+	if msg.Encoding.Format != "jsonl" {
+		return nil, fmt.Errorf("line %d: stream %q: unsupported BATCH format %q", msg.Line, msg.Stream, msg.Encoding.Format)
+	}
+	b := &BatchReader{
+		stream: msg.Stream,
+		line:   msg.Line,
+		gzip:   msg.Encoding.Compression == "gzip",
+		urls:   append([]string(nil), msg.Manifest...),
+		paths:  make([]string, len(msg.Manifest)),
+		lr:     newLineReader(nil, opts.MaxLineBytes),
+	}
+	for i, u := range b.urls {
+		p, err := localPath(u)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: stream %q: BATCH manifest: %w", msg.Line, msg.Stream, err)
+		}
+		b.paths[i] = p
+	}
+	return b, nil
+}
+
+// localPath maps a manifest entry to a local file path.
+func localPath(u string) (string, error) {
+	if p, ok := strings.CutPrefix(u, "file://"); ok {
+		if rest, ok := strings.CutPrefix(p, "localhost/"); ok {
+			p = "/" + rest
+		}
+		if p == "" {
+			return "", fmt.Errorf("empty file URL %q", u)
+		}
+		return p, nil
+	}
+	if filepath.IsAbs(u) {
+		return u, nil
+	}
+	if scheme, _, ok := strings.Cut(u, "://"); ok {
+		return "", fmt.Errorf("unsupported URL scheme %q in %q (only file:// is supported)", scheme, u)
+	}
+	return "", fmt.Errorf("%q is neither a file:// URL nor an absolute path", u)
+}
+
+// Next returns the next row, or io.EOF after the last row of the last file.
+// The returned Message is valid until the next call to Next.
+func (b *BatchReader) Next() (*Message, error) {
+	if b.closed {
+		return nil, errors.New("singer: Next on a closed BatchReader")
+	}
+	for {
+		if b.file == nil {
+			if b.next >= len(b.paths) {
+				return nil, io.EOF
+			}
+			if err := b.open(); err != nil {
+				return nil, err
+			}
+		}
+		line, err := b.lr.next()
+		switch {
+		case err == nil:
+			return b.row(line)
+		case err == io.EOF:
+			if err := b.closeFile(); err != nil {
+				return nil, err
+			}
+		case errors.Is(err, errLineTooLong):
+			return nil, b.inputError(fmt.Errorf("longer than the limit of %d bytes", b.lr.max))
+		default:
+			return nil, b.fileError(b.next-1, fmt.Errorf("read line %d: %w", b.lr.n+1, err))
+		}
+	}
+}
+
+// open opens the next file of the manifest.
+func (b *BatchReader) open() error {
+	i := b.next
+	b.next++
+	f, err := os.Open(b.paths[i])
+	if err != nil {
+		return b.fileError(i, err)
+	}
+	var src io.Reader = f
+	if b.gzip {
+		if src, err = b.gunzip(f); err != nil {
+			f.Close()
+			return b.fileError(i, err)
+		}
+	}
+	b.file = f
+	b.lr.reset(src)
+	return nil
+}
+
+// gunzip returns the decompressed content of f, after checking that it
+// starts like gzip data at all, so that a mislabelled file gets a clear
+// error rather than a decompressor's complaint.
+func (b *BatchReader) gunzip(f *os.File) (io.Reader, error) {
+	if b.zbuf == nil {
+		b.zbuf = bufio.NewReader(f)
+	} else {
+		b.zbuf.Reset(f)
+	}
+	magic, err := b.zbuf.Peek(2)
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	if !bytes.Equal(magic, []byte{0x1f, 0x8b}) {
+		return nil, errors.New(`not gzip data, but the BATCH encoding says "gzip"`)
+	}
+	if b.zr == nil {
+		b.zr, err = gzip.NewReader(b.zbuf)
+	} else {
+		err = b.zr.Reset(b.zbuf)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("gzip: %w", err)
+	}
+	return b.zr, nil
+}
+
+// row checks that line is one JSON object and returns it as a RECORD.
+func (b *BatchReader) row(line []byte) (*Message, error) {
+	rec, err := scanObject(line)
+	if err != nil {
+		if off := invalidUTF8(line); off >= 0 {
+			err = utf8Error(off)
+		}
+		return nil, b.inputError(err)
+	}
+	b.msg = Message{
+		Type:     TypeRecord,
+		Line:     b.line,
+		Stream:   b.stream,
+		Record:   rec,
+		File:     b.urls[b.next-1],
+		FileLine: b.lr.n,
+	}
+	return &b.msg, nil
+}
+
+func (b *BatchReader) inputError(err error) error {
+	return &InputError{
+		Line:   b.line,
+		Stream: b.stream,
+		Msg:    fmt.Sprintf("BATCH file %q line %d", b.urls[b.next-1], b.lr.n),
+		Err:    err,
+	}
+}
+
+func (b *BatchReader) fileError(i int, err error) error {
+	return fmt.Errorf("line %d: stream %q: BATCH file %q: %w", b.line, b.stream, b.urls[i], err)
+}
+
+func (b *BatchReader) closeFile() error {
+	if b.file == nil {
+		return nil
+	}
+	err := b.file.Close()
+	b.file = nil
+	if err != nil {
+		return b.fileError(b.next-1, err)
+	}
+	return nil
+}
+
+// Close closes the current file, if any. Next must not be called after it.
+func (b *BatchReader) Close() error {
+	b.closed = true
+	return b.closeFile()
+}

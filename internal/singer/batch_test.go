@@ -1,0 +1,236 @@
+package singer
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeFile(t *testing.T, name string, data []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func gzipped(t *testing.T, s string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	if _, err := zw.Write([]byte(s)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// batchMessage reads a BATCH message for manifest, placed on line 2.
+func batchMessage(t *testing.T, compression string, manifest ...string) *Message {
+	t.Helper()
+	enc := map[string]string{"format": "jsonl"}
+	if compression != "" {
+		enc["compression"] = compression
+	}
+	line, err := json.Marshal(map[string]any{"type": "BATCH", "stream": "orders", "encoding": enc, "manifest": manifest})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewReader(strings.NewReader("\n"+string(line)+"\n"), ReaderOptions{})
+	m, err := r.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.Clone()
+}
+
+type row struct {
+	file     string
+	fileLine int64
+	record   string
+}
+
+func readBatch(t *testing.T, msg *Message, opts ReaderOptions) ([]row, error) {
+	t.Helper()
+	b, err := OpenBatch(msg, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close()
+	var rows []row
+	for {
+		m, err := b.Next()
+		if err == io.EOF {
+			return rows, nil
+		}
+		if err != nil {
+			return rows, err
+		}
+		if m.Type != TypeRecord || m.Stream != "orders" || m.Line != 2 {
+			t.Errorf("row %d: got type %v stream %q line %d, want RECORD of orders on line 2", len(rows)+1, m.Type, m.Stream, m.Line)
+		}
+		rows = append(rows, row{m.File, m.FileLine, string(m.Record)})
+	}
+}
+
+func TestBatch(t *testing.T) {
+	exact := `{"id":3,"n":12345678901234567890.12345678901234567891,"e":1e400}`
+	plain := writeFile(t, "a.jsonl", []byte(`{"id":1}`+"\r\n\n"+`  {"id": 2} `+"\n"+exact))
+	gz := writeFile(t, "b.jsonl.gz", gzipped(t, `{"id":4,"s":"Köln"}`+"\n"+`{"id":5}`+"\n"))
+	empty := writeFile(t, "c.jsonl", nil)
+	for _, compression := range []string{"", "none"} {
+		msg := batchMessage(t, compression, "file://"+plain, empty)
+		rows, err := readBatch(t, msg, ReaderOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []row{
+			{"file://" + plain, 1, `{"id":1}`},
+			{"file://" + plain, 3, `{"id": 2}`},
+			{"file://" + plain, 4, exact},
+		}
+		if fmt.Sprint(rows) != fmt.Sprint(want) {
+			t.Errorf("compression %q:\ngot  %v\nwant %v", compression, rows, want)
+		}
+	}
+	msg := batchMessage(t, "gzip", gz, "file://localhost"+gz)
+	rows, err := readBatch(t, msg, ReaderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []row{
+		{gz, 1, `{"id":4,"s":"Köln"}`},
+		{gz, 2, `{"id":5}`},
+		{"file://localhost" + gz, 1, `{"id":4,"s":"Köln"}`},
+		{"file://localhost" + gz, 2, `{"id":5}`},
+	}
+	if fmt.Sprint(rows) != fmt.Sprint(want) {
+		t.Errorf("gzip:\ngot  %v\nwant %v", rows, want)
+	}
+}
+
+func TestBatchRelativeFileURL(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "rel.jsonl"), []byte(`{"id":1}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	rows, err := readBatch(t, batchMessage(t, "none", "file://rel.jsonl"), ReaderOptions{})
+	if err != nil || len(rows) != 1 {
+		t.Fatalf("got %v, %v; want one row", rows, err)
+	}
+}
+
+func TestBatchErrors(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.jsonl")
+	notGzip := writeFile(t, "plain.jsonl.gz", []byte(`{"id":1}`+"\n"))
+	emptyGzip := writeFile(t, "empty.jsonl.gz", nil)
+	full := gzipped(t, strings.Repeat(`{"id":1}`+"\n", 1000))
+	truncated := writeFile(t, "truncated.jsonl.gz", full[:len(full)/2])
+	corrupt := bytes.Clone(full)
+	corrupt[len(corrupt)-5] ^= 0xff // the length/CRC trailer
+	badCRC := writeFile(t, "crc.jsonl.gz", corrupt)
+	badRow := writeFile(t, "bad.jsonl", []byte(`{"id":1}`+"\n"+`[1]`+"\n"))
+	badJSON := writeFile(t, "badjson.jsonl", []byte(`{"id":1}`+"\n\n"+`{"id":}`+"\n"))
+	badUTF8 := writeFile(t, "utf8.jsonl", []byte("{\"s\":\"\xff\"}\n"))
+	long := writeFile(t, "long.jsonl", []byte(`{"s":"`+strings.Repeat("x", 100)+`"}`))
+
+	tests := []struct {
+		name        string
+		msg         *Message
+		opts        ReaderOptions
+		inputError  bool
+		wantInError []string
+	}{
+		{"missing file", batchMessage(t, "none", "file://"+missing), ReaderOptions{}, false,
+			[]string{"line 2", `stream "orders"`, missing, "no such file"}},
+		{"not gzip", batchMessage(t, "gzip", "file://"+notGzip), ReaderOptions{}, false,
+			[]string{"line 2", notGzip, `not gzip data, but the BATCH encoding says "gzip"`}},
+		{"empty gzip", batchMessage(t, "gzip", emptyGzip), ReaderOptions{}, false,
+			[]string{"line 2", emptyGzip, "not gzip data"}},
+		{"truncated gzip", batchMessage(t, "gzip", truncated), ReaderOptions{}, false,
+			[]string{"line 2", truncated, "unexpected EOF"}},
+		{"bad gzip checksum", batchMessage(t, "gzip", badCRC), ReaderOptions{}, false,
+			[]string{"line 2", badCRC, "gzip"}},
+		{"row not an object", batchMessage(t, "none", badRow), ReaderOptions{}, true,
+			[]string{`line 2: stream "orders": BATCH file "` + badRow + `" line 2: line is not a JSON object but an array at byte 1`}},
+		{"row not JSON", batchMessage(t, "none", badJSON), ReaderOptions{}, true,
+			[]string{`BATCH file "` + badJSON + `" line 3: invalid JSON: unexpected '}', want a value at byte 7`}},
+		{"row not UTF-8", batchMessage(t, "none", badUTF8), ReaderOptions{}, true,
+			[]string{`line 1: invalid UTF-8 at byte 7`}},
+		{"row over the limit", batchMessage(t, "none", long), ReaderOptions{MaxLineBytes: 50}, true,
+			[]string{`line 1: longer than the limit of 50 bytes`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := readBatch(t, tt.msg, tt.opts)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			var ie *InputError
+			if got := errors.As(err, &ie); got != tt.inputError {
+				t.Errorf("%v: *InputError is %v, want %v", err, got, tt.inputError)
+			}
+			for _, s := range tt.wantInError {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("error %q does not contain %q", err, s)
+				}
+			}
+		})
+	}
+}
+
+func TestOpenBatchErrors(t *testing.T) {
+	parquet := batchMessage(t, "", "file:///tmp/x.parquet")
+	parquet.Encoding.Format = "parquet"
+	if _, err := OpenBatch(parquet, ReaderOptions{}); !errors.Is(err, ErrParquetUnsupported) ||
+		err.Error() != `line 2: stream "orders": parquet BATCH files are not supported yet` {
+		t.Errorf("parquet: got %v", err)
+	}
+	for _, tt := range []struct{ entry, want string }{
+		{"s3://bucket/a.jsonl", `line 2: stream "orders": BATCH manifest: unsupported URL scheme "s3" in "s3://bucket/a.jsonl" (only file:// is supported)`},
+		{"https://x/a.jsonl", `unsupported URL scheme "https"`},
+		{"a.jsonl", `"a.jsonl" is neither a file:// URL nor an absolute path`},
+		{"file://", `empty file URL "file://"`},
+	} {
+		_, err := OpenBatch(batchMessage(t, "none", "/tmp/ok.jsonl", tt.entry), ReaderOptions{})
+		var ie *InputError
+		if err == nil || errors.As(err, &ie) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: got %v, want a plain error containing %q", tt.entry, err, tt.want)
+		}
+	}
+	if _, err := OpenBatch(&Message{Type: TypeRecord, Line: 7}, ReaderOptions{}); err == nil {
+		t.Error("OpenBatch of a RECORD: no error")
+	}
+}
+
+func TestBatchNextAfterClose(t *testing.T) {
+	path := writeFile(t, "a.jsonl", []byte(`{"id":1}`+"\n"+`{"id":2}`+"\n"))
+	b, err := OpenBatch(batchMessage(t, "none", path), ReaderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Next(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+	if _, err := b.Next(); err == nil || err == io.EOF {
+		t.Errorf("Next after Close: got %v, want an error", err)
+	}
+}

@@ -1,0 +1,90 @@
+package singer
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"testing"
+)
+
+// benchLine returns a realistic RECORD line of about 475 bytes: nested
+// object, array, integers, decimals, date-times, an escape and non-ASCII.
+func benchLine(i int) string {
+	return fmt.Sprintf(`{"type":"RECORD","stream":"orders","record":{"id":%d,"customer_id":%d,`+
+		`"status":"shipped","total":"%d.99","amount":1234.56,"discount":0.125,`+
+		`"created_at":"2024-03-%02dT10:%02d:33.123456Z","updated_at":"2024-03-%02d 11:15:00+02:00",`+
+		`"customer":{"name":"Zoë O\"Brien","email":"zoe%d@example.com","city":"Köln"},`+
+		`"items":[{"sku":"A-1","qty":2,"price":19.99},{"sku":"B-22","qty":1}],`+
+		`"tags":["gift"],"notes":null,"paid":true},`+
+		`"version":1711922400000,"time_extracted":"2024-04-01T00:00:00.000000Z"}`,
+		100000+i, 5000+i%977, i%1000, 1+i%28, i%60, 1+i%28, i)
+}
+
+func BenchmarkReader(b *testing.B) {
+	const lines = 10000
+	var in bytes.Buffer
+	for i := range lines {
+		in.WriteString(benchLine(i))
+		in.WriteByte('\n')
+	}
+	data := in.Bytes()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	rd := bytes.NewReader(data)
+	cpu0 := processCPU()
+	for b.Loop() {
+		rd.Reset(data)
+		r := NewReader(rd, ReaderOptions{})
+		n := 0
+		for {
+			_, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		if n != lines {
+			b.Fatalf("read %d lines, want %d", n, lines)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*lines), "ns/line")
+	if cpu := processCPU() - cpu0; cpu > 0 {
+		// Wall time suffers on a shared machine; CPU time less so.
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*lines), "cpu-ns/line")
+	}
+	b.ReportMetric(float64(len(data))/lines, "bytes/line")
+}
+
+// BenchmarkValidate compares the scanner with encoding/json.Valid on the
+// same lines, which calibrates BenchmarkReader on a given machine.
+func BenchmarkValidate(b *testing.B) {
+	var lines [][]byte
+	size := 0
+	for i := range 10000 {
+		lines = append(lines, []byte(benchLine(i)))
+		size += len(lines[i])
+	}
+	for _, bb := range []struct {
+		name  string
+		valid func([]byte) bool
+	}{
+		{"scanObject", func(l []byte) bool { _, err := scanObject(l); return err == nil }},
+		{"encoding-json-Valid", json.Valid},
+	} {
+		b.Run(bb.name, func(b *testing.B) {
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				for _, l := range lines {
+					if !bb.valid(l) {
+						b.Fatalf("invalid: %s", l)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(lines)), "ns/line")
+		})
+	}
+}

@@ -1,0 +1,40 @@
+package singer
+
+import (
+	"fmt"
+	"strings"
+)
+
+// InputError reports input that is wrong on its own, whatever the database
+// does: a malformed line, an invalid schema or record, a value that cannot be
+// stored exactly. The CLI maps it to exit code 3.
+type InputError struct {
+	Line     int64  // 1-based input line, 0 when unknown
+	Stream   string // "" when not known
+	Property string // property path ("a.b"), "" when not about one property
+	Msg      string // what was expected / what is wrong
+	Err      error  // optional cause
+}
+
+func (e *InputError) Error() string {
+	var b strings.Builder
+	if e.Line > 0 {
+		fmt.Fprintf(&b, "line %d: ", e.Line)
+	}
+	if e.Stream != "" {
+		fmt.Fprintf(&b, "stream %q: ", e.Stream)
+	}
+	if e.Property != "" {
+		fmt.Fprintf(&b, "property %q: ", e.Property)
+	}
+	b.WriteString(e.Msg)
+	if e.Err != nil {
+		if e.Msg != "" {
+			b.WriteString(": ")
+		}
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+func (e *InputError) Unwrap() error { return e.Err }

@@ -1,0 +1,140 @@
+package singer
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// conformanceFiles returns the shared Singer conformance streams, or nil
+// when the folder is absent (it lives outside the module).
+func conformanceFiles(tb testing.TB) []string {
+	tb.Helper()
+	files, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "conformance", "*", "*.singer"))
+	if len(files) == 0 {
+		tb.Log("../shared/conformance not found from the project root: conformance streams not used")
+	}
+	return files
+}
+
+func FuzzReader(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"SCHEMA","stream":"s","schema":{"type":"object","properties":{"id":{"type":"integer"}}},"key_properties":["id"]}`,
+		`{"type":"RECORD","stream":"s","record":{"id":12345678901234567890.12345678901234567891,"x":[1e400,null,true,"\ud83d\ude00"]},"version":3}`,
+		`{"type":"STATE","value":{ "a" : [ 1 , 2 ] }}` + "\r\n\n" + `{"type":"ACTIVATE_VERSION","stream":"s","version":1}`,
+		`{"type":"BATCH","stream":"s","encoding":{"format":"jsonl","compression":"gzip"},"manifest":["file:///x"]}`,
+		`{"type":"RECORD","stream":"s","record":[1]}`,
+		`{"type":"RECORD","stream":"s","record":{"a":"\ud800"}}`,
+		"{\"type\":\"RECORD\",\"stream\":\"s\",\"record\":{\"a\":\"\xff\"}}",
+		`{"type":"STATE","value":1} x`,
+		`[` + strings.Repeat(`{"a":[`, 600),
+		`{"type":"RECORD","stream":"s","record":{"a":-01.5e}}`,
+		"\n\n  \r\n",
+	} {
+		f.Add([]byte(s))
+	}
+	for _, path := range conformanceFiles(f) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lines := bytes.Split(data, []byte("\n"))
+		r := NewReader(bytes.NewReader(data), ReaderOptions{MaxLineBytes: 1 << 16})
+		for range len(lines) + 1 {
+			m, err := r.Next()
+			if err == io.EOF {
+				return
+			}
+			line := lines[r.Line()-1]
+			if err != nil {
+				checkFuzzError(t, err, r.Line(), line)
+				continue
+			}
+			if !json.Valid(line) || !utf8.Valid(line) {
+				t.Fatalf("accepted an invalid line %q", line)
+			}
+			if m.Type == TypeRecord && (!json.Valid(m.Record) || m.Record[0] != '{') {
+				t.Fatalf("RECORD of line %d is not a JSON object: %q", m.Line, m.Record)
+			}
+			checkFuzzMessage(t, m, line)
+		}
+		t.Fatal("Next did not reach io.EOF")
+	})
+}
+
+// checkFuzzMessage compares an accepted message with what encoding/json
+// makes of the same line (it also lets the last duplicate key win).
+func checkFuzzMessage(t *testing.T, m *Message, line []byte) {
+	var env map[string]json.RawMessage
+	if err := json.Unmarshal(line, &env); err != nil {
+		t.Fatalf("encoding/json rejects accepted line %q: %v", line, err)
+	}
+	if m.Stream != "" {
+		var stream string
+		if err := json.Unmarshal(env["stream"], &stream); err != nil || stream != m.Stream {
+			t.Fatalf("stream %q, encoding/json says %q (%v)", m.Stream, stream, err)
+		}
+	}
+	if m.Type == TypeState {
+		var want bytes.Buffer
+		if err := json.Compact(&want, env["value"]); err != nil || !bytes.Equal(want.Bytes(), m.Value) {
+			t.Fatalf("STATE value %q, json.Compact gives %q (%v)", m.Value, want.Bytes(), err)
+		}
+	}
+}
+
+func checkFuzzError(t *testing.T, err error, lineNo int64, line []byte) {
+	var ie *InputError
+	if !errors.As(err, &ie) || ie.Line <= 0 || ie.Line != lineNo {
+		t.Fatalf("got %v (%T), want an *InputError for line %d", err, err, lineNo)
+	}
+	// A syntax error must agree with encoding/json, except where this
+	// reader is stricter on purpose: UTF-8, surrogates, nesting, length.
+	if strings.Contains(ie.Msg, "invalid JSON") && json.Valid(line) && utf8.Valid(line) {
+		t.Fatalf("rejected a valid line %q: %v", line, err)
+	}
+}
+
+// TestConformanceStreams reads every shared conformance stream: each is
+// well-formed at the message level (their faults are for later stages).
+func TestConformanceStreams(t *testing.T) {
+	files := conformanceFiles(t)
+	if len(files) == 0 {
+		t.Skip("conformance streams absent")
+	}
+	for _, path := range files {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := NewReader(f, ReaderOptions{})
+		n := 0
+		for {
+			m, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Errorf("%s: %v", path, err)
+				break
+			}
+			if m.Type == TypeRecord && !json.Valid(m.Record) {
+				t.Errorf("%s line %d: invalid record bytes", path, m.Line)
+			}
+			n++
+		}
+		f.Close()
+		if n == 0 {
+			t.Errorf("%s: no messages", path)
+		}
+	}
+}

@@ -1,0 +1,147 @@
+package singer
+
+import (
+	"bufio"
+	"errors"
+	"io"
+)
+
+const (
+	// DefaultMaxLineBytes is the line length limit when
+	// ReaderOptions.MaxLineBytes is 0.
+	DefaultMaxLineBytes = 128 << 20
+
+	maxMaxLineBytes = 1 << 40  // keeps limit arithmetic far from overflow
+	readBufferSize  = 64 << 10 // lines up to this size are never copied
+	keepScratch     = 16 << 20 // a bigger scratch buffer is dropped after use
+)
+
+// errLineTooLong is returned by lineReader for a line over its limit, after
+// the line has been discarded.
+var errLineTooLong = errors.New("line too long")
+
+// lineReader splits its input into physical lines ending in "\n" or "\r\n"
+// (the last may lack it), skipping blank ones. A line that fits the bufio
+// buffer is returned in place; a longer one is gathered in a scratch buffer
+// reused across lines; a line over the limit is read and dropped piece by
+// piece, so memory stays bounded whatever the input.
+type lineReader struct {
+	br      *bufio.Reader
+	scratch []byte
+	max     int
+	n       int64 // physical number of the last line read
+}
+
+func newLineReader(r io.Reader, max int) lineReader {
+	switch {
+	case max <= 0:
+		max = DefaultMaxLineBytes
+	case max > maxMaxLineBytes:
+		max = maxMaxLineBytes
+	}
+	return lineReader{br: bufio.NewReaderSize(r, readBufferSize), max: max}
+}
+
+// reset starts reading r from line 1, keeping the buffers.
+func (lr *lineReader) reset(r io.Reader) {
+	lr.br.Reset(r)
+	lr.n = 0
+}
+
+// next returns the next non-blank line without its line ending. The bytes
+// are valid until the next call. It returns io.EOF at the end of the input,
+// errLineTooLong for (and after skipping) a line over the limit, and read
+// errors as they are.
+func (lr *lineReader) next() ([]byte, error) {
+	for {
+		line, err := lr.read()
+		if err != nil {
+			return nil, err
+		}
+		if !blank(line) {
+			return line, nil
+		}
+	}
+}
+
+func (lr *lineReader) read() ([]byte, error) {
+	chunk, err := lr.br.ReadSlice('\n')
+	switch err {
+	case nil:
+	case io.EOF:
+		if len(chunk) == 0 {
+			return nil, io.EOF
+		}
+	case bufio.ErrBufferFull:
+		return lr.readLong(chunk)
+	default:
+		return nil, err
+	}
+	if cap(lr.scratch) > keepScratch {
+		lr.scratch = nil // the long lines are over; give the memory back
+	}
+	lr.n++
+	return lr.checkLen(chunk)
+}
+
+// readLong gathers a line longer than the bufio buffer, whose first part
+// is chunk.
+func (lr *lineReader) readLong(chunk []byte) ([]byte, error) {
+	buf := lr.scratch[:0]
+	err := bufio.ErrBufferFull
+	for {
+		// +2: the line ending, not yet told apart, does not count.
+		if len(buf)+len(chunk) > lr.max+2 {
+			lr.scratch = buf
+			lr.n++
+			return nil, lr.discard(err)
+		}
+		buf = append(buf, chunk...)
+		if err != bufio.ErrBufferFull {
+			break
+		}
+		chunk, err = lr.br.ReadSlice('\n')
+	}
+	lr.scratch = buf
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	lr.n++
+	return lr.checkLen(buf)
+}
+
+// discard drops the rest of a line over the limit; err is the error of the
+// last ReadSlice.
+func (lr *lineReader) discard(err error) error {
+	for err == bufio.ErrBufferFull {
+		_, err = lr.br.ReadSlice('\n')
+	}
+	if err != nil && err != io.EOF {
+		return err
+	}
+	return errLineTooLong
+}
+
+// checkLen strips the line ending and applies the limit.
+func (lr *lineReader) checkLen(line []byte) ([]byte, error) {
+	if n := len(line); n > 0 && line[n-1] == '\n' {
+		line = line[:n-1]
+		if n > 1 && line[n-2] == '\r' {
+			line = line[:n-2]
+		}
+	}
+	if len(line) > lr.max {
+		return nil, errLineTooLong
+	}
+	return line, nil
+}
+
+// blank reports whether line holds only JSON whitespace.
+func blank(line []byte) bool {
+	for _, c := range line {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return false
+		}
+	}
+	return true
+}

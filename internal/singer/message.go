@@ -1,0 +1,97 @@
+// Package singer reads the Singer message stream: one JSON object per line,
+// numbers kept as their original text, every message tagged with its input
+// line so errors and the state contract can point back at the input.
+package singer
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+)
+
+// Type is the kind of a Singer message.
+type Type int
+
+const (
+	TypeSchema Type = iota + 1
+	TypeRecord
+	TypeState
+	TypeActivateVersion
+	TypeBatch
+)
+
+func (t Type) String() string {
+	switch t {
+	case TypeSchema:
+		return "SCHEMA"
+	case TypeRecord:
+		return "RECORD"
+	case TypeState:
+		return "STATE"
+	case TypeActivateVersion:
+		return "ACTIVATE_VERSION"
+	case TypeBatch:
+		return "BATCH"
+	}
+	return "UNKNOWN"
+}
+
+// Message is one decoded input line (or one row of a BATCH file). Only the
+// fields of its Type are set.
+//
+// A Message returned by Reader.Next or BatchReader.Next, and the bytes its
+// json.RawMessage fields point at, are owned by the reader and valid only
+// until its next call to Next: the reader reuses its buffers so that reading
+// a RECORD does not allocate. Callers copy what they keep (see Clone).
+type Message struct {
+	Type Type
+	// Line is the 1-based input line number (for BATCH file rows: the line
+	// of the BATCH message; FileLine then names the row in the file).
+	Line   int64
+	Stream string
+
+	// File and FileLine are set on the rows of a BATCH file: the manifest
+	// entry as written in the BATCH message and the row's 1-based line in
+	// that file. Both are zero for messages read from the input stream.
+	File     string
+	FileLine int64
+
+	// SCHEMA
+	Schema           json.RawMessage
+	KeyProperties    []string
+	HasKeyProperties bool // key_properties was present (absent means no key)
+
+	// RECORD
+	Record        json.RawMessage // the record object, exact bytes as received
+	TimeExtracted string          // raw time_extracted text, "" when absent
+	// Version is the RECORD/ACTIVATE_VERSION "version" as its JSON number
+	// text ("" when absent); the reader guarantees it is an integer (no
+	// fraction, no exponent) but not its size. Versions are compared
+	// numerically.
+	Version string
+
+	// STATE
+	Value json.RawMessage // compact JSON text of "value" (numbers keep their text; null stays "null")
+
+	// BATCH
+	Encoding BatchEncoding
+	Manifest []string
+}
+
+// BatchEncoding describes the files of a BATCH message.
+type BatchEncoding struct {
+	Format      string // "jsonl" or "parquet"
+	Compression string // "gzip", "none" or ""
+}
+
+// Clone returns a deep copy of m that stays valid after the reader that
+// returned m moves on.
+func (m *Message) Clone() *Message {
+	c := *m
+	c.Schema = bytes.Clone(m.Schema)
+	c.Record = bytes.Clone(m.Record)
+	c.Value = bytes.Clone(m.Value)
+	c.KeyProperties = slices.Clone(m.KeyProperties)
+	c.Manifest = slices.Clone(m.Manifest)
+	return &c
+}

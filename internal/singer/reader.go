@@ -1,0 +1,404 @@
+package singer
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// ReaderOptions tunes a Reader (and a BatchReader).
+type ReaderOptions struct {
+	// MaxLineBytes is the longest accepted line, without its line ending;
+	// 0 means DefaultMaxLineBytes (128 MiB). A longer line is an
+	// *InputError naming the line and the limit; it is read and dropped
+	// piece by piece, never held whole in memory.
+	MaxLineBytes int
+}
+
+// A Reader reads Singer messages, one JSON object per line.
+//
+// It walks each line once: the small envelope fields are decoded, while
+// "record", "schema" and "value" are validated and kept as their exact
+// bytes, numbers included, so nothing goes through float64. Every line must
+// be valid UTF-8 and valid JSON (RFC 8259, at most MaxDepth levels deep).
+//
+// A Reader is not safe for concurrent use.
+type Reader struct {
+	lr  lineReader
+	msg Message
+
+	keyBuf []byte // unescaped object keys
+	strBuf []byte // unescaped envelope strings
+	valBuf []byte // compacted STATE values
+
+	// Last decoded strings, reused while they repeat so that a run of
+	// RECORDs of one stream does not allocate.
+	stream, timeExtracted, version string
+}
+
+// NewReader returns a Reader reading from r. It buffers its input.
+func NewReader(r io.Reader, opts ReaderOptions) *Reader {
+	return &Reader{lr: newLineReader(r, opts.MaxLineBytes)}
+}
+
+// Line returns the 1-based number of the last physical line read, blank
+// lines included (0 before the first).
+func (r *Reader) Line() int64 { return r.lr.n }
+
+// Next returns the next message, skipping blank lines, or io.EOF at the end
+// of the input.
+//
+// The returned Message, and the bytes its json.RawMessage fields point at,
+// are valid only until the next call to Next; callers copy what they keep
+// (see Message.Clone).
+//
+// A malformed line or message is an *InputError with Line set (and Stream
+// when known); the line is consumed, so Next may be called again to go on
+// with the following line. Any other error comes from the underlying
+// reader.
+func (r *Reader) Next() (*Message, error) {
+	line, err := r.lr.next()
+	switch {
+	case err == nil:
+	case err == io.EOF:
+		return nil, io.EOF
+	case errors.Is(err, errLineTooLong):
+		return nil, &InputError{Line: r.lr.n, Msg: fmt.Sprintf(
+			"line is longer than the limit of %d bytes", r.lr.max)}
+	default:
+		return nil, fmt.Errorf("read input line %d: %w", r.lr.n+1, err)
+	}
+	var env envelope
+	if err := r.scan(line, &env); err != nil {
+		return nil, r.syntaxError(line, &env, err)
+	}
+	r.msg = Message{Line: r.lr.n}
+	if err := r.decode(&env); err != nil {
+		return nil, err
+	}
+	return &r.msg, nil
+}
+
+// envelope holds the raw, validated values of the top-level keys a message
+// may use; nil means absent. The last of duplicate keys wins.
+type envelope struct {
+	typ, stream, timeExtracted, version  []byte
+	record, schema, value, keyProperties []byte
+	encoding, manifest                   []byte
+}
+
+func (env *envelope) set(key, val []byte) {
+	switch string(key) {
+	case "type":
+		env.typ = val
+	case "stream":
+		env.stream = val
+	case "record":
+		env.record = val
+	case "time_extracted":
+		env.timeExtracted = val
+	case "version":
+		env.version = val
+	case "schema":
+		env.schema = val
+	case "key_properties":
+		env.keyProperties = val
+	case "value":
+		env.value = val
+	case "encoding":
+		env.encoding = val
+	case "manifest":
+		env.manifest = val
+	}
+}
+
+// scan validates line as one JSON object and collects its envelope fields.
+func (r *Reader) scan(line []byte, env *envelope) error {
+	s := scanner{data: line}
+	s.skipSpace()
+	if s.pos >= len(line) || line[s.pos] != '{' {
+		return notObject(line, s.pos)
+	}
+	s.pos++
+	s.skipSpace()
+	if s.pos < len(line) && line[s.pos] == '}' {
+		s.pos++
+		return s.end()
+	}
+	for {
+		key, err := s.key()
+		if err != nil {
+			return err
+		}
+		if bytes.IndexByte(key, '\\') >= 0 {
+			r.keyBuf = unescape(r.keyBuf[:0], key)
+			key = r.keyBuf
+		}
+		vstart := s.pos
+		if err := s.value(1); err != nil {
+			return err
+		}
+		env.set(key, line[vstart:s.pos])
+		done, err := s.next('}')
+		if err != nil {
+			return err
+		}
+		if done {
+			return s.end()
+		}
+	}
+}
+
+// syntaxError turns a scan error into an *InputError. Invalid UTF-8
+// anywhere in the line is reported as such, whatever the scan tripped on
+// first, so that such lines always get the same explanation.
+func (r *Reader) syntaxError(line []byte, env *envelope, err error) error {
+	if off := invalidUTF8(line); off >= 0 {
+		err = utf8Error(off)
+	}
+	ie := &InputError{Line: r.lr.n, Msg: err.Error()}
+	if isString(env.stream) {
+		ie.Stream = r.decodeString(env.stream, &r.stream)
+	}
+	return ie
+}
+
+// decode fills r.msg from the envelope, checking the fields its type needs.
+func (r *Reader) decode(env *envelope) error {
+	m := &r.msg
+	if isString(env.stream) {
+		m.Stream = r.decodeString(env.stream, &r.stream)
+	}
+	if absent(env.typ) {
+		return r.missing("type")
+	}
+	if !isString(env.typ) {
+		return r.errorf(`"type" must be a string`)
+	}
+	switch typ := r.rawString(env.typ); string(typ) {
+	case "RECORD":
+		m.Type = TypeRecord
+		return r.decodeRecord(env)
+	case "SCHEMA":
+		m.Type = TypeSchema
+		return r.decodeSchema(env)
+	case "STATE":
+		m.Type = TypeState
+		return r.decodeState(env)
+	case "ACTIVATE_VERSION":
+		m.Type = TypeActivateVersion
+		return r.decodeActivateVersion(env)
+	case "BATCH":
+		m.Type = TypeBatch
+		return r.decodeBatch(env)
+	default:
+		return r.errorf("unknown message type %q", typ)
+	}
+}
+
+func (r *Reader) decodeRecord(env *envelope) error {
+	if err := r.needStream(env); err != nil {
+		return err
+	}
+	if err := r.needObject(env.record, "record"); err != nil {
+		return err
+	}
+	r.msg.Record = env.record
+	switch {
+	case absent(env.timeExtracted):
+	case isString(env.timeExtracted):
+		r.msg.TimeExtracted = r.decodeString(env.timeExtracted, &r.timeExtracted)
+	default:
+		return r.errorf(`"time_extracted" must be a string`)
+	}
+	if absent(env.version) {
+		return nil
+	}
+	return r.decodeVersion(env.version)
+}
+
+func (r *Reader) decodeSchema(env *envelope) error {
+	if err := r.needStream(env); err != nil {
+		return err
+	}
+	if err := r.needObject(env.schema, "schema"); err != nil {
+		return err
+	}
+	r.msg.Schema = env.schema
+	if absent(env.keyProperties) {
+		return nil
+	}
+	keys, err := r.stringArray(env.keyProperties, "key_properties")
+	if err != nil {
+		return err
+	}
+	r.msg.KeyProperties, r.msg.HasKeyProperties = keys, true
+	return nil
+}
+
+func (r *Reader) decodeState(env *envelope) error {
+	if env.value == nil {
+		return r.missing("value")
+	}
+	r.valBuf = compact(r.valBuf[:0], env.value)
+	r.msg.Value = r.valBuf
+	return nil
+}
+
+func (r *Reader) decodeActivateVersion(env *envelope) error {
+	if err := r.needStream(env); err != nil {
+		return err
+	}
+	if absent(env.version) {
+		return r.missing("version")
+	}
+	return r.decodeVersion(env.version)
+}
+
+func (r *Reader) decodeBatch(env *envelope) error {
+	if err := r.needStream(env); err != nil {
+		return err
+	}
+	if err := r.needObject(env.encoding, "encoding"); err != nil {
+		return err
+	}
+	if err := r.decodeEncoding(env.encoding); err != nil {
+		return err
+	}
+	if absent(env.manifest) {
+		return r.missing("manifest")
+	}
+	files, err := r.stringArray(env.manifest, "manifest")
+	if err != nil {
+		return err
+	}
+	r.msg.Manifest = files
+	return nil
+}
+
+func (r *Reader) decodeEncoding(raw []byte) error {
+	var format, compression []byte
+	err := eachMember(raw, func(key, val []byte) error {
+		if bytes.IndexByte(key, '\\') >= 0 {
+			key = unescape(nil, key)
+		}
+		switch string(key) {
+		case "format":
+			format = val
+		case "compression":
+			compression = val
+		}
+		return nil
+	})
+	if err != nil {
+		return r.errorf("encoding: %v", err) // cannot happen: raw was validated
+	}
+	enc := &r.msg.Encoding
+	switch {
+	case absent(format):
+		return r.missing("encoding.format")
+	case !isString(format):
+		return r.errorf(`"encoding.format" must be a string`)
+	}
+	enc.Format = r.decodeString(format, nil)
+	if enc.Format != "jsonl" && enc.Format != "parquet" {
+		return r.errorf(`unsupported BATCH format %q (want "jsonl" or "parquet")`, enc.Format)
+	}
+	switch {
+	case absent(compression):
+		return nil
+	case !isString(compression):
+		return r.errorf(`"encoding.compression" must be a string`)
+	}
+	enc.Compression = r.decodeString(compression, nil)
+	if enc.Compression != "gzip" && enc.Compression != "none" {
+		return r.errorf(`unsupported BATCH compression %q (want "gzip" or "none")`, enc.Compression)
+	}
+	return nil
+}
+
+// decodeVersion keeps a present, non-null "version" that must be an integer.
+func (r *Reader) decodeVersion(raw []byte) error {
+	if c := raw[0]; c != '-' && (c < '0' || c > '9') || bytes.ContainsAny(raw, ".eE") {
+		return r.errorf(`"version" must be an integer, not %.40s`, raw)
+	}
+	if string(raw) != r.version {
+		r.version = string(raw)
+	}
+	r.msg.Version = r.version
+	return nil
+}
+
+func (r *Reader) needStream(env *envelope) error {
+	switch {
+	case absent(env.stream):
+		return r.missing("stream")
+	case !isString(env.stream):
+		return r.errorf(`"stream" must be a string`)
+	}
+	return nil
+}
+
+func (r *Reader) needObject(raw []byte, name string) error {
+	switch {
+	case absent(raw):
+		return r.missing(name)
+	case raw[0] != '{':
+		return r.errorf("%q must be an object", name)
+	}
+	return nil
+}
+
+// stringArray decodes a JSON array of strings into a new slice.
+func (r *Reader) stringArray(raw []byte, name string) ([]string, error) {
+	if raw[0] != '[' {
+		return nil, r.errorf("%q must be an array of strings", name)
+	}
+	out := []string{}
+	err := eachElement(raw, func(elem []byte) error {
+		if !isString(elem) {
+			return r.errorf("%q must be an array of strings", name)
+		}
+		out = append(out, r.decodeString(elem, nil))
+		return nil
+	})
+	return out, err
+}
+
+// rawString returns the content of the validated JSON string raw,
+// unescaped if needed, valid until the next decode.
+func (r *Reader) rawString(raw []byte) []byte {
+	content := raw[1 : len(raw)-1]
+	if bytes.IndexByte(content, '\\') < 0 {
+		return content
+	}
+	r.strBuf = unescape(r.strBuf[:0], content)
+	return r.strBuf
+}
+
+// decodeString decodes the validated JSON string raw. With a cache, a
+// value equal to the cached one reuses it instead of allocating.
+func (r *Reader) decodeString(raw []byte, cache *string) string {
+	b := r.rawString(raw)
+	if cache == nil {
+		return string(b)
+	}
+	if string(b) != *cache {
+		*cache = string(b)
+	}
+	return *cache
+}
+
+func (r *Reader) missing(field string) error {
+	return r.errorf("missing required field %q", field)
+}
+
+func (r *Reader) errorf(format string, args ...any) error {
+	return &InputError{Line: r.lr.n, Stream: r.msg.Stream, Msg: fmt.Sprintf(format, args...)}
+}
+
+// absent reports a missing or null envelope value.
+func absent(raw []byte) bool { return raw == nil || raw[0] == 'n' }
+
+func isString(raw []byte) bool { return raw != nil && raw[0] == '"' }

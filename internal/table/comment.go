@@ -1,0 +1,82 @@
+package table
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+)
+
+// Column comments record where a column's values come from, so that later
+// runs match columns to properties whatever their names became (§5.1):
+//
+//	target-oracle:path=["address","city"]; City of the address
+//	target-oracle:document
+//	target-oracle:metadata=_sdc_extracted_at
+//
+// The path is a JSON array of the property keys from the record root (a
+// key may itself contain "." or ";"). The schema description follows
+// "; " when there is one; it is free text and ends the comment.
+const commentPrefix = "target-oracle:"
+
+// maxCommentBytes is Oracle's limit on a column comment.
+const maxCommentBytes = 4000
+
+// FormatComment returns the comment for c, cut at a UTF-8 boundary to
+// Oracle's 4000-byte limit (only the description is ever cut).
+func FormatComment(c *Column) string {
+	var b strings.Builder
+	b.WriteString(commentPrefix)
+	switch c.Role {
+	case RoleDocument:
+		b.WriteString("document")
+	case RoleMetadata:
+		b.WriteString("metadata=")
+		if len(c.Source) > 0 {
+			b.WriteString(c.Source[0])
+		}
+	default:
+		p, _ := json.Marshal(c.Source) // []string always marshals
+		if c.Source == nil {
+			p = []byte("[]")
+		}
+		b.WriteString("path=")
+		b.Write(p)
+	}
+	if c.Comment != "" {
+		b.WriteString("; ")
+		b.WriteString(c.Comment)
+	}
+	return cutUTF8(b.String(), maxCommentBytes)
+}
+
+// ParseComment reads a comment written by FormatComment. ok is false for
+// any other comment (a column the target did not create); description is
+// then the whole comment.
+func ParseComment(s string) (role Role, source []string, description string, ok bool) {
+	rest, found := strings.CutPrefix(s, commentPrefix)
+	if !found {
+		return 0, nil, s, false
+	}
+	head, desc, _ := strings.Cut(rest, "; ")
+	switch {
+	case head == "document":
+		return RoleDocument, nil, desc, true
+	case strings.HasPrefix(head, "metadata="):
+		return RoleMetadata, []string{strings.TrimPrefix(head, "metadata=")}, desc, true
+	case strings.HasPrefix(head, "path="):
+		// The path is JSON and may contain "; " inside a key: decode the
+		// array from the start of the text and take the description after.
+		dec := json.NewDecoder(strings.NewReader(strings.TrimPrefix(rest, "path=")))
+		var path []string
+		if err := dec.Decode(&path); err != nil {
+			return 0, nil, s, false
+		}
+		after := strings.TrimPrefix(rest, "path=")[dec.InputOffset():]
+		desc, _ = strings.CutPrefix(after, "; ")
+		if !utf8.ValidString(desc) {
+			desc = strings.ToValidUTF8(desc, "\uFFFD")
+		}
+		return RoleProperty, path, desc, true
+	}
+	return 0, nil, s, false
+}

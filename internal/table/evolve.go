@@ -1,0 +1,464 @@
+package table
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Join is the widening lattice of §5.5: the narrowest type that holds
+// every value of a and of b. a is the existing column's type where one
+// exists: the differences that only an auto setting causes (BOOLEAN vs
+// NUMBER(1), JSON vs CLOB IS JSON) and a timestamp's time zone are kept
+// from a.
+//
+//	NUMBER(1) bool < NUMBER(38,0) < NUMBER(p,s) < NUMBER  (larger integer digits and scale; > 38 digits: NUMBER)
+//	DATE < TIMESTAMP(6) < TIMESTAMP(9)
+//	VARCHAR2(n) < VARCHAR2(m) < CLOB; number, boolean or time with text: text wide enough for their canonical text
+//	two different scalar families: VARCHAR2(ceiling BYTE)
+//	JSON with anything else: CLOB without IS JSON
+//
+// National (NVARCHAR2/NCLOB) wins over non-national text.
+func Join(a, b Type, ceiling int) Type {
+	if ceiling <= 0 {
+		ceiling = DefaultVarcharMaxBytes
+	}
+	switch {
+	case a == b:
+		return a
+	case a.Kind == KindJSON && b.Kind == KindJSON:
+		return a
+	case a.Kind == KindJSON || b.Kind == KindJSON:
+		return Type{Kind: KindClob, National: a.National || b.National}
+	case a.isBool() && b.isBool():
+		return a
+	case isNumeric(a) && isNumeric(b):
+		return joinNumber(a, b)
+	case isTime(a) && isTime(b):
+		return joinTime(a, b)
+	case a.isText() && b.isText():
+		return joinText(a, b, ceiling)
+	case a.isText():
+		return joinText(a, scalarText(b, a.National), ceiling)
+	case b.isText():
+		return joinText(scalarText(a, b.National), b, ceiling)
+	}
+	return wideText(a.National || b.National, ceiling)
+}
+
+func isNumeric(t Type) bool { return t.Kind == KindNumber || t.Kind == KindBoolean }
+func isTime(t Type) bool    { return t.Kind == KindDate || t.Kind == KindTimestamp }
+
+// numberDigits returns a NUMBER type's integer digits and scale, or
+// unconstrained.
+func numberDigits(t Type) (intDigits, scale int, unconstrained bool) {
+	switch {
+	case t.isBool():
+		return 1, 0, false
+	case t.Precision == 0:
+		return 0, 0, true
+	}
+	return t.Precision - t.Scale, t.Scale, false
+}
+
+// numberOf is NUMBER(i+s, s), or NUMBER when that exceeds 38 digits.
+func numberOf(intDigits, scale int) Type {
+	p := intDigits + scale
+	if p > 38 {
+		return typeNumber()
+	}
+	return Type{Kind: KindNumber, Precision: max(p, 1), Scale: scale}
+}
+
+func joinNumber(a, b Type) Type {
+	ai, as, au := numberDigits(a)
+	bi, bs, bu := numberDigits(b)
+	if au || bu {
+		return typeNumber()
+	}
+	return numberOf(max(ai, bi), max(as, bs))
+}
+
+func joinTime(a, b Type) Type {
+	switch {
+	case a.Kind == KindDate:
+		return b
+	case b.Kind == KindDate:
+		return a
+	}
+	a.Frac = max(a.Frac, b.Frac)
+	return a
+}
+
+// holds reports whether every value that fits VARCHAR2 y fits VARCHAR2 x
+// (both non-national). A CHAR column also obeys the byte ceiling, and k
+// bytes are at most k characters.
+func holds(x, y Type, ceiling int) bool {
+	if x.CharSemantics {
+		return y.Length <= x.Length
+	}
+	if y.CharSemantics {
+		return min(4*y.Length, ceiling) <= x.Length
+	}
+	return y.Length <= x.Length
+}
+
+func joinText(a, b Type, ceiling int) Type {
+	national := a.National || b.National
+	if a.Kind == KindClob || b.Kind == KindClob {
+		return Type{Kind: KindClob, National: national}
+	}
+	if national {
+		// NVARCHAR2 lengths are characters; k bytes are at most k characters.
+		n := max(a.Length, b.Length)
+		switch {
+		case n > ceiling/2:
+			return Type{Kind: KindClob, National: true}
+		case a.National && a.Length >= n:
+			return a
+		case b.National && b.Length >= n:
+			return b
+		}
+		return Type{Kind: KindVarchar, Length: n, CharSemantics: true, National: true}
+	}
+	switch {
+	case holds(a, b, ceiling):
+		return a
+	case holds(b, a, ceiling):
+		return b
+	}
+	n := max(a.Length, b.Length)
+	if n > ceiling {
+		return Type{Kind: KindClob}
+	}
+	return Type{Kind: KindVarchar, Length: n, CharSemantics: true}
+}
+
+// scalarText is the narrowest text type that holds every canonical text of
+// a non-text scalar type.
+func scalarText(t Type, national bool) Type {
+	n := scalarTextBytes(t)
+	if national {
+		return Type{Kind: KindVarchar, Length: n, CharSemantics: true, National: true}
+	}
+	return Type{Kind: KindVarchar, Length: n}
+}
+
+func wideText(national bool, ceiling int) Type {
+	if national {
+		return Type{Kind: KindVarchar, Length: ceiling / 2, CharSemantics: true, National: true}
+	}
+	return Type{Kind: KindVarchar, Length: ceiling}
+}
+
+// Fit returns t widened so that the values summarised by s fit (§5.2: a
+// 5000-byte string in VARCHAR2(4000 BYTE) becomes CLOB, a seventh
+// fractional digit in TIMESTAMP(6) gives TIMESTAMP(9), a third decimal in
+// NUMBER(10,2) gives NUMBER(11,3)). A VARCHAR2 that is too short grows to
+// the ceiling in one step, so that growing values do not cost one ALTER
+// per batch.
+func Fit(t Type, s Stats, ceiling int) Type {
+	if ceiling <= 0 {
+		ceiling = DefaultVarcharMaxBytes
+	}
+	switch t.Kind {
+	case KindVarchar:
+		if textFits(t, s, ceiling) {
+			return t
+		}
+		switch {
+		case t.National && s.MaxChars > ceiling/2, !t.National && s.MaxBytes > ceiling:
+			return Type{Kind: KindClob, National: t.National}
+		case t.National:
+			return Type{Kind: KindVarchar, Length: ceiling / 2, CharSemantics: true, National: true}
+		}
+		return Type{Kind: KindVarchar, Length: ceiling, CharSemantics: t.CharSemantics}
+	case KindNumber:
+		i, sc, u := numberDigits(t)
+		if u || t.BoolNumber || (s.MaxIntDigits <= i && s.MaxScale <= sc) {
+			return t
+		}
+		return numberOf(max(i, s.MaxIntDigits), max(sc, s.MaxScale))
+	case KindTimestamp:
+		if s.MaxFrac > t.Frac {
+			t.Frac = 9
+		}
+	}
+	return t
+}
+
+func textFits(t Type, s Stats, ceiling int) bool {
+	switch {
+	case t.National, t.CharSemantics:
+		return s.MaxChars <= t.Length && s.MaxBytes <= ceiling
+	}
+	return s.MaxBytes <= t.Length
+}
+
+// ChangeKind is the kind of one step of a schema change.
+type ChangeKind uint8
+
+const (
+	// CreateTable creates the table (Change.Column is "").
+	CreateTable ChangeKind = iota + 1
+	// AddColumn adds a nullable column at the end.
+	AddColumn
+	// WidenInPlace is an ALTER TABLE … MODIFY that only changes the
+	// dictionary: a longer VARCHAR2 (either length semantics), more NUMBER
+	// digits (also NUMBER(1) → NUMBER(p,s), whose 0/1 check constraint the
+	// engine must drop), more TIMESTAMP fractional digits, or CLOB IS JSON →
+	// CLOB (drop the check).
+	WidenInPlace
+	// Migrate rewrites the column's data (ORA-01439/ORA-22858 forbid
+	// MODIFY): add a column of the new type, copy with MigrateValue's
+	// conversion in chunks, drop the old one, rename. The column moves to
+	// the end of the table.
+	Migrate
+)
+
+func (k ChangeKind) String() string {
+	switch k {
+	case CreateTable:
+		return "create table"
+	case AddColumn:
+		return "add column"
+	case WidenInPlace:
+		return "widen in place"
+	case Migrate:
+		return "migrate"
+	}
+	return "unknown change"
+}
+
+// Change is one step from the current table to the next.
+type Change struct {
+	Kind     ChangeKind
+	Column   string
+	From, To Type // From is zero for CreateTable and AddColumn
+}
+
+// String describes the change, naming the DDL it stands for.
+func (c Change) String() string {
+	switch c.Kind {
+	case CreateTable:
+		return "CREATE TABLE"
+	case AddColumn:
+		return fmt.Sprintf("ADD (%s %s)", Quote(c.Column), c.To)
+	case WidenInPlace:
+		return fmt.Sprintf("MODIFY (%s %s) -- from %s", Quote(c.Column), c.To, c.From)
+	}
+	return fmt.Sprintf("rewrite %s from %s to %s (add, copy, drop, rename)", Quote(c.Column), c.From, c.To)
+}
+
+// EvolutionError reports changes that schema_evolution refused.
+type EvolutionError struct {
+	Table   string // SCHEMA.TABLE
+	Policy  string
+	Refused []Change
+}
+
+func (e *EvolutionError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "table %s needs changes that schema_evolution %q does not allow:", e.Table, e.Policy)
+	for _, c := range e.Refused {
+		b.WriteString("\n  ALTER TABLE ")
+		b.WriteString(e.Table)
+		b.WriteString(" ")
+		b.WriteString(c.String())
+	}
+	return b.String()
+}
+
+// Evolution policies (schema_evolution).
+const (
+	PolicyWiden    = "widen"
+	PolicyAdditive = "additive"
+	PolicyFail     = "fail"
+)
+
+// inPlace reports whether an ALTER TABLE … MODIFY from → to keeps the
+// stored values valid on a non-empty column.
+func inPlace(from, to Type) bool {
+	switch {
+	case from.Kind == KindVarchar && to.Kind == KindVarchar:
+		return from.National == to.National
+	case from.Kind == KindNumber && to.Kind == KindNumber:
+		return true
+	case from.Kind == KindTimestamp && to.Kind == KindTimestamp:
+		return from.TZ == to.TZ
+	case from.Kind == KindJSON && from.JSONAsClob && to.Kind == KindClob:
+		return from.National == to.National
+	}
+	return false
+}
+
+// Reconcile joins the current table (nil: it does not exist) with the
+// layout's wanted shape and with what a batch's values need, and returns
+// the next table and the ordered changes to get there. stats[i] describes
+// want.Columns[i] (the Layout's column order); it may be shorter or nil.
+// Columns are matched by exact name; current columns the layout does not
+// know stay as they are. Key columns are never widened by values (Row
+// refuses key values that do not fit).
+//
+// policy widen applies everything; additive applies new columns and
+// in-place widenings and fails if a migration is needed; fail refuses any
+// change to an existing table. A refusal returns an *EvolutionError that
+// lists every change refused, and no table. Creating a missing table is
+// allowed under every policy.
+//
+// Migrated columns move to the end of next, as they do in Oracle; engines
+// bind values by column name, not position.
+func Reconcile(current, want *Table, stats []Stats, policy string, opts Options) (*Table, []Change, error) {
+	ceiling := opts.ceiling()
+	statAt := func(i int) Stats {
+		if i < len(stats) {
+			return stats[i]
+		}
+		return Stats{}
+	}
+	if current == nil {
+		next := want.Clone()
+		for i := range next.Columns {
+			next.Columns[i].Type = Fit(next.Columns[i].Type, statAt(i), ceiling)
+		}
+		return next, []Change{{Kind: CreateTable}}, nil
+	}
+	next := current.Clone()
+	var changes, refused []Change
+	for i, wc := range want.Columns {
+		ci := next.index(wc.Name)
+		if ci < 0 {
+			c := wc
+			c.Type = Fit(wc.Type, statAt(i), ceiling)
+			c.Nullable = true
+			next.Columns = append(next.Columns, c)
+			changes = append(changes, Change{Kind: AddColumn, Column: c.Name, To: c.Type})
+			continue
+		}
+		cur := next.Columns[ci].Type
+		nt := Join(cur, wc.Type, ceiling)
+		if !slicesContain(want.PrimaryKey, wc.Name) {
+			nt = Fit(nt, statAt(i), ceiling)
+		}
+		if nt == cur {
+			continue
+		}
+		ch := Change{Kind: WidenInPlace, Column: wc.Name, From: cur, To: nt}
+		if !inPlace(cur, nt) {
+			ch.Kind = Migrate
+			col := next.Columns[ci]
+			next.Columns = append(next.Columns[:ci], next.Columns[ci+1:]...)
+			col.Type = nt
+			next.Columns = append(next.Columns, col)
+		} else {
+			next.Columns[ci].Type = nt
+		}
+		changes = append(changes, ch)
+	}
+	for _, c := range changes {
+		if !allowed(c.Kind, policy) {
+			refused = append(refused, c)
+		}
+	}
+	if len(refused) > 0 {
+		return nil, nil, &EvolutionError{Table: current.QualifiedName(), Policy: policy, Refused: refused}
+	}
+	return next, changes, nil
+}
+
+func allowed(k ChangeKind, policy string) bool {
+	switch policy {
+	case PolicyFail:
+		return false
+	case PolicyAdditive:
+		return k == AddColumn || k == WidenInPlace
+	}
+	return true
+}
+
+func slicesContain(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// index returns the position of the column with that exact name, or -1.
+func (t *Table) index(name string) int {
+	for i := range t.Columns {
+		if t.Columns[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Clone returns a deep copy of t.
+func (t *Table) Clone() *Table {
+	c := *t
+	c.Columns = make([]Column, len(t.Columns))
+	for i, col := range t.Columns {
+		col.Source = append([]string(nil), col.Source...)
+		c.Columns[i] = col
+	}
+	c.PrimaryKey = append([]string(nil), t.PrimaryKey...)
+	c.Indexes = make([]Index, len(t.Indexes))
+	for i, ix := range t.Indexes {
+		ix.Columns = append([]string(nil), ix.Columns...)
+		c.Indexes[i] = ix
+	}
+	return &c
+}
+
+// MigrateValue converts a value stored in a column of type from into the
+// stored form of type to, with exactly the text a new value of type to
+// would get: numbers stay canonical decimal, booleans become 1/0 in a
+// number and true/false in BOOLEAN or text, dates become midnight UTC in a
+// timestamp, and everything else keeps its text (canonical date-times,
+// YYYY-MM-DD dates and compact JSON are already what a text column gets).
+// "" (NULL) stays "". Conversions the lattice never asks for are errors.
+func MigrateValue(from, to Type, stored string) (string, error) {
+	if stored == "" {
+		return "", nil
+	}
+	switch {
+	case from.isBool():
+		b, err := storedBool(from, stored)
+		if err != nil {
+			return "", err
+		}
+		switch {
+		case to.Kind == KindNumber && b:
+			return "1", nil
+		case to.Kind == KindNumber:
+			return "0", nil
+		case to.Kind == KindBoolean, to.isText(), to.Kind == KindJSON:
+			return strconv.FormatBool(b), nil
+		}
+	case from.Kind == KindNumber && (to.Kind == KindNumber && !to.BoolNumber || to.isText()):
+		return stored, nil
+	case from.Kind == KindDate && to.Kind == KindTimestamp:
+		return stored + "T00:00:00Z", nil
+	case from.Kind == KindDate || from.Kind == KindTimestamp:
+		if to.Kind == from.Kind || to.isText() {
+			return stored, nil
+		}
+	case from.isText(), from.Kind == KindJSON:
+		if to.isText() || to.Kind == KindJSON {
+			return stored, nil
+		}
+	}
+	return "", fmt.Errorf("cannot migrate a %s value to %s", from, to)
+}
+
+func storedBool(t Type, s string) (bool, error) {
+	switch s {
+	case "1", "true":
+		return true, nil
+	case "0", "false":
+		return false, nil
+	}
+	return false, fmt.Errorf("stored %s value %q is not a boolean", t, s)
+}

@@ -1,0 +1,325 @@
+package table
+
+import (
+	"errors"
+	"fmt"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// A minimal scanner over one record's raw JSON. Records were validated
+// before they reach the table model, so the scanner checks structure only
+// as far as needed to never read out of bounds or loop; it allocates
+// nothing itself.
+
+var errSyntax = errors.New("malformed JSON")
+
+func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) && isWS(b[i]) {
+		i++
+	}
+	return i
+}
+
+// stringEnd returns the index just past the string starting at b[i] == '"'
+// and whether it holds escapes.
+func stringEnd(b []byte, i int) (end int, escaped bool, err error) {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '"':
+			return j + 1, escaped, nil
+		case '\\':
+			escaped = true
+			j++
+		}
+	}
+	return 0, false, errSyntax
+}
+
+// valueEnd returns the index just past the JSON value starting at b[i]
+// (i at its first byte).
+func valueEnd(b []byte, i int) (int, error) {
+	if i >= len(b) {
+		return 0, errSyntax
+	}
+	switch b[i] {
+	case '"':
+		e, _, err := stringEnd(b, i)
+		return e, err
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				e, _, err := stringEnd(b, j)
+				if err != nil {
+					return 0, err
+				}
+				j = e - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1, nil
+				}
+			}
+		}
+		return 0, errSyntax
+	}
+	j := i
+	for j < len(b) {
+		switch c := b[j]; {
+		case c == ',' || c == '}' || c == ']' || isWS(c):
+			return j, nil
+		}
+		j++
+	}
+	if j == i {
+		return 0, errSyntax
+	}
+	return j, nil
+}
+
+// appendUnescaped appends the text of the JSON string body raw (without
+// its quotes) to dst.
+func appendUnescaped(dst, raw []byte) ([]byte, error) {
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c != '\\' {
+			dst = append(dst, c)
+			continue
+		}
+		i++
+		if i >= len(raw) {
+			return dst, errSyntax
+		}
+		switch raw[i] {
+		case '"', '\\', '/':
+			dst = append(dst, raw[i])
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		case 'u':
+			r, n, err := unicodeEscape(raw[i-1:])
+			if err != nil {
+				return dst, err
+			}
+			dst = utf8.AppendRune(dst, r)
+			i += n - 2
+		default:
+			return dst, errSyntax
+		}
+	}
+	return dst, nil
+}
+
+// unicodeEscape decodes \uXXXX (and a following low surrogate) at the
+// start of s, returning the rune and the bytes consumed. A lone surrogate
+// is invalid: strings must be valid UTF-8.
+func unicodeEscape(s []byte) (rune, int, error) {
+	r, ok := hex4(s)
+	if !ok {
+		return 0, 0, errSyntax
+	}
+	if !utf16.IsSurrogate(r) {
+		return r, 6, nil
+	}
+	if len(s) >= 12 && s[6] == '\\' && s[7] == 'u' {
+		if r2, ok := hex4(s[6:]); ok {
+			if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+				return d, 12, nil
+			}
+		}
+	}
+	return 0, 0, fmt.Errorf("lone UTF-16 surrogate in string: %w", errSyntax)
+}
+
+func hex4(s []byte) (rune, bool) {
+	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
+		return 0, false
+	}
+	var r rune
+	for _, c := range s[2:6] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// appendCompact appends b (one JSON value) without insignificant white
+// space; strings and numbers keep their exact text.
+func appendCompact(dst, b []byte) []byte {
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if isWS(c) {
+			continue
+		}
+		if c == '"' {
+			e, _, err := stringEnd(b, i)
+			if err != nil {
+				return append(dst, b[i:]...)
+			}
+			dst = append(dst, b[i:e]...)
+			i = e - 1
+			continue
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// trie holds ignored property paths: drop marks a path to remove; kids
+// are the next keys.
+type trie struct {
+	drop bool
+	kids map[string]*trie
+}
+
+func (t *trie) add(path []string) {
+	n := t
+	for _, k := range path {
+		if n.kids == nil {
+			n.kids = make(map[string]*trie)
+		}
+		c := n.kids[k]
+		if c == nil {
+			c = &trie{}
+			n.kids[k] = c
+		}
+		n = c
+	}
+	n.drop = true
+}
+
+// child returns the sub-trie of key, or nil.
+func (t *trie) child(key string) *trie {
+	if t == nil {
+		return nil
+	}
+	return t.kids[key]
+}
+
+// appendFiltered appends the compact form of the value starting at b[i]
+// with the paths in f removed, and returns the index past the value. f
+// applies to the keys of an object; arrays pass f on to each element, so
+// "items.price" drops price from every object in the items array. A nil f
+// copies the value. scratch is reused for unescaping keys.
+func appendFiltered(dst, b []byte, i int, f *trie, scratch *[]byte) ([]byte, int, error) {
+	i = skipWS(b, i)
+	if i >= len(b) {
+		return dst, i, errSyntax
+	}
+	if f == nil || (b[i] != '{' && b[i] != '[') {
+		e, err := valueEnd(b, i)
+		if err != nil {
+			return dst, i, err
+		}
+		return appendCompact(dst, b[i:e]), e, nil
+	}
+	if b[i] == '[' {
+		return appendFilteredArray(dst, b, i, f, scratch)
+	}
+	dst = append(dst, '{')
+	i = skipWS(b, i+1)
+	first := true
+	for i < len(b) && b[i] != '}' {
+		ke, esc, err := stringEnd(b, i)
+		if err != nil || b[i] != '"' {
+			return dst, i, errSyntax
+		}
+		key := b[i+1 : ke-1]
+		if esc {
+			*scratch, err = appendUnescaped((*scratch)[:0], key)
+			if err != nil {
+				return dst, i, err
+			}
+			key = *scratch
+		}
+		sub := f.kids[string(key)]
+		j := skipWS(b, ke)
+		if j >= len(b) || b[j] != ':' {
+			return dst, j, errSyntax
+		}
+		j = skipWS(b, j+1)
+		if sub != nil && sub.drop {
+			if j, err = valueEnd(b, j); err != nil {
+				return dst, j, err
+			}
+		} else {
+			if !first {
+				dst = append(dst, ',')
+			}
+			first = false
+			dst = append(dst, b[i:ke]...)
+			dst = append(dst, ':')
+			if dst, j, err = appendFiltered(dst, b, j, sub, scratch); err != nil {
+				return dst, j, err
+			}
+		}
+		if i, err = nextMember(b, j, '}'); err != nil {
+			return dst, i, err
+		}
+	}
+	if i >= len(b) {
+		return dst, i, errSyntax
+	}
+	return append(dst, '}'), i + 1, nil
+}
+
+func appendFilteredArray(dst, b []byte, i int, f *trie, scratch *[]byte) ([]byte, int, error) {
+	dst = append(dst, '[')
+	i = skipWS(b, i+1)
+	first := true
+	var err error
+	for i < len(b) && b[i] != ']' {
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		if dst, i, err = appendFiltered(dst, b, i, f, scratch); err != nil {
+			return dst, i, err
+		}
+		if i, err = nextMember(b, i, ']'); err != nil {
+			return dst, i, err
+		}
+	}
+	if i >= len(b) {
+		return dst, i, errSyntax
+	}
+	return append(dst, ']'), i + 1, nil
+}
+
+// nextMember moves past the ',' after a member, or stops at the closing
+// byte; it returns the index of the next member or of the closing byte.
+func nextMember(b []byte, i int, closing byte) (int, error) {
+	i = skipWS(b, i)
+	if i >= len(b) {
+		return i, errSyntax
+	}
+	switch b[i] {
+	case ',':
+		return skipWS(b, i+1), nil
+	case closing:
+		return i, nil
+	}
+	return i, errSyntax
+}

@@ -1,0 +1,594 @@
+package table
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/target-oracle/target-oracle/internal/schema"
+	"github.com/target-oracle/target-oracle/internal/singer"
+)
+
+// Storage modes (§5.3).
+const (
+	ModeHybrid    = "hybrid"
+	ModeFlattened = "flattened"
+	ModeJSON      = "json"
+)
+
+// Metadata column names (§5.4).
+const (
+	MetaExtractedAt   = "_SDC_EXTRACTED_AT"
+	MetaReceivedAt    = "_SDC_RECEIVED_AT"
+	MetaBatchedAt     = "_SDC_BATCHED_AT"
+	MetaLoadedAt      = "_SDC_LOADED_AT"
+	MetaDeletedAt     = "_SDC_DELETED_AT"
+	MetaSequence      = "_SDC_SEQUENCE"
+	MetaTableVersion  = "_SDC_TABLE_VERSION"
+	MetaSyncStartedAt = "_SDC_SYNC_STARTED_AT"
+)
+
+// metaNames lists the metadata columns in the order a new table gets them.
+func metaNames() [8]string {
+	return [...]string{MetaExtractedAt, MetaReceivedAt, MetaBatchedAt, MetaLoadedAt,
+		MetaDeletedAt, MetaSequence, MetaTableVersion, MetaSyncStartedAt}
+}
+
+// deletedProperty is the record property that feeds _SDC_DELETED_AT.
+const deletedProperty = "_sdc_deleted_at"
+
+// Options are one stream's settings, resolved by the caller from the
+// configuration and the server's facts (auto settings already decided).
+type Options struct {
+	Schema                   string // owner, already conformed (SchemaName)
+	TablePrefix, TableSuffix string
+	TableName                string            // table_name_mappings entry; "" = generate
+	ColumnMappings           map[string]string // property path "a.b" → column, verbatim
+	IgnoredColumns           []string          // property paths "a.b"
+
+	IdentifierUpper    bool
+	IdentifierMaxBytes int    // 30 or 128; 0 means 128
+	ColumnOrdering     string // "schema" (default) or "alphabetical"
+	ColumnComments     bool
+
+	StorageMode         string // hybrid (default), flattened, json
+	FlatteningMaxDepth  int
+	FlatteningSeparator string // "" means "__"
+	JSONColumnName      string // "" means "DATA"
+
+	AddRecordMetadata bool
+	// UsesVersions and UsesDeletes say that the stream sends versions
+	// (ACTIVATE_VERSION / RECORD version) or deletes, so _SDC_TABLE_VERSION
+	// and _SDC_DELETED_AT are needed even without AddRecordMetadata.
+	UsesVersions, UsesDeletes bool
+
+	VarcharMaxBytes int // VARCHAR2 ceiling in bytes; 0 means 4000
+	BooleanNative   bool
+	JSONNative      bool
+	TimestampTZ     bool
+	National        bool
+
+	CustomIndexes []Index // Columns name property paths "a.b" or column names
+}
+
+func (o *Options) maxBytes() int {
+	if o.IdentifierMaxBytes <= 0 {
+		return MaxBytesLong
+	}
+	return o.IdentifierMaxBytes
+}
+
+func (o *Options) separator() string {
+	if o.FlatteningSeparator == "" {
+		return "__"
+	}
+	return o.FlatteningSeparator
+}
+
+// ConfigError is a setting that cannot be applied to a stream (a mapping
+// with a forbidden character, an unknown key in custom_indexes, …).
+type ConfigError struct {
+	Setting string
+	Msg     string
+}
+
+func (e *ConfigError) Error() string { return e.Setting + ": " + e.Msg }
+
+// inputError is the error for what the stream's own messages got wrong.
+func inputError(stream, property, format string, args ...any) error {
+	return &singer.InputError{Stream: stream, Property: property, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Layout is one stream's mapping of records onto a table. It is built once
+// per SCHEMA; Row is the per-record hot path. A Layout is not safe for
+// concurrent use (Row reuses buffers).
+type Layout struct {
+	stream  string
+	table   Table
+	cols    []colPlan
+	root    *objPlan
+	keys    []int
+	meta    map[string]int
+	doc     int // the json mode document column, -1 otherwise
+	docTrie *trie
+	ceiling int
+
+	buf     []byte
+	scratch []byte
+	spans   []span
+}
+
+// cand is a column the layout wants before it has a name.
+type cand struct {
+	source []string // property path, or {"_sdc_x"} for metadata
+	path   string   // source joined with "."
+	role   Role
+	prop   *schema.Property
+	typ    Type
+	key    bool
+	meta   string // metadata column name
+	// optional metadata columns are only used when the table has them.
+	optional bool
+	mapped   string // column mapping, verbatim
+	base     string // conformed generated name
+	desc     string
+
+	name     string
+	existing int // index in the existing table, -1 when new
+}
+
+// NewLayout maps one stream's compiled schema onto a table (§5).
+//
+// existing is the table as the catalog has it (nil when absent): its
+// columns keep their names, types and order; columns are matched by their
+// comment's source path, then by exact name, then case-insensitively;
+// their types are joined with what the schema needs, never narrowed; new
+// columns go at the end. keyProps are the SCHEMA's key_properties
+// (top-level property names).
+//
+// Errors are *singer.InputError for what the stream got wrong (a missing
+// or LOB key, too many columns, an existing NOT NULL column the schema
+// does not fill) and *ConfigError for unusable settings.
+func NewLayout(stream string, root *schema.Property, keyProps []string, opts Options, existing *Table) (*Layout, error) {
+	if root == nil {
+		root = &schema.Property{Types: schema.Object, MaxLength: -1}
+	}
+	switch opts.StorageMode {
+	case "":
+		opts.StorageMode = ModeHybrid
+	case ModeHybrid, ModeFlattened, ModeJSON:
+	default:
+		return nil, &ConfigError{Setting: "storage_mode", Msg: fmt.Sprintf("unknown mode %q", opts.StorageMode)}
+	}
+	if opts.Schema != "" {
+		if err := CheckName(opts.Schema, opts.maxBytes()); err != nil {
+			return nil, &ConfigError{Setting: "default_target_schema", Msg: err.Error()}
+		}
+	}
+	if !root.HasProperties && opts.StorageMode != ModeJSON {
+		return nil, inputError(stream, "", "schema has no properties; only storage_mode json can load it")
+	}
+	name, err := TableName(stream, &opts)
+	if err != nil {
+		return nil, err
+	}
+	b := &builder{stream: stream, opts: &opts, ignored: &trie{}}
+	for _, p := range opts.IgnoredColumns {
+		b.ignored.add(strings.Split(p, "."))
+	}
+	if err := b.collect(root, keyProps); err != nil {
+		return nil, err
+	}
+	if err := b.sizeKeys(); err != nil {
+		return nil, err
+	}
+	if err := b.name(existing); err != nil {
+		return nil, err
+	}
+	t, err := b.table(name, existing)
+	if err != nil {
+		return nil, err
+	}
+	l := &Layout{stream: stream, table: *t, doc: -1, ceiling: opts.ceiling(), meta: make(map[string]int)}
+	if len(b.ignored.kids) > 0 {
+		l.docTrie = b.ignored // nil otherwise: documents are copied without a walk
+	}
+	if err := l.plan(b, root); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// builder carries NewLayout's intermediate state.
+type builder struct {
+	stream  string
+	opts    *Options
+	ignored *trie
+	keys    []*cand // key_properties order
+	props   []*cand // schema order (keys included where they appear)
+	doc     *cand
+	meta    []*cand
+}
+
+func (b *builder) ignoredPath(path []string) bool {
+	n := b.ignored
+	for _, k := range path {
+		if n = n.child(k); n == nil {
+			return false
+		}
+		if n.drop {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *builder) newCand(p *schema.Property, role Role) *cand {
+	path := strings.Join(p.Path, ".")
+	c := &cand{source: p.Path, path: path, role: role, prop: p, desc: p.Description, existing: -1}
+	c.typ = PropertyType(p, b.opts)
+	c.mapped = b.opts.ColumnMappings[path]
+	return c
+}
+
+// collect lists the wanted columns: keys, properties (or the document),
+// metadata.
+func (b *builder) collect(root *schema.Property, keyProps []string) error {
+	o := b.opts
+	keySet := make(map[string]*cand, len(keyProps))
+	for _, k := range keyProps {
+		p := root.Lookup(k)
+		switch {
+		case p == nil:
+			return inputError(b.stream, k, "key property is not in the schema")
+		case b.ignoredPath(p.Path):
+			return &ConfigError{Setting: "ignored_columns", Msg: fmt.Sprintf("stream %q: key property %q cannot be ignored", b.stream, k)}
+		case keySet[k] != nil:
+			return inputError(b.stream, k, "key property is listed twice")
+		}
+		c := b.newCand(p, RoleProperty)
+		c.key = true
+		if c.typ.IsLOB() {
+			return inputError(b.stream, k, "key property would need a %s column, which Oracle cannot index: give it a maxLength or a scalar type", c.typ)
+		}
+		keySet[k] = c
+		b.keys = append(b.keys, c)
+	}
+	hasDeleted := root.Lookup(deletedProperty) != nil
+	if o.StorageMode == ModeJSON {
+		b.props = append(b.props, b.keys...)
+		doc := cmp.Or(o.JSONColumnName, "DATA")
+		b.doc = &cand{role: RoleDocument, typ: o.jsonType(), existing: -1, path: doc,
+			base: FitName(ConformName(doc, o.IdentifierUpper), doc, o.maxBytes())}
+	} else {
+		b.walk(root, 0, keySet)
+	}
+	for _, m := range metaNames() {
+		c := &cand{source: []string{strings.ToLower(m)}, path: strings.ToLower(m), role: RoleMetadata, meta: m, name: m, base: m, existing: -1}
+		c.typ = o.timestampType()
+		if m == MetaSequence || m == MetaTableVersion {
+			c.typ = typeInteger()
+		}
+		switch {
+		case o.AddRecordMetadata:
+		case m == MetaDeletedAt && (hasDeleted || o.UsesVersions || o.UsesDeletes):
+		case m == MetaTableVersion && o.UsesVersions:
+		default:
+			c.optional = true
+		}
+		if m == MetaDeletedAt && hasDeleted {
+			c.desc = root.Lookup(deletedProperty).Description
+		}
+		b.meta = append(b.meta, c)
+	}
+	return nil
+}
+
+// walk adds the columns of obj's properties in schema order, expanding
+// objects in flattened mode down to the maximum depth.
+func (b *builder) walk(obj *schema.Property, depth int, keys map[string]*cand) {
+	for _, p := range obj.Properties {
+		if depth == 0 && keys[p.Name] != nil {
+			b.props = append(b.props, keys[p.Name])
+			continue
+		}
+		if b.ignoredPath(p.Path) || (depth == 0 && p.Name == deletedProperty) {
+			continue
+		}
+		if b.expands(p, depth) {
+			b.walk(p, depth+1, keys)
+			continue
+		}
+		b.props = append(b.props, b.newCand(p, RoleProperty))
+	}
+}
+
+// expands reports whether p's properties become columns of their own.
+func (b *builder) expands(p *schema.Property, depth int) bool {
+	return b.opts.StorageMode == ModeFlattened && depth < b.opts.FlatteningMaxDepth &&
+		p.Types.NonNull() == schema.Object && p.HasProperties
+}
+
+// sizeKeys fits the key columns within KeyBudgetBytes: fixed-size keys
+// first, then the string keys share what is left, the shortest keeping
+// their declared size and the rest getting an equal VARCHAR2(n BYTE)
+// share.
+func (b *builder) sizeKeys() error {
+	ceiling := b.opts.ceiling()
+	budget := KeyBudgetBytes
+	var strs []*cand
+	for _, c := range b.keys {
+		if c.typ.Kind == KindVarchar {
+			strs = append(strs, c)
+			continue
+		}
+		budget -= keyBytes(c.typ, ceiling)
+	}
+	slices.SortStableFunc(strs, func(x, y *cand) int {
+		return cmp.Compare(keyBytes(x.typ, ceiling), keyBytes(y.typ, ceiling))
+	})
+	for i, c := range strs {
+		share := budget / (len(strs) - i)
+		if w := keyBytes(c.typ, ceiling); w <= share {
+			budget -= w
+			continue
+		}
+		if share < 1 || (c.typ.National && share < 2) {
+			return inputError(b.stream, c.path, "key columns do not fit Oracle's index key limit of %d bytes", KeyBudgetBytes)
+		}
+		if c.typ.National {
+			c.typ = Type{Kind: KindVarchar, Length: share / 2, CharSemantics: true, National: true}
+		} else {
+			c.typ = Type{Kind: KindVarchar, Length: share}
+		}
+		budget -= share
+	}
+	return nil
+}
+
+// all returns the candidates in naming order: properties in schema order
+// (keys where the schema lists them), the document, then metadata.
+func (b *builder) all() []*cand {
+	all := append([]*cand(nil), b.props...)
+	if b.doc != nil {
+		all = append(all, b.doc)
+	}
+	return append(all, b.meta...)
+}
+
+// name matches candidates with existing columns and names the new ones.
+func (b *builder) name(existing *Table) error {
+	o := b.opts
+	max := o.maxBytes()
+	sep := o.separator()
+	all := b.all()
+	for _, c := range all {
+		if c.role == RoleProperty {
+			c.base = ConformName(strings.Join(c.source, sep), o.IdentifierUpper)
+		}
+	}
+	namer := NewNamer(max)
+	if existing != nil {
+		matchExisting(all, existing, max)
+		for _, col := range existing.Columns {
+			namer.Reserve(col.Name)
+		}
+	}
+	// Fixed names first: metadata, then mappings; generated names yield.
+	for _, c := range b.meta {
+		if c.existing < 0 && !c.optional {
+			namer.Reserve(c.name)
+		}
+	}
+	for _, c := range all {
+		if c.existing >= 0 || c.mapped == "" {
+			continue
+		}
+		if err := CheckName(c.mapped, max); err != nil {
+			return &ConfigError{Setting: "column_mappings", Msg: fmt.Sprintf("stream %q, property %q: %v", b.stream, c.path, err)}
+		}
+		if strings.EqualFold(c.mapped, "ROWID") {
+			return &ConfigError{Setting: "column_mappings", Msg: fmt.Sprintf("stream %q, property %q: Oracle does not allow a column named ROWID", b.stream, c.path)}
+		}
+		if !namer.Reserve(c.mapped) {
+			return &ConfigError{Setting: "column_mappings", Msg: fmt.Sprintf("stream %q, property %q: column %q is already used by another column", b.stream, c.path, c.mapped)}
+		}
+		c.name = c.mapped
+	}
+	for _, c := range all {
+		if c.existing >= 0 || c.mapped != "" || c.role == RoleMetadata {
+			continue
+		}
+		c.name = namer.Name(c.base, c.path)
+	}
+	return nil
+}
+
+// matchExisting pairs candidates with existing columns: by the source
+// recorded in the column comment, then by the exact expected name, then
+// case-insensitively. Columns whose comment names another source are
+// never matched by name.
+func matchExisting(all []*cand, t *Table, max int) {
+	claimed := make([]bool, len(t.Columns))
+	sources := make([][]string, len(t.Columns))
+	roles := make([]Role, len(t.Columns))
+	for i, col := range t.Columns {
+		sources[i], roles[i] = col.Source, col.Role
+		if col.Source == nil && col.Role != RoleDocument {
+			if r, src, _, ok := ParseComment(col.Comment); ok {
+				sources[i], roles[i] = src, r
+			}
+		}
+	}
+	claim := func(c *cand, i int) {
+		c.existing, claimed[i] = i, true
+		c.name = t.Columns[i].Name
+	}
+	for _, c := range all {
+		for i := range t.Columns {
+			if claimed[i] || roles[i] != c.role {
+				continue
+			}
+			if c.role == RoleDocument || (sources[i] != nil && slices.Equal(sources[i], c.source)) {
+				claim(c, i)
+				break
+			}
+		}
+	}
+	for _, fold := range []bool{false, true} {
+		for _, c := range all {
+			if c.existing >= 0 {
+				continue
+			}
+			want := cmp.Or(c.mapped, FitName(c.base, c.path, max))
+			for i, col := range t.Columns {
+				if claimed[i] || (sources[i] != nil && c.role != RoleMetadata) {
+					continue
+				}
+				if col.Name == want || (fold && strings.EqualFold(col.Name, want)) {
+					claim(c, i)
+					break
+				}
+			}
+		}
+	}
+}
+
+// table builds the wanted table: existing columns in their order (types
+// joined with the schema's), then new columns ordered keys, properties,
+// document, metadata.
+func (b *builder) table(name string, existing *Table) (*Table, error) {
+	o := b.opts
+	t := &Table{Schema: o.Schema, Name: name}
+	ceiling := o.ceiling()
+	byExisting := make(map[int]*cand)
+	for _, c := range b.all() {
+		if c.existing >= 0 {
+			byExisting[c.existing] = c
+		}
+	}
+	if existing != nil {
+		for i, col := range existing.Columns {
+			c := byExisting[i]
+			if c == nil {
+				if !col.Nullable {
+					return nil, inputError(b.stream, "", "existing column %s is NOT NULL but the schema does not fill it", Quote(col.Name))
+				}
+				col.Source = append([]string(nil), col.Source...)
+				t.Columns = append(t.Columns, col)
+				continue
+			}
+			c.typ = Join(col.Type, c.typ, ceiling)
+			if c.key && c.typ.IsLOB() {
+				return nil, inputError(b.stream, c.path, "key property's existing column %s is a LOB", Quote(col.Name))
+			}
+			t.Columns = append(t.Columns, b.column(c, col.Nullable))
+		}
+	}
+	var props []*cand
+	for _, c := range b.props {
+		if c.existing < 0 && !c.key {
+			props = append(props, c)
+		}
+	}
+	if o.ColumnOrdering == "alphabetical" {
+		slices.SortStableFunc(props, func(x, y *cand) int { return strings.Compare(x.name, y.name) })
+	}
+	var fresh []*cand
+	for _, c := range b.keys {
+		if c.existing < 0 {
+			fresh = append(fresh, c)
+		}
+	}
+	fresh = append(fresh, props...)
+	if b.doc != nil && b.doc.existing < 0 {
+		fresh = append(fresh, b.doc)
+	}
+	for _, c := range b.meta {
+		if c.existing < 0 && !c.optional {
+			fresh = append(fresh, c)
+		}
+	}
+	for _, c := range fresh {
+		t.Columns = append(t.Columns, b.column(c, !c.key))
+	}
+	if len(t.Columns) > MaxColumns {
+		return nil, inputError(b.stream, "", "the table would need %d columns, more than Oracle's %d: use storage_mode json, a smaller flattening_max_depth or ignored_columns", len(t.Columns), MaxColumns)
+	}
+	for _, c := range b.keys {
+		t.PrimaryKey = append(t.PrimaryKey, c.name)
+	}
+	if err := b.indexes(t); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+func (b *builder) column(c *cand, nullable bool) Column {
+	col := Column{Name: c.name, Type: c.typ, Nullable: nullable, Role: c.role, Comment: c.desc}
+	if c.source != nil {
+		col.Source = append([]string(nil), c.source...)
+	}
+	return col
+}
+
+// indexes resolves custom_indexes: each column is a property path or a
+// column name; an index without a name gets <TABLE>_<COLUMNS>_IDX.
+func (b *builder) indexes(t *Table) error {
+	max := b.opts.maxBytes()
+	byPath := make(map[string]string)
+	for _, c := range b.all() {
+		if c.role == RoleProperty {
+			byPath[c.path] = c.name
+		}
+	}
+	for _, ix := range b.opts.CustomIndexes {
+		out := Index{Name: ix.Name, Unique: ix.Unique}
+		for _, ref := range ix.Columns {
+			col, ok := byPath[ref]
+			if !ok && t.Column(ref) != nil {
+				col, ok = ref, true
+			}
+			if !ok {
+				return &ConfigError{Setting: "custom_indexes", Msg: fmt.Sprintf("stream %q: %q is neither a property nor a column of table %s", b.stream, ref, t.Name)}
+			}
+			out.Columns = append(out.Columns, col)
+		}
+		if len(out.Columns) == 0 {
+			return &ConfigError{Setting: "custom_indexes", Msg: fmt.Sprintf("stream %q: an index needs columns", b.stream)}
+		}
+		if out.Name == "" {
+			out.Name = DerivedName(t.Name, "_"+strings.Join(out.Columns, "_")+"_IDX", max)
+		} else if err := CheckName(out.Name, max); err != nil {
+			return &ConfigError{Setting: "custom_indexes", Msg: fmt.Sprintf("stream %q: %v", b.stream, err)}
+		}
+		t.Indexes = append(t.Indexes, out)
+	}
+	return nil
+}
+
+// Table returns the table the layout wants: existing columns kept (types
+// joined), new ones appended. Row values follow its column order. The
+// caller must not modify it.
+func (l *Layout) Table() *Table { return &l.table }
+
+// Columns returns the number of columns, the length of a row.
+func (l *Layout) Columns() int { return len(l.table.Columns) }
+
+// MetaIndex returns the position of a metadata column (MetaBatchedAt, …)
+// in row order, or -1 when the table has none.
+func (l *Layout) MetaIndex(name string) int {
+	if i, ok := l.meta[name]; ok {
+		return i
+	}
+	return -1
+}
+
+// KeyIndexes returns the positions of the key columns in key_properties
+// order. The caller must not modify the slice.
+func (l *Layout) KeyIndexes() []int { return l.keys }
+
+// DocumentIndex returns the position of the json mode document column, or
+// -1.
+func (l *Layout) DocumentIndex() int { return l.doc }

@@ -1,0 +1,224 @@
+package table
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Identifier limits in bytes: COMPATIBLE < 12.2 allows 30, later 128.
+const (
+	MaxBytesShort = 30
+	MaxBytesLong  = 128
+)
+
+// hashLen is the length of the "_" + 8 hex digit suffix added to a name
+// that was cut or that collided.
+const hashLen = 9
+
+// Quote returns name as a double-quoted Oracle identifier. Names built by
+// this package never contain '"' or NUL, so no escaping is needed (Oracle
+// has none).
+func Quote(name string) string { return `"` + name + `"` }
+
+// ConformName maps a generated name onto Oracle's portable identifier
+// alphabet: every character outside ASCII A-Z a-z 0-9 _ $ # becomes one '_'
+// (an invalid UTF-8 byte counts as one character), and with upper the ASCII
+// letters are upper-cased. It does not apply the byte limit; see FitName.
+func ConformName(s string, upper bool) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s { // invalid bytes arrive as utf8.RuneError, one per byte
+		switch {
+		case r >= 'a' && r <= 'z':
+			if upper {
+				r -= 'a' - 'A'
+			}
+			b.WriteByte(byte(r))
+		case r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '$', r == '#':
+			b.WriteByte(byte(r))
+		default:
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// NameHash is the collision suffix of a name whose source is src (a
+// property path joined with ".", a stream name, or a derived object's full
+// name): "_" and the first 8 hex digits of SHA-256(src).
+func NameHash(src string) string {
+	sum := sha256.Sum256([]byte(src))
+	return "_" + hex.EncodeToString(sum[:4])
+}
+
+// cutUTF8 returns the longest prefix of s of at most n bytes that does not
+// end inside a UTF-8 sequence.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if n <= 0 {
+		return ""
+	}
+	// Step back over continuation bytes to the start of the cut character.
+	i := n
+	for i > 0 && i > n-utf8.UTFMax && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i]
+}
+
+// suffixed returns name cut to fit maxBytes with the hash suffix of src
+// appended.
+func suffixed(name, src string, maxBytes int) string {
+	return cutUTF8(name, maxBytes-hashLen) + NameHash(src)
+}
+
+// reservedName reports whether Oracle refuses name as a column name even
+// quoted, or whether it uses a prefix Oracle keeps for itself. ROWID is the
+// one word the SQL Reference (Reserved Words, note 2) says cannot name a
+// column even quoted; SYS_ is the prefix of system-generated names and ORA$
+// of private temporary tables. The comparison ignores case so that a
+// preserved-case name never differs from Oracle's only by case.
+func reservedName(name string) bool {
+	if strings.EqualFold(name, "ROWID") {
+		return true
+	}
+	return hasPrefixFold(name, "SYS_") || hasPrefixFold(name, "ORA$")
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// FitName returns name if it fits maxBytes, is not empty and is not
+// reserved; otherwise it returns the name cut to fit with NameHash(src)
+// appended. A name with a reserved prefix first gets a leading '_' so the
+// result no longer starts with the prefix.
+func FitName(name, src string, maxBytes int) string {
+	if name != "" && len(name) <= maxBytes && !reservedName(name) {
+		return name
+	}
+	return suffixed(unprefixed(name), src, maxBytes)
+}
+
+// Namer hands out unique names within one namespace (the columns of one
+// table). Comparison is exact: Oracle quoted identifiers are case-sensitive.
+type Namer struct {
+	max   int
+	taken map[string]bool
+}
+
+// NewNamer returns a Namer for names of at most maxBytes bytes.
+func NewNamer(maxBytes int) *Namer {
+	return &Namer{max: maxBytes, taken: make(map[string]bool)}
+}
+
+// Reserve marks name as taken and reports whether it was free.
+func (n *Namer) Reserve(name string) bool {
+	if n.taken[name] {
+		return false
+	}
+	n.taken[name] = true
+	return true
+}
+
+// Taken reports whether name is in use.
+func (n *Namer) Taken(name string) bool { return n.taken[name] }
+
+// Name returns a free name for base (already conformed) whose collision
+// source is src, and reserves it. A base that is too long, empty, reserved
+// or taken is cut and suffixed with NameHash(src); should even that be
+// taken (two sources with the same hash or the same dotted path), the
+// suffix of src + "#2", "#3", … is tried in turn, so the result is still
+// deterministic for the same input order.
+func (n *Namer) Name(base, src string) string {
+	name := FitName(base, src, n.max)
+	if n.Reserve(name) {
+		return name
+	}
+	if name == base { // a valid name that another column took first
+		name = suffixed(base, src, n.max)
+		if n.Reserve(name) {
+			return name
+		}
+	}
+	for i := 2; ; i++ {
+		cand := suffixed(unprefixed(base), fmt.Sprintf("%s#%d", src, i), n.max)
+		if n.Reserve(cand) {
+			return cand
+		}
+	}
+}
+
+// unprefixed puts '_' before a name starting with a reserved prefix.
+func unprefixed(name string) string {
+	if hasPrefixFold(name, "SYS_") || hasPrefixFold(name, "ORA$") {
+		return "_" + name
+	}
+	return name
+}
+
+// CheckName validates a name used verbatim (a mapping, or one read from
+// configuration): it must be valid UTF-8, not empty, free of '"' and NUL,
+// and fit maxBytes.
+func CheckName(name string, maxBytes int) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("name is empty")
+	case !utf8.ValidString(name):
+		return fmt.Errorf("name %q is not valid UTF-8", name)
+	case strings.ContainsAny(name, "\"\x00"):
+		return fmt.Errorf("name %q contains a double quote or NUL, which Oracle identifiers cannot hold", name)
+	case len(name) > maxBytes:
+		return fmt.Errorf("name %q is %d bytes, over the identifier limit of %d bytes", name, len(name), maxBytes)
+	}
+	return nil
+}
+
+// TableName returns the table of stream: its mapping verbatim when
+// mapping is not "", else table_prefix + stream + table_suffix conformed
+// and fitted with the hash of the stream name.
+func TableName(stream string, opts *Options) (string, error) {
+	max := opts.maxBytes()
+	if opts.TableName != "" {
+		if err := CheckName(opts.TableName, max); err != nil {
+			return "", &ConfigError{Setting: "table_name_mappings", Msg: fmt.Sprintf("stream %q: %v", stream, err)}
+		}
+		return opts.TableName, nil
+	}
+	base := ConformName(opts.TablePrefix+stream+opts.TableSuffix, opts.IdentifierUpper)
+	if base == "" || len(base) > max {
+		return suffixed(base, stream, max), nil
+	}
+	return base, nil
+}
+
+// SchemaName conforms default_target_schema like a generated name. ""
+// stays "" (the login user's own schema).
+func SchemaName(s string, upper bool, maxBytes int) string {
+	if s == "" {
+		return ""
+	}
+	return FitName(ConformName(s, upper), s, maxBytes)
+}
+
+// DerivedName names an object derived from a table (constraint, index,
+// staging table, migration column): base + suffix when it fits maxBytes,
+// else that text cut and suffixed with its own hash. base is used as is
+// (it is already a valid name), so a derived name is as stable as its base.
+func DerivedName(base, suffix string, maxBytes int) string {
+	full := base + suffix
+	if len(full) <= maxBytes {
+		return full
+	}
+	return suffixed(full, full, maxBytes)
+}
+
+// PrimaryKeyName is the primary key constraint name of a table: <TABLE>_PK.
+func PrimaryKeyName(table string, maxBytes int) string {
+	return DerivedName(table, "_PK", maxBytes)
+}

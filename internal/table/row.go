@@ -1,0 +1,529 @@
+package table
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/target-oracle/target-oracle/internal/schema"
+	"github.com/target-oracle/target-oracle/internal/value"
+)
+
+// Meta supplies the metadata values of one record, as canonical texts
+// ("" for NULL): times as value.CanonicalDateTime gives them, numbers as
+// canonical decimals. _SDC_BATCHED_AT and _SDC_LOADED_AT are filled later
+// by the pipeline and the engine; _SDC_DELETED_AT comes from the record.
+type Meta struct {
+	TimeExtracted string
+	ReceivedAt    string
+	Sequence      string
+	TableVersion  string
+	SyncStartedAt string
+}
+
+// Stats summarises what one column's values of a batch need, so that the
+// caller can widen the column before loading (see Fit and Reconcile).
+// Only non-NULL values count.
+type Stats struct {
+	MaxBytes int // text and JSON: longest value in bytes
+	// MaxChars is the longest text value in characters; for national
+	// (NVARCHAR2/NCLOB) columns in UTF-16 code units, as Oracle counts them.
+	MaxChars     int
+	MaxIntDigits int // numbers: most digits before the point
+	MaxScale     int // numbers: most digits after the point
+	MaxFrac      int // date-times: most fractional second digits
+}
+
+// convKind is how a column's values are produced, from its type family.
+type convKind uint8
+
+const (
+	convNone       convKind = iota // a column the schema no longer fills
+	convNumber                     // NUMBER: canonical decimal, booleans 1/0
+	convBoolNumber                 // NUMBER(1): 1/0
+	convBoolean                    // BOOLEAN: true/false
+	convText                       // VARCHAR2/CLOB: exact text, canonical scalars, compact JSON
+	convDate                       // DATE: YYYY-MM-DD
+	convTimestamp                  // TIMESTAMP: canonical UTC text
+	convJSON                       // JSON: compact JSON
+)
+
+type colPlan struct {
+	conv     convKind
+	format   string // the source property's format
+	path     string // source path for errors
+	key      bool
+	typ      Type
+	filter   *trie // ignored paths inside a JSON value
+	national bool
+}
+
+// objPlan dispatches the keys of one JSON object of the record.
+type objPlan struct {
+	prefix  string // "" at the root, else "a.b."
+	index   map[string]int
+	entries []entry
+	seen    map[string]bool // unknown keys already reported
+	quiet   bool            // unknown keys are kept in the json document
+}
+
+type entry struct {
+	col   int      // column fed by the value, -1 for none
+	child *objPlan // flattened object
+}
+
+type span struct {
+	start, end int32
+	set        bool
+}
+
+func convOf(t Type) convKind {
+	switch t.Kind {
+	case KindNumber:
+		if t.BoolNumber {
+			return convBoolNumber
+		}
+		return convNumber
+	case KindBoolean:
+		return convBoolean
+	case KindVarchar, KindClob:
+		return convText
+	case KindDate:
+		return convDate
+	case KindTimestamp:
+		return convTimestamp
+	case KindJSON:
+		return convJSON
+	}
+	return convNone
+}
+
+// plan compiles the per-record dispatch from the builder's candidates.
+func (l *Layout) plan(b *builder, root *schema.Property) error {
+	l.cols = make([]colPlan, len(l.table.Columns))
+	l.spans = make([]span, len(l.table.Columns))
+	propCol := make(map[*schema.Property]int)
+	for _, c := range b.all() {
+		i := l.table.index(c.name)
+		if i < 0 || (c.optional && c.existing < 0) {
+			continue
+		}
+		col := &l.table.Columns[i]
+		cp := colPlan{conv: convOf(col.Type), path: c.path, key: c.key, typ: col.Type, national: col.Type.National}
+		switch c.role {
+		case RoleProperty:
+			propCol[c.prop] = i
+			cp.format = c.prop.Format
+			cp.filter = b.ignored
+			for _, k := range c.source {
+				cp.filter = cp.filter.child(k)
+			}
+		case RoleDocument:
+			l.doc = i
+			cp.conv = convNone // filled from the whole record
+		case RoleMetadata:
+			l.meta[c.meta] = i
+			cp.format = "date-time"
+			if c.meta == MetaDeletedAt {
+				cp.path = deletedProperty
+			}
+		}
+		l.cols[i] = cp
+	}
+	for _, c := range b.keys {
+		l.keys = append(l.keys, propCol[c.prop])
+	}
+	l.root = l.planObject(b, root, 0, propCol)
+	if b.opts.StorageMode == ModeJSON {
+		l.root.quiet = true
+	}
+	return nil
+}
+
+func (l *Layout) planObject(b *builder, obj *schema.Property, depth int, propCol map[*schema.Property]int) *objPlan {
+	op := &objPlan{index: make(map[string]int, len(obj.Properties)), seen: make(map[string]bool)}
+	if len(obj.Path) > 0 {
+		op.prefix = strings.Join(obj.Path, ".") + "."
+	}
+	for _, p := range obj.Properties {
+		e := entry{col: -1}
+		if i, ok := propCol[p]; ok {
+			e.col = i
+		} else if depth == 0 && p.Name == deletedProperty {
+			e.col = l.MetaIndex(MetaDeletedAt)
+		} else if b.expands(p, depth) {
+			e.child = l.planObject(b, p, depth+1, propCol)
+		}
+		op.index[p.Name] = len(op.entries)
+		op.entries = append(op.entries, e)
+	}
+	return op
+}
+
+// Row converts one record (its exact raw JSON object, already validated
+// against the schema) into row values: one string per Table().Columns
+// entry, "" meaning NULL, in the stored form of the column's type (see
+// docs/types.md): canonical decimal numbers, 1/0 or true/false booleans,
+// exact strings (canonical text for numbers, booleans and date-times in a
+// text column, compact JSON for objects), canonical UTC date-times,
+// YYYY-MM-DD dates, compact JSON minus ignored paths. An empty string is
+// NULL, as in Oracle.
+//
+// stats (one per column, or nil) accumulate what the values need. meta
+// supplies the metadata columns (nil: all NULL). unknown, if not nil, is
+// called once per Layout for each record property the schema lacks.
+// A missing or empty key value, a key value too long for its column, and a
+// value its column cannot hold at all are *singer.InputError naming the
+// property. All values of row share one allocation.
+func (l *Layout) Row(record []byte, meta *Meta, row []string, stats []Stats, unknown func(property string)) error {
+	if len(row) != len(l.cols) || (stats != nil && len(stats) != len(l.cols)) {
+		return fmt.Errorf("table: row of %d values and %d stats for %d columns", len(row), len(stats), len(l.cols))
+	}
+	l.buf = l.buf[:0]
+	clear(l.spans)
+	i := skipWS(record, 0)
+	if i >= len(record) || record[i] != '{' {
+		return inputError(l.stream, "", "record is not a JSON object")
+	}
+	if l.doc >= 0 {
+		var err error
+		if l.buf, _, err = appendFiltered(l.buf, record, i, l.docTrie, &l.scratch); err != nil {
+			return inputError(l.stream, "", "record: %v", err)
+		}
+		l.spans[l.doc] = span{0, int32(len(l.buf)), true}
+		if stats != nil {
+			stats[l.doc].MaxBytes = max(stats[l.doc].MaxBytes, len(l.buf))
+		}
+	}
+	if _, err := l.object(record, i, l.root, stats, unknown); err != nil {
+		return err
+	}
+	s := string(l.buf)
+	for c, sp := range l.spans {
+		row[c] = ""
+		if sp.set {
+			row[c] = s[sp.start:sp.end]
+		}
+	}
+	if meta != nil {
+		l.setMeta(MetaExtractedAt, meta.TimeExtracted, row, stats)
+		l.setMeta(MetaReceivedAt, meta.ReceivedAt, row, stats)
+		l.setMeta(MetaSequence, meta.Sequence, row, stats)
+		l.setMeta(MetaTableVersion, meta.TableVersion, row, stats)
+		l.setMeta(MetaSyncStartedAt, meta.SyncStartedAt, row, stats)
+	}
+	for _, k := range l.keys {
+		if row[k] == "" {
+			return inputError(l.stream, l.cols[k].path, "key property is missing, null or empty")
+		}
+	}
+	return nil
+}
+
+func (l *Layout) setMeta(name, v string, row []string, stats []Stats) {
+	i, ok := l.meta[name]
+	if !ok {
+		return
+	}
+	row[i] = v
+	if v == "" || stats == nil {
+		return
+	}
+	st := &stats[i]
+	switch l.cols[i].conv {
+	case convTimestamp:
+		if dot := strings.IndexByte(v, '.'); dot >= 0 {
+			st.MaxFrac = max(st.MaxFrac, len(v)-dot-2) // digits between '.' and 'Z'
+		}
+	case convNumber:
+		st.MaxIntDigits = max(st.MaxIntDigits, len(strings.TrimPrefix(v, "-")))
+	}
+}
+
+// object walks one JSON object at b[i] == '{' and fills the columns its
+// keys feed. It returns the index past the object.
+func (l *Layout) object(b []byte, i int, op *objPlan, stats []Stats, unknown func(string)) (int, error) {
+	i = skipWS(b, i+1)
+	for i < len(b) && b[i] != '}' {
+		if b[i] != '"' {
+			return i, inputError(l.stream, "", "record: %v", errSyntax)
+		}
+		ke, esc, err := stringEnd(b, i)
+		if err != nil {
+			return i, inputError(l.stream, "", "record: %v", err)
+		}
+		key := b[i+1 : ke-1]
+		if esc {
+			if l.scratch, err = appendUnescaped(l.scratch[:0], key); err != nil {
+				return i, inputError(l.stream, "", "record: %v", err)
+			}
+			key = l.scratch
+		}
+		j := skipWS(b, ke)
+		if j >= len(b) || b[j] != ':' {
+			return j, inputError(l.stream, "", "record: %v", errSyntax)
+		}
+		j = skipWS(b, j+1)
+		if j, err = l.member(b, j, op, key, stats, unknown); err != nil {
+			return j, err
+		}
+		if i, err = nextMember(b, j, '}'); err != nil {
+			return i, inputError(l.stream, "", "record: %v", err)
+		}
+	}
+	if i >= len(b) {
+		return i, inputError(l.stream, "", "record: %v", errSyntax)
+	}
+	return i + 1, nil
+}
+
+// member handles the value of one key of an object; it returns the index
+// past the value.
+func (l *Layout) member(b []byte, j int, op *objPlan, key []byte, stats []Stats, unknown func(string)) (int, error) {
+	ei, ok := op.index[string(key)]
+	if !ok {
+		if !op.quiet && unknown != nil && !op.seen[string(key)] {
+			op.seen[string(key)] = true
+			unknown(op.prefix + string(key))
+		}
+		return l.skip(b, j)
+	}
+	e := op.entries[ei]
+	switch {
+	case e.col >= 0:
+		return l.value(b, j, e.col, stats)
+	case e.child != nil && j < len(b) && b[j] == '{':
+		return l.object(b, j, e.child, stats, unknown)
+	}
+	return l.skip(b, j)
+}
+
+func (l *Layout) skip(b []byte, j int) (int, error) {
+	e, err := valueEnd(b, j)
+	if err != nil {
+		return j, inputError(l.stream, "", "record: %v", err)
+	}
+	return e, nil
+}
+
+// value converts the value at b[j] into column c and records its span and
+// stats.
+func (l *Layout) value(b []byte, j int, c int, stats []Stats) (int, error) {
+	cp := &l.cols[c]
+	end, err := valueEnd(b, j)
+	if err != nil {
+		return j, inputError(l.stream, cp.path, "%v", err)
+	}
+	raw := b[j:end]
+	if raw[0] == 'n' { // null
+		l.spans[c] = span{}
+		return end, nil
+	}
+	start := len(l.buf)
+	var st Stats
+	switch cp.conv {
+	case convNone:
+		return end, nil
+	case convJSON:
+		l.buf, _, err = appendFiltered(l.buf, b, j, cp.filter, &l.scratch)
+		st.MaxBytes = len(l.buf) - start
+	case convText:
+		err = l.text(cp, raw, &st)
+	case convNumber:
+		err = l.number(raw, &st)
+	case convBoolNumber, convBoolean:
+		err = l.boolean(cp, raw)
+	case convDate, convTimestamp:
+		err = l.time(cp, raw, &st)
+	}
+	if err != nil {
+		l.buf = l.buf[:start]
+		return end, inputError(l.stream, cp.path, "%v", err)
+	}
+	v := l.buf[start:]
+	if cp.conv == convText && len(v) > 0 {
+		st.MaxBytes = len(v)
+		if cp.key || cp.national || (stats != nil && len(v) > stats[c].MaxChars) {
+			st.MaxChars = textChars(v, cp.national)
+		}
+		if cp.key {
+			if err := keyFits(cp, &st, l.ceiling); err != nil {
+				l.buf = l.buf[:start]
+				return end, inputError(l.stream, cp.path, "%v", err)
+			}
+		}
+	}
+	l.spans[c] = span{int32(start), int32(len(l.buf)), true}
+	if stats != nil {
+		merge(&stats[c], &st)
+	}
+	return end, nil
+}
+
+func merge(dst, s *Stats) {
+	dst.MaxBytes = max(dst.MaxBytes, s.MaxBytes)
+	dst.MaxChars = max(dst.MaxChars, s.MaxChars)
+	dst.MaxIntDigits = max(dst.MaxIntDigits, s.MaxIntDigits)
+	dst.MaxScale = max(dst.MaxScale, s.MaxScale)
+	dst.MaxFrac = max(dst.MaxFrac, s.MaxFrac)
+}
+
+// textChars counts characters as Oracle does: runes, or UTF-16 code units
+// for national columns.
+func textChars(v []byte, national bool) int {
+	if !national {
+		return utf8.RuneCount(v)
+	}
+	n := 0
+	for _, r := range string(v) {
+		n++
+		if r > 0xFFFF {
+			n++
+		}
+	}
+	return n
+}
+
+// keyFits checks a key value against its column: keys never widen.
+func keyFits(cp *colPlan, st *Stats, ceiling int) error {
+	t := cp.typ
+	if t.Kind != KindVarchar || textFits(t, *st, ceiling) {
+		return nil
+	}
+	return fmt.Errorf("key value of %d bytes (%d characters) does not fit its column %s", st.MaxBytes, st.MaxChars, t)
+}
+
+// unquote returns the text of the JSON string raw, unescaped into scratch
+// when needed.
+func (l *Layout) unquote(raw []byte) ([]byte, error) {
+	body := raw[1 : len(raw)-1]
+	for _, c := range body {
+		if c == '\\' {
+			var err error
+			l.scratch, err = appendUnescaped(l.scratch[:0], body)
+			return l.scratch, err
+		}
+	}
+	return body, nil
+}
+
+func (l *Layout) text(cp *colPlan, raw []byte, st *Stats) error {
+	switch raw[0] {
+	case '"':
+		s, err := l.unquote(raw)
+		if err != nil {
+			return err
+		}
+		switch cp.format {
+		case "date-time":
+			l.buf, st.MaxFrac, err = value.AppendCanonicalDateTime(l.buf, s)
+			return err
+		case "date":
+			if err := value.CheckDate(s); err != nil {
+				return err
+			}
+		}
+		l.buf = append(l.buf, s...)
+	case '{', '[':
+		var err error
+		l.buf, _, err = appendFiltered(l.buf, raw, 0, cp.filter, &l.scratch)
+		return err
+	case 't':
+		l.buf = append(l.buf, "true"...)
+	case 'f':
+		l.buf = append(l.buf, "false"...)
+	default:
+		return l.number(raw, st)
+	}
+	return nil
+}
+
+func (l *Layout) number(raw []byte, st *Stats) error {
+	switch raw[0] {
+	case 't':
+		l.buf = append(l.buf, '1')
+		st.MaxIntDigits = 1
+		return nil
+	case 'f':
+		l.buf = append(l.buf, '0')
+		return nil
+	case '"': // x-singer.decimal strings
+		s, err := l.unquote(raw)
+		if err != nil {
+			return err
+		}
+		raw = s
+	case '{', '[':
+		return fmt.Errorf("expected a number, got a JSON %s", kindName(raw[0]))
+	}
+	var info value.NumberInfo
+	var err error
+	l.buf, info, err = value.AppendCanonicalNumber(l.buf, raw)
+	st.MaxIntDigits, st.MaxScale = info.IntDigits, info.Scale
+	return err
+}
+
+func (l *Layout) boolean(cp *colPlan, raw []byte) error {
+	var b bool
+	switch raw[0] {
+	case 't':
+		b = true
+	case 'f':
+	default:
+		return fmt.Errorf("expected a boolean, got a JSON %s", kindName(raw[0]))
+	}
+	switch {
+	case cp.conv == convBoolean:
+		l.buf = fmt.Append(l.buf, b)
+	case b:
+		l.buf = append(l.buf, '1')
+	default:
+		l.buf = append(l.buf, '0')
+	}
+	return nil
+}
+
+func (l *Layout) time(cp *colPlan, raw []byte, st *Stats) error {
+	if raw[0] != '"' {
+		return fmt.Errorf("expected a %s string, got a JSON %s", cmpOr(cp.format, "date"), kindName(raw[0]))
+	}
+	s, err := l.unquote(raw)
+	if err != nil {
+		return err
+	}
+	if cp.conv == convTimestamp && cp.format != "date" {
+		l.buf, st.MaxFrac, err = value.AppendCanonicalDateTime(l.buf, s)
+		return err
+	}
+	if err := value.CheckDate(s); err != nil {
+		return err
+	}
+	l.buf = append(l.buf, s...)
+	if cp.conv == convTimestamp {
+		l.buf = append(l.buf, "T00:00:00Z"...)
+	}
+	return nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func kindName(c byte) string {
+	switch c {
+	case '"':
+		return "string"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}

@@ -1,0 +1,330 @@
+package value
+
+// Date-times (SPEC §4): RFC 3339 date-time, also with a space instead of
+// 'T', with 0–9 fractional second digits, and with no zone at all (taken as
+// UTC). 't' and 'z' are accepted as RFC 3339 allows. Years are 0001–9999,
+// before and after converting to UTC.
+//
+// Decisions:
+//   - A '.' must be followed by 1–9 digits ("12:00:00." is invalid); more
+//     than 9 digits is invalid, since the instant could not be kept exactly.
+//   - Hour 24 and second 60 (leap seconds) are invalid: neither Oracle nor
+//     Go's time package can represent them without changing the value.
+//   - Offsets are ±HH:MM with HH <= 23 and MM <= 59; "-00:00" is UTC.
+
+// DateTime is a parsed date-time, normalised to UTC.
+type DateTime struct {
+	Year, Month, Day     int
+	Hour, Minute, Second int
+	Nanosecond           int
+	// Frac is the number of fractional digits needed to write Nanosecond
+	// exactly (trailing zeros trimmed): 0 for whole seconds, at most 9.
+	Frac int
+}
+
+// ParseDateTime parses a date-time (see the package rules above) and
+// converts it to UTC exactly: "2024-01-02T02:00:00+05:30" is 2024-01-01
+// 20:30:00 UTC. It does not allocate unless it fails.
+func ParseDateTime[T ~string | ~[]byte](s T) (DateTime, error) {
+	dt, reason := parseDateTime(s)
+	if reason != "" {
+		return DateTime{}, newError("date-time", s, reason)
+	}
+	return dt, nil
+}
+
+// CanonicalDateTime returns the canonical UTC text of a date-time,
+// "YYYY-MM-DDTHH:MM:SS[.fffffffff]Z" with trailing fractional zeros trimmed
+// (no '.' when the fraction is zero), and the number of fractional digits
+// kept.
+func CanonicalDateTime(s []byte) (canon string, frac int, err error) {
+	var buf [32]byte
+	b, frac, err := AppendCanonicalDateTime(buf[:0], s)
+	if err != nil {
+		return "", 0, err
+	}
+	return string(b), frac, nil
+}
+
+// AppendCanonicalDateTime is CanonicalDateTime appending to dst; it does not
+// allocate when dst has room for 30 more bytes. On error dst is returned
+// unchanged.
+func AppendCanonicalDateTime(dst, s []byte) ([]byte, int, error) {
+	dt, reason := parseDateTime(s)
+	if reason != "" {
+		return dst, 0, newError("date-time", s, reason)
+	}
+	return dt.AppendText(dst), dt.Frac, nil
+}
+
+// AppendText appends the canonical UTC text of dt.
+func (dt DateTime) AppendText(dst []byte) []byte {
+	dst = append4(dst, dt.Year)
+	dst = append(dst, '-')
+	dst = append2(dst, dt.Month)
+	dst = append(dst, '-')
+	dst = append2(dst, dt.Day)
+	dst = append(dst, 'T')
+	dst = append2(dst, dt.Hour)
+	dst = append(dst, ':')
+	dst = append2(dst, dt.Minute)
+	dst = append(dst, ':')
+	dst = append2(dst, dt.Second)
+	if dt.Frac > 0 {
+		dst = append(dst, '.')
+		var f [9]byte
+		ns := dt.Nanosecond
+		for i := 8; i >= 0; i-- {
+			f[i] = byte('0' + ns%10)
+			ns /= 10
+		}
+		dst = append(dst, f[:dt.Frac]...)
+	}
+	return append(dst, 'Z')
+}
+
+// CanonicalDate validates an RFC 3339 full-date "YYYY-MM-DD" (calendar-valid,
+// year 0001–9999) and returns it.
+func CanonicalDate(s []byte) (string, error) {
+	if reason := checkDate(s); reason != "" {
+		return "", newError("date", s, reason)
+	}
+	return string(s), nil
+}
+
+// CheckDate is CanonicalDate without the result; it does not allocate unless
+// it fails.
+func CheckDate[T ~string | ~[]byte](s T) error {
+	if reason := checkDate(s); reason != "" {
+		return newError("date", s, reason)
+	}
+	return nil
+}
+
+// ValidTime reports whether s is an RFC 3339 partial-time or full-time:
+// HH:MM:SS, optionally .f with 1–9 digits, optionally Z/z or ±HH:MM.
+func ValidTime(s []byte) bool { return checkTime(s) == "" }
+
+// CheckTime is ValidTime returning the reason as an *Error.
+func CheckTime[T ~string | ~[]byte](s T) error {
+	if reason := checkTime(s); reason != "" {
+		return newError("time", s, reason)
+	}
+	return nil
+}
+
+func checkDate[T ~string | ~[]byte](s T) string {
+	if len(s) != 10 {
+		return "expected YYYY-MM-DD"
+	}
+	_, _, _, reason := parseDate(s)
+	return reason
+}
+
+func checkTime[T ~string | ~[]byte](s T) string {
+	if len(s) < 8 {
+		return "expected HH:MM:SS"
+	}
+	_, _, _, reason := parseClock(s, 0)
+	if reason != "" {
+		return reason
+	}
+	_, next, reason := parseFraction(s, 8)
+	if reason != "" {
+		return reason
+	}
+	_, reason = parseZone(s, next)
+	return reason
+}
+
+func parseDateTime[T ~string | ~[]byte](s T) (DateTime, string) {
+	var dt DateTime
+	if len(s) < 19 {
+		return dt, "expected YYYY-MM-DDTHH:MM:SS"
+	}
+	var reason string
+	if dt.Year, dt.Month, dt.Day, reason = parseDate(s[:10]); reason != "" {
+		return dt, reason
+	}
+	if c := s[10]; c != 'T' && c != 't' && c != ' ' {
+		return dt, "expected 'T' or a space between date and time"
+	}
+	if dt.Hour, dt.Minute, dt.Second, reason = parseClock(s, 11); reason != "" {
+		return dt, reason
+	}
+	ns, next, reason := parseFraction(s, 19)
+	if reason != "" {
+		return dt, reason
+	}
+	dt.Nanosecond = ns
+	dt.Frac = next - 20
+	if dt.Frac < 0 {
+		dt.Frac = 0
+	}
+	for dt.Frac > 0 && s[19+dt.Frac] == '0' {
+		dt.Frac--
+	}
+	offset, reason := parseZone(s, next)
+	if reason != "" {
+		return dt, reason
+	}
+	if offset != 0 && !dt.shift(-offset) {
+		return dt, "year out of range 0001-9999 in UTC"
+	}
+	return dt, ""
+}
+
+// parseDate parses "YYYY-MM-DD" in s[0:10] (len(s) >= 10).
+func parseDate[T ~string | ~[]byte](s T) (y, m, d int, reason string) {
+	y = num4(s[0:4])
+	m = num2(s[5:7])
+	d = num2(s[8:10])
+	if y < 0 || m < 0 || d < 0 || s[4] != '-' || s[7] != '-' {
+		return 0, 0, 0, "expected YYYY-MM-DD"
+	}
+	switch {
+	case y == 0:
+		return 0, 0, 0, "year 0000 out of range 0001-9999"
+	case m < 1 || m > 12:
+		return 0, 0, 0, "month out of range 01-12"
+	case d < 1 || d > daysIn(y, m):
+		return 0, 0, 0, "day out of range for the month"
+	}
+	return y, m, d, ""
+}
+
+// parseClock parses "HH:MM:SS" at s[i:i+8] (len(s) >= i+8).
+func parseClock[T ~string | ~[]byte](s T, i int) (h, m, sec int, reason string) {
+	h = num2(s[i : i+2])
+	m = num2(s[i+3 : i+5])
+	sec = num2(s[i+6 : i+8])
+	if h < 0 || m < 0 || sec < 0 || s[i+2] != ':' || s[i+5] != ':' {
+		return 0, 0, 0, "expected HH:MM:SS"
+	}
+	switch {
+	case h > 23:
+		return 0, 0, 0, "hour out of range 00-23"
+	case m > 59:
+		return 0, 0, 0, "minute out of range 00-59"
+	case sec > 59:
+		return 0, 0, 0, "second out of range 00-59 (leap seconds are not supported)"
+	}
+	return h, m, sec, ""
+}
+
+// parseFraction parses an optional ".f" (1–9 digits) at s[i:] and returns
+// the nanoseconds and the index after it.
+func parseFraction[T ~string | ~[]byte](s T, i int) (ns, next int, reason string) {
+	if i >= len(s) || s[i] != '.' {
+		return 0, i, ""
+	}
+	j := i + 1
+	for j < len(s) && isDigit(s[j]) {
+		if j-i > 9 {
+			return 0, 0, "more than 9 fractional second digits"
+		}
+		ns = ns*10 + int(s[j]-'0')
+		j++
+	}
+	if j == i+1 {
+		return 0, 0, "expected a digit after the decimal point"
+	}
+	for k := j - i - 1; k < 9; k++ {
+		ns *= 10
+	}
+	return ns, j, ""
+}
+
+// parseZone parses an optional zone at s[i:] that must end the text and
+// returns its offset east of UTC in minutes.
+func parseZone[T ~string | ~[]byte](s T, i int) (offset int, reason string) {
+	switch {
+	case i == len(s):
+		return 0, ""
+	case (s[i] == 'Z' || s[i] == 'z') && i+1 == len(s):
+		return 0, ""
+	case (s[i] == '+' || s[i] == '-') && i+6 == len(s):
+		h, m := num2(s[i+1:i+3]), num2(s[i+4:i+6])
+		if h < 0 || m < 0 || s[i+3] != ':' {
+			return 0, "expected a zone offset ±HH:MM"
+		}
+		if h > 23 || m > 59 {
+			return 0, "zone offset out of range"
+		}
+		offset = h*60 + m
+		if s[i] == '-' {
+			offset = -offset
+		}
+		return offset, ""
+	}
+	return 0, "expected 'Z', a zone offset ±HH:MM or nothing after the time"
+}
+
+// shift moves dt by delta minutes (|delta| < 24h) and reports whether the
+// result is still within years 0001–9999.
+func (dt *DateTime) shift(delta int) bool {
+	mins := dt.Hour*60 + dt.Minute + delta
+	switch {
+	case mins < 0:
+		mins += 24 * 60
+		dt.Day--
+		if dt.Day == 0 {
+			dt.Month--
+			if dt.Month == 0 {
+				dt.Month = 12
+				dt.Year--
+			}
+			dt.Day = daysIn(dt.Year, dt.Month)
+		}
+	case mins >= 24*60:
+		mins -= 24 * 60
+		dt.Day++
+		if dt.Day > daysIn(dt.Year, dt.Month) {
+			dt.Day = 1
+			dt.Month++
+			if dt.Month == 13 {
+				dt.Month = 1
+				dt.Year++
+			}
+		}
+	}
+	dt.Hour, dt.Minute = mins/60, mins%60
+	return dt.Year >= 1 && dt.Year <= 9999
+}
+
+func daysIn(y, m int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// num2 and num4 return the value of exactly 2 or 4 ASCII digits, or -1.
+func num2[T ~string | ~[]byte](s T) int {
+	if !isDigit(s[0]) || !isDigit(s[1]) {
+		return -1
+	}
+	return int(s[0]-'0')*10 + int(s[1]-'0')
+}
+
+func num4[T ~string | ~[]byte](s T) int {
+	hi, lo := num2(s[0:2]), num2(s[2:4])
+	if hi < 0 || lo < 0 {
+		return -1
+	}
+	return hi*100 + lo
+}
+
+func append2(dst []byte, v int) []byte {
+	return append(dst, byte('0'+v/10), byte('0'+v%10))
+}
+
+func append4(dst []byte, v int) []byte {
+	return append2(append2(dst, v/100), v%100)
+}
