@@ -9,11 +9,7 @@ import (
 )
 
 func main() {
-	// Only STATE lines may reach file descriptor 1. Keep it for them and
-	// point os.Stdout at stderr, so that anything else printing to
-	// "stdout" (a library's fmt.Println) cannot corrupt a pipeline's state.
-	state := os.Stdout
-	os.Stdout = os.Stderr
+	state := protectStdout()
 	wd, _ := os.Getwd()
 	os.Exit(cli.Main(os.Args[1:], cli.IO{
 		Stdin:   os.Stdin,
@@ -23,4 +19,14 @@ func main() {
 		Dir:     wd,
 		Signals: cli.Signals(),
 	}))
+}
+
+// protectStdout keeps file descriptor 1 for STATE lines and points
+// os.Stdout at stderr, so that anything else printing to "stdout" (go-ora
+// v2.9.0 has fmt.Println calls on protocol paths) cannot corrupt a
+// pipeline's state. It returns the handle STATE lines are written to.
+func protectStdout() *os.File {
+	state := os.Stdout
+	os.Stdout = os.Stderr
+	return state
 }

@@ -204,7 +204,7 @@ func load(o options, io IO, cfg *config.Config, log *slog.Logger, now func() tim
 	defer closeIn()
 	log.Warn("dry run: STATE lines describe the embedded engine, not a database; do not feed them to an orchestrator's state store")
 	eng := memory.New(memory.Options{DumpDir: o.dumpDir, Now: now})
-	reg := metrics.New(io.Stderr, time.Duration(cfg.MetricsIntervalSeconds)*time.Second, now())
+	reg := metrics.New(io.Stderr, time.Duration(cfg.MetricsIntervalSeconds)*time.Second, time.Now())
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -228,13 +228,25 @@ func load(o options, io IO, cfg *config.Config, log *slog.Logger, now func() tim
 			err = cerr
 		}
 	}
-	sum := reg.Finish(now(), err)
+	sum := reg.Finish(time.Now(), err)
 	if cfg.SummaryPath != "" {
 		if serr := metrics.WriteSummary(cfg.SummaryPath, sum); serr != nil {
 			log.Error("summary", "err", serr)
 		}
 	}
-	return exitCode(err, sig(), log)
+	return exitCode(err, sig(), reporter(cfg, log, io.Stderr))
+}
+
+// reporter returns how the final error is shown: a plain line a person
+// can read (quotes unescaped) with log_format text, a log record with json.
+func reporter(cfg *config.Config, log *slog.Logger, stderr io.Writer) func(what string, err error) {
+	return func(what string, err error) {
+		if cfg.LogFormat == "json" {
+			log.Error(what, "err", err.Error())
+			return
+		}
+		fmt.Fprintf(stderr, "target-oracle: %s: %v\n", what, err)
+	}
 }
 
 // dryRunServer is the server --dry-run assumes: Oracle 19c with default
@@ -244,10 +256,10 @@ func dryRunServer() pipeline.Server {
 }
 
 // exitCode maps the run's outcome to the exit status, by cause.
-func exitCode(err error, signalled os.Signal, log *slog.Logger) int {
+func exitCode(err error, signalled os.Signal, report func(string, error)) int {
 	if signalled != nil {
 		if err != nil && !errors.Is(err, pipeline.ErrStopped) && !errors.Is(err, context.Canceled) {
-			log.Error("drain after signal failed", "err", err)
+			report("drain after signal failed", err)
 		}
 		if s, ok := signalled.(syscall.Signal); ok {
 			return 128 + int(s)
@@ -261,13 +273,13 @@ func exitCode(err error, signalled os.Signal, log *slog.Logger) int {
 	var ce *config.Error
 	switch {
 	case errors.As(err, &ie):
-		log.Error("invalid input", "err", err.Error())
+		report("invalid input", err)
 		return ExitInput
 	case errors.As(err, &ce):
-		log.Error("configuration", "err", err.Error())
+		report("configuration", err)
 		return ExitConfig
 	}
-	log.Error("load failed", "err", err.Error())
+	report("load failed", err)
 	return ExitFailed
 }
 

@@ -60,9 +60,7 @@ func (t *memTable) write(w *engine.Write, now string) (engine.Result, error) {
 		}
 		switch {
 		case r.Kind == engine.RowHardDelete:
-			if t.remove(row) {
-				res.Deleted++
-			}
+			res.Deleted += t.remove(row, w.KeyColumns)
 		case w.Method == engine.Insert:
 			if err := t.insert(row); err != nil {
 				return engine.Result{}, fmt.Errorf("input line %d: %w", r.Line, err)
@@ -135,18 +133,41 @@ func (t *memTable) upsert(row map[string]string, soft bool, w *engine.Write) boo
 	return false
 }
 
-func (t *memTable) remove(row map[string]string) bool {
+// remove deletes the rows whose key columns equal row's and returns how
+// many. Without a PRIMARY KEY constraint (append-only tables) a key may
+// stand in several rows.
+func (t *memTable) remove(row map[string]string, keys []string) int64 {
 	if !t.keep {
-		return false
+		return 0
 	}
-	k := t.keyOf(row)
-	i, ok := t.byKey[k]
-	if !ok {
-		return false
+	if len(t.def.PrimaryKey) > 0 {
+		k := t.keyOf(row)
+		i, ok := t.byKey[k]
+		if !ok {
+			return 0
+		}
+		t.rows[i] = nil
+		delete(t.byKey, k)
+		return 1
 	}
-	t.rows[i] = nil
-	delete(t.byKey, k)
-	return true
+	var n int64
+	for i, r := range t.rows {
+		if r == nil {
+			continue
+		}
+		match := len(keys) > 0
+		for _, k := range keys {
+			if r[k] != row[k] {
+				match = false
+				break
+			}
+		}
+		if match {
+			t.rows[i] = nil
+			n++
+		}
+	}
+	return n
 }
 
 func (t *memTable) deleteVersions(d *engine.DeleteVersions) (engine.Result, error) {

@@ -25,7 +25,8 @@ type job struct {
 	kind   jobKind
 	stream *stream
 	layout *table.Layout
-	line   int64 // lowest input line the job covers (noLine: none)
+	opts   table.Options // the stream's table options when the job was queued
+	line   int64         // lowest input line the job covers (noLine: none)
 
 	buf *buffer // jobBatch
 
@@ -67,6 +68,7 @@ func (p *pipeline) flush(s *stream) {
 // memory and lets each STATE be written as soon as the batches before it
 // commit.
 func (p *pipeline) enqueue(s *stream, j *job) {
+	j.opts = s.opts // workers must not read the coordinator's stream state
 	s.queue = append(s.queue, j)
 	p.waiting++
 	if !s.running && !s.queued {
@@ -111,13 +113,15 @@ func (p *pipeline) complete(r jobResult) {
 	p.running--
 	s := r.job.stream
 	s.running = false
+	if r.err != nil {
+		// The failed job stays queued: its records are not committed, so
+		// the frontier must not pass them.
+		p.fail(r.err)
+		return
+	}
 	s.queue = s.queue[1:]
 	if r.job.buf != nil {
 		p.buffered -= r.job.buf.bytes
-	}
-	if r.err != nil {
-		p.fail(r.err)
-		return
 	}
 	if len(s.queue) > 0 && !s.queued {
 		s.queued = true
@@ -189,7 +193,7 @@ func (p *pipeline) reconcile(ctx context.Context, sess engine.Session, j *job, s
 	if err != nil {
 		return nil, fmt.Errorf("describe %s: %w", want.QualifiedName(), err)
 	}
-	next, changes, err := table.Reconcile(cur, want, stats, p.cfg.SchemaEvolution, j.stream.opts)
+	next, changes, err := table.Reconcile(cur, want, stats, p.cfg.SchemaEvolution, j.opts)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", want.QualifiedName(), err)
 	}

@@ -151,7 +151,7 @@ func (p *pipeline) onRecord(m *singer.Message) error {
 		return p.invalid(s, m, inputErrorFrom(m.Line, s.name, err))
 	}
 	size := int64(len(m.Record)) + 64
-	s.buf.commitRow(m.Line, size, p.o.Now())
+	s.buf.commitRow(m.Line, size, time.Now())
 	p.buffered += size
 	if s.settings.LoadMethod == "overwrite" && s.firstRecord == 0 {
 		s.firstRecord = m.Line

@@ -32,6 +32,7 @@ func (p *pipeline) tableOptions(stream string, st config.StreamSettings) table.O
 		JSONNative:          srv.JSONNative,
 		TimestampTZ:         c.TimestampType != "timestamp",
 		National:            srv.NationalNeeded,
+		NoKeyConstraint:     st.LoadMethod == "append-only",
 	}
 	if n, err := strconv.Atoi(c.IdentifierMaxBytes); err == nil {
 		o.IdentifierMaxBytes = n

@@ -172,6 +172,9 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 				return p.drain(in.err)
 			}
 			for i := range c.msgs {
+				if p.failed != nil {
+					break
+				}
 				if err := p.handle(&c.msgs[i]); err != nil {
 					if ierr := (*singer.InputError)(nil); errors.As(err, &ierr) {
 						return p.drain(err)
@@ -275,7 +278,7 @@ func (p *pipeline) waitAll(deadline *time.Time) error {
 }
 
 func (p *pipeline) onTick() {
-	now := p.o.Now()
+	now := time.Now() // timers run on the real clock; Options.Now is for metadata only
 	if lim := p.cfg.BatchWaitLimitSeconds; lim > 0 {
 		age := time.Duration(lim) * time.Second
 		for _, s := range p.order {
@@ -333,7 +336,12 @@ func (p *pipeline) frontier() int64 {
 	return f
 }
 
+// advance writes the newest state that became true. After a failure no
+// newer state is ever written (SPEC §7 rule 4).
 func (p *pipeline) advance() error {
+	if p.failed != nil {
+		return nil
+	}
 	return p.tracker.advance(p.frontier())
 }
 

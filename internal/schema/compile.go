@@ -23,6 +23,7 @@ type Schema struct {
 	Root *Property
 
 	validator *jsonschema.Schema
+	fast      *fastPlan // see ValidateRaw
 }
 
 // Compile compiles the "schema" object of a SCHEMA message. It resolves
@@ -60,7 +61,7 @@ func Compile(raw []byte) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Schema{Root: root, validator: v}, nil
+	return &Schema{Root: root, validator: v, fast: buildFast(doc)}, nil
 }
 
 func compileValidator(doc map[string]any) (*jsonschema.Schema, error) {

@@ -99,13 +99,7 @@ func (s *scanner) object(depth int) error {
 		if _, err := s.key(); err != nil {
 			return err
 		}
-		var err error
-		if s.pos < len(s.data) && s.data[s.pos] == '"' {
-			_, err = s.str() // the most common value, without a call to value
-		} else {
-			err = s.value(depth)
-		}
-		if err != nil {
+		if err := s.value(depth); err != nil {
 			return err
 		}
 		if done, err := s.next('}'); done || err != nil {
@@ -170,11 +164,7 @@ func (s *scanner) next(closing byte) (done bool, err error) {
 			return true, nil
 		}
 	}
-	return false, s.unexpectedSeparator(closing)
-}
-
-func (s *scanner) unexpectedSeparator(closing byte) error {
-	return s.unexpected(fmt.Sprintf("',' or '%c'", closing))
+	return false, s.unexpected(fmt.Sprintf("',' or '%c'", closing))
 }
 
 // str scans the string at s.pos and reports whether it holds escapes.

@@ -62,6 +62,10 @@ type Options struct {
 	// (ACTIVATE_VERSION / RECORD version) or deletes, so _SDC_TABLE_VERSION
 	// and _SDC_DELETED_AT are needed even without AddRecordMetadata.
 	UsesVersions, UsesDeletes bool
+	// NoKeyConstraint leaves out the PRIMARY KEY constraint (key columns
+	// stay NOT NULL): append-only streams may repeat a key, and an
+	// at-least-once re-run must not fail on ORA-00001.
+	NoKeyConstraint bool
 
 	VarcharMaxBytes int // VARCHAR2 ceiling in bytes; 0 means 4000
 	BooleanNative   bool
@@ -517,7 +521,9 @@ func (b *builder) table(name string, existing *Table) (*Table, error) {
 		return nil, inputError(b.stream, "", "the table would need %d columns, more than Oracle's %d: use storage_mode json, a smaller flattening_max_depth or ignored_columns", len(t.Columns), MaxColumns)
 	}
 	for _, c := range b.keys {
-		t.PrimaryKey = append(t.PrimaryKey, c.name)
+		if !b.opts.NoKeyConstraint {
+			t.PrimaryKey = append(t.PrimaryKey, c.name)
+		}
 	}
 	if err := b.indexes(t); err != nil {
 		return nil, err

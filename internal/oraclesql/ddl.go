@@ -1,0 +1,351 @@
+package oraclesql
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/target-oracle/target-oracle/internal/engine"
+	"github.com/target-oracle/target-oracle/internal/table"
+)
+
+// ORA error numbers that mean a DDL statement's work is already done.
+const (
+	oraNameInUse         = 955  // CREATE TABLE/INDEX: name is already used by an existing object
+	oraInvalidIdentifier = 904  // DROP/SET UNUSED/RENAME of a column that is gone
+	oraColumnExists      = 1430 // ADD of a column that exists
+	oraAlreadyNotNull    = 1442 // MODIFY NOT NULL of a NOT NULL column
+	oraColumnsIndexed    = 1408 // CREATE INDEX on a column list already indexed
+	oraOnePrimaryKey     = 2260 // ADD PRIMARY KEY to a table that has one
+	oraKeyExists         = 2261 // ADD PRIMARY KEY on a column list that has one
+	oraNoSuchConstraint  = 2443 // DROP CONSTRAINT of a constraint that is gone
+)
+
+// Change returns the DDL for one table change, in execution order. Every
+// statement is idempotent through its IgnoreCodes, so a run killed
+// half-way, or a concurrent run, is finished by running the same
+// statements again (SPEC §5.5, §6.3).
+//
+// Migrate is five or more statements: add a column named
+// MigrationColumn(col) of the new type; copy converted values in chunks
+// (Repeat); SET UNUSED the old column (dictionary-only, so the lock and
+// undo stay bounded: reclaim the space later with ALTER TABLE … DROP
+// UNUSED COLUMNS CHECKPOINT); rename the new column to the old name; and
+// restore NOT NULL, the primary key, custom indexes and the comment when
+// the column had them. The column moves to the end of the table.
+func (r *Renderer) Change(ch engine.Change) ([]Statement, error) {
+	t := ch.Table
+	if t == nil {
+		return nil, fmt.Errorf("oraclesql: %s change without a table", ch.Change.Kind)
+	}
+	if err := checkNames(t, columnNames(t)...); err != nil {
+		return nil, err
+	}
+	if ch.Change.Kind == table.CreateTable {
+		return r.createTable(t), nil
+	}
+	c := t.Column(ch.Change.Column)
+	if c == nil {
+		return nil, &UnsupportedError{Table: t.QualifiedName(), What: fmt.Sprintf("%s of column %q, which the table does not have", ch.Change.Kind, ch.Change.Column)}
+	}
+	switch ch.Change.Kind {
+	case table.AddColumn:
+		return r.addColumn(t, c), nil
+	case table.WidenInPlace:
+		return r.widen(t, c, ch.Change.From, ch.Change.To), nil
+	case table.Migrate:
+		return r.migrate(t, c, ch.Change.From, ch.Change.To)
+	}
+	return nil, &UnsupportedError{Table: t.QualifiedName(), What: "unknown change " + ch.Change.Kind.String()}
+}
+
+// Truncate empties t (truncate_before_load). It is DDL: it commits and
+// cannot be rolled back.
+func (r *Renderer) Truncate(t *table.Table) []Statement {
+	return []Statement{{SQL: "TRUNCATE TABLE " + tableName(t), Kind: KindDDL}}
+}
+
+// Grant returns the GRANT SELECT for Options.GrantSelectTo, or nothing.
+// GRANT is idempotent.
+func (r *Renderer) Grant(t *table.Table) []Statement {
+	if len(r.o.GrantSelectTo) == 0 {
+		return nil
+	}
+	names := make([]string, len(r.o.GrantSelectTo))
+	for i, g := range r.o.GrantSelectTo {
+		names[i] = serverName(g)
+	}
+	return []Statement{{SQL: "GRANT SELECT ON " + tableName(t) + " TO " + strings.Join(names, ", "), Kind: KindDDL}}
+}
+
+// MigrationColumn is the deterministic name of the column a migration of
+// column fills: column + "$M", cut and hashed to the identifier limit. An
+// engine that finds it in the catalog without column has found a
+// migration killed after its old column was dropped, and finishes it with
+// FinishMigration; one that finds both re-runs the Migrate change.
+func (r *Renderer) MigrationColumn(column string) string {
+	return table.DerivedName(column, "$M", r.maxBytes())
+}
+
+// JSONCheckName is the name of the IS JSON check of a CLOB JSON column.
+func (r *Renderer) JSONCheckName(tableName, column string) string {
+	return table.DerivedName(tableName+"_"+column, "_JSON", r.maxBytes())
+}
+
+// BoolCheckName is the name of the IN (0, 1) check of a NUMBER(1) boolean.
+func (r *Renderer) BoolCheckName(tableName, column string) string {
+	return table.DerivedName(tableName+"_"+column, "_BOOL", r.maxBytes())
+}
+
+func columnNames(t *table.Table) []string {
+	names := make([]string, len(t.Columns))
+	for i := range t.Columns {
+		names[i] = t.Columns[i].Name
+	}
+	return names
+}
+
+func (r *Renderer) createTable(t *table.Table) []Statement {
+	var b strings.Builder
+	b.WriteString("CREATE TABLE ")
+	b.WriteString(tableName(t))
+	b.WriteString(" (")
+	for i := range t.Columns {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(r.columnDef(t, &t.Columns[i], t.Columns[i].Name))
+	}
+	if len(t.PrimaryKey) > 0 {
+		b.WriteString(", ")
+		b.WriteString(r.primaryKey(t))
+	}
+	b.WriteString(")")
+	if r.o.Tablespace != "" {
+		b.WriteString(" TABLESPACE ")
+		b.WriteString(serverName(r.o.Tablespace))
+	}
+	var lobs []string
+	for _, c := range t.Columns {
+		if isLOB(c.Type) {
+			lobs = append(lobs, c.Name)
+		}
+	}
+	b.WriteString(r.lobStorage(lobs...))
+	out := []Statement{{SQL: b.String(), Kind: KindDDL, IgnoreCodes: []int{oraNameInUse}}}
+	for i := range t.Columns {
+		out = append(out, r.comment(t, &t.Columns[i])...)
+	}
+	for _, ix := range t.Indexes {
+		out = append(out, r.index(t, ix))
+	}
+	return append(out, r.Grant(t)...)
+}
+
+// columnDef is `"NAME" TYPE [NOT NULL] [CONSTRAINT "…" CHECK (…)]` for c,
+// created under the name as (c.Name, or a migration column). The check is
+// named after c.Name, so a later widening drops it by name.
+func (r *Renderer) columnDef(t *table.Table, c *table.Column, as string) string {
+	s := table.Quote(as) + " " + c.Type.String()
+	if !c.Nullable {
+		s += " NOT NULL"
+	}
+	switch {
+	case c.Type.Kind == table.KindJSON && c.Type.JSONAsClob:
+		s += " CONSTRAINT " + table.Quote(r.JSONCheckName(t.Name, c.Name)) + " CHECK (" + table.Quote(as) + " IS JSON)"
+	case c.Type.Kind == table.KindNumber && c.Type.BoolNumber:
+		s += " CONSTRAINT " + table.Quote(r.BoolCheckName(t.Name, c.Name)) + " CHECK (" + table.Quote(as) + " IN (0, 1))"
+	}
+	return s
+}
+
+func (r *Renderer) primaryKey(t *table.Table) string {
+	s := "CONSTRAINT " + table.Quote(table.PrimaryKeyName(t.Name, r.maxBytes())) + " PRIMARY KEY (" + quoteList(t.PrimaryKey) + ")"
+	if r.o.IndexTablespace != "" {
+		s += " USING INDEX TABLESPACE " + serverName(r.o.IndexTablespace)
+	}
+	return s
+}
+
+// isLOB reports whether a column of type t has a LOB segment that
+// LOBTablespace applies to. Native JSON is left in the table's
+// tablespace: its storage clause (JSON (…) STORE AS) is 21c-only.
+func isLOB(t table.Type) bool {
+	return t.Kind == table.KindClob || t.Kind == table.KindJSON && t.JSONAsClob
+}
+
+// lobStorage is ` LOB (A, B) STORE AS (TABLESPACE X)` for LOBTablespace,
+// or "". A column that is an ordinary identifier is written unquoted (the
+// same name to Oracle): the lint grammar accepts only that form.
+func (r *Renderer) lobStorage(columns ...string) string {
+	if r.o.LOBTablespace == "" || len(columns) == 0 {
+		return ""
+	}
+	items := make([]string, len(columns))
+	for i, c := range columns {
+		items[i] = c
+		if !ordinary(c) {
+			items[i] = table.Quote(c)
+		}
+	}
+	return " LOB (" + strings.Join(items, ", ") + ") STORE AS (TABLESPACE " + serverName(r.o.LOBTablespace) + ")"
+}
+
+func (r *Renderer) comment(t *table.Table, c *table.Column) []Statement {
+	if !r.o.ColumnComments {
+		return nil
+	}
+	sql := "COMMENT ON COLUMN " + tableName(t) + "." + table.Quote(c.Name) + " IS " + literal(table.FormatComment(c))
+	return []Statement{{SQL: sql, Kind: KindDDL}}
+}
+
+func (r *Renderer) index(t *table.Table, ix table.Index) Statement {
+	var b strings.Builder
+	b.WriteString("CREATE ")
+	if ix.Unique {
+		b.WriteString("UNIQUE ")
+	}
+	b.WriteString("INDEX ")
+	b.WriteString(qualified(t.Schema, ix.Name))
+	b.WriteString(" ON ")
+	b.WriteString(tableName(t))
+	b.WriteString(" (")
+	b.WriteString(quoteList(ix.Columns))
+	b.WriteString(")")
+	if r.o.IndexTablespace != "" {
+		b.WriteString(" TABLESPACE ")
+		b.WriteString(serverName(r.o.IndexTablespace))
+	}
+	return Statement{SQL: b.String(), Kind: KindDDL, IgnoreCodes: []int{oraNameInUse, oraColumnsIndexed}}
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = table.Quote(n)
+	}
+	return strings.Join(q, ", ")
+}
+
+func (r *Renderer) addColumn(t *table.Table, c *table.Column) []Statement {
+	out := []Statement{r.addColumnAs(t, c, c.Name)}
+	return append(out, r.comment(t, c)...)
+}
+
+func (r *Renderer) addColumnAs(t *table.Table, c *table.Column, as string) Statement {
+	sql := "ALTER TABLE " + tableName(t) + " ADD (" + r.columnDef(t, c, as) + ")"
+	if isLOB(c.Type) {
+		sql += r.lobStorage(as)
+	}
+	return Statement{SQL: sql, Kind: KindDDL, IgnoreCodes: []int{oraColumnExists}}
+}
+
+// widen changes a column's type in the dictionary only. A NUMBER(1)
+// boolean that widens loses its IN (0, 1) check, a CLOB JSON column that
+// becomes plain CLOB its IS JSON check; a LOB is never MODIFYed (its type
+// does not change, and Oracle refuses MODIFY of a LOB: ORA-22859).
+func (r *Renderer) widen(t *table.Table, c *table.Column, from, to table.Type) []Statement {
+	var out []Statement
+	if from.Kind == table.KindNumber && from.BoolNumber && !to.BoolNumber {
+		out = append(out, r.dropConstraint(t, r.BoolCheckName(t.Name, c.Name)))
+	}
+	if from.Kind == table.KindJSON && from.JSONAsClob && !(to.Kind == table.KindJSON && to.JSONAsClob) {
+		out = append(out, r.dropConstraint(t, r.JSONCheckName(t.Name, c.Name)))
+	}
+	if from.String() != to.String() {
+		out = append(out, Statement{
+			SQL:  "ALTER TABLE " + tableName(t) + " MODIFY (" + table.Quote(c.Name) + " " + to.String() + ")",
+			Kind: KindDDL,
+		})
+	}
+	return out
+}
+
+func (r *Renderer) dropConstraint(t *table.Table, name string) Statement {
+	return Statement{
+		SQL:         "ALTER TABLE " + tableName(t) + " DROP CONSTRAINT " + table.Quote(name),
+		Kind:        KindDDL,
+		IgnoreCodes: []int{oraNoSuchConstraint},
+	}
+}
+
+func (r *Renderer) migrate(t *table.Table, c *table.Column, from, to table.Type) ([]Statement, error) {
+	marker := r.MigrationColumn(c.Name)
+	conv, err := convertExpr(from, to, table.Quote(c.Name))
+	if err != nil {
+		return nil, &UnsupportedError{Table: t.QualifiedName(), What: fmt.Sprintf("migrate column %q: %v", c.Name, err)}
+	}
+	nc := *c
+	nc.Type = to
+	nc.Nullable = true // filled by the copy; NOT NULL comes back after the rename
+	tbl := tableName(t)
+	qm, qc := table.Quote(marker), table.Quote(c.Name)
+	out := []Statement{
+		r.addColumnAs(t, &nc, marker),
+		{
+			SQL: "UPDATE " + tbl + " SET " + qm + " = " + conv +
+				" WHERE " + qm + " IS NULL AND " + qc + " IS NOT NULL AND ROWNUM <= :1",
+			Binds:  []Bind{{Column: "chunk rows", Type: table.Type{Kind: table.KindNumber, Precision: 38}, Source: Fixed, Value: fmt.Sprint(r.o.MigrationChunkRows)}},
+			Kind:   KindDML,
+			Repeat: true,
+		},
+		{
+			SQL:         "ALTER TABLE " + tbl + " SET UNUSED (" + qc + ") CASCADE CONSTRAINTS",
+			Kind:        KindDDL,
+			IgnoreCodes: []int{oraInvalidIdentifier},
+		},
+	}
+	return append(out, r.finish(t, c, marker)...), nil
+}
+
+// FinishMigration returns the statements that complete a migration of
+// column whose old column is already gone: rename MigrationColumn(column)
+// to column and restore what the column had (see Change). t is the table
+// as it should be after the migration.
+func (r *Renderer) FinishMigration(t *table.Table, column string) ([]Statement, error) {
+	if err := checkNames(t, columnNames(t)...); err != nil {
+		return nil, err
+	}
+	c := t.Column(column)
+	if c == nil {
+		return nil, &UnsupportedError{Table: t.QualifiedName(), What: fmt.Sprintf("finish migration of column %q, which the table does not have", column)}
+	}
+	return r.finish(t, c, r.MigrationColumn(column)), nil
+}
+
+func (r *Renderer) finish(t *table.Table, c *table.Column, marker string) []Statement {
+	tbl := tableName(t)
+	out := []Statement{{
+		SQL:         "ALTER TABLE " + tbl + " RENAME COLUMN " + table.Quote(marker) + " TO " + table.Quote(c.Name),
+		Kind:        KindDDL,
+		IgnoreCodes: []int{oraInvalidIdentifier},
+	}}
+	if !c.Nullable {
+		out = append(out, Statement{
+			SQL:         "ALTER TABLE " + tbl + " MODIFY (" + table.Quote(c.Name) + " NOT NULL)",
+			Kind:        KindDDL,
+			IgnoreCodes: []int{oraAlreadyNotNull},
+		})
+	}
+	if contains(t.PrimaryKey, c.Name) {
+		out = append(out, Statement{
+			SQL:         "ALTER TABLE " + tbl + " ADD " + r.primaryKey(t),
+			Kind:        KindDDL,
+			IgnoreCodes: []int{oraOnePrimaryKey, oraKeyExists},
+		})
+	}
+	for _, ix := range t.Indexes {
+		if contains(ix.Columns, c.Name) {
+			out = append(out, r.index(t, ix))
+		}
+	}
+	return append(out, r.comment(t, c)...)
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}

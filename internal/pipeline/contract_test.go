@@ -1,0 +1,302 @@
+package pipeline_test
+
+import (
+	"bufio"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/target-oracle/target-oracle/internal/engine"
+	"github.com/target-oracle/target-oracle/internal/memory"
+	"github.com/target-oracle/target-oracle/internal/pipeline"
+	"github.com/target-oracle/target-oracle/internal/singer"
+)
+
+const schemaLine = `{"type":"SCHEMA","stream":"s","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"v":{"type":["null","string"]},"_sdc_deleted_at":{"type":["null","string"],"format":"date-time"}}}}`
+
+func rec(id int, v string) string {
+	b, _ := json.Marshal(map[string]any{"type": "RECORD", "stream": "s", "record": map[string]any{"id": id, "v": v}})
+	return string(b)
+}
+
+func state(n int) string {
+	b, _ := json.Marshal(map[string]any{"type": "STATE", "value": map[string]any{"n": n}})
+	return string(b)
+}
+
+func input(lines ...string) string { return strings.Join(lines, "\n") + "\n" }
+
+func ids(eng *memory.Engine, table string) string {
+	var out []string
+	for _, r := range eng.Rows("DRY_RUN." + table) {
+		out = append(out, r["ID"])
+	}
+	return strings.Join(out, ",")
+}
+
+// failingLoad makes the nth Load (1-based) fail.
+func failingLoad(n int32) memory.Hooks {
+	var calls atomic.Int32
+	return memory.Hooks{Load: func([]engine.Step) error {
+		if calls.Add(1) == n {
+			return errors.New("injected: connection lost")
+		}
+		return nil
+	}}
+}
+
+func TestNoStatePastAFailedBatch(t *testing.T) {
+	eng := memory.New(memory.Options{KeepRows: true, Now: func() time.Time { return fixedNow }, Hooks: failingLoad(2)})
+	cfg := loadConfig(t, `{"batch_size_rows": 1, "max_parallelism": 1}`)
+	states, err := run(t, eng, cfg, input(schemaLine, rec(1, "a"), state(1), rec(2, "b"), state(2), rec(3, "c"), state(3)))
+	var ie *singer.InputError
+	if err == nil || errors.As(err, &ie) || !strings.Contains(err.Error(), "injected") {
+		t.Fatalf("err = %v, want the injected database error", err)
+	}
+	if strings.Join(states, "|") != `{"n":1}` {
+		t.Fatalf("states %q, want only the state before the failed batch", states)
+	}
+	if got := ids(eng, "S"); got != "1" {
+		t.Fatalf("rows %s, want 1", got)
+	}
+}
+
+func TestOverwriteWritesNoStateBeforeEndOfInput(t *testing.T) {
+	// The last batch fails: an upsert stream would have written states
+	// for the earlier batches; an overwrite stream must write none.
+	for method, want := range map[string]string{"upsert": `{"n":2}`, "overwrite": ""} {
+		t.Run(method, func(t *testing.T) {
+			eng := memory.New(memory.Options{KeepRows: true, Hooks: failingLoad(3)})
+			cfg := loadConfig(t, `{"batch_size_rows": 1, "max_parallelism": 1, "load_method": "`+method+`"}`)
+			states, err := run(t, eng, cfg, input(schemaLine, rec(1, "a"), state(1), rec(2, "b"), state(2), rec(3, "c"), state(3)))
+			if err == nil {
+				t.Fatal("want the injected error")
+			}
+			if got := strings.Join(states, "|"); !strings.HasSuffix(got, want) || (want == "" && got != "") {
+				t.Fatalf("states %q, want last %q", states, want)
+			}
+		})
+	}
+}
+
+func TestOverwriteReplacesTableContents(t *testing.T) {
+	eng := newEngine()
+	if _, err := run(t, eng, loadConfig(t, ""), input(schemaLine, rec(1, "a"), rec(2, "b"))); err != nil {
+		t.Fatal(err)
+	}
+	cfg := loadConfig(t, `{"load_method": "overwrite", "batch_size_rows": 1}`)
+	states, err := run(t, eng, cfg, input(schemaLine, rec(3, "c"), state(1), rec(4, "d"), state(2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(eng, "S"); got != "3,4" {
+		t.Fatalf("rows %s, want 3,4 (the first flush replaces, later flushes add)", got)
+	}
+	if strings.Join(states, "|") != `{"n":2}` {
+		t.Fatalf("states %q, want only the final one", states)
+	}
+}
+
+// chanWriter delivers each written line on a channel.
+type chanWriter chan string
+
+func (w chanWriter) Write(b []byte) (int, error) {
+	for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		w <- l
+	}
+	return len(b), nil
+}
+
+func TestAgeLimitFlushesWhileInputIsIdle(t *testing.T) {
+	pr, pw := io.Pipe()
+	out := make(chanWriter, 10)
+	cfg := loadConfig(t, `{"batch_wait_limit_seconds": 1}`)
+	done := make(chan error, 1)
+	go func() {
+		done <- pipeline.Run(context.Background(), pipeline.Options{Config: cfg, Engine: newEngine(),
+			Server: pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
+			Input:  pr, StateOut: out})
+	}()
+	io.WriteString(pw, input(schemaLine, rec(1, "a"), state(1)))
+	select {
+	case got := <-out:
+		if got != `{"n":1}` {
+			t.Fatalf("state %q", got)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("no state while the input stayed open: the age limit did not flush")
+	}
+	pw.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRejectAndSkip(t *testing.T) {
+	bad := `{"type":"RECORD","stream":"s","record":{"id":"not a number"}}`
+	in := input(schemaLine, rec(1, "a"), bad, state(1), rec(2, "b"), state(2))
+	t.Run("reject", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "rejects.jsonl")
+		eng := newEngine()
+		states, err := run(t, eng, loadConfig(t, `{"on_invalid_record": "reject", "reject_path": "`+path+`"}`), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(states, "|") != `{"n":2}` || ids(eng, "S") != "1,2" {
+			t.Fatalf("states %q rows %s", states, ids(eng, "S"))
+		}
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm()&0o077 != 0 {
+			t.Errorf("reject file is readable by others: %v", fi.Mode())
+		}
+		var r struct {
+			Line   int64           `json:"line"`
+			Stream string          `json:"stream"`
+			Error  string          `json:"error"`
+			Record json.RawMessage `json:"record"`
+		}
+		if err := json.Unmarshal([]byte(readFile(t, path)), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Line != 3 || r.Stream != "s" || !strings.Contains(r.Error, `property "id"`) || string(r.Record) != `{"id":"not a number"}` {
+			t.Fatalf("reject line: %+v", r)
+		}
+	})
+	t.Run("skip", func(t *testing.T) {
+		eng := newEngine()
+		states, err := run(t, eng, loadConfig(t, `{"on_invalid_record": "skip"}`), in)
+		if err != nil || strings.Join(states, "|") != `{"n":2}` || ids(eng, "S") != "1,2" {
+			t.Fatalf("err %v states %q rows %s", err, states, ids(eng, "S"))
+		}
+	})
+}
+
+func TestSmallMemoryLimitLoadsEverything(t *testing.T) {
+	var lines []string
+	lines = append(lines, schemaLine, strings.Replace(schemaLine, `"s"`, `"t"`, 1))
+	for i := 1; i <= 500; i++ {
+		lines = append(lines, rec(i, strings.Repeat("x", 100)))
+		lines = append(lines, strings.Replace(rec(i, "y"), `"s"`, `"t"`, 1))
+		if i%50 == 0 {
+			lines = append(lines, state(i))
+		}
+	}
+	eng := newEngine()
+	states, err := run(t, eng, loadConfig(t, `{"max_buffered_bytes": 2000, "batch_size_bytes": 1000}`), input(lines...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(eng.Rows("DRY_RUN.S")) != 500 || len(eng.Rows("DRY_RUN.T")) != 500 {
+		t.Fatalf("rows %d/%d", len(eng.Rows("DRY_RUN.S")), len(eng.Rows("DRY_RUN.T")))
+	}
+	if states[len(states)-1] != `{"n":500}` {
+		t.Fatalf("last state %q", states[len(states)-1])
+	}
+}
+
+func TestStateRules(t *testing.T) {
+	eng := newEngine()
+	// A repeated state text is written once; no STATE, no output.
+	states, err := run(t, eng, loadConfig(t, ""), input(schemaLine, rec(1, "a"), state(1), rec(2, "b"), state(1)))
+	if err != nil || strings.Join(states, "|") != `{"n":1}` {
+		t.Fatalf("err %v states %q", err, states)
+	}
+	states, err = run(t, eng, loadConfig(t, ""), input(schemaLine, rec(3, "c")))
+	if err != nil || len(states) != 0 {
+		t.Fatalf("err %v states %q", err, states)
+	}
+	// The state's text is kept as received (numbers keep their text).
+	states, err = run(t, eng, loadConfig(t, ""), input(schemaLine, `{"type":"STATE","value":{"big": 12345678901234567890.000, "x": 1e400}}`))
+	if err != nil || strings.Join(states, "|") != `{"big":12345678901234567890.000,"x":1e400}` {
+		t.Fatalf("err %v states %q", err, states)
+	}
+}
+
+func TestDeletes(t *testing.T) {
+	del := func(id int) string {
+		b, _ := json.Marshal(map[string]any{"type": "RECORD", "stream": "s", "record": map[string]any{"id": id, "_sdc_deleted_at": "2025-01-01T00:00:00Z"}})
+		return string(b)
+	}
+	t.Run("soft", func(t *testing.T) {
+		eng := newEngine()
+		if _, err := run(t, eng, loadConfig(t, ""), input(schemaLine, rec(1, "a"), rec(2, "b"))); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := run(t, eng, loadConfig(t, ""), input(schemaLine, del(1), del(3))); err != nil {
+			t.Fatal(err)
+		}
+		rows := eng.Rows("DRY_RUN.S")
+		if len(rows) != 3 || rows[0]["V"] != "a" || rows[0]["_SDC_DELETED_AT"] != "2025-01-01T00:00:00Z" || rows[1]["_SDC_DELETED_AT"] != "" || rows[2]["_SDC_DELETED_AT"] == "" {
+			t.Fatalf("rows after soft deletes: %v", rows)
+		}
+	})
+	t.Run("hard", func(t *testing.T) {
+		eng := newEngine()
+		cfg := loadConfig(t, `{"hard_delete": true}`)
+		if _, err := run(t, eng, cfg, input(schemaLine, rec(1, "a"), rec(2, "b"), rec(3, "c"))); err != nil {
+			t.Fatal(err)
+		}
+		// In one batch: 2 is deleted then written again (the last record wins).
+		if _, err := run(t, eng, cfg, input(schemaLine, del(1), del(2), rec(2, "again"))); err != nil {
+			t.Fatal(err)
+		}
+		if got := ids(eng, "S"); got != "2,3" {
+			t.Fatalf("rows %s, want 2,3", got)
+		}
+	})
+}
+
+func TestBatchMessage(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "part-1.jsonl.gz")
+	f, _ := os.Create(path)
+	zw := gzip.NewWriter(f)
+	w := bufio.NewWriter(zw)
+	for i := 1; i <= 3; i++ {
+		w.WriteString(`{"id":` + string(rune('0'+i)) + `,"v":"from batch"}` + "\n")
+	}
+	w.Flush()
+	zw.Close()
+	f.Close()
+	batch := `{"type":"BATCH","stream":"s","encoding":{"format":"jsonl","compression":"gzip"},"manifest":["file://` + path + `"]}`
+	eng := newEngine()
+	states, err := run(t, eng, loadConfig(t, ""), input(schemaLine, batch, state(1)))
+	if err != nil || strings.Join(states, "|") != `{"n":1}` || ids(eng, "S") != "1,2,3" {
+		t.Fatalf("err %v states %q rows %s", err, states, ids(eng, "S"))
+	}
+	// A missing file fails the run, and is not an input error (exit 1).
+	_, err = run(t, newEngine(), loadConfig(t, ""), input(schemaLine, strings.Replace(batch, path, path+".missing", 1)))
+	var ie *singer.InputError
+	if err == nil || errors.As(err, &ie) {
+		t.Fatalf("missing BATCH file: err %v", err)
+	}
+}
+
+// Append-only streams with a key append every record: a re-run after a
+// crash may repeat rows (at-least-once) and must not fail on a duplicate.
+func TestAppendOnlyWithKeyAppends(t *testing.T) {
+	eng := newEngine()
+	cfg := loadConfig(t, `{"load_method": "append-only"}`)
+	for i := 0; i < 2; i++ {
+		if _, err := run(t, eng, cfg, input(schemaLine, rec(1, "a"), rec(1, "b"))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := ids(eng, "S"); got != "1,1,1,1" {
+		t.Fatalf("rows %s, want four appended rows", got)
+	}
+	if pk := eng.Tables()["DRY_RUN.S"].PrimaryKey; len(pk) != 0 {
+		t.Fatalf("append-only table has a primary key constraint %v", pk)
+	}
+}

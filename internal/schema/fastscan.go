@@ -1,0 +1,761 @@
+package schema
+
+import (
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/target-oracle/target-oracle/internal/value"
+)
+
+// fastResult is the fast plan's verdict on a record.
+type fastResult int8
+
+const (
+	fastAccept fastResult = iota // Validate accepts it too
+	fastReject                   // it breaks a rule (Validate rejects it, except with duplicate keys)
+	fastUnsure                   // not decided: bad JSON, or nested too deep
+)
+
+// maxFastDepth bounds the walker's recursion; deeper records are left to
+// encoding/json and Validate.
+const maxFastDepth = 1000
+
+// String flags found by scanString.
+const (
+	strEscaped = 1 << iota // holds a backslash escape
+	strHigh                // holds bytes >= 0x80
+)
+
+// strSpecial marks the bytes that end the fast path of scanString.
+var strSpecial = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = c < 0x20 || c == '"' || c == '\\' || c >= 0x80
+	}
+	return t
+}()
+
+// walker validates one record's bytes against a plan. Every method takes
+// the index of the first byte of a value and returns the index after it;
+// a false result is a rejection, or with unsure set, no decision.
+type walker struct {
+	b       []byte
+	depth   int
+	unsure  bool
+	scratch [128]byte // unescaped keys and strings, when they fit
+}
+
+func fastValid(root *fnode, b []byte) fastResult {
+	w := walker{b: b}
+	end, ok := w.value(root, w.ws(0))
+	switch {
+	case w.unsure:
+		return fastUnsure
+	case !ok:
+		return fastReject
+	case w.ws(end) != len(b):
+		return fastUnsure
+	}
+	return fastAccept
+}
+
+// at returns the byte at i, or 0 past the end.
+func (w *walker) at(i int) byte {
+	if i < len(w.b) {
+		return w.b[i]
+	}
+	return 0
+}
+
+func (w *walker) ws(i int) int {
+	for i < len(w.b) {
+		switch w.b[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// syntax gives up on malformed JSON: the decoder will report it.
+func (w *walker) syntax(i int) (int, bool) {
+	w.unsure = true
+	return i, false
+}
+
+func (w *walker) value(n *fnode, i int) (int, bool) {
+	switch n.always {
+	case 1:
+		return w.skip(i)
+	case -1:
+		return i, false
+	}
+	if n.combOnly {
+		return w.combined(n, i, -1)
+	}
+	var end int
+	var ok bool
+	switch c := w.at(i); c {
+	case '{':
+		end, ok = w.object(n, i)
+	case '[':
+		end, ok = w.array(n, i)
+	case '"':
+		end, ok = w.string(n, i)
+	case 't', 'f', 'n':
+		end, ok = w.literal(n, i)
+	default:
+		end, ok = w.number(n, i)
+	}
+	if !ok || len(n.all) == 0 && len(n.alts) == 0 {
+		return end, ok
+	}
+	return w.combined(n, i, end)
+}
+
+// combined applies allOf and anyOf/oneOf to the value at i, walking it once
+// per branch. end is where the value ends, or -1 when no walk has found
+// that yet.
+func (w *walker) combined(n *fnode, i, end int) (int, bool) {
+	for _, a := range n.all {
+		e, ok := w.value(a, i)
+		if !ok {
+			return e, false
+		}
+		end = e
+	}
+	coarse := w.coarseKind(i)
+	depth := w.depth
+	for _, list := range n.alts {
+		found := false
+		for _, a := range list {
+			if a.possible&coarse == 0 {
+				continue
+			}
+			e, ok := w.value(a, i)
+			w.depth = depth // a failed branch may stop inside the value
+			if w.unsure {
+				return e, false
+			}
+			if ok {
+				found, end = true, e
+				break
+			}
+		}
+		if !found {
+			return i, false
+		}
+	}
+	return end, true
+}
+
+// coarseKind is the kind of the value at i as far as its first byte tells.
+func (w *walker) coarseKind(i int) kinds {
+	switch w.at(i) {
+	case '{':
+		return kObject
+	case '[':
+		return kArray
+	case '"':
+		return kString
+	case 't', 'f':
+		return kBool
+	case 'n':
+		return kNull
+	}
+	return kNumber
+}
+
+func (w *walker) enter() bool {
+	if w.depth++; w.depth > maxFastDepth {
+		w.unsure = true
+		return false
+	}
+	return true
+}
+
+func (w *walker) object(n *fnode, i int) (int, bool) {
+	if n.types&kObject == 0 {
+		return i, false
+	}
+	if !n.obj {
+		return w.skip(i)
+	}
+	if !w.enter() {
+		return i, false
+	}
+	var seen uint64
+	hint := 0
+	i = w.ws(i + 1)
+	if w.at(i) == '}' {
+		i++
+	} else {
+		for {
+			if w.at(i) != '"' {
+				return w.syntax(i)
+			}
+			kend, flags := w.scanString(i)
+			if kend < 0 {
+				return w.syntax(i)
+			}
+			key := w.b[i+1 : kend-1]
+			if flags != 0 {
+				key = w.content(key, flags)
+			}
+			if i = w.ws(kend); w.at(i) != ':' {
+				return w.syntax(i)
+			}
+			i = w.ws(i + 1)
+			child := n.addl
+			if p := n.lookup(key, &hint); p != nil {
+				seen |= p.bit
+				if !p.viaAddl {
+					child = p.node
+				}
+			}
+			var ok bool
+			if child == nil {
+				i, ok = w.skip(i)
+			} else {
+				i, ok = w.value(child, i)
+			}
+			if !ok {
+				return i, false
+			}
+			i = w.ws(i)
+			if c := w.at(i); c == ',' {
+				i = w.ws(i + 1)
+				continue
+			} else if c == '}' {
+				i++
+				break
+			}
+			return w.syntax(i)
+		}
+	}
+	w.depth--
+	return i, seen&n.reqMask == n.reqMask
+}
+
+// lookup finds the property named key. Records usually list properties in
+// schema order, so the one after the last match is tried first.
+func (n *fnode) lookup(key []byte, hint *int) *fprop {
+	if h := *hint; h < len(n.props) && n.props[h].name == string(key) {
+		*hint = h + 1
+		return &n.props[h]
+	}
+	if n.index != nil {
+		if j, ok := n.index[string(key)]; ok {
+			*hint = j + 1
+			return &n.props[j]
+		}
+		return nil
+	}
+	for j := range n.props {
+		if n.props[j].name == string(key) {
+			*hint = j + 1
+			return &n.props[j]
+		}
+	}
+	return nil
+}
+
+func (w *walker) array(n *fnode, i int) (int, bool) {
+	if n.types&kArray == 0 {
+		return i, false
+	}
+	if !n.arr {
+		return w.skip(i)
+	}
+	if !w.enter() {
+		return i, false
+	}
+	count := 0
+	i = w.ws(i + 1)
+	if w.at(i) == ']' {
+		i++
+	} else {
+		for {
+			var ok bool
+			if n.items == nil {
+				i, ok = w.skip(i)
+			} else {
+				i, ok = w.value(n.items, i)
+			}
+			if !ok {
+				return i, false
+			}
+			count++
+			i = w.ws(i)
+			if c := w.at(i); c == ',' {
+				i = w.ws(i + 1)
+				continue
+			} else if c == ']' {
+				i++
+				break
+			}
+			return w.syntax(i)
+		}
+	}
+	w.depth--
+	if n.minItems >= 0 && count < n.minItems || n.maxItems >= 0 && count > n.maxItems {
+		return i, false
+	}
+	return i, true
+}
+
+func (w *walker) string(n *fnode, i int) (int, bool) {
+	if n.types&kString == 0 {
+		return i, false
+	}
+	end, flags := w.scanString(i)
+	if end < 0 {
+		return w.syntax(i)
+	}
+	if !n.str {
+		return end, true
+	}
+	raw := w.b[i+1 : end-1]
+	if n.minLen >= 0 || n.maxLen >= 0 {
+		l := runeCount(raw, flags)
+		if n.minLen >= 0 && l < n.minLen || n.maxLen >= 0 && l > n.maxLen {
+			return end, false
+		}
+	}
+	if n.format == fmtNone && n.pattern == nil && !n.hasEnum && !n.hasConst {
+		return end, true
+	}
+	s := raw
+	if flags != 0 {
+		s = w.content(raw, flags)
+	}
+	if !checkFormat(n.format, s) {
+		return end, false
+	}
+	if n.pattern != nil && !n.pattern.MatchString(string(s)) {
+		return end, false
+	}
+	return end, n.scalarOK(kString, s, false, nil)
+}
+
+func checkFormat(f formatCheck, s []byte) bool {
+	switch f {
+	case fmtDateTime:
+		_, err := value.ParseDateTime(s)
+		return err == nil
+	case fmtDate:
+		return value.CheckDate(s) == nil
+	case fmtTime:
+		return value.CheckTime(s) == nil
+	case fmtDecimal:
+		_, err := value.CheckNumber(s)
+		return err == nil
+	}
+	return true
+}
+
+// scalarOK applies enum and const to a scalar of kind k: its decoded text
+// for a string, b for a boolean, d for a number.
+func (n *fnode) scalarOK(k kinds, s []byte, b bool, d *decimal) bool {
+	if n.hasEnum {
+		found := false
+		for j := range n.enum {
+			if scalarEqual(&n.enum[j], k, s, b, d) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return !n.hasConst || scalarEqual(&n.cnst, k, s, b, d)
+}
+
+func scalarEqual(e *scalar, k kinds, s []byte, b bool, d *decimal) bool {
+	switch {
+	case e.kind != k:
+		return false
+	case k == kString:
+		return e.s == string(s)
+	case k == kBool:
+		return e.b == b
+	case k == kNull:
+		return true
+	}
+	return cmpDecimal(&e.d, d) == 0
+}
+
+func (w *walker) literal(n *fnode, i int) (int, bool) {
+	end, k, b := w.scanLiteral(i)
+	if end < 0 {
+		return w.syntax(i)
+	}
+	if n.types&k == 0 {
+		return end, false
+	}
+	if !n.hasEnum && !n.hasConst {
+		return end, true
+	}
+	return end, n.scalarOK(k, nil, b, nil)
+}
+
+// scanLiteral reads true, false or null.
+func (w *walker) scanLiteral(i int) (end int, k kinds, b bool) {
+	rest := w.b[i:]
+	switch {
+	case len(rest) >= 4 && string(rest[:4]) == "true":
+		return i + 4, kBool, true
+	case len(rest) >= 5 && string(rest[:5]) == "false":
+		return i + 5, kBool, false
+	case len(rest) >= 4 && string(rest[:4]) == "null":
+		return i + 4, kNull, false
+	}
+	return -1, 0, false
+}
+
+func (w *walker) number(n *fnode, i int) (int, bool) {
+	end := numberEnd(w.b, i)
+	if end < 0 {
+		return w.syntax(i)
+	}
+	text := w.b[i:end]
+	if len(text) > MaxNumberText {
+		return end, false
+	}
+	info, err := value.CheckNumber(text)
+	if err != nil {
+		return end, false
+	}
+	k := kFrac
+	if info.Integer {
+		k = kInt
+	}
+	if n.types&k == 0 {
+		return end, false
+	}
+	if !n.num {
+		return end, true
+	}
+	if n.mult != nil && len(n.bounds) == 0 && !n.hasEnum && !n.hasConst {
+		if ok, known := n.mult.multipleByScale(info); known {
+			return end, ok
+		}
+	}
+	d, _ := parseDecimal(text) // valid: CheckNumber passed
+	for j := range n.bounds {
+		if failsBound(cmpDecimal(&d, &n.bounds[j].d), n.bounds[j].op) {
+			return end, false
+		}
+	}
+	if n.mult != nil && !n.mult.multiple(text, &d) {
+		return end, false
+	}
+	return end, n.scalarOK(k, nil, false, &d)
+}
+
+func failsBound(c int, op int8) bool {
+	switch op {
+	case opMin:
+		return c < 0
+	case opMax:
+		return c > 0
+	case opXMin:
+		return c <= 0
+	}
+	return c >= 0 // opXMax
+}
+
+// numberEnd returns the end of the JSON number at b[i:], or -1 when there
+// is none: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func numberEnd(b []byte, i int) int {
+	digits := func(j int) int {
+		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+			j++
+		}
+		return j
+	}
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i >= len(b):
+		return -1
+	case b[i] == '0':
+		i++
+	case b[i] >= '1' && b[i] <= '9':
+		i = digits(i)
+	default:
+		return -1
+	}
+	if i < len(b) && b[i] == '.' {
+		j := digits(i + 1)
+		if j == i+1 {
+			return -1
+		}
+		i = j
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		j := digits(i)
+		if j == i {
+			return -1
+		}
+		i = j
+	}
+	return i
+}
+
+// skip walks any value, checking its syntax and that every number in it
+// is one Validate accepts (value.CheckNumber, MaxNumberText).
+func (w *walker) skip(i int) (int, bool) {
+	switch w.at(i) {
+	case '{':
+		return w.skipObject(i)
+	case '[':
+		return w.skipArray(i)
+	case '"':
+		end, _ := w.scanString(i)
+		if end < 0 {
+			return w.syntax(i)
+		}
+		return end, true
+	case 't', 'f', 'n':
+		end, _, _ := w.scanLiteral(i)
+		if end < 0 {
+			return w.syntax(i)
+		}
+		return end, true
+	}
+	end := numberEnd(w.b, i)
+	if end < 0 {
+		return w.syntax(i)
+	}
+	text := w.b[i:end]
+	if len(text) > MaxNumberText {
+		return end, false
+	}
+	_, err := value.CheckNumber(text)
+	return end, err == nil
+}
+
+func (w *walker) skipObject(i int) (int, bool) {
+	if !w.enter() {
+		return i, false
+	}
+	i = w.ws(i + 1)
+	if w.at(i) == '}' {
+		w.depth--
+		return i + 1, true
+	}
+	for {
+		if w.at(i) != '"' {
+			return w.syntax(i)
+		}
+		kend, _ := w.scanString(i)
+		if kend < 0 {
+			return w.syntax(i)
+		}
+		if i = w.ws(kend); w.at(i) != ':' {
+			return w.syntax(i)
+		}
+		var ok bool
+		if i, ok = w.skip(w.ws(i + 1)); !ok {
+			return i, false
+		}
+		i = w.ws(i)
+		if c := w.at(i); c == ',' {
+			i = w.ws(i + 1)
+			continue
+		} else if c == '}' {
+			w.depth--
+			return i + 1, true
+		}
+		return w.syntax(i)
+	}
+}
+
+func (w *walker) skipArray(i int) (int, bool) {
+	if !w.enter() {
+		return i, false
+	}
+	i = w.ws(i + 1)
+	if w.at(i) == ']' {
+		w.depth--
+		return i + 1, true
+	}
+	for {
+		var ok bool
+		if i, ok = w.skip(i); !ok {
+			return i, false
+		}
+		i = w.ws(i)
+		if c := w.at(i); c == ',' {
+			i = w.ws(i + 1)
+			continue
+		} else if c == ']' {
+			w.depth--
+			return i + 1, true
+		}
+		return w.syntax(i)
+	}
+}
+
+// scanString checks the string starting at the quote at i and returns the
+// index after its closing quote (-1 when it is malformed) and whether it
+// holds escapes or non-ASCII bytes.
+func (w *walker) scanString(i int) (int, int) {
+	b := w.b
+	flags := 0
+	for j := i + 1; j < len(b); {
+		c := b[j]
+		if !strSpecial[c] {
+			j++
+			continue
+		}
+		switch {
+		case c == '"':
+			return j + 1, flags
+		case c == '\\':
+			n := escapeLen(b, j)
+			if n == 0 {
+				return -1, 0
+			}
+			flags |= strEscaped
+			j += n
+		case c < 0x20:
+			return -1, 0
+		default:
+			flags |= strHigh
+			j++
+		}
+	}
+	return -1, 0
+}
+
+// escapeLen returns the length of the valid escape at b[j] ('\\'), or 0.
+func escapeLen(b []byte, j int) int {
+	if j+1 >= len(b) {
+		return 0
+	}
+	switch b[j+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2
+	case 'u':
+		if getu4(b[j:]) >= 0 {
+			return 6
+		}
+	}
+	return 0
+}
+
+// getu4 decodes \uXXXX at the start of s, or returns -1.
+func getu4(s []byte) rune {
+	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
+		return -1
+	}
+	var r rune
+	for _, c := range s[2:6] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
+}
+
+// content returns the decoded text of a string body that holds escapes or
+// non-ASCII bytes, as encoding/json decodes it.
+func (w *walker) content(raw []byte, flags int) []byte {
+	if flags == strHigh && utf8.Valid(raw) {
+		return raw
+	}
+	return unescape(w.scratch[:0], raw)
+}
+
+// unescape appends the decoded string body raw (syntax already checked)
+// exactly as encoding/json decodes it: invalid UTF-8 bytes and unpaired
+// surrogate escapes become U+FFFD.
+func unescape(dst, raw []byte) []byte {
+	for r := 0; r < len(raw); {
+		c := raw[r]
+		switch {
+		case c == '\\':
+			var rr rune
+			rr, r = decodeEscape(raw, r)
+			dst = utf8.AppendRune(dst, rr)
+		case c < utf8.RuneSelf:
+			dst = append(dst, c)
+			r++
+		default:
+			rr, size := utf8.DecodeRune(raw[r:])
+			r += size
+			dst = utf8.AppendRune(dst, rr)
+		}
+	}
+	return dst
+}
+
+// decodeEscape decodes the escape at raw[r] (valid) and returns the rune
+// and the index after it; a surrogate pair counts as one escape.
+func decodeEscape(raw []byte, r int) (rune, int) {
+	switch raw[r+1] {
+	case 'b':
+		return '\b', r + 2
+	case 'f':
+		return '\f', r + 2
+	case 'n':
+		return '\n', r + 2
+	case 'r':
+		return '\r', r + 2
+	case 't':
+		return '\t', r + 2
+	case 'u':
+		rr := getu4(raw[r:])
+		r += 6
+		if utf16.IsSurrogate(rr) {
+			if dec := utf16.DecodeRune(rr, getu4(raw[r:])); dec != unicode.ReplacementChar {
+				return dec, r + 6
+			}
+			return unicode.ReplacementChar, r
+		}
+		return rr, r
+	}
+	return rune(raw[r+1]), r + 2 // '"', '\\', '/'
+}
+
+// runeCount counts the runes of the decoded string body raw, as
+// utf8.RuneCountInString would on the decoded string, without decoding it.
+func runeCount(raw []byte, flags int) int {
+	switch {
+	case flags == 0:
+		return len(raw)
+	case flags&strEscaped == 0:
+		return utf8.RuneCount(raw) // an invalid byte decodes to one U+FFFD
+	}
+	n := 0
+	for r := 0; r < len(raw); n++ {
+		switch c := raw[r]; {
+		case c == '\\':
+			_, r = decodeEscape(raw, r)
+		case c < utf8.RuneSelf:
+			r++
+		default:
+			_, size := utf8.DecodeRune(raw[r:])
+			r += size
+		}
+	}
+	return n
+}
