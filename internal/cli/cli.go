@@ -205,6 +205,15 @@ func load(o options, io IO, cfg *config.Config, log *slog.Logger, now func() tim
 	log.Warn("dry run: STATE lines describe the embedded engine, not a database; do not feed them to an orchestrator's state store")
 	eng := memory.New(memory.Options{DumpDir: o.dumpDir, Now: now})
 	reg := metrics.New(io.Stderr, time.Duration(cfg.MetricsIntervalSeconds)*time.Second, time.Now())
+	if cfg.HTTPListenAddress != "" {
+		srv, err := metrics.Serve(cfg.HTTPListenAddress, reg)
+		if err != nil {
+			log.Error("http", "err", err)
+			return ExitConfig
+		}
+		defer srv.Close()
+		log.Info("serving /healthz and /metrics", "address", srv.Addr())
+	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -28,6 +28,8 @@ type Registry struct {
 	lastFlushOK bool
 	lastFlush   time.Time
 	lastState   time.Time
+	buffered    int64
+	latency     map[string]*histogram
 }
 
 // Stream is one stream's counters.
@@ -47,7 +49,7 @@ type Stream struct {
 // New returns a registry writing METRIC lines to out every interval.
 func New(out io.Writer, interval time.Duration, now time.Time) *Registry {
 	return &Registry{out: out, start: now, lastTick: now, interval: interval,
-		streams: map[string]*Stream{}, lastEmit: map[string]int64{}}
+		streams: map[string]*Stream{}, lastEmit: map[string]int64{}, latency: map[string]*histogram{}}
 }
 
 func (r *Registry) stream(name string) *Stream {
@@ -82,6 +84,7 @@ func (r *Registry) Loaded(stream string, written, inserted, updated, deleted int
 	s.Written += written
 	s.Deleted += deleted
 	s.LoadTime += d.Seconds()
+	r.observe(stream, d)
 	if !known {
 		s.unknownIU = true
 	} else if !s.unknownIU {
@@ -95,8 +98,7 @@ func (r *Registry) Loaded(stream string, written, inserted, updated, deleted int
 		s.Inserted, s.Updated = nil, nil
 	}
 	r.lastFlushOK, r.lastFlush = true, time.Now()
-	fmt.Fprintf(r.out, "METRIC: %s\n", mustJSON(map[string]any{"type": "timer", "metric": "batch_load_seconds",
-		"value": d.Seconds(), "tags": map[string]any{"stream": stream, "status": "succeeded", "rows": written}}))
+	r.metric("timer", "batch_load_seconds", d.Seconds(), map[string]any{"stream": stream, "status": "succeeded", "rows": written})
 }
 
 // FailedBatch counts one batch that did not commit.
@@ -104,9 +106,18 @@ func (r *Registry) FailedBatch(stream string, d time.Duration) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.stream(stream).Failed++
+	r.observe(stream, d)
 	r.lastFlushOK, r.lastFlush = false, time.Now()
-	fmt.Fprintf(r.out, "METRIC: %s\n", mustJSON(map[string]any{"type": "timer", "metric": "batch_load_seconds",
-		"value": d.Seconds(), "tags": map[string]any{"stream": stream, "status": "failed"}}))
+	r.metric("timer", "batch_load_seconds", d.Seconds(), map[string]any{"stream": stream, "status": "failed"})
+}
+
+func (r *Registry) observe(stream string, d time.Duration) {
+	h := r.latency[stream]
+	if h == nil {
+		h = &histogram{}
+		r.latency[stream] = h
+	}
+	h.observe(d.Seconds())
 }
 
 // StateWritten notes that a STATE line was written.
@@ -120,6 +131,7 @@ func (r *Registry) StateWritten(now time.Time) {
 func (r *Registry) Tick(now time.Time, buffered int64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.buffered = buffered
 	if r.interval <= 0 || now.Sub(r.lastTick) < r.interval {
 		return
 	}
@@ -134,8 +146,7 @@ func (r *Registry) emit(now time.Time, buffered int64) {
 		total += s.Read
 		delta := s.Read - r.lastEmit[name]
 		r.lastEmit[name] = s.Read
-		fmt.Fprintf(r.out, "METRIC: %s\n", mustJSON(map[string]any{"type": "counter", "metric": "record_count",
-			"value": delta, "tags": map[string]any{"stream": name}}))
+		r.metric("counter", "record_count", delta, map[string]any{"stream": name})
 		secs := now.Sub(r.lastTick).Seconds()
 		if secs > 0 {
 			parts = append(parts, fmt.Sprintf("%s %.0f rec/s", name, float64(delta)/secs))
@@ -219,6 +230,17 @@ func optional(v *int64) string {
 		return "unknown"
 	}
 	return fmt.Sprint(*v)
+}
+
+// metric writes one Singer METRIC line, keys in the order Singer writes
+// them.
+func (r *Registry) metric(typ, name string, value any, tags map[string]any) {
+	fmt.Fprintf(r.out, "METRIC: %s\n", mustJSON(struct {
+		Type   string         `json:"type"`
+		Metric string         `json:"metric"`
+		Value  any            `json:"value"`
+		Tags   map[string]any `json:"tags"`
+	}{typ, name, value, tags}))
 }
 
 func mustJSON(v any) string {

@@ -117,6 +117,7 @@ func newPipeline(o Options) (*pipeline, error) {
 		sessions: make(chan engine.Session, o.Config.MaxParallelism),
 	}
 	p.tracker.out = o.StateOut
+	p.tracker.afterWrite = func() { p.metrics.StateWritten(time.Now()) }
 	now := o.Now().UTC()
 	p.started = canonicalTime(now)
 	p.seq.base = now.UnixMicro() * 1000

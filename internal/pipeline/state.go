@@ -25,6 +25,8 @@ type stateTracker struct {
 	// beforeWrite runs before a state line is written; it makes rejected
 	// records durable (SPEC §7 rule 1).
 	beforeWrite func() error
+	// afterWrite runs after a state line was written (metrics).
+	afterWrite func()
 }
 
 type pendingState struct {
@@ -71,5 +73,8 @@ func (t *stateTracker) advance(frontier int64) error {
 	}
 	t.last = st.value
 	t.written++
+	if t.afterWrite != nil {
+		t.afterWrite()
+	}
 	return nil
 }
