@@ -195,7 +195,7 @@ func (p *pipeline) reconcile(ctx context.Context, sess engine.Session, j *job, s
 	}
 	next, changes, err := table.Reconcile(cur, want, stats, p.cfg.SchemaEvolution, j.opts)
 	if err != nil {
-		return nil, fmt.Errorf("table %s: %w", want.QualifiedName(), err)
+		return nil, err // names the table and the refused DDL
 	}
 	for _, ch := range changes {
 		if err := sess.Apply(ctx, engine.Change{Table: next, Change: ch}); err != nil {
