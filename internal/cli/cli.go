@@ -20,6 +20,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/memory"
 	"github.com/target-oracle/target-oracle/internal/metrics"
+	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/pipeline"
 	"github.com/target-oracle/target-oracle/internal/singer"
 )
@@ -203,7 +204,14 @@ func load(o options, io IO, cfg *config.Config, log *slog.Logger, now func() tim
 	}
 	defer closeIn()
 	log.Warn("dry run: STATE lines describe the embedded engine, not a database; do not feed them to an orchestrator's state store")
-	eng := memory.New(memory.Options{DumpDir: o.dumpDir, Now: now})
+	srv := dryRunServer()
+	mo := memory.Options{DumpDir: o.dumpDir, Now: now}
+	if o.dumpDir != "" {
+		// statements.sql holds what the Oracle engine would run, rendered
+		// by the same renderer.
+		mo.Render = oraclesql.New(rendererOptions(cfg, srv))
+	}
+	eng := memory.New(mo)
 	reg := metrics.New(io.Stderr, time.Duration(cfg.MetricsIntervalSeconds)*time.Second, time.Now())
 	if cfg.HTTPListenAddress != "" {
 		srv, err := metrics.Serve(cfg.HTTPListenAddress, reg)
@@ -223,7 +231,7 @@ func load(o options, io IO, cfg *config.Config, log *slog.Logger, now func() tim
 	err = pipeline.Run(ctx, pipeline.Options{
 		Config:   cfg,
 		Engine:   eng,
-		Server:   dryRunServer(),
+		Server:   srv,
 		Input:    in,
 		StateOut: io.State,
 		Log:      log,
@@ -255,6 +263,18 @@ func reporter(cfg *config.Config, log *slog.Logger, stderr io.Writer) func(what 
 			return
 		}
 		fmt.Fprintf(stderr, "target-oracle: %s: %v\n", what, err)
+	}
+}
+
+// rendererOptions are the SQL renderer's options for a run.
+func rendererOptions(cfg *config.Config, srv pipeline.Server) oraclesql.Options {
+	return oraclesql.Options{
+		Tablespace:         cfg.Tablespace,
+		IndexTablespace:    cfg.IndexTablespace,
+		LOBTablespace:      cfg.LOBTablespace,
+		GrantSelectTo:      cfg.GrantSelectTo,
+		ColumnComments:     cfg.ColumnComments,
+		IdentifierMaxBytes: srv.IdentifierMaxBytes,
 	}
 }
 
