@@ -49,13 +49,13 @@ func (p *pipeline) flush(s *stream) {
 		return
 	}
 	b := s.buf
-	s.buf = newBuffer(s.layout, s.settings.BatchSizeRows)
+	s.buf = s.newBuffer()
 	p.enqueue(s, &job{kind: jobBatch, stream: s, layout: b.layout, line: b.minLine, buf: b})
 	if p.cfg.FlushAllStreams {
 		for _, o := range p.order {
 			if o != s && o.buf != nil && o.buf.rows() > 0 {
 				ob := o.buf
-				o.buf = newBuffer(o.layout, o.settings.BatchSizeRows)
+				o.buf = o.newBuffer()
 				p.enqueue(o, &job{kind: jobBatch, stream: o, layout: ob.layout, line: ob.minLine, buf: ob})
 			}
 		}
@@ -122,6 +122,7 @@ func (p *pipeline) complete(r jobResult) {
 	s.queue = s.queue[1:]
 	if r.job.buf != nil {
 		p.buffered -= r.job.buf.bytes
+		s.spare = r.job.buf
 	}
 	if len(s.queue) > 0 && !s.queued {
 		s.queued = true

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/config"
@@ -88,7 +89,7 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 		return inputErrorFrom(line, s.name, err)
 	}
 	s.layout = layout
-	s.buf = newBuffer(layout, s.settings.BatchSizeRows)
+	s.buf = s.newBuffer()
 	p.enqueue(s, &job{kind: jobEnsure, stream: s, layout: layout, line: noLine})
 	return nil
 }
@@ -184,9 +185,11 @@ func (p *pipeline) validate(s *stream, m *singer.Message) error {
 }
 
 func (p *pipeline) meta(m *singer.Message) (*table.Meta, error) {
-	meta := &table.Meta{
-		ReceivedAt:    canonicalTime(p.o.Now()),
-		Sequence:      p.seq.next(p.o.Now()),
+	now := p.o.Now()
+	meta := &p.metaBuf
+	*meta = table.Meta{
+		ReceivedAt:    p.received.text(now),
+		Sequence:      p.seq.next(now),
 		TableVersion:  m.Version,
 		SyncStartedAt: p.started,
 	}
@@ -321,6 +324,21 @@ func canonicalTime(t time.Time) string {
 	return t.UTC().Truncate(time.Microsecond).Format("2006-01-02T15:04:05.999999Z")
 }
 
+// clockText caches the canonical text of the current microsecond: many
+// records arrive within one, and formatting a time costs more than
+// reading the clock.
+type clockText struct {
+	micros int64
+	s      string
+}
+
+func (c *clockText) text(t time.Time) string {
+	if us := t.UnixMicro(); us != c.micros || c.s == "" {
+		c.micros, c.s = us, canonicalTime(t)
+	}
+	return c.s
+}
+
 // sequencer makes _SDC_SEQUENCE strictly increasing across runs: epoch
 // microseconds × 1000 plus a counter, never going backwards.
 type sequencer struct {
@@ -334,5 +352,5 @@ func (q *sequencer) next(now time.Time) string {
 		v = q.last + 1
 	}
 	q.last = v
-	return fmt.Sprint(v)
+	return strconv.FormatInt(v, 10)
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/metrics"
 	"github.com/target-oracle/target-oracle/internal/singer"
+	"github.com/target-oracle/target-oracle/internal/table"
 )
 
 // Server holds the facts about the database that `auto` settings and name
@@ -87,6 +88,8 @@ type pipeline struct {
 	tracker  stateTracker
 	rejects  *rejectFile
 	seq      sequencer
+	received clockText  // _SDC_RECEIVED_AT text of the current microsecond
+	metaBuf  table.Meta // reused per record: Row copies what it keeps
 	started  string // _SDC_SYNC_STARTED_AT text
 	buffered int64  // bytes of records not yet committed (buffers + in-flight)
 

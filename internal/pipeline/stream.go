@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"slices"
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/config"
@@ -21,7 +22,8 @@ type stream struct {
 	layout       *table.Layout
 	usesVersions bool
 
-	buf *buffer // records not yet handed to a worker
+	buf   *buffer // records not yet handed to a worker
+	spare *buffer // a loaded batch's buffer, reused for the next one
 
 	// Jobs handed over but not finished, in order. running is true while
 	// a worker has queue[0].
@@ -70,13 +72,27 @@ func newBuffer(l *table.Layout, capRows int) *buffer {
 
 func (b *buffer) rows() int { return len(b.lines) }
 
+// newBuffer returns an empty buffer for the stream's current layout,
+// reusing the last loaded batch's memory when it has the same layout.
+func (s *stream) newBuffer() *buffer {
+	if b := s.spare; b != nil && b.layout == s.layout {
+		s.spare = nil
+		clear(b.values) // drop references to the old rows' strings
+		b.values, b.lines = b.values[:0], b.lines[:0]
+		clear(b.stats)
+		b.bytes, b.minLine, b.oldest = 0, noLine, time.Time{}
+		return b
+	}
+	return newBuffer(s.layout, s.settings.BatchSizeRows)
+}
+
 // next returns the slot for one more row, cleared.
 func (b *buffer) next() []string {
 	n := len(b.values)
-	for i := 0; i < b.width; i++ {
-		b.values = append(b.values, "")
-	}
-	return b.values[n : n+b.width]
+	b.values = slices.Grow(b.values, b.width)[:n+b.width]
+	row := b.values[n : n+b.width]
+	clear(row)
+	return row
 }
 
 // drop removes the last row (after a failed transformation).
