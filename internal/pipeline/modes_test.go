@@ -38,7 +38,7 @@ func columns(t *testing.T, settings string) (string, map[string]string) {
 func TestStorageModes(t *testing.T) {
 	cases := []struct {
 		name, settings, cols string
-		values             map[string]string
+		values               map[string]string
 	}{
 		{"hybrid", ``, "ID NUMBER(38,0), SECRET VARCHAR2(4000 BYTE), ADDR CLOB, TAGS CLOB",
 			map[string]string{"ADDR": `{"pin":"1234","city":"Oslo","geo":{"lat":59.9}}`, "TAGS": `["a","b"]`}},

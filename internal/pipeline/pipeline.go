@@ -90,8 +90,8 @@ type pipeline struct {
 	seq      sequencer
 	received clockText  // _SDC_RECEIVED_AT text of the current microsecond
 	metaBuf  table.Meta // reused per record: Row copies what it keeps
-	started  string // _SDC_SYNC_STARTED_AT text
-	buffered int64  // bytes of records not yet committed (buffers + in-flight)
+	started  string     // _SDC_SYNC_STARTED_AT text
+	buffered int64      // bytes of records not yet committed (buffers + in-flight)
 
 	failed     error // the first error; once set, nothing new starts
 	workCtx    context.Context
