@@ -38,6 +38,10 @@ const (
 // TARGET_ORACLE_TEST_* are reserved for tests and are never settings.
 const ClockEnv = "TARGET_ORACLE_TEST_NOW"
 
+// LoadDelayEnv makes every load of the embedded engine take this long (a
+// Go duration), so tests can signal the target in the middle of a flush.
+const LoadDelayEnv = "TARGET_ORACLE_TEST_LOAD_DELAY"
+
 // Version is set at build time (-ldflags "-X …/internal/cli.Version=v1.2.3");
 // otherwise the module version from the build info is used.
 var Version = ""
@@ -206,6 +210,12 @@ func load(o options, io IO, cfg *config.Config, log *slog.Logger, now func() tim
 	log.Warn("dry run: STATE lines describe the embedded engine, not a database; do not feed them to an orchestrator's state store")
 	srv := dryRunServer()
 	mo := memory.Options{DumpDir: o.dumpDir, Now: now}
+	if v := getenv(io.Env, LoadDelayEnv); v != "" {
+		if mo.LoadDelay, err = time.ParseDuration(v); err != nil {
+			log.Error(LoadDelayEnv, "err", err)
+			return ExitConfig
+		}
+	}
 	if o.dumpDir != "" {
 		// statements.sql holds what the Oracle engine would run, rendered
 		// by the same renderer.
@@ -354,16 +364,25 @@ func openInput(path string, stdin io.Reader) (io.Reader, func(), error) {
 }
 
 func clock(env []string) (func() time.Time, error) {
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, ClockEnv+"="); ok && v != "" {
-			t, err := time.Parse(time.RFC3339Nano, v)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %q is not an RFC 3339 time", ClockEnv, v)
-			}
-			return func() time.Time { return t }, nil
+	if v := getenv(env, ClockEnv); v != "" {
+		t, err := time.Parse(time.RFC3339Nano, v)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %q is not an RFC 3339 time", ClockEnv, v)
 		}
+		return func() time.Time { return t }, nil
 	}
 	return time.Now, nil
+}
+
+// getenv reads a variable from env ("KEY=value" strings); the last wins.
+func getenv(env []string, key string) string {
+	v := ""
+	for _, kv := range env {
+		if s, ok := strings.CutPrefix(kv, key+"="); ok {
+			v = s
+		}
+	}
+	return v
 }
 
 func newLogger(cfg *config.Config, w io.Writer) *slog.Logger {

@@ -33,6 +33,9 @@ type Options struct {
 	Render Renderer
 	// Hooks inject faults for tests; nil fields do nothing.
 	Hooks Hooks
+	// LoadDelay makes every Load take this long (or until its context is
+	// cancelled), so tests can signal the target in the middle of a flush.
+	LoadDelay time.Duration
 }
 
 // Renderer turns plan steps into the SQL the Oracle engine would run.
@@ -196,7 +199,16 @@ func (s *session) Truncate(_ context.Context, tt *table.Table) error {
 }
 
 // Load implements engine.Session: all steps apply, or none.
-func (s *session) Load(_ context.Context, steps []engine.Step) (engine.Result, error) {
+func (s *session) Load(ctx context.Context, steps []engine.Step) (engine.Result, error) {
+	if d := s.e.opts.LoadDelay; d > 0 {
+		t := time.NewTimer(d)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return engine.Result{}, fmt.Errorf("load rolled back: %w", ctx.Err())
+		}
+	}
 	if h := s.e.opts.Hooks.Load; h != nil {
 		if err := h(steps); err != nil {
 			return engine.Result{}, err

@@ -104,25 +104,27 @@ const nlsNumeric = `'NLS_NUMERIC_CHARACTERS=''.,'''`
 // TO_CHAR(x, 'TM9') gives the shortest fixed notation ('.5', '-.5',
 // '123', '1.25') unless that needs more than 64 characters; then it gives
 // scientific notation. A constrained NUMBER(p,s) whose text always fits
-// uses TM9 alone with the 0 restored; any other NUMBER falls back to
-// rebuilding the plain decimal from TO_CHAR(x, 'TME') (mantissa digits
-// and exponent) when TM9 chose scientific notation.
+// uses TM9 alone with the 0 restored. Any other NUMBER falls back, when
+// TM9 chose scientific notation, to rebuilding the plain decimal from
+// TO_CHAR(x, 'TME'): its mantissa digits and exponent. Such a number has
+// at most 40 digits and needs more than 64 characters, so either its
+// exponent is negative (0.000…digits) or it is an integer (digits
+// followed by zeros); a point inside the digits cannot occur.
 func numberText(t table.Type, x string) string {
 	tm9 := "TO_CHAR(" + x + ", 'TM9', " + nlsNumeric + ")"
 	fixed := "REGEXP_REPLACE(" + tm9 + ", '^(-?)\\.', '\\10.')"
 	if t.Precision > 0 && numberTextFits(t) {
 		return fixed
 	}
-	tme := "TO_CHAR(" + x + ", 'TME', " + nlsNumeric + ")"
-	ePos := "INSTR(" + tme + ", 'E')"
-	digits := "REPLACE(REPLACE(SUBSTR(" + tme + ", 1, " + ePos + " - 1), '-'), '.')"
-	exp := "TO_NUMBER(SUBSTR(" + tme + ", " + ePos + " + 1))"
-	sign := "CASE WHEN " + x + " < 0 THEN '-' END"
-	sci := sign + " || CASE" +
-		" WHEN " + exp + " < 0 THEN '0.' || LPAD(" + digits + ", LENGTH(" + digits + ") - " + exp + " - 1, '0')" +
-		" WHEN " + exp + " >= LENGTH(" + digits + ") - 1 THEN RPAD(" + digits + ", " + exp + " + 1, '0')" +
-		" ELSE SUBSTR(" + digits + ", 1, " + exp + " + 1) || '.' || SUBSTR(" + digits + ", " + exp + " + 2) END"
-	return "CASE WHEN INSTR(" + tm9 + ", 'E') = 0 THEN " + fixed + " ELSE " + sci + " END"
+	// Only digits and the exponent's sign are read from TME, so its
+	// decimal character does not matter.
+	tme := "TO_CHAR(" + x + ", 'TME')"
+	digits := "REGEXP_REPLACE(REGEXP_SUBSTR(" + tme + ", '^[^E]+'), '[^0-9]')"
+	exp := "TO_NUMBER(REGEXP_SUBSTR(" + tme + ", '[-+][0-9]+$'))"
+	sign := "DECODE(SIGN(" + x + "), -1, '-')"
+	return "CASE WHEN INSTR(" + tm9 + ", 'E') = 0 THEN " + fixed +
+		" WHEN " + exp + " < 0 THEN " + sign + " || '0.' || LPAD(" + digits + ", LENGTH(" + digits + ") - " + exp + " - 1, '0')" +
+		" ELSE " + sign + " || RPAD(" + digits + ", " + exp + " + 1, '0') END"
 }
 
 // numberTextFits reports whether every value of NUMBER(p,s) prints in at

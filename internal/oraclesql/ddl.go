@@ -2,6 +2,7 @@ package oraclesql
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/target-oracle/target-oracle/internal/engine"
@@ -37,7 +38,7 @@ func (r *Renderer) Change(ch engine.Change) ([]Statement, error) {
 	if t == nil {
 		return nil, fmt.Errorf("oraclesql: %s change without a table", ch.Change.Kind)
 	}
-	if err := checkNames(t, columnNames(t)...); err != nil {
+	if err := checkNames(t, objectNames(t)...); err != nil {
 		return nil, err
 	}
 	if ch.Change.Kind == table.CreateTable {
@@ -96,10 +97,16 @@ func (r *Renderer) BoolCheckName(tableName, column string) string {
 	return table.DerivedName(tableName+"_"+column, "_BOOL", r.maxBytes())
 }
 
-func columnNames(t *table.Table) []string {
-	names := make([]string, len(t.Columns))
+// objectNames lists every name in t's DDL besides the table's own.
+func objectNames(t *table.Table) []string {
+	names := make([]string, 0, len(t.Columns)+len(t.Indexes))
 	for i := range t.Columns {
-		names[i] = t.Columns[i].Name
+		names = append(names, t.Columns[i].Name)
+	}
+	names = append(names, t.PrimaryKey...)
+	for _, ix := range t.Indexes {
+		names = append(names, ix.Name)
+		names = append(names, ix.Columns...)
 	}
 	return names
 }
@@ -284,7 +291,7 @@ func (r *Renderer) migrate(t *table.Table, c *table.Column, from, to table.Type)
 		{
 			SQL: "UPDATE " + tbl + " SET " + qm + " = " + conv +
 				" WHERE " + qm + " IS NULL AND " + qc + " IS NOT NULL AND ROWNUM <= :1",
-			Binds:  []Bind{{Column: "chunk rows", Type: table.Type{Kind: table.KindNumber, Precision: 38}, Source: Fixed, Value: fmt.Sprint(r.o.MigrationChunkRows)}},
+			Binds:  []Bind{{Column: "chunk rows", Type: table.Type{Kind: table.KindNumber, Precision: 38}, Source: Fixed, Value: strconv.Itoa(r.o.MigrationChunkRows)}},
 			Kind:   KindDML,
 			Repeat: true,
 		},
@@ -302,7 +309,7 @@ func (r *Renderer) migrate(t *table.Table, c *table.Column, from, to table.Type)
 // to column and restore what the column had (see Change). t is the table
 // as it should be after the migration.
 func (r *Renderer) FinishMigration(t *table.Table, column string) ([]Statement, error) {
-	if err := checkNames(t, columnNames(t)...); err != nil {
+	if err := checkNames(t, objectNames(t)...); err != nil {
 		return nil, err
 	}
 	c := t.Column(column)

@@ -15,8 +15,8 @@
 // The statements also pass the third-party grammar of oracle-sql-lint
 // (SPEC §12), with two documented exceptions the grammar cannot parse
 // although Oracle does: a LOB storage clause naming a column that is not
-// an ordinary identifier (or several LOB columns), and JSON_SERIALIZE with
-// a RETURNING clause (testdata/nolint holds their golden files).
+// an ordinary identifier (quoted), and JSON_SERIALIZE with a RETURNING
+// clause (testdata/nolint holds their golden files).
 //
 // Values travel as text in a fixed format (BindText) and are converted by
 // the SQL around the placeholder (TO_NUMBER, TO_TIMESTAMP_TZ, TO_DATE,

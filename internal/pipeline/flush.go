@@ -76,14 +76,27 @@ func (p *pipeline) enqueue(s *stream, j *job) {
 		p.ready = append(p.ready, s)
 	}
 	p.dispatch()
-	for p.waiting > 0 && p.running > 0 {
-		p.complete(<-p.results)
+	for p.waiting > 0 && p.running > 0 && !p.noStart {
+		p.awaitResult()
+	}
+}
+
+// awaitResult waits for one job to finish, or for the shutdown deadline,
+// after which no new job starts.
+func (p *pipeline) awaitResult() {
+	select {
+	case r := <-p.results:
+		p.complete(r)
+	case <-p.deadline:
+		p.deadline = nil
+		p.noStart = true
+		p.log.Warn("shutdown_timeout_seconds reached: no new batches are started")
 	}
 }
 
 // dispatch starts the first job of ready streams while workers are free.
 func (p *pipeline) dispatch() {
-	if p.failed != nil {
+	if p.failed != nil || p.noStart {
 		return
 	}
 	for len(p.ready) > 0 && p.running < p.cfg.MaxParallelism {

@@ -78,6 +78,9 @@ func (p *pipeline) onSchema(m *singer.Message) error {
 		return fmt.Errorf("stream %q: describe table: %w", s.name, err)
 	}
 	s.schemaText, s.schema, s.keys = ident, sch, keys
+	if p.cfg.ValidateRecords {
+		p.log.Debug("record validation", "stream", s.name, "compiled_plan", sch.Fast())
+	}
 	return p.relayout(s, existing, m.Line)
 }
 
@@ -163,18 +166,14 @@ func (p *pipeline) onRecord(m *singer.Message) error {
 	return nil
 }
 
-// validate checks a record against its stream's schema (validate_records).
+// validate checks a record against its stream's schema (validate_records)
+// on its raw bytes: the schema's compiled plan when it covers the schema,
+// the general validator otherwise.
 func (p *pipeline) validate(s *stream, m *singer.Message) error {
 	if !p.cfg.ValidateRecords {
 		return nil
 	}
-	d := json.NewDecoder(bytes.NewReader(m.Record))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return &singer.InputError{Line: m.Line, Stream: s.name, Msg: "record is not valid JSON", Err: err}
-	}
-	if err := s.schema.Validate(v); err != nil {
+	if err := s.schema.ValidateRaw(m.Record); err != nil {
 		var ve *schema.ValidationError
 		if errors.As(err, &ve) {
 			return &singer.InputError{Line: m.Line, Stream: s.name, Property: joinPath(ve.Path), Msg: ve.Msg}

@@ -93,7 +93,11 @@ type pipeline struct {
 	started  string     // _SDC_SYNC_STARTED_AT text
 	buffered int64      // bytes of records not yet committed (buffers + in-flight)
 
-	failed     error // the first error; once set, nothing new starts
+	failed error // the first error; once set, nothing new starts
+	// deadline fires when shutdown_timeout_seconds has passed after a
+	// signal; then noStart is set and no further job starts.
+	deadline   <-chan time.Time
+	noStart    bool
 	workCtx    context.Context
 	cancelWork context.CancelFunc
 	wg         sync.WaitGroup
@@ -195,17 +199,20 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 // drain flushes every buffer, waits for every job, writes the state that is
 // then true and returns cause (nil at a clean end of input).
 func (p *pipeline) drain(cause error) error {
-	deadline := p.shutdownDeadline(cause)
+	if errors.Is(cause, ErrStopped) && p.cfg.ShutdownTimeoutSeconds > 0 {
+		t := time.NewTimer(time.Duration(p.cfg.ShutdownTimeoutSeconds) * time.Second)
+		defer t.Stop()
+		p.deadline = t.C
+	}
 	if p.failed == nil {
 		for _, s := range p.order {
-			if deadline != nil && time.Now().After(*deadline) {
-				p.log.Warn("shutdown_timeout_seconds reached: remaining buffered records are not loaded")
+			if p.noStart {
 				break
 			}
 			p.flush(s)
 		}
 	}
-	if err := p.waitAll(deadline); err != nil && p.failed == nil {
+	if err := p.waitAll(); err != nil && p.failed == nil {
 		p.failed = err
 	}
 	if p.failed == nil && cause == nil {
@@ -223,14 +230,6 @@ func (p *pipeline) drain(cause error) error {
 		return p.finish(p.failed)
 	}
 	return p.finish(cause)
-}
-
-func (p *pipeline) shutdownDeadline(cause error) *time.Time {
-	if !errors.Is(cause, ErrStopped) || p.cfg.ShutdownTimeoutSeconds <= 0 {
-		return nil
-	}
-	d := time.Now().Add(time.Duration(p.cfg.ShutdownTimeoutSeconds) * time.Second)
-	return &d
 }
 
 // finish waits for running workers (after a failure they are cancelled
@@ -255,29 +254,14 @@ func (p *pipeline) fail(err error) {
 }
 
 // waitAll starts every queued job and waits until all have finished. It
-// stops starting new jobs after a failure or past the deadline.
-func (p *pipeline) waitAll(deadline *time.Time) error {
-	var timeout <-chan time.Time
-	if deadline != nil {
-		t := time.NewTimer(time.Until(*deadline))
-		defer t.Stop()
-		timeout = t.C
-	}
-	starting := true
+// stops starting new jobs after a failure or past the shutdown deadline.
+func (p *pipeline) waitAll() error {
 	for {
-		if starting {
-			p.dispatch()
-		}
+		p.dispatch()
 		if p.running == 0 {
 			return p.failed
 		}
-		select {
-		case r := <-p.results:
-			p.complete(r)
-		case <-timeout:
-			timeout, starting = nil, false
-			p.log.Warn("shutdown_timeout_seconds reached: no new batches are started")
-		}
+		p.awaitResult()
 	}
 }
 

@@ -35,8 +35,10 @@ type fastPlan struct {
 // schemas the fast plan does not cover, it decodes and calls Validate.
 //
 // ValidateRaw does not allocate for a valid record of a covered schema,
-// except for pattern checks and a multipleOf divisor with more than 18
-// digits.
+// except for "pattern" checks, a multipleOf divisor with more than 18
+// digits, and escaped keys or checked strings longer than 128 bytes once
+// unescaped. anyOf/oneOf/allOf walk the value once per branch tried (a
+// branch whose "type" rules the value out is skipped), like Validate.
 func (s *Schema) ValidateRaw(record []byte) error {
 	if s.fast != nil && s.fast.root != nil && fastValid(s.fast.root, record) == fastAccept {
 		return nil

@@ -99,4 +99,3 @@ func BenchmarkValidateBench(b *testing.B) {
 		i++
 	}
 }
-

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/target-oracle/target-oracle/internal/value"
 )
@@ -65,6 +66,7 @@ type fprop struct {
 	name    string
 	node    *fnode // nil: anything
 	viaAddl bool   // the value is checked by additionalProperties
+	plain   bool   // name is valid UTF-8 without '"', '\\' or control characters
 	bit     uint64 // the required bit, 0 when not required
 }
 
@@ -72,7 +74,7 @@ type fprop struct {
 // (additionalProperties, items, a property) accepts anything.
 type fnode struct {
 	always int8  // +1: accepts every value (true, {}), -1: none (false)
-	types  kinds // kinds the "type" keyword allows; kAll without one
+	types  kinds // kinds "type", enum and const allow; kAll without them
 
 	// Which kind-specific checks exist, so that values of a kind without
 	// any are only scanned.
@@ -315,20 +317,26 @@ func (n *fnode) finish() {
 	n.num = n.mult != nil || len(n.bounds) > 0 || n.hasEnum || n.hasConst
 	n.obj = len(n.props) > 0 || n.addl != nil || n.reqMask != 0
 	n.arr = n.items != nil || n.minItems >= 0 || n.maxItems >= 0
-	own := n.types != kAll || n.str || n.num || n.obj || n.arr
-	n.combOnly = !own && (len(n.all) > 0 || len(n.alts) > 0)
-
-	p := n.types
+	// enum and const hold only scalars (objects and arrays are not
+	// covered), so they also restrict the kinds.
 	if n.hasEnum {
 		var e kinds
 		for _, s := range n.enum {
 			e |= s.kind
 		}
-		p &= e
+		n.types &= e
 	}
 	if n.hasConst {
-		p &= n.cnst.kind
+		n.types &= n.cnst.kind
 	}
+	own := n.types != kAll || n.str || n.num || n.obj || n.arr
+	combinators := len(n.all) > 0 || len(n.alts) > 0
+	n.combOnly = !own && combinators
+	if !own && !combinators {
+		n.always = 1 // {} or annotations only
+	}
+
+	p := n.types
 	for _, a := range n.all {
 		p &= a.possible
 	}
@@ -404,6 +412,9 @@ func (n *fnode) setRequired(names []string) error {
 		n.reqMask |= bit
 		bit <<= 1
 	}
+	for i := range n.props {
+		n.props[i].plain = plainKey(n.props[i].name)
+	}
 	if len(n.props) > indexFrom {
 		n.index = make(map[string]int, len(n.props))
 		for i, p := range n.props {
@@ -411,6 +422,17 @@ func (n *fnode) setRequired(names []string) error {
 		}
 	}
 	return nil
+}
+
+// plainKey reports whether name appears in JSON text exactly as itself when
+// written without escapes.
+func plainKey(name string) bool {
+	for _, c := range []byte(name) {
+		if c < 0x20 || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return utf8.ValidString(name)
 }
 
 func (n *fnode) find(name string) int {

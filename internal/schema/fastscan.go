@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"encoding/binary"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -14,7 +15,7 @@ type fastResult int8
 const (
 	fastAccept fastResult = iota // Validate accepts it too
 	fastReject                   // it breaks a rule (Validate rejects it, except with duplicate keys)
-	fastUnsure                   // not decided: bad JSON, or nested too deep
+	fastUnsure                   // not decided: bad JSON, nested too deep, or a huge exponent (numberInfo)
 )
 
 // maxFastDepth bounds the walker's recursion; deeper records are left to
@@ -27,7 +28,8 @@ const (
 	strHigh                // holds bytes >= 0x80
 )
 
-// strSpecial marks the bytes that end the fast path of scanString.
+// strSpecial marks the bytes that end the fast path of scanString. It is a
+// read-only table.
 var strSpecial = func() (t [256]bool) {
 	for c := 0; c < 256; c++ {
 		t[c] = c < 0x20 || c == '"' || c == '\\' || c >= 0x80
@@ -79,7 +81,8 @@ func (w *walker) ws(i int) int {
 	return i
 }
 
-// syntax gives up on malformed JSON: the decoder will report it.
+// syntax gives up on malformed JSON (the decoder will report it) or on
+// anything else the walker leaves to Validate.
 func (w *walker) syntax(i int) (int, bool) {
 	w.unsure = true
 	return i, false
@@ -196,20 +199,28 @@ func (w *walker) object(n *fnode, i int) (int, bool) {
 			if w.at(i) != '"' {
 				return w.syntax(i)
 			}
-			kend, flags := w.scanString(i)
-			if kend < 0 {
-				return w.syntax(i)
-			}
-			key := w.b[i+1 : kend-1]
-			if flags != 0 {
-				key = w.content(key, flags)
+			// Most records list the properties in schema order: the
+			// expected key is compared in place, without scanning it.
+			p, kend := n.expected(w.b, i, hint)
+			if p != nil {
+				hint++
+			} else {
+				var flags int
+				if kend, flags = w.scanString(i); kend < 0 {
+					return w.syntax(i)
+				}
+				key := w.b[i+1 : kend-1]
+				if flags != 0 {
+					key = w.content(key, flags)
+				}
+				p = n.lookup(key, &hint)
 			}
 			if i = w.ws(kend); w.at(i) != ':' {
 				return w.syntax(i)
 			}
 			i = w.ws(i + 1)
 			child := n.addl
-			if p := n.lookup(key, &hint); p != nil {
+			if p != nil {
 				seen |= p.bit
 				if !p.viaAddl {
 					child = p.node
@@ -237,6 +248,21 @@ func (w *walker) object(n *fnode, i int) (int, bool) {
 	}
 	w.depth--
 	return i, seen&n.reqMask == n.reqMask
+}
+
+// expected reports whether the key whose opening quote is at b[i] is the
+// property at index hint, written without escapes, and returns it and the
+// index after the key's closing quote.
+func (n *fnode) expected(b []byte, i, hint int) (*fprop, int) {
+	if hint >= len(n.props) || !n.props[hint].plain {
+		return nil, 0
+	}
+	name := n.props[hint].name
+	end := i + 1 + len(name)
+	if end < len(b) && b[end] == '"' && string(b[i+1:end]) == name {
+		return &n.props[hint], end + 1
+	}
+	return nil, 0
 }
 
 // lookup finds the property named key. Records usually list properties in
@@ -422,11 +448,11 @@ func (w *walker) number(n *fnode, i int) (int, bool) {
 		return w.syntax(i)
 	}
 	text := w.b[i:end]
-	if len(text) > MaxNumberText {
-		return end, false
+	info, ok, sure := numberInfo(text)
+	if !sure {
+		return w.syntax(i)
 	}
-	info, err := value.CheckNumber(text)
-	if err != nil {
+	if !ok {
 		return end, false
 	}
 	k := kFrac
@@ -536,12 +562,65 @@ func (w *walker) skip(i int) (int, bool) {
 	if end < 0 {
 		return w.syntax(i)
 	}
-	text := w.b[i:end]
-	if len(text) > MaxNumberText {
-		return end, false
+	_, ok, sure := numberInfo(w.b[i:end])
+	if !sure {
+		return w.syntax(i)
 	}
-	_, err := value.CheckNumber(text)
-	return end, err == nil
+	return end, ok
+}
+
+// numberInfo validates number text that matches the JSON grammar as
+// Validate does (value.CheckNumber, at most MaxNumberText characters). Text
+// of at most 38 characters without an exponent has at most 37 digits and a
+// magnitude far inside Oracle's range, so it is valid by construction and
+// only its scale is computed here; anything else goes to value.CheckNumber.
+// Only Scale and Integer of the result are meaningful.
+//
+// sure is false for an exponent of 10^18 or more: value.CheckNumber accepts
+// such a number when it is zero, but the validator library cannot parse it
+// into a big.Rat, so only Validate itself can say what it does with it.
+func numberInfo(text []byte) (info value.NumberInfo, ok, sure bool) {
+	if len(text) > MaxNumberText {
+		return info, false, true
+	}
+	dot := -1
+	for j, c := range text {
+		switch c {
+		case '.':
+			dot = j
+		case 'e', 'E':
+			if hugeExponent(text[j+1:]) {
+				return info, false, false
+			}
+			info, err := value.CheckNumber(text)
+			return info, err == nil, true
+		}
+	}
+	if len(text) > value.MaxSignificantDigits {
+		info, err := value.CheckNumber(text)
+		return info, err == nil, true
+	}
+	if dot >= 0 {
+		last := len(text) - 1
+		for last > dot && text[last] == '0' {
+			last--
+		}
+		info.Scale = last - dot
+	}
+	info.Integer = info.Scale == 0
+	return info, true, true
+}
+
+// hugeExponent reports whether exponent text ([+-]digits) has 19 or more
+// digits after its leading zeros.
+func hugeExponent(exp []byte) bool {
+	if len(exp) > 0 && (exp[0] == '+' || exp[0] == '-') {
+		exp = exp[1:]
+	}
+	for len(exp) > 0 && exp[0] == '0' {
+		exp = exp[1:]
+	}
+	return len(exp) > 18
 }
 
 func (w *walker) skipObject(i int) (int, bool) {
@@ -608,17 +687,23 @@ func (w *walker) skipArray(i int) (int, bool) {
 
 // scanString checks the string starting at the quote at i and returns the
 // index after its closing quote (-1 when it is malformed) and whether it
-// holds escapes or non-ASCII bytes.
+// holds escapes or non-ASCII bytes. Plain ASCII is skipped eight bytes at a
+// time.
 func (w *walker) scanString(i int) (int, int) {
 	b := w.b
 	flags := 0
-	for j := i + 1; j < len(b); {
-		c := b[j]
-		if !strSpecial[c] {
-			j++
-			continue
+	j := i + 1
+	for {
+		for j+8 <= len(b) && !swarSpecial(binary.LittleEndian.Uint64(b[j:])) {
+			j += 8
 		}
-		switch {
+		for j < len(b) && !strSpecial[b[j]] {
+			j++
+		}
+		if j >= len(b) {
+			return -1, 0
+		}
+		switch c := b[j]; {
 		case c == '"':
 			return j + 1, flags
 		case c == '\\':
@@ -635,7 +720,16 @@ func (w *walker) scanString(i int) (int, int) {
 			j++
 		}
 	}
-	return -1, 0
+}
+
+// swarSpecial reports whether any of the eight bytes in x is a quote, a
+// backslash, a control character or a non-ASCII byte. (The classic
+// has-zero-byte tests may flag a byte above a true hit, never without one.)
+func swarSpecial(x uint64) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	q := x ^ (lo * '"')
+	bs := x ^ (lo * '\\')
+	return ((q-lo)&^q|(bs-lo)&^bs|(x-lo*0x20)&^x|x)&hi != 0
 }
 
 // escapeLen returns the length of the valid escape at b[j] ('\\'), or 0.

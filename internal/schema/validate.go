@@ -70,6 +70,7 @@ func checkNumbers(v any) *ValidationError {
 				err.Path = append(err.Path, k)
 				return err
 			}
+			v[k] = tameZero(e)
 		}
 	case []any:
 		for i, e := range v {
@@ -77,6 +78,7 @@ func checkNumbers(v any) *ValidationError {
 				err.Path = append(err.Path, strconv.Itoa(i))
 				return err
 			}
+			v[i] = tameZero(e)
 		}
 	case json.Number:
 		if len(v) > MaxNumberText {
@@ -85,8 +87,33 @@ func checkNumbers(v any) *ValidationError {
 		if _, err := value.CheckNumber(string(v)); err != nil {
 			return &ValidationError{Msg: fmt.Sprintf("%s is not a valid number: %s", display(v), reason(err))}
 		}
+
 	}
 	return nil
+}
+
+// tameZero replaces a number whose exponent has more digits than int64
+// holds by "0": having passed value.CheckNumber it can only be a zero, and
+// the validator library would fail on it inside math/big (a nil pointer).
+func tameZero(e any) any {
+	if n, ok := e.(json.Number); ok && exponentDigits(string(n)) > maxExponentDigits {
+		return json.Number("0")
+	}
+	return e
+}
+
+// maxExponentDigits bounds the exponent of a number the validator library
+// is handed; anything non-zero beyond it is out of Oracle's range anyway.
+const maxExponentDigits = 18
+
+// exponentDigits counts the significant digits of a number's exponent.
+func exponentDigits(n string) int {
+	i := strings.IndexAny(n, "eE")
+	if i < 0 {
+		return 0
+	}
+	e := strings.TrimLeft(n[i+1:], "+-")
+	return len(strings.TrimLeft(e, "0"))
 }
 
 func reason(err error) string {

@@ -206,3 +206,20 @@ func BenchmarkCompile(b *testing.B) {
 		}
 	}
 }
+
+// A zero with an exponent beyond int64 once made the validator library
+// panic; it is a valid zero.
+func TestHugeExponentZero(t *testing.T) {
+	for _, kw := range []string{`"minimum":0`, `"multipleOf":0.01`, `"type":"integer"`} {
+		s, err := Compile([]byte(`{"type":"object","properties":{"n":{"type":"number",` + kw + `}}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.ValidateRaw([]byte(`{"n":0e9223372036854775808}`)); err != nil {
+			t.Errorf("%s: %v", kw, err)
+		}
+		if err := s.ValidateRaw([]byte(`{"n":-1e9223372036854775808}`)); err == nil {
+			t.Errorf("%s: a huge non-zero number was accepted", kw)
+		}
+	}
+}

@@ -1,0 +1,182 @@
+package oraclesql
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/target-oracle/target-oracle/internal/table"
+)
+
+// Module is the V$SESSION.MODULE (and PROGRAM) the loader's sessions use.
+const Module = "target-oracle"
+
+// fixed binds a catalog name or setting, as VARCHAR2.
+func fixed(label, v string) Bind {
+	return Bind{Column: label, Type: table.Type{Kind: table.KindVarchar, Length: table.MaxBytesLong}, Source: Fixed, Value: v}
+}
+
+// SessionSetup returns the one PL/SQL block a new session runs first, in
+// one round trip: UTC session time zone, '.' decimal separator, Gregorian
+// calendar, ISO date and timestamp formats, binary comparison and sorting
+// (so that MERGE matches keys byte for byte), the DDL lock timeout
+// (ddl_lock_timeout_seconds; 0 leaves the server's), and MODULE/ACTION for
+// V$SESSION (action is the stream or worker name). The block form also
+// keeps to the lint grammar, which has no ALTER SESSION SET with quoted
+// values.
+func SessionSetup(action string, ddlLockTimeoutSeconds int) Statement {
+	settings := []string{
+		"TIME_ZONE = '+00:00'",
+		"NLS_NUMERIC_CHARACTERS = '.,'",
+		"NLS_CALENDAR = 'GREGORIAN'",
+		"NLS_DATE_FORMAT = 'YYYY-MM-DD HH24:MI:SS'",
+		"NLS_TIMESTAMP_FORMAT = 'YYYY-MM-DD HH24:MI:SS.FF9'",
+		"NLS_TIMESTAMP_TZ_FORMAT = 'YYYY-MM-DD HH24:MI:SS.FF9 TZH:TZM'",
+		"NLS_COMP = 'BINARY'",
+		"NLS_SORT = 'BINARY'",
+	}
+	if ddlLockTimeoutSeconds > 0 {
+		settings = append(settings, "DDL_LOCK_TIMEOUT = "+strconv.Itoa(ddlLockTimeoutSeconds))
+	}
+	var b strings.Builder
+	b.WriteString("BEGIN\n")
+	for _, s := range settings {
+		b.WriteString("  EXECUTE IMMEDIATE ")
+		b.WriteString(literal("ALTER SESSION SET " + s))
+		b.WriteString(";\n")
+	}
+	b.WriteString("  DBMS_APPLICATION_INFO.SET_MODULE(:1, :2);\nEND;")
+	return Statement{
+		SQL:   b.String(),
+		Binds: []Bind{fixed("module", Module), fixed("action", action)},
+		Kind:  KindPLSQL,
+	}
+}
+
+// SetAction changes V$SESSION.ACTION of a session, when a pinned session
+// moves to another stream.
+func SetAction(action string) Statement {
+	return Statement{
+		SQL:   "BEGIN\n  DBMS_APPLICATION_INFO.SET_ACTION(:1);\nEND;",
+		Binds: []Bind{fixed("action", action)},
+		Kind:  KindPLSQL,
+	}
+}
+
+// owner is the SQL for a table owner: a bind, or the session's current
+// schema when schema is "".
+func owner(schema string, binds *[]Bind) string {
+	if schema == "" {
+		return "SYS_CONTEXT('USERENV', 'CURRENT_SCHEMA')"
+	}
+	*binds = append(*binds, fixed("owner", schema))
+	return placeholder(len(*binds))
+}
+
+// DescribeTable is the one catalog query that reads a table's shape: a row
+// per column, in COLUMN_ID order, with
+//
+//	COLUMN_NAME, DATA_TYPE, DATA_LENGTH, CHAR_LENGTH, CHAR_USED,
+//	DATA_PRECISION, DATA_SCALE, NULLABLE, COMMENTS,
+//	PK_POSITION (position in the primary key, NULL when not in it),
+//	JSON_CHECKS (count of IS JSON checks on the column: CLOB JSON).
+//
+// No rows means the table does not exist (or is not visible). The cost is
+// one round trip per table, whatever its number of columns. Columns set
+// UNUSED by a migration are not listed (ALL_TAB_COLUMNS hides them).
+func DescribeTable(schema, name string) Statement {
+	var binds []Bind
+	var b strings.Builder
+	b.WriteString("SELECT COL.COLUMN_NAME, COL.DATA_TYPE, COL.DATA_LENGTH, COL.CHAR_LENGTH, COL.CHAR_USED," +
+		" COL.DATA_PRECISION, COL.DATA_SCALE, COL.NULLABLE, CMT.COMMENTS, PKC.POSITION AS PK_POSITION," +
+		" (SELECT COUNT(*) FROM ALL_JSON_COLUMNS JSC WHERE JSC.OWNER = COL.OWNER AND JSC.TABLE_NAME = COL.TABLE_NAME" +
+		" AND JSC.COLUMN_NAME = COL.COLUMN_NAME) AS JSON_CHECKS" +
+		" FROM ALL_TAB_COLUMNS COL" +
+		" LEFT JOIN ALL_COL_COMMENTS CMT ON CMT.OWNER = COL.OWNER AND CMT.TABLE_NAME = COL.TABLE_NAME" +
+		" AND CMT.COLUMN_NAME = COL.COLUMN_NAME" +
+		" LEFT JOIN (SELECT CC.COLUMN_NAME, CC.POSITION FROM ALL_CONSTRAINTS CON JOIN ALL_CONS_COLUMNS CC" +
+		" ON CC.OWNER = CON.OWNER AND CC.CONSTRAINT_NAME = CON.CONSTRAINT_NAME AND CC.TABLE_NAME = CON.TABLE_NAME" +
+		" WHERE CON.OWNER = ")
+	b.WriteString(owner(schema, &binds))
+	binds = append(binds, fixed("table", name))
+	b.WriteString(" AND CON.TABLE_NAME = " + placeholder(len(binds)))
+	b.WriteString(" AND CON.CONSTRAINT_TYPE = 'P') PKC ON PKC.COLUMN_NAME = COL.COLUMN_NAME WHERE COL.OWNER = ")
+	b.WriteString(owner(schema, &binds))
+	binds = append(binds, fixed("table", name))
+	b.WriteString(" AND COL.TABLE_NAME = " + placeholder(len(binds)))
+	b.WriteString(" ORDER BY COL.COLUMN_ID")
+	return Statement{SQL: b.String(), Binds: binds, Kind: KindQuery}
+}
+
+// DescribeIndexes lists a table's indexes other than its primary key's:
+// INDEX_NAME, UNIQUENESS ('UNIQUE'/'NONUNIQUE'), COLUMN_NAME, in index
+// and column order.
+func DescribeIndexes(schema, name string) Statement {
+	var binds []Bind
+	sql := "SELECT IDX.INDEX_NAME, IDX.UNIQUENESS, IC.COLUMN_NAME FROM ALL_INDEXES IDX JOIN ALL_IND_COLUMNS IC" +
+		" ON IC.INDEX_OWNER = IDX.OWNER AND IC.INDEX_NAME = IDX.INDEX_NAME WHERE IDX.TABLE_OWNER = " + owner(schema, &binds)
+	binds = append(binds, fixed("table", name))
+	sql += " AND IDX.TABLE_NAME = " + placeholder(len(binds)) +
+		" AND NOT EXISTS (SELECT 1 FROM ALL_CONSTRAINTS CON WHERE CON.OWNER = IDX.TABLE_OWNER" +
+		" AND CON.TABLE_NAME = IDX.TABLE_NAME AND CON.CONSTRAINT_TYPE = 'P' AND CON.INDEX_NAME = IDX.INDEX_NAME)" +
+		" ORDER BY IDX.INDEX_NAME, IC.COLUMN_POSITION"
+	return Statement{SQL: sql, Binds: binds, Kind: KindQuery}
+}
+
+// Probes for --check. Each is a query; the comment says how to read the
+// answer.
+
+// ProbeServer returns one row: CURRENT_SCHEMA, SESSION_USER, the database
+// version ('19.0.0.0.0', '23.0.0.0.0'), NLS_CHARACTERSET and
+// NLS_NCHAR_CHARACTERSET.
+func ProbeServer() Statement {
+	return Statement{
+		SQL: "SELECT SYS_CONTEXT('USERENV', 'CURRENT_SCHEMA') AS CURRENT_SCHEMA," +
+			" SYS_CONTEXT('USERENV', 'SESSION_USER') AS SESSION_USER," +
+			" (SELECT MAX(PCV.VERSION) FROM PRODUCT_COMPONENT_VERSION PCV WHERE PCV.PRODUCT LIKE 'Oracle%') AS DB_VERSION," +
+			" (SELECT NDP.VALUE FROM NLS_DATABASE_PARAMETERS NDP WHERE NDP.PARAMETER = 'NLS_CHARACTERSET') AS CHARSET," +
+			" (SELECT NDP.VALUE FROM NLS_DATABASE_PARAMETERS NDP WHERE NDP.PARAMETER = 'NLS_NCHAR_CHARACTERSET') AS NCHAR_CHARSET" +
+			" FROM DUAL",
+		Kind: KindQuery,
+	}
+}
+
+// ProbeLongIdentifiers succeeds when identifiers may have 128 bytes;
+// ORA-00972 means 30 (COMPATIBLE < 12.2).
+func ProbeLongIdentifiers() Statement {
+	return Statement{SQL: "SELECT 1 AS " + table.Quote(strings.Repeat("X", table.MaxBytesShort+1)) + " FROM DUAL", Kind: KindQuery}
+}
+
+// ProbeExtendedStrings succeeds when VARCHAR2 holds 32767 bytes
+// (MAX_STRING_SIZE=EXTENDED); ORA-00910 means 4000.
+func ProbeExtendedStrings() Statement {
+	return Statement{SQL: "SELECT CAST(NULL AS VARCHAR2(32767)) AS PROBE FROM DUAL", Kind: KindQuery}
+}
+
+// ProbeBoolean succeeds when the BOOLEAN SQL type exists (23ai); an error
+// (ORA-00902) means NUMBER(1) booleans.
+func ProbeBoolean() Statement {
+	return Statement{SQL: "SELECT CAST(NULL AS BOOLEAN) AS PROBE FROM DUAL", Kind: KindQuery}
+}
+
+// ProbeJSONType succeeds when the JSON data type exists (21c+, COMPATIBLE
+// >= 20); an error means CLOB IS JSON.
+func ProbeJSONType() Statement {
+	return Statement{SQL: "SELECT JSON('{}') AS PROBE FROM DUAL", Kind: KindQuery}
+}
+
+// ProbePrivileges lists the session's system privileges (CREATE TABLE,
+// UNLIMITED TABLESPACE, CREATE ANY TABLE, …).
+func ProbePrivileges() Statement {
+	return Statement{SQL: "SELECT PRIVILEGE FROM SESSION_PRIVS ORDER BY PRIVILEGE", Kind: KindQuery}
+}
+
+// ProbeQuotas lists the user's tablespace quotas: TABLESPACE_NAME, BYTES,
+// MAX_BYTES (-1: unlimited).
+func ProbeQuotas() Statement {
+	return Statement{SQL: "SELECT TABLESPACE_NAME, BYTES, MAX_BYTES FROM USER_TS_QUOTAS ORDER BY TABLESPACE_NAME", Kind: KindQuery}
+}
+
+// ProbeSchema returns a row when the schema (user) exists.
+func ProbeSchema(schema string) Statement {
+	return Statement{SQL: "SELECT USERNAME FROM ALL_USERS WHERE USERNAME = :1", Binds: []Bind{fixed("schema", schema)}, Kind: KindQuery}
+}
