@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"io"
 	"os"
 	"os/exec"
@@ -69,60 +68,25 @@ func TestStdoutHoldsOnlyState(t *testing.T) {
 }
 
 // SIGTERM while input is still open: the buffered records are committed,
-// the state that is then true is written, and the exit code is 143.
-func TestSIGTERMDrains(t *testing.T) {
+// the state that is then true is written, and the exit code is 128+N.
+func TestSignalDrains(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
 			dump := filepath.Join(t.TempDir(), "dump")
-			cmd := target(t, "--dry-run", "--dry-run-dump", dump, "--config", "ENV")
-			cmd.Env = append(cmd.Env, "TARGET_ORACLE_BATCH_WAIT_LIMIT_SECONDS=3600", "TARGET_ORACLE_METRICS_INTERVAL_SECONDS=1")
-			stdin, _ := cmd.StdinPipe()
-			stderr, _ := cmd.StderrPipe()
-			var stdout strings.Builder
-			cmd.Stdout = &stdout
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			io.WriteString(stdin, input)
+			r := start(t, []string{"TARGET_ORACLE_BATCH_WAIT_LIMIT_SECONDS=3600", "TARGET_ORACLE_METRICS_INTERVAL_SECONDS=1"},
+				"--dry-run", "--dry-run-dump", dump, "--config", "ENV")
+			io.WriteString(r.stdin, input)
 			// Wait until the target has read every record: its progress
-			// line says so. Bounded, so a broken target fails, not hangs.
-			seen := make(chan struct{})
-			var logs strings.Builder
-			go func() {
-				sc := bufio.NewScanner(stderr)
-				signalled := false
-				for sc.Scan() {
-					logs.WriteString(sc.Text() + "\n")
-					if !signalled && strings.Contains(sc.Text(), "progress: 3 records read") {
-						signalled = true
-						close(seen)
-					}
-				}
-			}()
-			select {
-			case <-seen:
-			case <-time.After(30 * time.Second):
-				cmd.Process.Kill()
-				t.Fatalf("target never reported reading the records:\n%s", logs.String())
-			}
-			if err := cmd.Process.Signal(sig); err != nil {
-				t.Fatal(err)
-			}
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			select {
-			case <-done:
-			case <-time.After(30 * time.Second):
-				cmd.Process.Kill()
-				t.Fatal("target did not exit after the signal")
-			}
-			if got, want := cmd.ProcessState.ExitCode(), 128+int(sig); got != want {
-				t.Fatalf("exit %d, want %d\n%s", got, want, logs.String())
+			// line says so.
+			r.waitFor("progress: 3 records read")
+			r.cmd.Process.Signal(sig)
+			if got, want := r.wait(30*time.Second), 128+int(sig); got != want {
+				t.Fatalf("exit %d, want %d\n%s", got, want, r.log())
 			}
 			// The drain commits stream by stream, so an earlier state may
 			// come first; the last line must be the state that is now true.
-			if !strings.HasSuffix(stdout.String(), "{\"a\":2,\"b\":1}\n") {
-				t.Fatalf("stdout %q, want it to end with the last state", stdout.String())
+			if !strings.HasSuffix(r.stdout.String(), "{\"a\":2,\"b\":1}\n") {
+				t.Fatalf("stdout %q, want it to end with the last state", r.stdout.String())
 			}
 			rows, err := os.ReadFile(filepath.Join(dump, "tables", "DRY_RUN.A.jsonl"))
 			if err != nil || strings.Count(string(rows), "\n") != 2 {
