@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"syscall"
 	"time"
 )
 
@@ -32,11 +31,7 @@ func Measure(name string, args []string, procs int) (Result, error) {
 	if err := cmd.Run(); err != nil {
 		return Result{}, fmt.Errorf("%s: %w\n%s", filepath.Base(name), err, tail(stderr.Bytes()))
 	}
-	r := Result{Seconds: time.Since(start).Seconds()}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.PeakRSS = ru.Maxrss * 1024 // kilobytes on Linux
-	}
-	return r, nil
+	return Result{Seconds: time.Since(start).Seconds(), PeakRSS: peakRSS(cmd.ProcessState)}, nil
 }
 
 func tail(b []byte) string {
