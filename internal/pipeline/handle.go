@@ -155,7 +155,7 @@ func (p *pipeline) onRecord(m *singer.Message) error {
 		return p.invalid(s, m, inputErrorFrom(m.Line, s.name, err))
 	}
 	size := int64(len(m.Record)) + 64
-	s.buf.commitRow(m.Line, size, time.Now())
+	s.buf.commitRow(m.Line, size)
 	p.buffered += size
 	if s.settings.LoadMethod == "overwrite" && s.firstRecord == 0 {
 		s.firstRecord = m.Line
@@ -185,9 +185,13 @@ func (p *pipeline) validate(s *stream, m *singer.Message) error {
 
 func (p *pipeline) meta(m *singer.Message) (*table.Meta, error) {
 	now := p.o.Now()
+	received := p.receivedAt
+	if p.clockGiven {
+		received = now // a clock given in Options (tests) rules every metadata column
+	}
 	meta := &p.metaBuf
 	*meta = table.Meta{
-		ReceivedAt:    p.received.text(now),
+		ReceivedAt:    p.received.text(received),
 		Sequence:      p.seq.next(now),
 		TableVersion:  m.Version,
 		SyncStartedAt: p.started,

@@ -85,13 +85,15 @@ type pipeline struct {
 	tables   *catalog
 	sessions chan engine.Session // idle sessions, reused by workers
 
-	tracker  stateTracker
-	rejects  *rejectFile
-	seq      sequencer
-	received clockText  // _SDC_RECEIVED_AT text of the current microsecond
-	metaBuf  table.Meta // reused per record: Row copies what it keeps
-	started  string     // _SDC_SYNC_STARTED_AT text
-	buffered int64      // bytes of records not yet committed (buffers + in-flight)
+	tracker    stateTracker
+	rejects    *rejectFile
+	seq        sequencer
+	received   clockText  // _SDC_RECEIVED_AT text, formatted once per chunk
+	receivedAt time.Time  // when the current chunk was read
+	clockGiven bool       // Options.Now was set: use it for every metadata time
+	metaBuf    table.Meta // reused per record: Row copies what it keeps
+	started    string     // _SDC_SYNC_STARTED_AT text
+	buffered   int64      // bytes of records not yet committed (buffers + in-flight)
 
 	failed error // the first error; once set, nothing new starts
 	// deadline fires when shutdown_timeout_seconds has passed after a
@@ -104,6 +106,7 @@ type pipeline struct {
 }
 
 func newPipeline(o Options) (*pipeline, error) {
+	clockGiven := o.Now != nil
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -114,14 +117,15 @@ func newPipeline(o Options) (*pipeline, error) {
 		o.Metrics = metrics.New(io.Discard, 0, o.Now())
 	}
 	p := &pipeline{
-		o:        o,
-		cfg:      o.Config,
-		log:      o.Log,
-		metrics:  o.Metrics,
-		streams:  make(map[string]*stream),
-		results:  make(chan jobResult, 64),
-		tables:   newCatalog(o.Engine),
-		sessions: make(chan engine.Session, o.Config.MaxParallelism),
+		o:          o,
+		clockGiven: clockGiven,
+		cfg:        o.Config,
+		log:        o.Log,
+		metrics:    o.Metrics,
+		streams:    make(map[string]*stream),
+		results:    make(chan jobResult, 64),
+		tables:     newCatalog(o.Engine),
+		sessions:   make(chan engine.Session, o.Config.MaxParallelism),
 	}
 	p.tracker.out = o.StateOut
 	p.tracker.afterWrite = func() { p.metrics.StateWritten(time.Now()) }
@@ -179,6 +183,7 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 			if !ok {
 				return p.drain(in.err)
 			}
+			p.receivedAt = c.at
 			for i := range c.msgs {
 				if p.failed != nil {
 					break

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"io"
+	"time"
 
 	"github.com/target-oracle/target-oracle/internal/singer"
 )
@@ -13,11 +14,15 @@ import (
 // the input is idle.
 const (
 	chunkMessages = 512
-	chunkBytes    = 1 << 20
+	chunkBytes    = 256 << 10
 )
 
 type readChunk struct {
 	msgs []singer.Message
+	// at is when the chunk's first message was read: the records'
+	// _SDC_RECEIVED_AT (a chunk spans at most a few milliseconds of a busy
+	// input; an idle input hands over each message at once).
+	at time.Time
 }
 
 func (readChunk) release() {}
@@ -64,7 +69,10 @@ func (in *inputReader) loop(ctx context.Context, r *singer.Reader) {
 			return
 		}
 		if arena == nil {
-			arena = make([]byte, 0, 64<<10)
+			// Sized for a whole chunk so that it never grows (and copies)
+			// while filling; a longer message gets its own larger arena.
+			arena = make([]byte, 0, max(chunkBytes+chunkBytes/4, len(m.Record)+len(m.Schema)+len(m.Value)))
+			c.at = time.Now()
 		}
 		cp := *m
 		// The reader reuses its buffer: copy the raw parts into the

@@ -98,10 +98,10 @@ func (b *buffer) next() []string {
 // drop removes the last row (after a failed transformation).
 func (b *buffer) drop() { b.values = b.values[:len(b.values)-b.width] }
 
-func (b *buffer) commitRow(line int64, size int64, now time.Time) {
+func (b *buffer) commitRow(line int64, size int64) {
 	if len(b.lines) == 0 {
 		b.minLine = line
-		b.oldest = now
+		b.oldest = time.Now() // the age limit runs on the real clock
 	}
 	b.lines = append(b.lines, line)
 	b.bytes += size
