@@ -1,0 +1,186 @@
+// Package connect opens Oracle sessions with go-ora, reads what the
+// server supports (Probe), turns the `auto` settings into decisions
+// (ServerInfo.Resolve) and answers --check (Check).
+//
+// Connection settings become a go-ora v2.9.0 URL. The package does what
+// go-ora does not: it resolves TNS aliases from tnsnames.ora, accepts
+// Easy Connect strings without a port, SQL*Plus's "user/password@db" and
+// "user[proxy_client]" forms, and keeps passwords out of every error it
+// returns (go-ora and net/url may quote the URL, password included).
+package connect
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"log/slog"
+	"net/url"
+	"os"
+	"strings"
+
+	go_ora "github.com/sijms/go-ora/v2"
+	"github.com/sijms/go-ora/v2/network"
+
+	"github.com/target-oracle/target-oracle/internal/config"
+)
+
+// Connector returns a database/sql connector for the connection settings
+// of cfg. It resolves the dsn (reading tnsnames.ora for an alias) and
+// checks the result with go-ora's own parser, so that a wrong setting
+// fails here rather than at the first query. Warnings (an IFILE that is
+// not followed, ignored Easy Connect parameters) go to slog.Default();
+// ConnectorLog chooses the logger.
+func Connector(cfg *config.Config) (driver.Connector, error) {
+	return ConnectorLog(cfg, slog.Default())
+}
+
+// ConnectorLog is Connector with the logger for warnings.
+func ConnectorLog(cfg *config.Config, log *slog.Logger) (driver.Connector, error) {
+	t, err := resolve(cfg, os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range t.warnings {
+		log.Warn(w)
+	}
+	red := newRedactor(t.secrets(cfg))
+	dsn := t.url()
+	if _, err := go_ora.ParseConfig(dsn); err != nil {
+		return nil, red.wrap("connect: settings for "+t.where, err)
+	}
+	return &connector{inner: go_ora.NewConnector(dsn), red: red, where: t.where}, nil
+}
+
+// Open returns a pool of sessions for cfg after one successful ping, so
+// that a wrong host, service or password is reported now. The caller
+// closes the pool.
+func Open(ctx context.Context, cfg *config.Config) (*sql.DB, error) {
+	c, err := Connector(cfg)
+	if err != nil {
+		return nil, err
+	}
+	db := sql.OpenDB(c)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// connector wraps go-ora's connector to redact connection errors.
+type connector struct {
+	inner driver.Connector
+	red   redactor
+	where string
+}
+
+func (c *connector) Connect(ctx context.Context) (driver.Conn, error) {
+	conn, err := c.inner.Connect(ctx)
+	if err != nil {
+		return nil, c.red.wrap("connect to Oracle at "+c.where, err)
+	}
+	return conn, nil
+}
+
+func (c *connector) Driver() driver.Driver { return c.inner.Driver() }
+
+// redactor removes secrets from error text.
+type redactor struct {
+	r *strings.Replacer
+}
+
+const redacted = "**redacted**"
+
+// newRedactor redacts each secret as written and in the escaped forms a
+// URL gives it (userinfo, path, query).
+func newRedactor(secrets []string) redactor {
+	var pairs []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			pairs = append(pairs, s, redacted)
+		}
+	}
+	for _, s := range secrets {
+		if s == "" {
+			continue
+		}
+		add(s)
+		add(url.QueryEscape(s))
+		add(url.PathEscape(s))
+		add(strings.TrimPrefix(url.UserPassword("", s).String(), ":"))
+	}
+	// Longest first, so that an escaped form is not half-replaced by a
+	// shorter secret it contains.
+	sortLongestFirst(pairs)
+	return redactor{r: strings.NewReplacer(pairs...)}
+}
+
+func sortLongestFirst(pairs []string) {
+	for i := 2; i < len(pairs); i += 2 {
+		for j := i; j >= 2 && len(pairs[j]) > len(pairs[j-2]); j -= 2 {
+			pairs[j], pairs[j-2] = pairs[j-2], pairs[j]
+			pairs[j+1], pairs[j-1] = pairs[j-1], pairs[j+1]
+		}
+	}
+}
+
+func (r redactor) clean(s string) string { return r.r.Replace(s) }
+
+// wrap returns err with context and without secrets. The result still
+// matches errors.As(*network.OracleError) (server messages never hold the
+// client's password) and errors.Is for context cancellation and
+// driver.ErrBadConn; other wrapped errors are not exposed, since their
+// text may hold the URL.
+func (r redactor) wrap(what string, err error) error {
+	e := &Error{msg: what + ": " + r.clean(err.Error())}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		// net/url quotes the URL, and may cut a secret in the middle,
+		// where no replacement can find it.
+		e.msg = what + ": malformed connection URL"
+	}
+	var oe *network.OracleError
+	if errors.As(err, &oe) {
+		e.ora = oe
+	}
+	for _, target := range []error{context.Canceled, context.DeadlineExceeded, driver.ErrBadConn} {
+		if errors.Is(err, target) {
+			e.is = target
+		}
+	}
+	return e
+}
+
+// Error is a connection error with secrets removed.
+type Error struct {
+	msg string
+	ora *network.OracleError
+	is  error
+}
+
+func (e *Error) Error() string { return e.msg }
+
+// Unwrap exposes only what is safe to print: the server's error, or a
+// context / bad-connection sentinel.
+func (e *Error) Unwrap() []error {
+	var out []error
+	if e.ora != nil {
+		out = append(out, e.ora)
+	}
+	if e.is != nil {
+		out = append(out, e.is)
+	}
+	return out
+}
+
+// Code is the ORA- error number of a server error, or 0.
+func Code(err error) int {
+	var oe *network.OracleError
+	if errors.As(err, &oe) {
+		return oe.ErrCode
+	}
+	return 0
+}
