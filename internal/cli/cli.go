@@ -191,10 +191,15 @@ func run(o options, io IO) int {
 	}
 	if o.check || o.plan || !o.dryRun {
 		if err := cfg.CheckConnection(); err != nil {
-			log.Error("configuration", "err", err)
+			fmt.Fprintf(io.Stderr, "target-oracle: configuration: %v\n", err)
 			return ExitConfig
 		}
-		log.Error("the Oracle engine is not available in this build yet; use --dry-run")
+	}
+	if o.check {
+		return check(cfg, io, log)
+	}
+	if o.plan || !o.dryRun {
+		log.Error("the Oracle engine is not available in this build yet; use --dry-run (or --check)")
 		return ExitFailed
 	}
 	return load(o, io, cfg, log, now)

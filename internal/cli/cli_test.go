@@ -172,3 +172,21 @@ func TestSecretsNeverPrinted(t *testing.T) {
 		t.Fatalf("password printed:\n%s", errs)
 	}
 }
+
+// --check against a port where nothing listens fails with exit 1, names
+// the address and never the password.
+func TestCheckUnreachable(t *testing.T) {
+	const pw = "Ch3ck-Pa55!"
+	cfg := writeFile(t, "c.json", `{"host":"127.0.0.1","port":1,"service_name":"FREEPDB1","user":"loader","password":"`+pw+`","connect_timeout_seconds":2}`)
+	out, errs, code := runMain(t, "", nil, "--check", "--config", cfg)
+	if code != ExitFailed {
+		t.Fatalf("exit %d, want %d\n%s", code, ExitFailed, errs)
+	}
+	if !strings.Contains(errs, "127.0.0.1:1") || strings.Contains(out+errs, pw) {
+		t.Fatalf("stderr:\n%s", errs)
+	}
+	_, errs, code = runMain(t, "", nil, "--check")
+	if code != ExitConfig || !strings.Contains(errs, "user") {
+		t.Fatalf("--check without settings: exit %d\n%s", code, errs)
+	}
+}
