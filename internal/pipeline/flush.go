@@ -11,6 +11,11 @@ import (
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
+// maxStreamsWithSpare bounds buffer reuse: with more streams than this a
+// loaded batch's memory is given back instead of kept per stream, so that
+// thousands of mostly idle streams do not each hold a grown buffer.
+const maxStreamsWithSpare = 64
+
 type jobKind uint8
 
 const (
@@ -135,7 +140,9 @@ func (p *pipeline) complete(r jobResult) {
 	s.queue = s.queue[1:]
 	if r.job.buf != nil {
 		p.buffered -= r.job.buf.bytes
-		s.spare = r.job.buf
+		if len(p.order) <= maxStreamsWithSpare {
+			s.spare = r.job.buf
+		}
 	}
 	if len(s.queue) > 0 && !s.queued {
 		s.queued = true

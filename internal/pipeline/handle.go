@@ -46,9 +46,13 @@ func (p *pipeline) onSchema(m *singer.Message) error {
 	}
 	sch, err := schema.Compile(m.Schema)
 	if err != nil {
-		return &singer.InputError{Line: m.Line, Stream: m.Stream, Msg: "invalid schema", Err: err}
+		return &singer.InputError{Line: m.Line, Stream: m.Stream, Err: err} // the compiler says "invalid schema: …"
 	}
 	if s == nil {
+		if len(p.order) >= MaxStreams {
+			return &singer.InputError{Line: m.Line, Stream: m.Stream,
+				Msg: fmt.Sprintf("more than %d streams in one run: split the tap's output over several runs", MaxStreams)}
+		}
 		s = p.newStream(m.Stream)
 	}
 	if !sch.Root.HasProperties && s.settings.StorageMode != "json" {

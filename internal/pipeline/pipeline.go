@@ -56,6 +56,11 @@ type Options struct {
 	Metrics *metrics.Registry
 }
 
+// MaxStreams is the most streams one run accepts. Each stream costs a
+// compiled schema and layout (tens of kilobytes) plus its buffer, which
+// starts small; see docs/guarantees.md for the limits.
+const MaxStreams = 10000
+
 // ErrStopped is returned by Run after a drain triggered by Options.Stop.
 var ErrStopped = errors.New("stopped by signal")
 

@@ -57,8 +57,11 @@ type buffer struct {
 
 func newBuffer(l *table.Layout, capRows int) *buffer {
 	w := l.Columns()
-	if capRows > 4096 {
-		capRows = 4096
+	// Start small and grow: a run may have thousands of streams, most of
+	// them idle, and memory per idle stream must stay small. A busy
+	// stream reuses its grown buffer (spare) from then on.
+	if capRows > 64 {
+		capRows = 64
 	}
 	return &buffer{
 		layout:  l,

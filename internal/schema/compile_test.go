@@ -232,7 +232,7 @@ func TestCompileErrors(t *testing.T) {
 		{"ref remote", `{"properties":{"a":{"$ref":"http://example.com/s.json"}}}`, "only local references"},
 		{"ref file", `{"properties":{"a":{"$ref":"/etc/passwd"}}}`, "only local references"},
 		{"precision string", `{"properties":{"a":{"type":"string","format":"x-singer.decimal","precision":"x"}}}`, "precision"},
-		{"too deep", deep(MaxDepth + 1), `nested deeper than 200 levels at property "p.p.p`},
+		{"too deep", deep(MaxDepth + 1), `nested deeper than 256 levels at property "p.p.p`},
 		{"json too deep", strings.Repeat(`{"a":`, maxJSONDepth+5) + "1" + strings.Repeat("}", maxJSONDepth+5), "nested deeper than 2000"},
 	}
 	for _, tt := range tests {

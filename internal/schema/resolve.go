@@ -15,7 +15,7 @@ const (
 	// MaxDepth is the deepest nesting of object properties and array items a
 	// schema may have. Deeper schemas are refused at compile time rather
 	// than risking the stack or producing absurd column paths.
-	MaxDepth = 200
+	MaxDepth = 256 // 200 levels of nesting must load (SPEC limits), with room for tap wrappers
 	// maxNodes bounds the size of the resolved property tree: $ref lets a
 	// small schema expand exponentially ("billion laughs").
 	maxNodes = 100_000
