@@ -63,6 +63,8 @@ type objPlan struct {
 	prefix  string // "" at the root, else "a.b."
 	index   map[string]int
 	entries []entry
+	names   []string // names[i] is the key of entries[i]
+	next    int      // the entry after the last one matched: records mostly follow schema order
 	seen    map[string]bool // unknown keys already reported
 	quiet   bool            // unknown keys are kept in the json document
 }
@@ -156,6 +158,7 @@ func (l *Layout) planObject(b *builder, obj *schema.Property, depth int, propCol
 		}
 		op.index[p.Name] = len(op.entries)
 		op.entries = append(op.entries, e)
+		op.names = append(op.names, p.Name)
 	}
 	return op
 }
@@ -243,6 +246,7 @@ func (l *Layout) setMeta(name, v string, row []string, stats []Stats) {
 // object walks one JSON object at b[i] == '{' and fills the columns its
 // keys feed. It returns the index past the object.
 func (l *Layout) object(b []byte, i int, op *objPlan, stats []Stats, unknown func(string)) (int, error) {
+	op.next = 0
 	i = skipWS(b, i+1)
 	for i < len(b) && b[i] != '}' {
 		if b[i] != '"' {
@@ -280,7 +284,15 @@ func (l *Layout) object(b []byte, i int, op *objPlan, stats []Stats, unknown fun
 // member handles the value of one key of an object; it returns the index
 // past the value.
 func (l *Layout) member(b []byte, j int, op *objPlan, key []byte, stats []Stats, unknown func(string)) (int, error) {
-	ei, ok := op.index[string(key)]
+	// Taps write keys in schema order nearly always: try the entry after
+	// the last match before hashing the key.
+	ei, ok := op.next, op.next < len(op.names) && op.names[op.next] == string(key)
+	if !ok {
+		ei, ok = op.index[string(key)]
+	}
+	if ok {
+		op.next = ei + 1
+	}
 	if !ok {
 		if !op.quiet && unknown != nil && !op.seen[string(key)] {
 			op.seen[string(key)] = true
