@@ -18,11 +18,13 @@ import (
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/config"
+	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/memory"
 	"github.com/target-oracle/target-oracle/internal/metrics"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/pipeline"
 	"github.com/target-oracle/target-oracle/internal/singer"
+	"github.com/target-oracle/target-oracle/internal/table"
 )
 
 // Exit codes (SPEC §2).
@@ -198,40 +200,52 @@ func run(o options, io IO) int {
 	if o.check {
 		return check(cfg, io, log)
 	}
-	if o.plan || !o.dryRun {
-		log.Error("the Oracle engine is not available in this build yet; use --dry-run (or --check)")
-		return ExitFailed
-	}
 	return load(o, io, cfg, log, now)
 }
 
 func load(o options, io IO, cfg *config.Config, log *slog.Logger, now func() time.Time) int {
 	in, closeIn, err := openInput(o.input, io.Stdin)
 	if err != nil {
-		log.Error("input", "err", err)
+		fmt.Fprintf(io.Stderr, "target-oracle: input: %v\n", err)
 		return ExitFailed
 	}
 	defer closeIn()
-	log.Warn("dry run: STATE lines describe the embedded engine, not a database; do not feed them to an orchestrator's state store")
-	srv := dryRunServer()
-	mo := memory.Options{DumpDir: o.dumpDir, Now: now}
-	if v := getenv(io.Env, LoadDelayEnv); v != "" {
-		if mo.LoadDelay, err = time.ParseDuration(v); err != nil {
-			log.Error(LoadDelayEnv, "err", err)
+	srvInfo := dryRunServer()
+	var eng engine.Engine
+	var dump *memory.Engine // the embedded engine of --dry-run and --plan
+	stateOut := io.State
+	switch {
+	case o.dryRun:
+		log.Warn("dry run: STATE lines describe the embedded engine, not a database; do not feed them to an orchestrator's state store")
+		if dump, err = embedded(o, io, cfg, srvInfo, now, nil); err != nil {
 			return ExitConfig
 		}
+		eng = dump
+	default:
+		srv, code, err := dial(cfg, log)
+		if err != nil {
+			fmt.Fprintf(io.Stderr, "target-oracle: connect: %v\n", err)
+			return code
+		}
+		defer srv.db.Close()
+		srvInfo = serverFromFacts(srv.facts)
+		if o.plan {
+			// Read the real catalog, write nothing: the embedded engine
+			// runs the plan and shows its SQL. No STATE is written.
+			real := srv.engine(cfg, log)
+			if dump, err = embedded(o, io, cfg, srvInfo, now, real.Describe); err != nil {
+				return ExitConfig
+			}
+			eng, stateOut = dump, iodiscard{}
+		} else {
+			eng = srv.engine(cfg, log)
+		}
 	}
-	if o.dumpDir != "" {
-		// statements.sql holds what the Oracle engine would run, rendered
-		// by the same renderer.
-		mo.Render = oraclesql.New(rendererOptions(cfg, srv))
-	}
-	eng := memory.New(mo)
 	reg := metrics.New(io.Stderr, time.Duration(cfg.MetricsIntervalSeconds)*time.Second, time.Now())
 	if cfg.HTTPListenAddress != "" {
 		srv, err := metrics.Serve(cfg.HTTPListenAddress, reg)
 		if err != nil {
-			log.Error("http", "err", err)
+			fmt.Fprintf(io.Stderr, "target-oracle: http_listen_address: %v\n", err)
 			return ExitConfig
 		}
 		defer srv.Close()
@@ -246,24 +260,29 @@ func load(o options, io IO, cfg *config.Config, log *slog.Logger, now func() tim
 	err = pipeline.Run(ctx, pipeline.Options{
 		Config:   cfg,
 		Engine:   eng,
-		Server:   srv,
+		Server:   srvInfo,
 		Input:    in,
-		StateOut: io.State,
+		StateOut: stateOut,
 		Log:      log,
 		Now:      now,
 		Stop:     stop,
 		Metrics:  reg,
 	})
 	if cerr := eng.Close(); cerr != nil {
-		log.Error("dry-run dump", "err", cerr)
+		fmt.Fprintf(io.Stderr, "target-oracle: close: %v\n", cerr)
 		if err == nil {
 			err = cerr
+		}
+	}
+	if o.plan && dump != nil {
+		for _, st := range dump.Statements() {
+			log.Info("plan", "sql", st)
 		}
 	}
 	sum := reg.Finish(time.Now(), err)
 	if cfg.SummaryPath != "" {
 		if serr := metrics.WriteSummary(cfg.SummaryPath, sum); serr != nil {
-			log.Error("summary", "err", serr)
+			fmt.Fprintf(io.Stderr, "target-oracle: summary: %v\n", serr)
 		}
 	}
 	return exitCode(err, sig(), reporter(cfg, log, io.Stderr))
@@ -281,16 +300,41 @@ func reporter(cfg *config.Config, log *slog.Logger, stderr io.Writer) func(what 
 	}
 }
 
-// rendererOptions are the SQL renderer's options for a run.
-func rendererOptions(cfg *config.Config, srv pipeline.Server) oraclesql.Options {
-	return oraclesql.Options{
+// embedded builds the embedded engine of --dry-run (catalog nil) and
+// --plan (catalog: the real database's, read only).
+func embedded(o options, io IO, cfg *config.Config, srv pipeline.Server, now func() time.Time,
+	catalog func(ctx context.Context, schema, name string) (*table.Table, error)) (*memory.Engine, error) {
+	mo := memory.Options{DumpDir: o.dumpDir, Now: now, Catalog: catalog}
+	if v := getenv(io.Env, LoadDelayEnv); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			fmt.Fprintf(io.Stderr, "target-oracle: %s: %v\n", LoadDelayEnv, err)
+			return nil, err
+		}
+		mo.LoadDelay = d
+	}
+	if o.dumpDir != "" || o.plan {
+		// statements.sql and the plan hold what the Oracle engine would
+		// run, rendered by the same renderer.
+		mo.Render = newRenderer(cfg, srv)
+	}
+	return memory.New(mo), nil
+}
+
+type iodiscard struct{}
+
+func (iodiscard) Write(b []byte) (int, error) { return len(b), nil }
+
+// newRenderer is the SQL renderer for a run.
+func newRenderer(cfg *config.Config, srv pipeline.Server) *oraclesql.Renderer {
+	return oraclesql.New(oraclesql.Options{
 		Tablespace:         cfg.Tablespace,
 		IndexTablespace:    cfg.IndexTablespace,
 		LOBTablespace:      cfg.LOBTablespace,
 		GrantSelectTo:      cfg.GrantSelectTo,
 		ColumnComments:     cfg.ColumnComments,
 		IdentifierMaxBytes: srv.IdentifierMaxBytes,
-	}
+	})
 }
 
 // dryRunServer is the server --dry-run assumes: Oracle 19c with default

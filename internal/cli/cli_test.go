@@ -88,7 +88,8 @@ func TestExitCodes(t *testing.T) {
 		{"malformed json", "{\"type\":\"STATE\",\n", []string{"--dry-run"}, ExitInput, "line 1"},
 		{"invalid record", example + `{"type":"RECORD","stream":"orders","record":{"id":3,"amount":12.345}}` + "\n", []string{"--dry-run"}, ExitInput,
 			`line 6: stream "orders": property "amount": 12.345 is not a multiple of 0.01`},
-		{"not a real run yet", "", []string{"--config", writeFile(t, "u.json", `{"user":"u","password":"p","service_name":"s"}`)}, ExitFailed, "Oracle engine"},
+		{"no database listening", "", []string{"--config", writeFile(t, "u.json", `{"user":"u","password":"p","host":"127.0.0.1","port":1,"service_name":"s"}`)}, ExitFailed, "connect"},
+		{"plan needs a database", "", []string{"--plan", "--config", writeFile(t, "p.json", `{"user":"u","password":"p","host":"127.0.0.1","port":1,"service_name":"s"}`)}, ExitFailed, "connect"},
 		{"ok", example, []string{"--dry-run"}, ExitOK, "summary"},
 	}
 	for _, c := range cases {

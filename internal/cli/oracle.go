@@ -2,41 +2,89 @@ package cli
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/connect"
+	"github.com/target-oracle/target-oracle/internal/engine"
+	"github.com/target-oracle/target-oracle/internal/oracle"
 	"github.com/target-oracle/target-oracle/internal/pipeline"
 )
 
-// check runs --check: connect, read what the server is and what the user
-// may do, print the report. Exit 0 only if loading can work.
-func check(cfg *config.Config, io IO, log *slog.Logger) int {
+// server is a connected database and what it is.
+type server struct {
+	db    *sql.DB
+	facts connect.Facts
+}
+
+// dial connects and probes the server. Settings the server cannot honour
+// (say boolean_type: boolean on 19c) are configuration errors.
+func dial(cfg *config.Config, log *slog.Logger) (*server, int, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(cfg.ConnectTimeoutSeconds+60)*time.Second)
 	defer cancel()
 	db, err := connect.Open(ctx, cfg)
 	if err != nil {
-		fmt.Fprintf(io.Stderr, "target-oracle: --check: %v\n", err)
-		return ExitFailed
+		return nil, ExitFailed, err
 	}
-	defer db.Close()
 	conn, err := db.Conn(ctx)
 	if err != nil {
-		fmt.Fprintf(io.Stderr, "target-oracle: --check: %v\n", err)
-		return ExitFailed
+		db.Close()
+		return nil, ExitFailed, err
 	}
 	info, err := connect.Probe(ctx, conn)
 	conn.Close()
 	if err != nil {
-		fmt.Fprintf(io.Stderr, "target-oracle: --check: %v\n", err)
-		return ExitFailed
+		db.Close()
+		return nil, ExitFailed, err
 	}
 	for _, w := range info.Warnings {
 		log.Warn(w)
 	}
 	facts := info.Resolve(cfg)
+	if len(facts.Problems) > 0 {
+		db.Close()
+		return nil, ExitConfig, fmt.Errorf("the server cannot honour these settings: %v", facts.Problems)
+	}
+	log.Info("connected", "server", info.Version, "edition", info.Edition, "compatible", info.Compatible,
+		"schema", facts.DefaultSchema, "identifier_max_bytes", facts.IdentifierMaxBytes,
+		"varchar_max_bytes", facts.VarcharMaxBytes, "boolean", facts.BooleanNative, "json", facts.JSONNative,
+		"national", facts.National)
+	return &server{db: db, facts: facts}, 0, nil
+}
+
+// oracleEngine is the Oracle engine for a connected server.
+func (s *server) engine(cfg *config.Config, log *slog.Logger) engine.Engine {
+	return oracle.New(oracle.DialDB(s.db), newRenderer(cfg, serverFromFacts(s.facts)), oracle.Options{
+		MaxStringBytes:        s.facts.VarcharMaxBytes,
+		StatementTimeout:      time.Duration(cfg.StatementTimeoutSeconds) * time.Second,
+		DDLLockTimeoutSeconds: cfg.DDLLockTimeoutSeconds,
+		Log:                   log,
+	})
+}
+
+// check runs --check: connect, read what the server is and what the user
+// may do, print the report. Exit 0 only if loading can work.
+func check(cfg *config.Config, io IO, log *slog.Logger) int {
+	srv, code, err := dial(cfg, log)
+	if err != nil && code == ExitFailed {
+		fmt.Fprintf(io.Stderr, "target-oracle: --check: %v\n", err)
+		return code
+	}
+	var facts connect.Facts
+	var db *sql.DB
+	if srv != nil {
+		db, facts = srv.db, srv.facts
+		defer db.Close()
+	} else {
+		// The server cannot honour some settings: the report says which.
+		fmt.Fprintf(io.Stderr, "target-oracle: --check: %v\n", err)
+		return ExitFailed
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(cfg.ConnectTimeoutSeconds+60)*time.Second)
+	defer cancel()
 	report, err := connect.Check(ctx, db, cfg, facts)
 	if err != nil {
 		fmt.Fprintf(io.Stderr, "target-oracle: --check: %v\n", err)

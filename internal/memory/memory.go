@@ -33,6 +33,10 @@ type Options struct {
 	Render Renderer
 	// Hooks inject faults for tests; nil fields do nothing.
 	Hooks Hooks
+	// Catalog, when set, answers Describe for tables the engine has not
+	// seen: --plan starts from the real database's catalog (read only) and
+	// runs everything else here.
+	Catalog func(ctx context.Context, schema, name string) (*table.Table, error)
 	// LoadDelay makes every Load take this long (or until its context is
 	// cancelled), so tests can signal the target in the middle of a flush.
 	LoadDelay time.Duration
@@ -83,14 +87,28 @@ type memTable struct {
 }
 
 // Describe implements engine.Engine.
-func (e *Engine) Describe(_ context.Context, schema, name string) (*table.Table, error) {
+func (e *Engine) Describe(ctx context.Context, schema, name string) (*table.Table, error) {
 	e.mu.Lock()
-	defer e.mu.Unlock()
 	t := e.tables[schema+"."+name]
-	if t == nil {
+	e.mu.Unlock()
+	if t != nil {
+		return cloneTable(t.def), nil
+	}
+	if e.opts.Catalog == nil {
 		return nil, nil
 	}
-	return cloneTable(t.def), nil
+	def, err := e.opts.Catalog(ctx, schema, name)
+	if err != nil || def == nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.tables[schema+"."+name] == nil {
+		// A real table: assume it has rows (the plan must not promise a
+		// key change that would fail).
+		e.tables[schema+"."+name] = &memTable{def: cloneTable(def), keep: e.keepRows(), hasRows: true, byKey: map[string]int{}}
+	}
+	return cloneTable(def), nil
 }
 
 // Session implements engine.Engine.

@@ -1,0 +1,148 @@
+package oracle
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+
+	"github.com/target-oracle/target-oracle/internal/oraclesql"
+)
+
+// Conn is one pinned database session: the only way the engine reaches the
+// database. Every call receives the oraclesql.Statement it runs (the SQL
+// text and its metadata), so that a fake can interpret the statement and
+// fail any call, and args holds one value per bind of the statement: all
+// slices of one length (an array execute) or all scalars.
+//
+// A Conn is used by one goroutine at a time. After an error that lost the
+// connection, the engine closes the Conn and dials a new one.
+type Conn interface {
+	// Exec runs st outside any transaction: DDL commits on its own and
+	// DML autocommits. It returns the number of rows affected.
+	Exec(ctx context.Context, st *oraclesql.Statement, args []any) (int64, error)
+	// Query runs a KindQuery statement and returns its rows; a value is
+	// invalid for NULL and holds the text of the value otherwise.
+	Query(ctx context.Context, st *oraclesql.Statement, args []any) ([][]sql.NullString, error)
+	// Begin starts a transaction. ctx bounds the whole transaction: when
+	// it is done, the transaction is rolled back.
+	Begin(ctx context.Context) (Tx, error)
+	Close() error
+}
+
+// Tx is a transaction of a Conn.
+type Tx interface {
+	// Exec runs DML inside the transaction and returns the rows affected.
+	Exec(ctx context.Context, st *oraclesql.Statement, args []any) (int64, error)
+	Commit() error
+	Rollback() error
+}
+
+// Dialer opens a fresh pinned session. The engine dials again after a lost
+// connection, so that a retry never reuses a broken session.
+type Dialer func(ctx context.Context) (Conn, error)
+
+// DialDB returns a Dialer that pins one connection of db per session (the
+// session's ALTER SESSION settings must stay on the connection that runs
+// the batch).
+func DialDB(db *sql.DB) Dialer {
+	return func(ctx context.Context) (Conn, error) {
+		c, err := db.Conn(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return &sqlConn{c: c}, nil
+	}
+}
+
+// sqlConn is a Conn on a pinned *sql.Conn.
+type sqlConn struct {
+	c *sql.Conn
+	// lost is set when a call failed with an error that broke the
+	// connection: Close then makes database/sql discard it rather than
+	// hand it to the next caller.
+	lost bool
+}
+
+func (s *sqlConn) note(err error) error {
+	if err != nil && connectionLost(err) {
+		s.lost = true
+	}
+	return err
+}
+
+func (s *sqlConn) Exec(ctx context.Context, st *oraclesql.Statement, args []any) (int64, error) {
+	res, err := s.c.ExecContext(ctx, st.SQL, args...)
+	if err != nil {
+		return 0, s.note(err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("rows affected: %w", err)
+	}
+	return n, nil
+}
+
+func (s *sqlConn) Query(ctx context.Context, st *oraclesql.Statement, args []any) ([][]sql.NullString, error) {
+	rows, err := s.c.QueryContext(ctx, st.SQL, args...)
+	if err != nil {
+		return nil, s.note(err)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var out [][]sql.NullString
+	for rows.Next() {
+		vals := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		out = append(out, vals)
+	}
+	return out, s.note(rows.Err())
+}
+
+func (s *sqlConn) Begin(ctx context.Context) (Tx, error) {
+	tx, err := s.c.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, s.note(err)
+	}
+	return &sqlTx{tx: tx, conn: s}, nil
+}
+
+// Close returns the connection to the pool, or discards it when a call
+// lost it.
+func (s *sqlConn) Close() error {
+	if s.lost {
+		// Returning driver.ErrBadConn from Raw makes database/sql close
+		// the driver connection instead of pooling it.
+		_ = s.c.Raw(func(any) error { return driver.ErrBadConn })
+	}
+	return s.c.Close()
+}
+
+type sqlTx struct {
+	tx   *sql.Tx
+	conn *sqlConn
+}
+
+func (t *sqlTx) Exec(ctx context.Context, st *oraclesql.Statement, args []any) (int64, error) {
+	res, err := t.tx.ExecContext(ctx, st.SQL, args...)
+	if err != nil {
+		return 0, t.conn.note(err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("rows affected: %w", err)
+	}
+	return n, nil
+}
+
+func (t *sqlTx) Commit() error   { return t.conn.note(t.tx.Commit()) }
+func (t *sqlTx) Rollback() error { return t.conn.note(t.tx.Rollback()) }

@@ -1,0 +1,140 @@
+package oracle
+
+import (
+	"database/sql"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/target-oracle/target-oracle/internal/table"
+)
+
+// Columns of oraclesql.DescribeTable's rows.
+const (
+	colName = iota
+	colDataType
+	colDataLength
+	colCharLength
+	colCharUsed
+	colPrecision
+	colScale
+	colNullable
+	colComments
+	colPKPosition
+	colJSONChecks
+	describeColumns
+)
+
+// tableFromCatalog builds the table of schema.name from the rows of
+// oraclesql.DescribeTable; nil when there are none (no such table).
+func tableFromCatalog(schema, name string, rows [][]sql.NullString) (*table.Table, error) {
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	t := &table.Table{Schema: schema, Name: name}
+	type pk struct {
+		pos  int
+		name string
+	}
+	var keys []pk
+	for _, r := range rows {
+		if len(r) < describeColumns {
+			return nil, fmt.Errorf("catalog row of %d values, want %d", len(r), describeColumns)
+		}
+		typ, err := typeFromCatalog(r)
+		if err != nil {
+			return nil, fmt.Errorf("column %s: %w", r[colName].String, err)
+		}
+		c := table.Column{Name: r[colName].String, Type: typ, Nullable: r[colNullable].String != "N"}
+		if role, src, desc, ok := table.ParseComment(r[colComments].String); ok {
+			c.Role, c.Source, c.Comment = role, src, desc
+		} else {
+			c.Comment = r[colComments].String
+		}
+		t.Columns = append(t.Columns, c)
+		if r[colPKPosition].Valid {
+			p, err := strconv.Atoi(r[colPKPosition].String)
+			if err != nil {
+				return nil, fmt.Errorf("column %s: primary key position %q: %w", c.Name, r[colPKPosition].String, err)
+			}
+			keys = append(keys, pk{p, c.Name})
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i].pos < keys[j].pos })
+	for _, k := range keys {
+		t.PrimaryKey = append(t.PrimaryKey, k.name)
+	}
+	return t, nil
+}
+
+// typeFromCatalog maps one ALL_TAB_COLUMNS row to the type the target
+// would have created: equal types compare equal, so that reconciling an
+// unchanged table asks for no change. A type the target never creates
+// (FLOAT, RAW, BLOB, …) maps to the zero Type: the table may keep such
+// columns, but a stream cannot write them.
+func typeFromCatalog(r []sql.NullString) (table.Type, error) {
+	num := func(v sql.NullString) (int, error) {
+		if !v.Valid {
+			return 0, nil
+		}
+		return strconv.Atoi(v.String)
+	}
+	dataType := r[colDataType].String
+	switch {
+	case dataType == "NUMBER":
+		p, err := num(r[colPrecision])
+		if err != nil {
+			return table.Type{}, fmt.Errorf("precision: %w", err)
+		}
+		s, err := num(r[colScale])
+		if err != nil {
+			return table.Type{}, fmt.Errorf("scale: %w", err)
+		}
+		switch {
+		case !r[colPrecision].Valid && r[colScale].Valid && s == 0:
+			return table.Type{Kind: table.KindNumber, Precision: 38}, nil // NUMBER(*,0), INTEGER
+		case !r[colPrecision].Valid:
+			return table.Type{Kind: table.KindNumber}, nil
+		case p == 1 && s == 0:
+			return table.Type{Kind: table.KindNumber, Precision: 1, BoolNumber: true}, nil
+		}
+		return table.Type{Kind: table.KindNumber, Precision: p, Scale: s}, nil
+	case dataType == "BOOLEAN":
+		return table.Type{Kind: table.KindBoolean}, nil
+	case dataType == "VARCHAR2":
+		if r[colCharUsed].String == "C" {
+			n, err := num(r[colCharLength])
+			return table.Type{Kind: table.KindVarchar, Length: n, CharSemantics: true}, err
+		}
+		n, err := num(r[colDataLength])
+		return table.Type{Kind: table.KindVarchar, Length: n}, err
+	case dataType == "NVARCHAR2":
+		n, err := num(r[colCharLength])
+		return table.Type{Kind: table.KindVarchar, Length: n, CharSemantics: true, National: true}, err
+	case dataType == "CLOB", dataType == "NCLOB":
+		national := dataType == "NCLOB"
+		if checks, _ := num(r[colJSONChecks]); checks > 0 {
+			return table.Type{Kind: table.KindJSON, JSONAsClob: true, National: national}, nil
+		}
+		return table.Type{Kind: table.KindClob, National: national}, nil
+	case dataType == "JSON":
+		return table.Type{Kind: table.KindJSON}, nil
+	case dataType == "DATE":
+		return table.Type{Kind: table.KindDate}, nil
+	case strings.HasPrefix(dataType, "TIMESTAMP("):
+		rest := strings.TrimPrefix(dataType, "TIMESTAMP(")
+		digits, zone, ok := strings.Cut(rest, ")")
+		f, err := strconv.Atoi(digits)
+		if !ok || err != nil {
+			return table.Type{}, fmt.Errorf("data type %q", dataType)
+		}
+		switch zone {
+		case "":
+			return table.Type{Kind: table.KindTimestamp, Frac: f}, nil
+		case " WITH TIME ZONE":
+			return table.Type{Kind: table.KindTimestamp, Frac: f, TZ: true}, nil
+		}
+	}
+	return table.Type{}, nil
+}

@@ -1,0 +1,308 @@
+// Package oracle is the Oracle engine: it runs the loader's plan
+// (engine.Change, engine.Step) on an Oracle server with the statements of
+// the one SQL renderer, oraclesql. It builds no SQL itself.
+//
+// Every database call goes through Conn, a seam in front of database/sql
+// that receives the oraclesql.Statement along with its arguments, so that
+// tests run the whole pipeline against a fake server (package
+// oracle/fake) and fail any call.
+//
+// Data travels as array binds (SPEC §6.1): one execute per statement and
+// chunk of at most Options.MaxArrayRows rows, every value as text in the
+// renderer's bind format, one Go type per column. A batch is one
+// transaction; transient errors retry the whole batch on a fresh session
+// with exponential backoff; a permanent row error is narrowed down to the
+// failing record's input line by re-running halves of the batch in
+// transactions that are rolled back (SPEC §6.3).
+package oracle
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/target-oracle/target-oracle/internal/engine"
+	"github.com/target-oracle/target-oracle/internal/oraclesql"
+	"github.com/target-oracle/target-oracle/internal/table"
+)
+
+// Options configure the engine. Zero values take the defaults.
+type Options struct {
+	// MaxStringBytes is the longest value the server takes as a VARCHAR
+	// bind: 4000, or 32767 with MAX_STRING_SIZE=EXTENDED. Longer values of
+	// LOB columns are bound as LOBs.
+	MaxStringBytes int
+	// MaxArrayRows bounds the rows of one array execute (at most
+	// MaxArrayRowsLimit; 0 means DefaultMaxArrayRows).
+	MaxArrayRows int
+	// StatementTimeout bounds each statement (statement_timeout_seconds);
+	// 0 means none.
+	StatementTimeout time.Duration
+	// DDLLockTimeoutSeconds is the session's DDL_LOCK_TIMEOUT
+	// (ddl_lock_timeout_seconds); 0 leaves the server's.
+	DDLLockTimeoutSeconds int
+	// Retry is the backoff of transient errors.
+	Retry Retry
+	// MaxBisectProbes bounds the executes spent finding a failing row;
+	// 0 means 40 (enough for 2^20 rows).
+	MaxBisectProbes int
+	// Log receives retry warnings; nil discards them.
+	Log *slog.Logger
+	// Sleep waits between retries; nil waits on a timer. Tests make it
+	// instant.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// Retry is an exponential backoff: Attempts tries in all, the n-th retry
+// waiting Base·2^(n-1), at most Max.
+type Retry struct {
+	Attempts  int           // 0 means 5
+	Base, Max time.Duration // 0 means 1s and 30s
+}
+
+// Engine is the Oracle engine. It is safe for concurrent use; each
+// Session is one pinned database session.
+type Engine struct {
+	dial Dialer
+	r    *oraclesql.Renderer
+	o    Options
+
+	// The catalog session reads table shapes (Describe) and finishes
+	// migrations a killed run left; it is opened on first use.
+	catMu sync.Mutex
+	cat   *session
+}
+
+var _ engine.Engine = (*Engine)(nil)
+
+// New returns an engine that opens sessions with dial and renders every
+// statement with r.
+func New(dial Dialer, r *oraclesql.Renderer, opts Options) *Engine {
+	if opts.MaxStringBytes <= 0 {
+		opts.MaxStringBytes = DefaultMaxStringBytes
+	}
+	if opts.MaxArrayRows <= 0 {
+		opts.MaxArrayRows = DefaultMaxArrayRows
+	}
+	opts.MaxArrayRows = min(opts.MaxArrayRows, MaxArrayRowsLimit)
+	if opts.Retry.Attempts <= 0 {
+		opts.Retry.Attempts = 5
+	}
+	if opts.Retry.Base <= 0 {
+		opts.Retry.Base = time.Second
+	}
+	if opts.Retry.Max <= 0 {
+		opts.Retry.Max = 30 * time.Second
+	}
+	if opts.MaxBisectProbes <= 0 {
+		opts.MaxBisectProbes = 40
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.Sleep == nil {
+		opts.Sleep = sleep
+	}
+	e := &Engine{dial: dial, r: r, o: opts}
+	e.cat = e.newSession("catalog")
+	return e
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// backoff is the wait before retry n (1-based).
+func (e *Engine) backoff(n int) time.Duration {
+	d := e.o.Retry.Base
+	for i := 1; i < n && d < e.o.Retry.Max; i++ {
+		d *= 2
+	}
+	return min(d, e.o.Retry.Max)
+}
+
+// retry runs op until it succeeds, fails with an error that is not
+// transient, or used up the attempts. op must leave the session ready for
+// a fresh start (drop a lost connection) before it returns a transient
+// error.
+func (e *Engine) retry(ctx context.Context, what string, op func() error) error {
+	for attempt := 1; ; attempt++ {
+		err := op()
+		if err == nil || !transient(err) || ctx.Err() != nil {
+			return err
+		}
+		if attempt >= e.o.Retry.Attempts {
+			return fmt.Errorf("%s: gave up after %d attempts: %w", what, attempt, err)
+		}
+		d := e.backoff(attempt)
+		e.o.Log.Warn("transient database error, retrying on a fresh session", "op", what, "attempt", attempt, "wait", d, "error", err)
+		if err := e.o.Sleep(ctx, d); err != nil {
+			return err
+		}
+	}
+}
+
+// Session implements engine.Engine: it opens a pinned session named name
+// (V$SESSION.ACTION), retrying transient connection errors.
+func (e *Engine) Session(ctx context.Context, name string) (engine.Session, error) {
+	s := e.newSession(name)
+	err := e.retry(ctx, "connect", func() error {
+		_, err := s.connect(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close implements engine.Engine: it closes the catalog session.
+func (e *Engine) Close() error {
+	e.catMu.Lock()
+	defer e.catMu.Unlock()
+	return e.cat.Close()
+}
+
+// Describe implements engine.Engine. It reads the catalog once per table;
+// when it finds the marker column of a migration that a killed run left
+// after dropping the old column, it finishes that migration first (SPEC
+// §5.5), so that nothing else ever sees the half-migrated table. A marker
+// column beside its still-present old column is left out of the answer:
+// the old column still has every value, and reconciling the table runs
+// the same migration again, whose statements are idempotent.
+func (e *Engine) Describe(ctx context.Context, schema, name string) (*table.Table, error) {
+	e.catMu.Lock()
+	defer e.catMu.Unlock()
+	t, err := e.cat.describe(ctx, schema, name)
+	if err != nil || t == nil {
+		return t, err
+	}
+	orphans, hidden := e.markers(t)
+	if len(orphans) > 0 {
+		for _, m := range orphans {
+			if err := e.cat.finishMigration(ctx, t, m); err != nil {
+				return nil, &Error{Table: t.QualifiedName(), Code: oraCode(err), Err: fmt.Errorf("finish the migration of column %s left by an earlier run: %w", table.Quote(m.column), err)}
+			}
+		}
+		if t, err = e.cat.describe(ctx, schema, name); err != nil || t == nil {
+			return t, err
+		}
+		_, hidden = e.markers(t)
+	}
+	return withoutColumns(t, hidden), nil
+}
+
+// describe reads a table's shape, retrying transient errors.
+func (s *session) describe(ctx context.Context, schema, name string) (*table.Table, error) {
+	st := oraclesql.DescribeTable(schema, name)
+	args, err := s.b.scalarArgs(&st)
+	if err != nil {
+		return nil, err
+	}
+	var t *table.Table
+	err = s.e.retry(ctx, "describe "+schema+"."+name, func() error {
+		c, err := s.connect(ctx)
+		if err != nil {
+			return err
+		}
+		sctx, cancel := s.statementContext(ctx)
+		rows, err := c.Query(sctx, &st, args)
+		cancel()
+		if err != nil {
+			s.dropIfLost(err)
+			return err
+		}
+		t, err = tableFromCatalog(schema, name, rows)
+		return err
+	})
+	if err != nil {
+		return nil, &Error{Table: schema + "." + name, Code: oraCode(err), Err: fmt.Errorf("read the catalog: %w", err)}
+	}
+	return t, nil
+}
+
+// marker is a migration column found in the catalog.
+type marker struct {
+	column string // the column being migrated
+	name   string // the marker column, MigrationColumn(column)
+}
+
+// markers finds migration marker columns: orphans (the old column is
+// gone: finish the migration) and the names of markers beside their old
+// column (hide them). A marker name is column + "$M" unless the name had
+// to be cut and hashed; a hashed marker whose column is gone cannot be
+// traced back to it and is left alone.
+func (e *Engine) markers(t *table.Table) (orphans []marker, hidden []string) {
+	for _, c := range t.Columns {
+		if m := e.r.MigrationColumn(c.Name); t.Column(m) != nil {
+			hidden = append(hidden, m)
+		}
+	}
+	for _, c := range t.Columns {
+		if len(c.Name) <= 2 || c.Name[len(c.Name)-2:] != "$M" {
+			continue
+		}
+		col := c.Name[:len(c.Name)-2]
+		if e.r.MigrationColumn(col) == c.Name && t.Column(col) == nil {
+			orphans = append(orphans, marker{column: col, name: c.Name})
+		}
+	}
+	return orphans, hidden
+}
+
+func withoutColumns(t *table.Table, names []string) *table.Table {
+	if len(names) == 0 {
+		return t
+	}
+	out := t.Clone()
+	out.Columns = out.Columns[:0]
+	for _, c := range t.Columns {
+		if !contains(names, c.Name) {
+			out.Columns = append(out.Columns, c)
+		}
+	}
+	return out
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// finishMigration renames an orphaned marker column to its column with
+// Renderer.FinishMigration. The table as it should be is the catalog's
+// with the marker renamed; what the old column had besides its type (NOT
+// NULL, primary key membership, comment) is not in the catalog any more,
+// so the column comes back nullable and without comment (see sql_todo.go).
+func (s *session) finishMigration(ctx context.Context, t *table.Table, m marker) error {
+	want := t.Clone()
+	for i := range want.Columns {
+		if want.Columns[i].Name == m.name {
+			c := want.Columns[i]
+			want.Columns = append(want.Columns[:i], want.Columns[i+1:]...)
+			c.Name, c.Nullable = m.column, true
+			want.Columns = append(want.Columns, c)
+			break
+		}
+	}
+	stmts, err := s.e.r.FinishMigration(want, m.column)
+	if err != nil {
+		return err
+	}
+	_, err = s.runDDL(ctx, want, withoutComments(stmts))
+	return err
+}

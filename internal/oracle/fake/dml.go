@@ -1,0 +1,686 @@
+package fake
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/target-oracle/target-oracle/internal/oraclesql"
+	"github.com/target-oracle/target-oracle/internal/table"
+)
+
+// work is the uncommitted state of a transaction: the tables it touched,
+// each a shallow copy whose rows replace the committed ones at commit.
+type work struct {
+	db     *DB
+	tables map[string]*tbl
+}
+
+func (db *DB) newWork() *work { return &work{db: db, tables: map[string]*tbl{}} }
+
+func (w *work) table(q string) (*tbl, error) {
+	if t := w.tables[q]; t != nil {
+		return t, nil
+	}
+	orig, err := w.db.table(q)
+	if err != nil {
+		return nil, err
+	}
+	c := *orig
+	c.rows, c.key = slices.Clone(orig.rows), nil
+	w.tables[q] = &c
+	return &c, nil
+}
+
+// commit makes the transaction's rows the committed ones. Definitions
+// stay as DDL left them (DDL never runs inside a transaction).
+func (w *work) commit() {
+	for q, t := range w.tables {
+		if orig := w.db.tables[q]; orig != nil {
+			live := t.rows[:0:0]
+			for _, r := range t.rows {
+				if r != nil {
+					live = append(live, r)
+				}
+			}
+			orig.rows, orig.key = live, nil
+		}
+	}
+	w.tables = map[string]*tbl{}
+}
+
+// dml runs one DML statement for every row of its binds. In batch-error
+// mode (an array of more than one row) a failing row is skipped and the
+// first error returned; otherwise the statement fails as a whole.
+func (w *work) dml(st *oraclesql.Statement, b *binds) (int64, error) {
+	var verb, rest string
+	switch {
+	case strings.HasPrefix(st.SQL, "INSERT INTO "):
+		verb, rest = "INSERT", strings.TrimPrefix(st.SQL, "INSERT INTO ")
+	case strings.HasPrefix(st.SQL, "MERGE INTO "):
+		verb, rest = "MERGE", strings.TrimPrefix(st.SQL, "MERGE INTO ")
+	case strings.HasPrefix(st.SQL, "DELETE FROM "):
+		verb, rest = "DELETE", strings.TrimPrefix(st.SQL, "DELETE FROM ")
+	case strings.HasPrefix(st.SQL, "UPDATE "):
+		verb, rest = "UPDATE", strings.TrimPrefix(st.SQL, "UPDATE ")
+	default:
+		return 0, fmt.Errorf("fake: unsupported DML %.60q", st.SQL)
+	}
+	schema, name, rest, err := w.db.qname(rest)
+	if err != nil {
+		return 0, err
+	}
+	t, err := w.table(schema + "." + name)
+	if err != nil {
+		return 0, err
+	}
+	var run func(row int) (int64, error)
+	switch verb {
+	case "INSERT":
+		run, err = w.insert(t, rest, b)
+	case "MERGE":
+		run, err = w.merge(t, rest, b)
+	case "DELETE":
+		run, err = w.delete(t, rest, b)
+	default:
+		run, err = w.update(t, rest, b)
+	}
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	var first error
+	for i := 0; i < b.rows; i++ {
+		k, err := run(i)
+		if err != nil && b.rows == 1 {
+			return 0, err
+		}
+		if err != nil && first == nil {
+			first = err
+		}
+		n += k
+	}
+	return n, first
+}
+
+// eval computes an expression for execution row of a statement into
+// column c; src holds a MERGE's source row.
+func (w *work) eval(e expr, b *binds, row int, src map[string]value) (value, error) {
+	switch e.kind {
+	case exprNull:
+		return value{}, nil
+	case exprNow:
+		return value{now: true}, nil
+	case exprSrc:
+		v, ok := src[e.col]
+		if !ok {
+			return value{}, oraError(904, "SRC.%q: invalid identifier", e.col)
+		}
+		return v, nil
+	}
+	if e.bind >= b.cols {
+		return value{}, oraError(1008, "not all variables bound")
+	}
+	s, err := convert(e.conv, b.text(e.bind, row))
+	return value{text: s, conv: e.conv}, err
+}
+
+// store turns v into the stored value of column c, with the server's checks.
+func (w *work) store(t *tbl, c *column, v value) (string, error) {
+	typ := t.effective(c)
+	s := v.text
+	switch {
+	case v.now:
+		s = w.db.now(typ)
+	case s != "" && !compatible(v.conv, typ):
+		return "", oraError(932, "inconsistent datatypes: %s value for column %q of type %s", convName(v.conv), c.name, typ)
+	}
+	if s == "" {
+		if c.notNull {
+			return "", oraError(1400, "cannot insert NULL into (%q.%q.%q)", t.schema, t.name, c.name)
+		}
+		return "", nil
+	}
+	if err := t.check(c, s); err != nil {
+		return "", err
+	}
+	return s, nil
+}
+
+func convName(c conv) string {
+	return [...]string{"", "text", "NUMBER", "BOOLEAN", "DATE", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE", "JSON"}[c]
+}
+
+// assignment is one column a statement sets.
+type assignment struct {
+	col  string
+	expr expr
+}
+
+// assignments pairs a column list with a value list.
+func assignments(colList, valList string) ([]assignment, error) {
+	cols, err := quotedList(colList)
+	if err != nil {
+		return nil, err
+	}
+	vals := splitTop(valList, ", ")
+	if len(vals) != len(cols) {
+		return nil, oraError(913, "too many values")
+	}
+	out := make([]assignment, len(cols))
+	for i := range cols {
+		e, err := parseExpr(vals[i])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = assignment{cols[i], e}
+	}
+	return out, nil
+}
+
+// newRow evaluates the assignments of an inserted row, with NOT NULL
+// checks on the columns left NULL.
+func (w *work) newRow(t *tbl, as []assignment, b *binds, row int, src map[string]value) (map[string]string, error) {
+	r := make(map[string]string, len(as))
+	for _, a := range as {
+		c := t.col(a.col)
+		if c == nil {
+			return nil, oraError(904, "%q: invalid identifier", a.col)
+		}
+		v, err := w.eval(a.expr, b, row, src)
+		if err != nil {
+			return nil, err
+		}
+		s, err := w.store(t, c, v)
+		if err != nil {
+			return nil, err
+		}
+		if s != "" {
+			r[a.col] = s
+		}
+	}
+	for _, c := range t.cols {
+		if c.notNull && r[c.name] == "" {
+			return nil, oraError(1400, "cannot insert NULL into (%q.%q.%q)", t.schema, t.name, c.name)
+		}
+	}
+	return r, nil
+}
+
+// insert is ` ("A", …) VALUES (e1, …)`.
+func (w *work) insert(t *tbl, rest string, b *binds) (func(int) (int64, error), error) {
+	colList, tail, err := parens(strings.TrimPrefix(rest, " "))
+	if err != nil {
+		return nil, err
+	}
+	valList, _, err := parens(strings.TrimPrefix(tail, " VALUES "))
+	if err != nil {
+		return nil, err
+	}
+	as, err := assignments(colList, valList)
+	if err != nil {
+		return nil, err
+	}
+	return func(row int) (int64, error) {
+		r, err := w.newRow(t, as, b, row, nil)
+		if err != nil {
+			return 0, err
+		}
+		if err := t.add(r); err != nil {
+			return 0, err
+		}
+		return 1, nil
+	}, nil
+}
+
+// merge is ` TGT USING (SELECT e "A", … FROM DUAL) SRC ON (TGT."K" = SRC."K" AND …)
+// [WHEN MATCHED THEN UPDATE SET TGT."X" = e, …] WHEN NOT MATCHED THEN INSERT (…) VALUES (…)`.
+func (w *work) merge(t *tbl, rest string, b *binds) (func(int) (int64, error), error) {
+	bad := fmt.Errorf("fake: unsupported MERGE %.80q", rest)
+	sel, ok := strings.CutPrefix(rest, " TGT USING (SELECT ")
+	if !ok {
+		return nil, bad
+	}
+	sel, rest, ok = strings.Cut(sel, " FROM DUAL) SRC ON ")
+	if !ok {
+		return nil, bad
+	}
+	srcExprs := map[string]expr{}
+	for _, item := range splitTop(sel, ", ") {
+		i := strings.LastIndex(item, ` "`)
+		if i < 0 {
+			return nil, bad
+		}
+		alias, _, err := quoted(item[i+1:])
+		if err != nil {
+			return nil, err
+		}
+		e, err := parseExpr(item[:i])
+		if err != nil {
+			return nil, err
+		}
+		srcExprs[alias] = e
+	}
+	on, rest, err := parens(rest)
+	if err != nil {
+		return nil, err
+	}
+	var keys []string
+	for _, cond := range splitTop(on, " AND ") {
+		l, r, ok := strings.Cut(cond, " = ")
+		if !ok || !strings.HasPrefix(l, `TGT."`) || strings.TrimPrefix(l, "TGT.") != strings.TrimPrefix(r, "SRC.") {
+			return nil, bad
+		}
+		n, _, err := quoted(strings.TrimPrefix(l, "TGT."))
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, n)
+	}
+	var sets []assignment
+	if s, ok := strings.CutPrefix(rest, " WHEN MATCHED THEN UPDATE SET "); ok {
+		i := strings.Index(s, " WHEN NOT MATCHED THEN INSERT ")
+		if i < 0 {
+			return nil, bad
+		}
+		for _, item := range splitTop(s[:i], ", ") {
+			l, r, ok := strings.Cut(item, " = ")
+			if !ok {
+				return nil, bad
+			}
+			n, _, err := quoted(strings.TrimPrefix(l, "TGT."))
+			if err != nil {
+				return nil, err
+			}
+			if slices.Contains(keys, n) {
+				return nil, oraError(38104, "columns referenced in the ON clause cannot be updated: %q", n)
+			}
+			e, err := parseExpr(r)
+			if err != nil {
+				return nil, err
+			}
+			sets = append(sets, assignment{n, e})
+		}
+		rest = s[i:]
+	}
+	ins, ok := strings.CutPrefix(rest, " WHEN NOT MATCHED THEN INSERT ")
+	if !ok {
+		return nil, bad
+	}
+	colList, tail, err := parens(ins)
+	if err != nil {
+		return nil, err
+	}
+	valList, _, err := parens(strings.TrimPrefix(tail, " VALUES "))
+	if err != nil {
+		return nil, err
+	}
+	inserts, err := assignments(colList, valList)
+	if err != nil {
+		return nil, err
+	}
+	return func(row int) (int64, error) {
+		src := make(map[string]value, len(srcExprs))
+		for alias, e := range srcExprs {
+			v, err := w.eval(e, b, row, nil)
+			if err != nil {
+				return 0, err
+			}
+			src[alias] = v
+		}
+		match := map[string]string{}
+		for _, k := range keys {
+			c := t.col(k)
+			if c == nil {
+				return 0, oraError(904, "%q: invalid identifier", k)
+			}
+			s, err := w.store(t, c, src[k])
+			if err != nil && src[k].text != "" {
+				return 0, err
+			}
+			match[k] = s
+		}
+		i := t.find(match, keys)
+		if i < 0 {
+			r, err := w.newRow(t, inserts, b, row, src)
+			if err != nil {
+				return 0, err
+			}
+			return 1, t.add(r)
+		}
+		r := cloneRow(t.rows[i])
+		for _, a := range sets {
+			c := t.col(a.col)
+			if c == nil {
+				return 0, oraError(904, "%q: invalid identifier", a.col)
+			}
+			v, err := w.eval(a.expr, b, row, src)
+			if err != nil {
+				return 0, err
+			}
+			s, err := w.store(t, c, v)
+			if err != nil {
+				return 0, err
+			}
+			if s == "" {
+				delete(r, a.col)
+			} else {
+				r[a.col] = s
+			}
+		}
+		t.rows[i] = r
+		return 1, nil
+	}, nil
+}
+
+var (
+	reVersions = regexp.MustCompile(`^ WHERE \("([^"]+)" < (.+) OR "([^"]+)" IS NULL\)$`)
+	reSoft     = regexp.MustCompile(`^ SET "([^"]+)" = (.+) WHERE \("([^"]+)" < (.+) OR "([^"]+)" IS NULL\) AND "([^"]+)" IS NULL$`)
+	reMigrate  = regexp.MustCompile(`^ SET "([^"]+)" = .+ WHERE "([^"]+)" IS NULL AND "([^"]+)" IS NOT NULL AND ROWNUM <= (:\d+)$`)
+)
+
+// delete is the whole table (Replace), older versions (DeleteVersions
+// hard) or rows by key (hard deletes).
+func (w *work) delete(t *tbl, rest string, b *binds) (func(int) (int64, error), error) {
+	if rest == "" {
+		return func(int) (int64, error) {
+			var n int64
+			for i, r := range t.rows {
+				if r != nil {
+					t.rows[i], n = nil, n+1
+				}
+			}
+			t.key = nil
+			return n, nil
+		}, nil
+	}
+	if m := reVersions.FindStringSubmatch(rest); m != nil && m[1] == m[3] {
+		e, err := parseExpr(m[2])
+		if err != nil {
+			return nil, err
+		}
+		return func(row int) (int64, error) {
+			v, err := w.eval(e, b, row, nil)
+			if err != nil {
+				return 0, err
+			}
+			var n int64
+			for i, r := range t.rows {
+				if r != nil && older(r[m[1]], v.text) {
+					t.rows[i], n = nil, n+1
+				}
+			}
+			t.key = nil
+			return n, nil
+		}, nil
+	}
+	cond, ok := strings.CutPrefix(rest, " WHERE ")
+	if !ok {
+		return nil, fmt.Errorf("fake: unsupported DELETE %.80q", rest)
+	}
+	var keys []assignment
+	for _, c := range splitTop(cond, " AND ") {
+		l, r, ok := strings.Cut(c, " = ")
+		if !ok {
+			return nil, fmt.Errorf("fake: unsupported DELETE condition %q", c)
+		}
+		n, _, err := quoted(l)
+		if err != nil {
+			return nil, err
+		}
+		e, err := parseExpr(r)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, assignment{n, e})
+	}
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = k.col
+	}
+	return func(row int) (int64, error) {
+		match := map[string]string{}
+		for _, k := range keys {
+			c := t.col(k.col)
+			if c == nil {
+				return 0, oraError(904, "%q: invalid identifier", k.col)
+			}
+			v, err := w.eval(k.expr, b, row, nil)
+			if err != nil {
+				return 0, err
+			}
+			if v.text == "" {
+				return 0, nil // = NULL matches nothing
+			}
+			s, err := w.store(t, c, v)
+			if err != nil {
+				return 0, err
+			}
+			match[k.col] = s
+		}
+		var n int64
+		for i, r := range t.rows {
+			if r != nil && keyText(r, names) == keyText(match, names) {
+				t.rows[i], n = nil, n+1
+			}
+		}
+		if n > 0 {
+			t.key = nil
+		}
+		return n, nil
+	}, nil
+}
+
+// older reports whether a stored version is NULL or numerically below v.
+func older(stored, v string) bool {
+	return stored == "" || compareNumbers(stored, v) < 0
+}
+
+// update is the soft version cleanup or a migration chunk.
+func (w *work) update(t *tbl, rest string, b *binds) (func(int) (int64, error), error) {
+	if m := reSoft.FindStringSubmatch(rest); m != nil && m[3] == m[5] && m[1] == m[6] {
+		set, err := parseExpr(m[2])
+		if err != nil {
+			return nil, err
+		}
+		ver, err := parseExpr(m[4])
+		if err != nil {
+			return nil, err
+		}
+		dc := t.col(m[1])
+		if dc == nil || t.col(m[3]) == nil {
+			return nil, oraError(904, "invalid identifier")
+		}
+		return func(row int) (int64, error) {
+			at, err := w.eval(set, b, row, nil)
+			if err != nil {
+				return 0, err
+			}
+			s, err := w.store(t, dc, at)
+			if err != nil {
+				return 0, err
+			}
+			v, err := w.eval(ver, b, row, nil)
+			if err != nil {
+				return 0, err
+			}
+			var n int64
+			for i, r := range t.rows {
+				if r != nil && older(r[m[3]], v.text) && r[m[1]] == "" {
+					r = cloneRow(r)
+					r[m[1]] = s
+					t.rows[i], n = r, n+1
+				}
+			}
+			return n, nil
+		}, nil
+	}
+	if m := reMigrate.FindStringSubmatch(rest); m != nil && m[1] == m[2] {
+		return w.migrateChunk(t, m[1], m[3], m[4], b)
+	}
+	return nil, fmt.Errorf("fake: unsupported UPDATE %.80q", rest)
+}
+
+// migrateChunk copies at most :n values of column from into column to,
+// converted as table.MigrateValue says (the fake does not evaluate the
+// conversion SQL).
+func (w *work) migrateChunk(t *tbl, to, from, limit string, b *binds) (func(int) (int64, error), error) {
+	tc, fc := t.col(to), t.col(from)
+	if tc == nil || fc == nil {
+		return nil, oraError(904, "invalid identifier")
+	}
+	e, err := parseExpr(limit)
+	if err != nil {
+		return nil, err
+	}
+	return func(row int) (int64, error) {
+		s := b.text(e.bind, row)
+		max, err := strconv.Atoi(s)
+		if err != nil {
+			return 0, oraError(1722, "invalid number %q", s)
+		}
+		var n int64
+		for i, r := range t.rows {
+			if n >= int64(max) {
+				break
+			}
+			if r == nil || r[to] != "" || r[from] == "" {
+				continue
+			}
+			v, err := table.MigrateValue(t.effective(fc), t.effective(tc), r[from])
+			if err != nil {
+				return 0, oraError(1722, "%v", err)
+			}
+			if err := t.check(tc, v); err != nil {
+				return 0, err
+			}
+			r = cloneRow(r)
+			r[to] = v
+			t.rows[i], n = r, n+1
+		}
+		return n, nil
+	}, nil
+}
+
+// add appends a row, enforcing the primary key.
+func (t *tbl) add(r map[string]string) error {
+	if len(t.pk) > 0 {
+		t.index()
+		k := keyText(r, t.pk)
+		if _, dup := t.key[k]; dup {
+			return oraError(1, "unique constraint (%s.%s) violated", t.schema, t.pkName)
+		}
+		t.key[k] = len(t.rows)
+	}
+	t.rows = append(t.rows, r)
+	return nil
+}
+
+// find returns the index of the live row whose columns keys equal match's.
+func (t *tbl) find(match map[string]string, keys []string) int {
+	for _, k := range keys {
+		if match[k] == "" {
+			return -1 // NULL = NULL is not true
+		}
+	}
+	k := keyText(match, keys)
+	if slices.Equal(keys, t.pk) {
+		t.index()
+		if i, ok := t.key[k]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, r := range t.rows {
+		if r != nil && keyText(r, keys) == k {
+			return i
+		}
+	}
+	return -1
+}
+
+func (t *tbl) index() {
+	if t.key != nil {
+		return
+	}
+	t.key = make(map[string]int, len(t.rows))
+	for i, r := range t.rows {
+		if r != nil {
+			t.key[keyText(r, t.pk)] = i
+		}
+	}
+}
+
+func keyText(r map[string]string, cols []string) string {
+	var b strings.Builder
+	for _, c := range cols {
+		b.WriteString(r[c])
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// ordered returns the live rows by primary key (numerically for NUMBER
+// columns), else in insertion order.
+func (t *tbl) ordered() []map[string]string {
+	var out []map[string]string
+	for _, r := range t.rows {
+		if r != nil {
+			out = append(out, r)
+		}
+	}
+	if len(t.pk) > 0 {
+		sort.SliceStable(out, func(i, j int) bool {
+			for _, k := range t.pk {
+				a, b := out[i][k], out[j][k]
+				if a == b {
+					continue
+				}
+				if c := t.col(k); c != nil && c.typ.Kind == table.KindNumber {
+					return compareNumbers(a, b) < 0
+				}
+				return a < b
+			}
+			return false
+		})
+	}
+	return out
+}
+
+// compareNumbers compares two canonical decimal texts numerically.
+func compareNumbers(a, b string) int {
+	na, nb := strings.HasPrefix(a, "-"), strings.HasPrefix(b, "-")
+	switch {
+	case na && !nb:
+		return -1
+	case !na && nb:
+		return 1
+	case na && nb:
+		return -compareMagnitudes(a[1:], b[1:])
+	}
+	return compareMagnitudes(a, b)
+}
+
+func compareMagnitudes(a, b string) int {
+	ai, af, _ := strings.Cut(a, ".")
+	bi, bf, _ := strings.Cut(b, ".")
+	if ai == "0" {
+		ai = ""
+	}
+	if bi == "0" {
+		bi = ""
+	}
+	if len(ai) != len(bi) {
+		if len(ai) < len(bi) {
+			return -1
+		}
+		return 1
+	}
+	if c := strings.Compare(ai, bi); c != 0 {
+		return c
+	}
+	return strings.Compare(af, bf)
+}

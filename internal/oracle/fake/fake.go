@@ -1,0 +1,578 @@
+// Package fake is an in-memory stand-in for an Oracle server behind the
+// oracle engine's Conn seam. It interprets the statements oraclesql
+// renders (DDL, INSERT, MERGE, DELETE, UPDATE, the catalog query and the
+// session setup) from their SQL text and their array binds, converting
+// each bind back from its bind text the way the SQL around the placeholder
+// says (TO_NUMBER, TO_TIMESTAMP_TZ, …), and keeps tables as rows of stored
+// values, so the whole pipeline can run on the Oracle engine in tests and
+// its tables be compared with the embedded engine's.
+//
+// It models what the engine relies on: transactions (commit, rollback, a
+// lost connection losing the transaction), autocommitted DDL, array
+// executes in batch-error mode (good rows applied, the first row error
+// returned), the server's checks (NOT NULL, lengths, precision, unique
+// primary keys, IS JSON and 0/1 checks), the go-ora bind rules (all
+// arguments arrays or none, at most 65,535 rows, strings longer than
+// Options.MaxStringBytes become LONG binds that fail, LOB binds last) and
+// the ORA codes of DDL whose work is already done. It injects faults at
+// any call (Fault).
+//
+// It does not model locks, concurrency beyond whole-table last-commit-wins,
+// unique indexes other than the primary key, NLS settings, Oracle's
+// silent rounding (it refuses what the embedded engine refuses), or the
+// conversion SQL of a migration (it applies table.MigrateValue instead).
+package fake
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sijms/go-ora/v2/network"
+
+	"github.com/target-oracle/target-oracle/internal/oracle"
+	"github.com/target-oracle/target-oracle/internal/oraclesql"
+	"github.com/target-oracle/target-oracle/internal/table"
+)
+
+// Options configure the fake server.
+type Options struct {
+	// Schema is the login user's schema (CURRENT_SCHEMA).
+	Schema string
+	// MaxStringBytes is the server's VARCHAR bind limit (4000 or 32767):
+	// a longer string bind is a LONG bind, which fails here.
+	MaxStringBytes int
+	// Now is SYSTIMESTAMP; nil means time.Now.
+	Now func() time.Time
+}
+
+// Op is a kind of database call, for fault injection and counting.
+type Op uint8
+
+const (
+	OpDial     Op = iota + 1 // opening a session
+	OpSetup                  // the session setup block (PL/SQL)
+	OpQuery                  // catalog queries (Describe)
+	OpDDL                    // CREATE, ALTER, COMMENT, GRANT, TRUNCATE
+	OpInsert                 // INSERT executes (each array execute is one call)
+	OpMerge                  // MERGE executes
+	OpDelete                 // DELETE executes
+	OpUpdate                 // UPDATE executes
+	OpBegin                  // starting a transaction
+	OpCommit                 // COMMIT
+	OpRollback               // ROLLBACK
+	opCount
+)
+
+var opNames = [...]string{"", "dial", "setup", "query", "DDL", "INSERT", "MERGE", "DELETE", "UPDATE", "begin", "commit", "rollback"}
+
+func (o Op) String() string {
+	if o > 0 && o < opCount {
+		return opNames[o]
+	}
+	return "unknown op"
+}
+
+// Fault fails calls of one kind.
+type Fault struct {
+	Op Op
+	// Nth is the call that fails, counted from when the fault was
+	// injected (1, or 0, is the next call).
+	Nth int
+	// Times is how many calls fail from the Nth on (0 means 1).
+	Times int
+	// Code is the ORA error number to fail with; 0 means the connection
+	// is lost (the call returns an error wrapping io.EOF). Codes that
+	// break a real session (ORA-03113, …) lose the connection as well.
+	Code int
+	// Applied makes the call take effect before it fails: a COMMIT whose
+	// reply is lost, a DDL that ran.
+	Applied bool
+
+	seen int
+}
+
+// ErrLost is wrapped by the errors of a lost connection.
+var ErrLost = fmt.Errorf("fake: connection lost: %w", io.EOF)
+
+// DB is the fake server. It is safe for concurrent use.
+type DB struct {
+	o Options
+
+	mu      sync.Mutex
+	tables  map[string]*tbl    // SCHEMA.NAME
+	indexes map[string]string  // SCHEMA.INDEX -> SCHEMA.TABLE
+	faults  []*Fault           //
+	calls   [opCount]int       // calls per op
+	actions []string           // V$SESSION.ACTION of every session set up
+	setups  []string           // SQL of every session setup
+	open    int                // connections not closed
+	log     []string           // SQL of every statement executed, in order
+	args    map[string][][]any // arguments of the last executes, by SQL prefix
+}
+
+// New returns an empty fake server.
+func New(o Options) *DB {
+	if o.MaxStringBytes <= 0 {
+		o.MaxStringBytes = 4000
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return &DB{o: o, tables: map[string]*tbl{}, indexes: map[string]string{}}
+}
+
+// Inject adds a fault.
+func (db *DB) Inject(f Fault) {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if f.Nth <= 0 {
+		f.Nth = 1
+	}
+	if f.Times <= 0 {
+		f.Times = 1
+	}
+	db.faults = append(db.faults, &f)
+}
+
+// Calls returns how many calls of op were made.
+func (db *DB) Calls(op Op) int {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	return db.calls[op]
+}
+
+// Actions returns the ACTION of every session set up, in order.
+func (db *DB) Actions() []string {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	return append([]string(nil), db.actions...)
+}
+
+// Setups returns the SQL of every session setup, in order.
+func (db *DB) Setups() []string {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	return append([]string(nil), db.setups...)
+}
+
+// Open returns the number of connections dialed and not closed.
+func (db *DB) Open() int {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	return db.open
+}
+
+// Statements returns the SQL of every statement executed, in order.
+func (db *DB) Statements() []string {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	return append([]string(nil), db.log...)
+}
+
+// Tables returns the qualified names of the tables.
+func (db *DB) Tables() []string {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	var out []string
+	for k := range db.tables {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Rows returns the committed rows of a table, by primary key when it has
+// one, else in insertion order; each maps column name to stored value
+// (NULL columns are absent).
+func (db *DB) Rows(qualified string) []map[string]string {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	t := db.tables[qualified]
+	if t == nil {
+		return nil
+	}
+	return t.ordered()
+}
+
+// Columns returns the column names and declared types of a table, in
+// order ("NUMBER(1)" and "CLOB" keep their checks apart: see Checks).
+func (db *DB) Columns(qualified string) []string {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	t := db.tables[qualified]
+	if t == nil {
+		return nil
+	}
+	var out []string
+	for _, c := range t.cols {
+		out = append(out, c.name+" "+c.typ.String())
+	}
+	return out
+}
+
+// Exec runs a statement on the server as a DBA would, outside the engine
+// (test setup). It bypasses fault injection.
+func (db *DB) Exec(st oraclesql.Statement, args ...any) (int64, error) {
+	c := &conn{db: db}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	return c.run(nil, &st, args)
+}
+
+// Dial implements oracle.Dialer.
+func (db *DB) Dial(ctx context.Context) (oracle.Conn, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if f := db.fault(OpDial); f != nil {
+		if f.Code == 0 {
+			return nil, fmt.Errorf("dial: %w", ErrLost)
+		}
+		return nil, oraError(f.Code, "fault injected at dial")
+	}
+	db.open++
+	return &conn{db: db}, nil
+}
+
+// fault counts a call of op and returns the fault it hits, if any.
+func (db *DB) fault(op Op) *Fault {
+	db.calls[op]++
+	for _, f := range db.faults {
+		if f.Op != op || f.seen >= f.Nth+f.Times-1 {
+			continue
+		}
+		f.seen++
+		if f.seen >= f.Nth {
+			return f
+		}
+	}
+	return nil
+}
+
+func oraError(code int, format string, a ...any) error {
+	e := network.NewOracleError(code) // no parse position
+	e.ErrMsg = fmt.Sprintf("ORA-%05d: ", code) + fmt.Sprintf(format, a...)
+	return e
+}
+
+// conn is one session.
+type conn struct {
+	db     *DB
+	lost   bool
+	closed bool
+	tx     *tx
+}
+
+var _ oracle.Conn = (*conn)(nil)
+
+// usable reports a closed or lost session. Callers hold db.mu.
+func (c *conn) usable(ctx context.Context) error {
+	switch {
+	case c.closed:
+		return errors.New("fake: use of a closed connection")
+	case c.lost:
+		return driver.ErrBadConn
+	}
+	return ctx.Err()
+}
+
+// failWith returns the error of fault f and loses the session when f
+// says so. Callers hold db.mu.
+func (c *conn) failWith(f *Fault, op Op) error {
+	if f.Code == 0 {
+		c.lose()
+		return fmt.Errorf("%s: %w", op, ErrLost)
+	}
+	err := oraError(f.Code, "fault injected at %s", op)
+	var oe *network.OracleError
+	if errors.As(err, &oe) && oe.Bad() {
+		c.lose()
+	}
+	return err
+}
+
+// lose drops the session: its open transaction is rolled back.
+func (c *conn) lose() {
+	c.lost = true
+	c.tx = nil
+}
+
+func opOf(st *oraclesql.Statement) Op {
+	switch st.Kind {
+	case oraclesql.KindPLSQL:
+		return OpSetup
+	case oraclesql.KindQuery:
+		return OpQuery
+	case oraclesql.KindDDL:
+		return OpDDL
+	}
+	switch {
+	case strings.HasPrefix(st.SQL, "INSERT"):
+		return OpInsert
+	case strings.HasPrefix(st.SQL, "MERGE"):
+		return OpMerge
+	case strings.HasPrefix(st.SQL, "DELETE"):
+		return OpDelete
+	}
+	return OpUpdate
+}
+
+// Exec implements oracle.Conn: DDL and autocommitted DML.
+func (c *conn) Exec(ctx context.Context, st *oraclesql.Statement, args []any) (int64, error) {
+	c.db.mu.Lock()
+	defer c.db.mu.Unlock()
+	if err := c.usable(ctx); err != nil {
+		return 0, err
+	}
+	if c.tx != nil && st.Kind == oraclesql.KindDDL {
+		return 0, errors.New("fake: DDL on a session with an open transaction (the engine must never mix them)")
+	}
+	return c.call(st, args, nil)
+}
+
+// call runs st with fault injection. w is the transaction's work, or nil
+// to autocommit. Callers hold db.mu.
+func (c *conn) call(st *oraclesql.Statement, args []any, w *work) (int64, error) {
+	op := opOf(st)
+	f := c.db.fault(op)
+	if f != nil && !f.Applied {
+		return 0, c.failWith(f, op)
+	}
+	n, err := c.run(w, st, args)
+	if f != nil {
+		return 0, c.failWith(f, op)
+	}
+	return n, err
+}
+
+// run interprets one statement. Callers hold db.mu.
+func (c *conn) run(w *work, st *oraclesql.Statement, args []any) (int64, error) {
+	c.db.log = append(c.db.log, st.SQL)
+	c.db.recordArgs(st, args)
+	b, err := decodeArgs(st, args, c.db.o.MaxStringBytes)
+	if err != nil {
+		return 0, err
+	}
+	switch st.Kind {
+	case oraclesql.KindPLSQL:
+		return 0, c.db.plsql(st, b)
+	case oraclesql.KindDDL:
+		return 0, c.db.ddl(st.SQL)
+	case oraclesql.KindQuery:
+		return 0, errors.New("fake: a query sent to Exec")
+	}
+	auto := w == nil
+	if auto {
+		w = c.db.newWork()
+	}
+	n, err := w.dml(st, b)
+	if auto {
+		// Outside a transaction go-ora autocommits, and in batch-error
+		// mode the good rows of a failed array execute are committed too.
+		w.commit()
+	}
+	return n, err
+}
+
+// recordArgs keeps the arguments of the last 16 executes per statement
+// shape, for tests that check how values were bound.
+func (db *DB) recordArgs(st *oraclesql.Statement, args []any) {
+	if db.args == nil {
+		db.args = map[string][][]any{}
+	}
+	k := shapeOf(st.SQL)
+	a := append(db.args[k], args)
+	if len(a) > 16 {
+		a = a[1:]
+	}
+	db.args[k] = a
+}
+
+func shapeOf(sql string) string {
+	if i := strings.IndexAny(sql, " "); i > 0 {
+		return sql[:i]
+	}
+	return sql
+}
+
+// Args returns the arguments of the last (at most 16) executes whose SQL
+// starts with verb ("INSERT", "MERGE", "DELETE", "UPDATE", "BEGIN", …).
+func (db *DB) Args(verb string) [][]any {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	return append([][]any(nil), db.args[verb]...)
+}
+
+// plsql runs the session setup or SET_ACTION block.
+func (db *DB) plsql(st *oraclesql.Statement, b *binds) error {
+	if !strings.HasPrefix(st.SQL, "BEGIN") || !strings.HasSuffix(st.SQL, "END;") {
+		return oraError(6550, "PL/SQL: block must be BEGIN … END;")
+	}
+	switch {
+	case strings.Contains(st.SQL, "SET_MODULE"):
+		if b.cols != 2 {
+			return oraError(6550, "SET_MODULE takes 2 arguments")
+		}
+		db.actions = append(db.actions, b.text(1, 0))
+		db.setups = append(db.setups, st.SQL)
+	case strings.Contains(st.SQL, "SET_ACTION"):
+		db.actions = append(db.actions, b.text(0, 0))
+	}
+	return nil
+}
+
+// Query implements oracle.Conn: it answers oraclesql.DescribeTable.
+func (c *conn) Query(ctx context.Context, st *oraclesql.Statement, args []any) ([][]sql.NullString, error) {
+	c.db.mu.Lock()
+	defer c.db.mu.Unlock()
+	if err := c.usable(ctx); err != nil {
+		return nil, err
+	}
+	if f := c.db.fault(OpQuery); f != nil {
+		return nil, c.failWith(f, OpQuery)
+	}
+	c.db.log = append(c.db.log, st.SQL)
+	if !strings.HasPrefix(st.SQL, "SELECT COL.COLUMN_NAME, COL.DATA_TYPE") {
+		return nil, fmt.Errorf("fake: unsupported query %.60q", st.SQL)
+	}
+	b, err := decodeArgs(st, args, c.db.o.MaxStringBytes)
+	if err != nil {
+		return nil, err
+	}
+	owner, name := c.db.o.Schema, ""
+	for i, bd := range st.Binds {
+		switch bd.Column {
+		case "owner":
+			owner = b.text(i, 0)
+		case "table":
+			name = b.text(i, 0)
+		}
+	}
+	return c.db.describe(owner + "." + name), nil
+}
+
+// Begin implements oracle.Conn.
+func (c *conn) Begin(ctx context.Context) (oracle.Tx, error) {
+	c.db.mu.Lock()
+	defer c.db.mu.Unlock()
+	if err := c.usable(ctx); err != nil {
+		return nil, err
+	}
+	if f := c.db.fault(OpBegin); f != nil {
+		return nil, c.failWith(f, OpBegin)
+	}
+	if c.tx != nil {
+		return nil, errors.New("fake: a transaction is already open on this session")
+	}
+	c.tx = &tx{c: c, w: c.db.newWork()}
+	return c.tx, nil
+}
+
+// Close implements oracle.Conn. An open transaction is rolled back.
+func (c *conn) Close() error {
+	c.db.mu.Lock()
+	defer c.db.mu.Unlock()
+	if c.closed {
+		return nil
+	}
+	c.closed, c.tx = true, nil
+	c.db.open--
+	return nil
+}
+
+// tx is a transaction: its work becomes visible at Commit.
+type tx struct {
+	c    *conn
+	w    *work
+	done bool
+}
+
+func (t *tx) check() error {
+	switch {
+	case t.done:
+		return errors.New("fake: transaction already committed or rolled back")
+	case t.c.lost || t.c.tx != t:
+		return driver.ErrBadConn
+	}
+	return nil
+}
+
+// Exec implements oracle.Tx.
+func (t *tx) Exec(ctx context.Context, st *oraclesql.Statement, args []any) (int64, error) {
+	db := t.c.db
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if err := t.check(); err != nil {
+		return 0, err
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	if st.Kind != oraclesql.KindDML {
+		return 0, fmt.Errorf("fake: %s statement inside a transaction", st.Kind)
+	}
+	return t.c.call(st, args, t.w)
+}
+
+// Commit implements oracle.Tx.
+func (t *tx) Commit() error {
+	db := t.c.db
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if err := t.check(); err != nil {
+		return err
+	}
+	f := db.fault(OpCommit)
+	if f != nil && !f.Applied {
+		t.done = true
+		t.c.tx = nil
+		return t.c.failWith(f, OpCommit)
+	}
+	t.w.commit()
+	t.done = true
+	t.c.tx = nil
+	if f != nil {
+		return t.c.failWith(f, OpCommit)
+	}
+	return nil
+}
+
+// Rollback implements oracle.Tx.
+func (t *tx) Rollback() error {
+	db := t.c.db
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if t.done {
+		return sql.ErrTxDone
+	}
+	t.done = true
+	if t.c.tx == t {
+		t.c.tx = nil
+	}
+	if f := db.fault(OpRollback); f != nil {
+		return t.c.failWith(f, OpRollback)
+	}
+	if t.c.lost {
+		return driver.ErrBadConn
+	}
+	return nil
+}
+
+// now returns SYSTIMESTAMP as the stored text of a column of type t.
+func (db *DB) now(t table.Type) string {
+	n := db.o.Now().UTC().Truncate(time.Microsecond)
+	if t.Kind == table.KindDate {
+		return n.Format("2006-01-02")
+	}
+	return n.Format("2006-01-02T15:04:05.999999999Z")
+}

@@ -1,0 +1,194 @@
+package oracle
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"syscall"
+	"testing"
+
+	"github.com/sijms/go-ora/v2/network"
+
+	"github.com/target-oracle/target-oracle/internal/engine"
+	"github.com/target-oracle/target-oracle/internal/oraclesql"
+	"github.com/target-oracle/target-oracle/internal/table"
+)
+
+func TestClassify(t *testing.T) {
+	ora := func(code int) error {
+		return &network.OracleError{ErrCode: code, ErrMsg: fmt.Sprintf("ORA-%05d", code)}
+	}
+	for _, c := range []struct {
+		err             error
+		transient, lost bool
+	}{
+		{ora(3113), true, true},
+		{ora(3114), true, true},
+		{ora(3135), true, true},
+		{ora(12170), true, true},
+		{ora(12541), true, true},
+		{ora(60), true, false},
+		{ora(54), true, false},
+		{fmt.Errorf("load: %w", ora(60)), true, false},
+		{ora(1), false, false},
+		{ora(1400), false, false},
+		{ora(942), false, false},
+		{io.EOF, true, true},
+		{fmt.Errorf("read: %w", io.ErrUnexpectedEOF), true, true},
+		{syscall.EPIPE, true, true},
+		{driver.ErrBadConn, true, true},
+		{&net.OpError{Op: "write", Net: "tcp", Err: syscall.ECONNRESET}, true, true},
+		{context.Canceled, false, false},
+		{fmt.Errorf("x: %w", context.DeadlineExceeded), false, false},
+		{errors.New("something else"), false, false},
+	} {
+		if got := transient(c.err); got != c.transient {
+			t.Errorf("transient(%v) = %v", c.err, got)
+		}
+		if got := connectionLost(c.err); got != c.lost {
+			t.Errorf("connectionLost(%v) = %v", c.err, got)
+		}
+	}
+}
+
+func ns(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
+
+// catalogRow is a DescribeTable row; "" is NULL.
+func catalogRow(name, dataType, dataLength, charLength, charUsed, precision, scale, jsonChecks string) []sql.NullString {
+	return []sql.NullString{ns(name), ns(dataType), ns(dataLength), ns(charLength), ns(charUsed), ns(precision), ns(scale),
+		ns("Y"), ns(""), ns(""), ns(jsonChecks)}
+}
+
+func TestTypeFromCatalog(t *testing.T) {
+	for _, c := range []struct {
+		row  []sql.NullString
+		want table.Type
+	}{
+		{catalogRow("A", "NUMBER", "22", "0", "", "", "", "0"), table.Type{Kind: table.KindNumber}},
+		{catalogRow("A", "NUMBER", "22", "0", "", "", "0", "0"), table.Type{Kind: table.KindNumber, Precision: 38}},
+		{catalogRow("A", "NUMBER", "22", "0", "", "38", "0", "0"), table.Type{Kind: table.KindNumber, Precision: 38}},
+		{catalogRow("A", "NUMBER", "22", "0", "", "12", "2", "0"), table.Type{Kind: table.KindNumber, Precision: 12, Scale: 2}},
+		{catalogRow("A", "NUMBER", "22", "0", "", "1", "0", "0"), table.Type{Kind: table.KindNumber, Precision: 1, BoolNumber: true}},
+		{catalogRow("A", "BOOLEAN", "1", "0", "", "", "", "0"), table.Type{Kind: table.KindBoolean}},
+		{catalogRow("A", "VARCHAR2", "400", "100", "C", "", "", "0"), table.Type{Kind: table.KindVarchar, Length: 100, CharSemantics: true}},
+		{catalogRow("A", "VARCHAR2", "4000", "4000", "B", "", "", "0"), table.Type{Kind: table.KindVarchar, Length: 4000}},
+		{catalogRow("A", "NVARCHAR2", "400", "200", "C", "", "", "0"), table.Type{Kind: table.KindVarchar, Length: 200, CharSemantics: true, National: true}},
+		{catalogRow("A", "CLOB", "4000", "0", "", "", "", "0"), table.Type{Kind: table.KindClob}},
+		{catalogRow("A", "NCLOB", "4000", "0", "", "", "", "0"), table.Type{Kind: table.KindClob, National: true}},
+		{catalogRow("A", "CLOB", "4000", "0", "", "", "", "1"), table.Type{Kind: table.KindJSON, JSONAsClob: true}},
+		{catalogRow("A", "JSON", "8200", "0", "", "", "", "0"), table.Type{Kind: table.KindJSON}},
+		{catalogRow("A", "DATE", "7", "0", "", "", "", "0"), table.Type{Kind: table.KindDate}},
+		{catalogRow("A", "TIMESTAMP(6) WITH TIME ZONE", "13", "0", "", "", "6", "0"), table.Type{Kind: table.KindTimestamp, Frac: 6, TZ: true}},
+		{catalogRow("A", "TIMESTAMP(9)", "11", "0", "", "", "9", "0"), table.Type{Kind: table.KindTimestamp, Frac: 9}},
+		// Types the target never creates: kept, not writable.
+		{catalogRow("A", "TIMESTAMP(6) WITH LOCAL TIME ZONE", "11", "0", "", "", "6", "0"), table.Type{}},
+		{catalogRow("A", "FLOAT", "22", "0", "", "126", "", "0"), table.Type{}},
+		{catalogRow("A", "RAW", "16", "0", "", "", "", "0"), table.Type{}},
+	} {
+		got, err := typeFromCatalog(c.row)
+		if err != nil || got != c.want {
+			t.Errorf("%s(%s,%s): %+v, %v; want %+v", c.row[1].String, c.row[5].String, c.row[6].String, got, err, c.want)
+		}
+	}
+}
+
+func TestTableFromCatalog(t *testing.T) {
+	rows := [][]sql.NullString{
+		catalogRow("B", "NUMBER", "22", "0", "", "38", "0", "0"),
+		catalogRow("A", "VARCHAR2", "40", "10", "C", "", "", "0"),
+		catalogRow("X", "VARCHAR2", "40", "10", "C", "", "", "0"),
+	}
+	rows[0][colNullable], rows[0][colPKPosition] = ns("N"), ns("2")
+	rows[1][colNullable], rows[1][colPKPosition] = ns("N"), ns("1")
+	rows[1][colComments] = ns(`target-oracle:path=["a"]; the A`)
+	rows[2][colComments] = ns("a DBA's note")
+	got, err := tableFromCatalog("S", "T", rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got.PrimaryKey) != "[A B]" {
+		t.Errorf("primary key %v, want [A B] by position", got.PrimaryKey)
+	}
+	a := got.Column("A")
+	if a.Role != table.RoleProperty || fmt.Sprint(a.Source) != "[a]" || a.Comment != "the A" || a.Nullable {
+		t.Errorf("column A %+v", a)
+	}
+	if x := got.Column("X"); x.Role != 0 || x.Source != nil || x.Comment != "a DBA's note" || !x.Nullable {
+		t.Errorf("column X %+v", x)
+	}
+	if none, err := tableFromCatalog("S", "T", nil); none != nil || err != nil {
+		t.Errorf("no rows: %v, %v", none, err)
+	}
+	if _, err := tableFromCatalog("S", "T", [][]sql.NullString{{ns("A")}}); err == nil {
+		t.Error("short row accepted")
+	}
+}
+
+func TestBackoff(t *testing.T) {
+	e := New(nil, oraclesql.New(oraclesql.Options{}), Options{})
+	var got []string
+	for n := 1; n <= 7; n++ {
+		got = append(got, e.backoff(n).String())
+	}
+	if fmt.Sprint(got) != "[1s 2s 4s 8s 16s 30s 30s]" {
+		t.Errorf("backoff %v", got)
+	}
+}
+
+// benchWrite is a Write of n rows with a number, a text and a timestamp.
+func benchWrite(n int) (*oraclesql.Statement, []engine.Row) {
+	tz := table.Type{Kind: table.KindTimestamp, Frac: 6, TZ: true}
+	st := &oraclesql.Statement{Kind: oraclesql.KindDML, Rows: oraclesql.RowsOf(engine.RowUpsert), Binds: []oraclesql.Bind{
+		{Column: "ID", Type: table.Type{Kind: table.KindNumber, Precision: 38}, Source: oraclesql.FromRow, Index: 0},
+		{Column: "V", Type: table.Type{Kind: table.KindVarchar, Length: 100}, Source: oraclesql.FromRow, Index: 1},
+		{Column: "AT", Type: tz, Source: oraclesql.FromRow, Index: 2},
+		{Column: "VER", Type: table.Type{Kind: table.KindNumber}, Source: oraclesql.Fixed, Value: "7"},
+	}}
+	rows := make([]engine.Row, n)
+	for i := range rows {
+		rows[i] = engine.Row{Line: int64(i), Values: []string{fmt.Sprint(i), "some text", "2024-01-02T03:04:05.5Z"}}
+	}
+	return st, rows
+}
+
+// TestArrayArgsAllocations: building a chunk's binds costs a constant
+// number of allocations per column, not per value.
+func TestArrayArgsAllocations(t *testing.T) {
+	st, rows := benchWrite(1000)
+	b := binder{maxString: 4000}
+	allocs := testing.AllocsPerRun(20, func() {
+		if _, err := b.arrayArgs(st, rows); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 20 {
+		t.Errorf("%.0f allocations for 1000 rows of 4 columns", allocs)
+	}
+	args, err := b.arrayArgs(st, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := args[2].([]sql.NullString)[999]
+	if at.String != "2024-01-02T03:04:05.500000000 +00:00" || !at.Valid {
+		t.Errorf("timestamp bound as %+v", at)
+	}
+	if ver := args[3].([]sql.NullString); len(ver) != 1000 || ver[999].String != "7" {
+		t.Errorf("fixed bind not repeated per row: %d values", len(ver))
+	}
+}
+
+func BenchmarkArrayArgs(b *testing.B) {
+	st, rows := benchWrite(10000)
+	bd := binder{maxString: 4000}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := bd.arrayArgs(st, rows); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(rows)), "ns/row")
+}

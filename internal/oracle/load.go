@@ -1,0 +1,281 @@
+package oracle
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/target-oracle/target-oracle/internal/engine"
+	"github.com/target-oracle/target-oracle/internal/oraclesql"
+)
+
+// role says what a statement's row count means.
+type role uint8
+
+const (
+	roleInsert role = iota + 1 // INSERT: rows inserted
+	roleMerge                  // MERGE: rows inserted or updated, one count
+	roleDelete                 // DELETE: rows deleted
+	roleUpdate                 // UPDATE (soft version cleanup): rows updated
+)
+
+// planned is one statement of a batch with the rows it executes for.
+type planned struct {
+	st    oraclesql.Statement
+	table string       // SCHEMA.TABLE
+	role  role         //
+	rows  []engine.Row // nil for a statement executed once with fixed binds
+}
+
+// plan renders the batch's steps and picks each statement's rows. It also
+// reports whether the batch may run twice with the same result: MERGE and
+// DELETE may, INSERT may not.
+func (e *Engine) plan(steps []engine.Step) (plan []planned, idempotent bool, err error) {
+	idempotent = true
+	for _, step := range steps {
+		stmts, err := e.r.Step(step)
+		if err != nil {
+			return nil, false, err
+		}
+		switch st := step.(type) {
+		case *engine.Write:
+			for _, s := range stmts {
+				p := planned{st: s, table: st.Table.QualifiedName(), role: roleMerge}
+				for _, r := range st.Rows {
+					if s.Rows.Has(r.Kind) {
+						p.rows = append(p.rows, r)
+					}
+				}
+				switch {
+				case len(p.rows) == 0:
+					continue
+				case s.Rows.Has(engine.RowHardDelete):
+					p.role = roleDelete
+				case st.Method == engine.Insert:
+					p.role, idempotent = roleInsert, false
+				}
+				plan = append(plan, p)
+			}
+		case *engine.Replace:
+			for _, s := range stmts {
+				plan = append(plan, planned{st: s, table: st.Table.QualifiedName(), role: roleDelete})
+			}
+		case *engine.DeleteVersions:
+			r := roleUpdate
+			if st.Hard {
+				r = roleDelete
+			}
+			for _, s := range stmts {
+				plan = append(plan, planned{st: s, table: st.Table.QualifiedName(), role: r})
+			}
+		default:
+			return nil, false, fmt.Errorf("oracle: unknown step %T", step)
+		}
+	}
+	return plan, idempotent, nil
+}
+
+func (p *planned) count(res *engine.Result, n int64) {
+	switch p.role {
+	case roleInsert:
+		res.Inserted += n
+		res.Written += n
+	case roleMerge:
+		res.Written += n
+		res.Known = false
+	case roleDelete:
+		res.Deleted += n
+	case roleUpdate:
+		res.Updated += n
+	}
+}
+
+// failure is where and how one attempt of a batch failed.
+type failure struct {
+	at     int // index in the plan; -1 for connect, begin and commit
+	lo, hi int // the failing chunk of plan[at].rows
+	commit bool
+	err    error
+}
+
+// Load implements engine.Session: the batch's statements run in one
+// transaction, array-bound in chunks of at most Options.MaxArrayRows rows.
+//
+// A transient error retries the whole batch on a fresh session. A COMMIT
+// that lost the connection leaves the outcome unknown: a batch of MERGE
+// and DELETE statements is retried (it is idempotent); a batch with an
+// INSERT fails with ErrCommitUnknown. Any other error rolls back and
+// fails with an *Error naming the table, the ORA code and, for a row
+// error, the input line of the failing record.
+func (s *session) Load(ctx context.Context, steps []engine.Step) (engine.Result, error) {
+	plan, idempotent, err := s.e.plan(steps)
+	if err != nil {
+		return engine.Result{}, err
+	}
+	if len(plan) == 0 {
+		return engine.Result{Known: true}, nil
+	}
+	for attempt := 1; ; attempt++ {
+		res, f := s.loadOnce(ctx, plan)
+		if f == nil {
+			return res, nil
+		}
+		tbl := plan[0].table
+		if f.at >= 0 {
+			tbl = plan[f.at].table
+		}
+		switch {
+		case f.commit && connectionLost(f.err) && !idempotent:
+			s.drop()
+			return engine.Result{}, &Error{Table: tbl, Code: oraCode(f.err), Err: fmt.Errorf("%w: %w", ErrCommitUnknown, f.err)}
+		case ctx.Err() != nil:
+			s.drop()
+			return engine.Result{}, &Error{Table: tbl, Err: fmt.Errorf("%w (%w)", ctx.Err(), f.err)}
+		case !transient(f.err):
+			return engine.Result{}, s.permanent(ctx, plan, f, tbl)
+		}
+		s.drop()
+		if attempt >= s.e.o.Retry.Attempts {
+			return engine.Result{}, &Error{Table: tbl, Code: oraCode(f.err), Err: fmt.Errorf("gave up after %d attempts: %w", attempt, f.err)}
+		}
+		d := s.e.backoff(attempt)
+		s.e.o.Log.Warn("transient database error, retrying the batch on a fresh session", "table", tbl, "attempt", attempt, "wait", d, "error", f.err)
+		if err := s.e.o.Sleep(ctx, d); err != nil {
+			return engine.Result{}, &Error{Table: tbl, Err: fmt.Errorf("%w (%w)", err, f.err)}
+		}
+	}
+}
+
+// loadOnce runs the batch once, in one transaction.
+func (s *session) loadOnce(ctx context.Context, plan []planned) (engine.Result, *failure) {
+	c, err := s.connect(ctx)
+	if err != nil {
+		return engine.Result{}, &failure{at: -1, err: err}
+	}
+	tx, err := c.Begin(ctx)
+	if err != nil {
+		s.dropIfLost(err)
+		return engine.Result{}, &failure{at: -1, err: fmt.Errorf("begin: %w", err)}
+	}
+	fail := func(f *failure) (engine.Result, *failure) {
+		if err := tx.Rollback(); err != nil {
+			s.drop()
+		}
+		s.dropIfLost(f.err)
+		return engine.Result{}, f
+	}
+	res := engine.Result{Known: true}
+	for i := range plan {
+		p := &plan[i]
+		if p.rows == nil {
+			n, err := s.exec(ctx, tx, &p.st, nil)
+			if err != nil {
+				return fail(&failure{at: i, err: err})
+			}
+			p.count(&res, n)
+			continue
+		}
+		for lo := 0; lo < len(p.rows); lo += s.e.o.MaxArrayRows {
+			hi := min(lo+s.e.o.MaxArrayRows, len(p.rows))
+			n, err := s.exec(ctx, tx, &p.st, p.rows[lo:hi])
+			if err != nil {
+				return fail(&failure{at: i, lo: lo, hi: hi, err: err})
+			}
+			p.count(&res, n)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		s.dropIfLost(err)
+		return engine.Result{}, &failure{at: -1, commit: true, err: fmt.Errorf("commit: %w", err)}
+	}
+	return res, nil
+}
+
+// exec runs st in tx: once with scalar binds when rows is nil, else one
+// array execute for rows.
+func (s *session) exec(ctx context.Context, tx Tx, st *oraclesql.Statement, rows []engine.Row) (int64, error) {
+	var args []any
+	var err error
+	if rows == nil {
+		args, err = s.b.scalarArgs(st)
+	} else {
+		args, err = s.b.arrayArgs(st, rows)
+	}
+	if err != nil {
+		return 0, err
+	}
+	sctx, cancel := s.statementContext(ctx)
+	defer cancel()
+	return tx.Exec(sctx, st, args)
+}
+
+// permanent builds the error of a batch that failed for good. For an
+// array execute that failed with a server error, it finds the failing row
+// by bisecting its chunk (go-ora reports only that some row failed).
+func (s *session) permanent(ctx context.Context, plan []planned, f *failure, tbl string) error {
+	e := &Error{Table: tbl, Code: oraCode(f.err), Err: f.err}
+	if f.at < 0 || plan[f.at].rows == nil || e.Code == 0 {
+		return e
+	}
+	rows := plan[f.at].rows[f.lo:f.hi]
+	if len(rows) == 1 {
+		e.Line = rows[0].Line
+		return e
+	}
+	if line, err := s.bisect(ctx, &plan[f.at], rows); line > 0 {
+		e.Line, e.Code, e.Err = line, oraCode(err), err
+	}
+	return e
+}
+
+// bisect finds the row of rows that fails on its own, by running halves in
+// transactions that are rolled back. It spends at most
+// Options.MaxBisectProbes executes and returns the row's line and error,
+// or 0 when it did not find one. Rows run without the statements before
+// them in the batch, so an error that depends on those is not found.
+func (s *session) bisect(ctx context.Context, p *planned, rows []engine.Row) (int64, error) {
+	probes, known := 0, true // known: rows is known to fail
+	var lastErr error
+	for len(rows) > 1 || !known {
+		if probes >= s.e.o.MaxBisectProbes {
+			return 0, nil
+		}
+		half := rows
+		if len(rows) > 1 {
+			half = rows[:len(rows)/2]
+		}
+		err := s.probe(ctx, p, half)
+		probes++
+		switch {
+		case err == nil && len(rows) == 1:
+			return 0, nil // the row does not fail on its own
+		case err == nil:
+			rows, known = rows[len(rows)/2:], false
+		case transient(err) || oraCode(err) == 0:
+			s.dropIfLost(err)
+			return 0, nil
+		default:
+			rows, known, lastErr = half, true, err
+		}
+	}
+	return rows[0].Line, lastErr
+}
+
+// probe runs p for rows in a transaction that it rolls back.
+func (s *session) probe(ctx context.Context, p *planned, rows []engine.Row) error {
+	c, err := s.connect(ctx)
+	if err != nil {
+		return err
+	}
+	tx, err := c.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = s.exec(ctx, tx, &p.st, rows)
+	if rerr := tx.Rollback(); rerr != nil {
+		s.drop()
+		if err == nil {
+			return rerr
+		}
+	}
+	return err
+}
