@@ -63,8 +63,8 @@ type objPlan struct {
 	prefix  string // "" at the root, else "a.b."
 	index   map[string]int
 	entries []entry
-	names   []string // names[i] is the key of entries[i]
-	next    int      // the entry after the last one matched: records mostly follow schema order
+	names   []string        // names[i] is the key of entries[i]
+	next    int             // the entry after the last one matched: records mostly follow schema order
 	seen    map[string]bool // unknown keys already reported
 	quiet   bool            // unknown keys are kept in the json document
 }
