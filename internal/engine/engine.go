@@ -26,6 +26,13 @@ type Engine interface {
 	Close() error
 }
 
+// RowChecker is an optional interface of an Engine: whether a table has
+// rows. A changed key_properties replaces the primary key of an empty
+// table only; an engine without it is treated as "has rows".
+type RowChecker interface {
+	HasRows(ctx context.Context, t *table.Table) (bool, error)
+}
+
 // Session is one database session. A Session is used by one goroutine at
 // a time.
 type Session interface {

@@ -111,6 +111,26 @@ func (e *Engine) Describe(ctx context.Context, schema, name string) (*table.Tabl
 	return cloneTable(def), nil
 }
 
+// HasRows implements engine.RowChecker. The engine knows it even when it
+// keeps no rows.
+func (e *Engine) HasRows(_ context.Context, t *table.Table) (bool, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	mt := e.tables[t.QualifiedName()]
+	if mt == nil {
+		return false, nil
+	}
+	if mt.keep {
+		for _, r := range mt.rows {
+			if r != nil {
+				return true, nil
+			}
+		}
+		return false, nil
+	}
+	return mt.hasRows, nil
+}
+
 // Session implements engine.Engine.
 func (e *Engine) Session(_ context.Context, name string) (engine.Session, error) {
 	if h := e.opts.Hooks.Session; h != nil {

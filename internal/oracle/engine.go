@@ -202,6 +202,38 @@ func (e *Engine) Describe(ctx context.Context, schema, name string) (*table.Tabl
 	return withoutColumns(t, hidden), nil
 }
 
+// HasRows implements engine.RowChecker.
+func (e *Engine) HasRows(ctx context.Context, t *table.Table) (bool, error) {
+	e.catMu.Lock()
+	defer e.catMu.Unlock()
+	return e.cat.hasRows(ctx, t)
+}
+
+// hasRows asks whether t has a row, retrying transient errors.
+func (s *session) hasRows(ctx context.Context, t *table.Table) (bool, error) {
+	st := oraclesql.HasRows(t)
+	var has bool
+	err := s.e.retry(ctx, "read "+t.QualifiedName(), func() error {
+		c, err := s.connect(ctx)
+		if err != nil {
+			return err
+		}
+		sctx, cancel := s.statementContext(ctx)
+		rows, err := c.Query(sctx, &st, nil)
+		cancel()
+		if err != nil {
+			s.dropIfLost(err)
+			return err
+		}
+		has = len(rows) > 0
+		return nil
+	})
+	if err != nil {
+		return false, &Error{Table: t.QualifiedName(), Code: oraCode(err), Err: fmt.Errorf("check for rows: %w", err)}
+	}
+	return has, nil
+}
+
 // describe reads a table's shape, retrying transient errors.
 func (s *session) describe(ctx context.Context, schema, name string) (*table.Table, error) {
 	st := oraclesql.DescribeTable(schema, name)

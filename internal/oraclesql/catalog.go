@@ -107,6 +107,13 @@ func DescribeTable(schema, name string) Statement {
 	return Statement{SQL: b.String(), Binds: binds, Kind: KindQuery}
 }
 
+// HasRows asks whether a table has at least one row (one round trip,
+// reads one block): a changed key may only replace the primary key of an
+// empty table.
+func HasRows(t *table.Table) Statement {
+	return Statement{SQL: "SELECT 1 FROM " + tableName(t) + " WHERE ROWNUM = 1", Kind: KindQuery}
+}
+
 // DescribeIndexes lists a table's indexes other than its primary key's:
 // INDEX_NAME, UNIQUENESS ('UNIQUE'/'NONUNIQUE'), COLUMN_NAME, in index
 // and column order.

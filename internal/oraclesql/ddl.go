@@ -19,6 +19,8 @@ const (
 	oraOnePrimaryKey     = 2260 // ADD PRIMARY KEY to a table that has one
 	oraKeyExists         = 2261 // ADD PRIMARY KEY on a column list that has one
 	oraNoSuchConstraint  = 2443 // DROP CONSTRAINT of a constraint that is gone
+	oraNoPrimaryKey      = 2441 // DROP PRIMARY KEY of a table without one
+	oraAlreadyNull       = 1451 // MODIFY NULL of a nullable column
 )
 
 // Change returns the DDL for one table change, in execution order. Every
@@ -41,8 +43,11 @@ func (r *Renderer) Change(ch engine.Change) ([]Statement, error) {
 	if err := checkNames(t, objectNames(t)...); err != nil {
 		return nil, err
 	}
-	if ch.Change.Kind == table.CreateTable {
+	switch ch.Change.Kind {
+	case table.CreateTable:
 		return r.createTable(t), nil
+	case table.ReplaceKey:
+		return r.replaceKey(t, ch.Change.OldKey), nil
 	}
 	c := t.Column(ch.Change.Column)
 	if c == nil {
@@ -57,6 +62,24 @@ func (r *Renderer) Change(ch engine.Change) ([]Statement, error) {
 		return r.migrate(t, c, ch.Change.From, ch.Change.To)
 	}
 	return nil, &UnsupportedError{Table: t.QualifiedName(), What: "unknown change " + ch.Change.Kind.String()}
+}
+
+// replaceKey replaces the primary key of an (empty) table: drop the old
+// key whatever its name (an adopted table's may differ), make the new key
+// columns NOT NULL and the old ones nullable, add the new key. Each step
+// is idempotent, so a run killed half-way is finished by the next.
+func (r *Renderer) replaceKey(t *table.Table, oldKey []string) []Statement {
+	name := tableName(t)
+	out := []Statement{{SQL: "ALTER TABLE " + name + " DROP PRIMARY KEY", Kind: KindDDL, IgnoreCodes: []int{oraNoPrimaryKey}}}
+	for _, c := range oldKey {
+		if !contains(t.PrimaryKey, c) {
+			out = append(out, Statement{SQL: "ALTER TABLE " + name + " MODIFY (" + table.Quote(c) + " NULL)", Kind: KindDDL, IgnoreCodes: []int{oraAlreadyNull}})
+		}
+	}
+	for _, c := range t.PrimaryKey {
+		out = append(out, Statement{SQL: "ALTER TABLE " + name + " MODIFY (" + table.Quote(c) + " NOT NULL)", Kind: KindDDL, IgnoreCodes: []int{oraAlreadyNotNull}})
+	}
+	return append(out, Statement{SQL: "ALTER TABLE " + name + " ADD " + r.primaryKey(t), Kind: KindDDL, IgnoreCodes: []int{oraOnePrimaryKey, oraKeyExists}})
 }
 
 // Truncate empties t (truncate_before_load). It is DDL: it commits and

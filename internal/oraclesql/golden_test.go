@@ -82,7 +82,13 @@ func goldenCases() []goldenCase {
 			VersionColumn: table.MetaTableVersion, DeletedColumn: table.MetaDeletedAt}
 	}
 
+	// The key of CUSTOMERS moves from ID to NOTE (an empty table).
+	rekeyed := small()
+	rekeyed.PrimaryKey = []string{"NOTE"}
+	replaceKey := engine.Change{Table: rekeyed, Change: table.Change{Kind: table.ReplaceKey, OldKey: []string{"ID"}}}
+
 	return []goldenCase{
+		{name: "replace_key", render: chg(plain, replaceKey)},
 		{name: "create_table_all_types", render: chg(plain, change(allTypes(), table.CreateTable, "", table.Type{}, table.Type{}))},
 		{name: "create_table_storage", render: chg(stored, change(oneLOB, table.CreateTable, "", table.Type{}, table.Type{}))},
 		{name: "create_table_comments_indexes_grants", render: chg(New(Options{ColumnComments: true, GrantSelectTo: []string{"REPORTING"}}), change(small(), table.CreateTable, "", table.Type{}, table.Type{}))},

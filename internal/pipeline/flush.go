@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/engine"
+	"github.com/target-oracle/target-oracle/internal/singer"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
@@ -35,8 +36,9 @@ type job struct {
 
 	buf *buffer // jobBatch
 
-	version string // jobActivate
-	at      string
+	version    string // jobActivate
+	schemaLine int64  // jobEnsure: the SCHEMA's input line, for errors
+	at         string
 
 	// Decided by the coordinator when the job starts.
 	replace, truncate bool
@@ -219,6 +221,13 @@ func (p *pipeline) reconcile(ctx context.Context, sess engine.Session, j *job, s
 		return nil, err // names the table and the refused DDL
 	}
 	for _, ch := range changes {
+		if ch.Kind == table.ReplaceKey {
+			if err := p.keyMayChange(ctx, j, cur, want); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, ch := range changes {
 		if err := sess.Apply(ctx, engine.Change{Table: next, Change: ch}); err != nil {
 			// The catalog may now differ from what we cached: read it
 			// again next time.
@@ -228,6 +237,40 @@ func (p *pipeline) reconcile(ctx context.Context, sess engine.Session, j *job, s
 	}
 	p.tables.set(next)
 	return next, nil
+}
+
+// keyMayChange allows replacing the primary key only on an empty table
+// (SPEC §4); on a table with rows it fails with both key sets and the
+// manual procedure.
+func (p *pipeline) keyMayChange(ctx context.Context, j *job, cur, want *table.Table) error {
+	has := true
+	if rc, ok := p.o.Engine.(engine.RowChecker); ok {
+		var err error
+		if has, err = rc.HasRows(ctx, cur); err != nil {
+			return err
+		}
+	}
+	if !has {
+		p.log.Warn("key_properties changed: replacing the primary key of the empty table",
+			"table", cur.QualifiedName(), "from", cur.PrimaryKey, "to", want.PrimaryKey)
+		return nil
+	}
+	name := table.Quote(cur.Schema) + "." + table.Quote(cur.Name)
+	return &singer.InputError{Line: j.schemaLine, Stream: j.stream.name, Msg: fmt.Sprintf(
+		"key_properties changed from %v to %v, but table %s has rows and its primary key is not changed automatically. "+
+			"To change it by hand: make sure the new key columns are unique and not null in the existing rows, then run "+
+			"ALTER TABLE %s DROP PRIMARY KEY; ALTER TABLE %s ADD CONSTRAINT %s PRIMARY KEY (%s); and run the load again. "+
+			"Or load the stream into a new table (table_name_mappings) from a full refresh. See docs/types.md.",
+		cur.PrimaryKey, want.PrimaryKey, cur.QualifiedName(), name, name,
+		table.Quote(table.PrimaryKeyName(cur.Name, j.opts.IdentifierMaxBytes)), quoteAll(want.PrimaryKey))}
+}
+
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = table.Quote(n)
+	}
+	return strings.Join(q, ", ")
 }
 
 func (p *pipeline) load(ctx context.Context, sess engine.Session, j *job) (engine.Result, error) {

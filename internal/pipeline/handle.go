@@ -97,7 +97,7 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 	}
 	s.layout = layout
 	s.buf = s.newBuffer()
-	p.enqueue(s, &job{kind: jobEnsure, stream: s, layout: layout, line: noLine})
+	p.enqueue(s, &job{kind: jobEnsure, stream: s, layout: layout, line: noLine, schemaLine: line})
 	return nil
 }
 

@@ -2,6 +2,7 @@ package table
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -214,6 +215,11 @@ const (
 	// conversion in chunks, drop the old one, rename. The column moves to
 	// the end of the table.
 	Migrate
+	// ReplaceKey replaces the primary key (changed key_properties). Only
+	// an empty table may have it replaced: the caller checks that before
+	// applying it (SPEC §4). New key columns become NOT NULL, old key
+	// columns outside the new key nullable.
+	ReplaceKey
 )
 
 func (k ChangeKind) String() string {
@@ -226,6 +232,8 @@ func (k ChangeKind) String() string {
 		return "widen in place"
 	case Migrate:
 		return "migrate"
+	case ReplaceKey:
+		return "replace primary key"
 	}
 	return "unknown change"
 }
@@ -235,6 +243,8 @@ type Change struct {
 	Kind     ChangeKind
 	Column   string
 	From, To Type // From is zero for CreateTable and AddColumn
+	// OldKey is the primary key ReplaceKey replaces.
+	OldKey []string
 }
 
 // String describes the change, naming the DDL it stands for.
@@ -246,6 +256,8 @@ func (c Change) String() string {
 		return fmt.Sprintf("ADD (%s %s)", Quote(c.Column), c.To)
 	case WidenInPlace:
 		return fmt.Sprintf("MODIFY (%s %s) -- from %s", Quote(c.Column), c.To, c.From)
+	case ReplaceKey:
+		return "replace the PRIMARY KEY constraint"
 	}
 	return fmt.Sprintf("rewrite %s from %s to %s (add, copy, drop, rename)", Quote(c.Column), c.From, c.To)
 }
@@ -355,6 +367,19 @@ func Reconcile(current, want *Table, stats []Stats, policy string, opts Options)
 		}
 		changes = append(changes, ch)
 	}
+	if len(current.PrimaryKey) > 0 && len(want.PrimaryKey) > 0 && !slices.Equal(current.PrimaryKey, want.PrimaryKey) {
+		for i := range next.Columns {
+			c := &next.Columns[i]
+			switch {
+			case slicesContain(want.PrimaryKey, c.Name):
+				c.Nullable = false
+			case slicesContain(current.PrimaryKey, c.Name):
+				c.Nullable = true
+			}
+		}
+		next.PrimaryKey = slices.Clone(want.PrimaryKey)
+		changes = append(changes, Change{Kind: ReplaceKey, OldKey: slices.Clone(current.PrimaryKey)})
+	}
 	for _, c := range changes {
 		if !allowed(c.Kind, policy) {
 			refused = append(refused, c)
@@ -371,7 +396,9 @@ func allowed(k ChangeKind, policy string) bool {
 	case PolicyFail:
 		return false
 	case PolicyAdditive:
-		return k == AddColumn || k == WidenInPlace
+		// Replacing the key only ever happens on an empty table: it
+		// changes no data.
+		return k == AddColumn || k == WidenInPlace || k == ReplaceKey
 	}
 	return true
 }
