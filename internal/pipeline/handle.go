@@ -139,7 +139,6 @@ func (p *pipeline) onRecord(m *singer.Message) error {
 		return &singer.InputError{Line: m.Line, Stream: m.Stream, Msg: "RECORD before any SCHEMA for this stream"}
 	}
 	s.read++
-	p.metrics.Read(s.name)
 	if m.Version != "" {
 		if err := p.needVersions(s, m.Line); err != nil {
 			return err

@@ -202,6 +202,7 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 				}
 			}
 			c.release()
+			p.reportReads()
 		}
 	}
 }
@@ -245,6 +246,7 @@ func (p *pipeline) drain(cause error) error {
 // finish waits for running workers (after a failure they are cancelled
 // through the context only on the hard stop) and returns err.
 func (p *pipeline) finish(err error) error {
+	p.reportReads()
 	for p.running > 0 {
 		r := <-p.results
 		p.running--
@@ -332,6 +334,17 @@ func (p *pipeline) frontier() int64 {
 		}
 	}
 	return f
+}
+
+// reportReads gives the metrics registry the records read since the last
+// report, per stream (once per chunk of input, not per record).
+func (p *pipeline) reportReads() {
+	for _, s := range p.order {
+		if d := s.read - s.reported; d > 0 {
+			p.metrics.AddRead(s.name, d)
+			s.reported = s.read
+		}
+	}
 }
 
 // advance writes the newest state that became true. After a failure no

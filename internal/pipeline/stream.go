@@ -37,8 +37,9 @@ type stream struct {
 	warnedUnknown map[string]bool
 	warnedKeyless bool
 
-	// counters for the summary
-	read, rejected int64
+	// counters for the summary; reported is the part of read already
+	// given to the metrics registry
+	read, rejected, reported int64
 }
 
 // buffer holds a stream's transformed rows until they are flushed. Rows

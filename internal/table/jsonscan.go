@@ -1,7 +1,6 @@
 package table
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"unicode/utf16"
@@ -27,25 +26,15 @@ func skipWS(b []byte, i int) int {
 // stringEnd returns the index just past the string starting at b[i] == '"'
 // and whether it holds escapes.
 func stringEnd(b []byte, i int) (end int, escaped bool, err error) {
-	j := i + 1
-	for j < len(b) {
-		// Jump to the next quote; only when a backslash lies before it
-		// does the string need the slow walk.
-		q := bytes.IndexByte(b[j:], '"')
-		if q < 0 {
-			return 0, false, errSyntax
-		}
-		if bytes.IndexByte(b[j:j+q], '\\') < 0 {
-			return j + q + 1, escaped, nil
-		}
-		for ; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				return j + 1, true, nil
-			case '\\':
-				escaped = true
-				j++
-			}
+	// A plain byte loop: record strings are short, and for them it beats
+	// bytes.IndexByte's call overhead.
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '"':
+			return j + 1, escaped, nil
+		case '\\':
+			escaped = true
+			j++
 		}
 	}
 	return 0, false, errSyntax
