@@ -28,7 +28,7 @@ if [ -z "$bin" ]; then
 	[ "$goos" = windows ] && ext=.exe
 	bin=$work/target-oracle$ext
 	(cd "$root" && CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch go build -trimpath \
-		-ldflags "-s -w -X github.com/target-oracle/target-oracle/internal/cli.Version=$version" \
+		-ldflags "-s -w -X github.com/target-oracle/target-oracle/internal/about.BuildVersion=$version" \
 		-o "$bin" ./cmd/target-oracle)
 fi
 

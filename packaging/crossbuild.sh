@@ -16,7 +16,7 @@ version=${VERSION:-0.0.0.dev0}
 dist=${DIST:-dist}
 mode=${1:-full}
 targets="linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64"
-ldflags="-s -w -X github.com/target-oracle/target-oracle/internal/cli.Version=$version"
+ldflags="-s -w -X github.com/target-oracle/target-oracle/internal/about.BuildVersion=$version"
 
 build() { # GOOS GOARCH -> prints the binary's path
 	local goos=$1 goarch=$2 ext=""

@@ -6,23 +6,18 @@ import (
 	"io"
 	"strings"
 
+	"github.com/target-oracle/target-oracle/internal/about"
 	"github.com/target-oracle/target-oracle/internal/config"
 )
 
-const description = "Singer target that loads any tap's output into Oracle Database: exact values, state only after commit, array-bound loading."
-
-// Capabilities advertised by --about. stream-maps joins once it works.
-var capabilities = []string{"about", "schema-flattening", "validate-records", "activate-version",
-	"target-schema", "hard-delete", "soft-delete", "batch"}
-
-func about(format string, out, stderr io.Writer) int {
+func printAbout(format string, out, stderr io.Writer) int {
 	switch format {
 	case "json":
 		b, err := json.MarshalIndent(map[string]any{
 			"name":         "target-oracle",
-			"description":  description,
-			"version":      version(),
-			"capabilities": capabilities,
+			"description":  about.Description,
+			"version":      about.Version(),
+			"capabilities": about.Capabilities(),
 			"settings":     config.AboutSchema(),
 		}, "", "  ")
 		if err != nil {
@@ -31,14 +26,14 @@ func about(format string, out, stderr io.Writer) int {
 		}
 		fmt.Fprintln(out, string(b))
 	case "markdown":
-		fmt.Fprintf(out, "# `target-oracle`\n\n%s\n\nVersion: %s\n\n## Capabilities\n\n", description, version())
-		for _, c := range capabilities {
+		fmt.Fprintf(out, "# `target-oracle`\n\n%s\n\nVersion: %s\n\n## Capabilities\n\n", about.Description, about.Version())
+		for _, c := range about.Capabilities() {
 			fmt.Fprintf(out, "* `%s`\n", c)
 		}
 		fmt.Fprintf(out, "\n## Settings\n\n%s", config.MarkdownReference())
 	default:
-		fmt.Fprintf(out, "Name: target-oracle\nDescription: %s\nVersion: %s\nCapabilities:\n", description, version())
-		for _, c := range capabilities {
+		fmt.Fprintf(out, "Name: target-oracle\nDescription: %s\nVersion: %s\nCapabilities:\n", about.Description, about.Version())
+		for _, c := range about.Capabilities() {
 			fmt.Fprintf(out, "  - %s\n", c)
 		}
 		fmt.Fprintln(out, "Settings:")

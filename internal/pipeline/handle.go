@@ -35,7 +35,7 @@ func (p *pipeline) handle(m *singer.Message) error {
 	return &singer.InputError{Line: m.Line, Stream: m.Stream, Msg: fmt.Sprintf("unknown message type %v", m.Type)}
 }
 
-func (p *pipeline) onSchema(m *singer.Message) error {
+func (p *pipeline) onStreamSchema(m *singer.Message) error {
 	ident, err := schemaIdentity(m)
 	if err != nil {
 		return &singer.InputError{Line: m.Line, Stream: m.Stream, Msg: "invalid schema", Err: err}
@@ -133,7 +133,7 @@ func schemaIdentity(m *singer.Message) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func (p *pipeline) onRecord(m *singer.Message) error {
+func (p *pipeline) onStreamRecord(m *singer.Message) error {
 	s := p.streams[m.Stream]
 	if s == nil || s.layout == nil {
 		return &singer.InputError{Line: m.Line, Stream: m.Stream, Msg: "RECORD before any SCHEMA for this stream"}
@@ -247,7 +247,7 @@ func (p *pipeline) warnUnknown(s *stream, prop string) {
 	p.log.Warn("record property is not in the schema; it is not loaded", "stream", s.name, "property", prop)
 }
 
-func (p *pipeline) onActivateVersion(m *singer.Message) error {
+func (p *pipeline) onStreamActivateVersion(m *singer.Message) error {
 	if !p.cfg.ProcessActivateVersionMessages {
 		p.log.Info("ignoring ACTIVATE_VERSION (process_activate_version_messages is false)", "stream", m.Stream)
 		return nil

@@ -24,6 +24,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/metrics"
 	"github.com/target-oracle/target-oracle/internal/singer"
+	"github.com/target-oracle/target-oracle/internal/streammap"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
@@ -81,10 +82,12 @@ type pipeline struct {
 	metrics *metrics.Registry
 
 	streams map[string]*stream
-	order   []*stream // in order of first SCHEMA, for deterministic iteration
-	ready   []*stream // streams with a job to start and no running job
-	running int       // workers busy
-	waiting int       // jobs queued but not started
+	maps    *streammap.Mapper       // stream_maps, compiled once
+	inputs  map[string]*inputStream // input streams, under stream maps
+	order   []*stream               // in order of first SCHEMA, for deterministic iteration
+	ready   []*stream               // streams with a job to start and no running job
+	running int                     // workers busy
+	waiting int                     // jobs queued but not started
 
 	results  chan jobResult
 	tables   *catalog
@@ -132,6 +135,11 @@ func newPipeline(o Options) (*pipeline, error) {
 		tables:     newCatalog(o.Engine),
 		sessions:   make(chan engine.Session, o.Config.MaxParallelism),
 	}
+	maps, err := compileMaps(o.Config)
+	if err != nil {
+		return nil, err
+	}
+	p.maps, p.inputs = maps, map[string]*inputStream{}
 	p.tracker.out = o.StateOut
 	p.tracker.afterWrite = func() { p.metrics.StateWritten(time.Now()) }
 	now := o.Now().UTC()

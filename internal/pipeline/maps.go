@@ -1,0 +1,133 @@
+package pipeline
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/target-oracle/target-oracle/internal/config"
+	"github.com/target-oracle/target-oracle/internal/singer"
+	"github.com/target-oracle/target-oracle/internal/streammap"
+)
+
+// Stream maps (SPEC §4.1) sit between the reader and the streams: each
+// input stream's SCHEMA is mapped once to its output streams, and each
+// RECORD is mapped (or filtered) before it reaches them. Without
+// stream_maps the messages go straight through.
+
+// inputStream is an input stream under stream maps.
+type inputStream struct {
+	ident []byte // identity of its last SCHEMA
+	maps  []*streammap.StreamMap
+}
+
+// compileMaps compiles stream_maps once per run; an expression that does
+// not compile is a configuration error.
+func compileMaps(cfg *config.Config) (*streammap.Mapper, error) {
+	m, err := streammap.Compile(cfg.StreamMaps, cfg.StreamMapConfig)
+	if err != nil {
+		return nil, mapConfigError(err)
+	}
+	return m, nil
+}
+
+func mapConfigError(err error) error {
+	var ce *streammap.ConfigError
+	if errors.As(err, &ce) {
+		return &config.Error{Key: "stream_maps", Msg: err.Error()}
+	}
+	return err
+}
+
+func (p *pipeline) onSchema(m *singer.Message) error {
+	if p.maps.Empty() {
+		return p.onStreamSchema(m)
+	}
+	ident, err := schemaIdentity(m)
+	if err != nil {
+		return &singer.InputError{Line: m.Line, Stream: m.Stream, Msg: "invalid schema", Err: err}
+	}
+	in := p.inputs[m.Stream]
+	if in != nil && bytes.Equal(in.ident, ident) {
+		return nil // an identical repeat is a no-op
+	}
+	keys := m.KeyProperties
+	if !m.HasKeyProperties {
+		keys = nil
+	}
+	maps, err := p.maps.Schema(m.Stream, m.Schema, keys)
+	if err != nil {
+		if err := mapConfigError(err); errors.As(err, new(*config.Error)) {
+			return err
+		}
+		return &singer.InputError{Line: m.Line, Stream: m.Stream, Msg: "stream map", Err: err}
+	}
+	if in == nil {
+		in = &inputStream{}
+		p.inputs[m.Stream] = in
+	}
+	in.ident, in.maps = ident, maps
+	for _, sm := range maps {
+		out := *m
+		out.Stream, out.Schema, out.KeyProperties, out.HasKeyProperties = sm.Output, sm.Schema, sm.Keys, len(sm.Keys) > 0
+		if err := p.onStreamSchema(&out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *pipeline) onRecord(m *singer.Message) error {
+	if p.maps.Empty() {
+		return p.onStreamRecord(m)
+	}
+	in := p.inputs[m.Stream]
+	if in == nil {
+		return &singer.InputError{Line: m.Line, Stream: m.Stream, Msg: "RECORD before any SCHEMA for this stream"}
+	}
+	for _, sm := range in.maps {
+		rec, keep, err := sm.Apply(m.Record)
+		if err != nil {
+			var ee *streammap.EvalError
+			ie := &singer.InputError{Line: m.Line, Stream: m.Stream, Msg: "stream map", Err: err}
+			if errors.As(err, &ee) {
+				ie.Property = ee.Property
+			}
+			if s := p.streams[sm.Output]; s != nil {
+				if err := p.invalid(s, m, ie); err != nil {
+					return err
+				}
+				continue
+			}
+			return ie
+		}
+		if !keep {
+			continue // filtered out: like a skipped record, it holds no state back
+		}
+		out := *m
+		out.Stream, out.Record = sm.Output, rec
+		if err := p.onStreamRecord(&out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *pipeline) onActivateVersion(m *singer.Message) error {
+	if p.maps.Empty() {
+		return p.onStreamActivateVersion(m)
+	}
+	in := p.inputs[m.Stream]
+	if in == nil {
+		p.log.Warn("ignoring ACTIVATE_VERSION for a stream without SCHEMA", "stream", m.Stream, "line", m.Line)
+		return nil
+	}
+	for _, sm := range in.maps {
+		out := *m
+		out.Stream = sm.Output
+		if err := p.onStreamActivateVersion(&out); err != nil {
+			return fmt.Errorf("stream %q: %w", sm.Output, err)
+		}
+	}
+	return nil
+}
