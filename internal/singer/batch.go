@@ -12,8 +12,9 @@ import (
 	"strings"
 )
 
-// ErrParquetUnsupported is returned (wrapped) by OpenBatch for a BATCH
-// message whose files are parquet.
+// ErrParquetUnsupported was returned by OpenBatch for parquet files before
+// they were supported; it is no longer returned and is kept for callers
+// that still test for it.
 var ErrParquetUnsupported = errors.New("parquet BATCH files are not supported yet")
 
 // A BatchReader reads the rows of the files of one BATCH message.
@@ -30,9 +31,10 @@ type BatchReader struct {
 	stream string
 	line   int64 // line of the BATCH message
 	gzip   bool
-	urls   []string // manifest entries as written
-	paths  []string // the local files they name
-	next   int      // index of the next file to open
+	pq     *parquetState // nil for jsonl
+	urls   []string      // manifest entries as written
+	paths  []string      // the local files they name
+	next   int           // index of the next file to open
 
 	file   *os.File      // current file, nil between files
 	zbuf   *bufio.Reader // compressed input, reused across files
@@ -46,7 +48,10 @@ type BatchReader struct {
 // manifest order, one file at a time, never reading a file whole into
 // memory. Rows are RECORD messages of msg.Stream with Line = msg.Line and
 // File/FileLine set. Each line of a jsonl file is one bare record object,
-// as the Singer SDK writes them; blank lines are skipped.
+// as the Singer SDK writes them; blank lines are skipped. Each row of a
+// parquet file becomes the JSON object text of the row (see parquet.go),
+// with FileLine its 1-based row number; for parquet, "compression" is
+// ignored: page compression is inside the file, as the SDK writes it.
 //
 // Manifest entries are file:// URLs or absolute paths. As in fsspec, which
 // the Singer SDK writes them with, "file://" is stripped and the rest is the
@@ -58,16 +63,13 @@ func OpenBatch(msg *Message, opts ReaderOptions) (*BatchReader, error) {
 	if msg.Type != TypeBatch {
 		return nil, fmt.Errorf("line %d: OpenBatch called for a %s message", msg.Line, msg.Type)
 	}
-	if msg.Encoding.Format == "parquet" {
-		return nil, fmt.Errorf("line %d: stream %q: %w", msg.Line, msg.Stream, ErrParquetUnsupported)
-	}
-	if msg.Encoding.Format != "jsonl" {
+	if f := msg.Encoding.Format; f != "jsonl" && f != "parquet" {
 		return nil, fmt.Errorf("line %d: stream %q: unsupported BATCH format %q", msg.Line, msg.Stream, msg.Encoding.Format)
 	}
 	b := &BatchReader{
 		stream: msg.Stream,
 		line:   msg.Line,
-		gzip:   msg.Encoding.Compression == "gzip",
+		gzip:   msg.Encoding.Compression == "gzip" && msg.Encoding.Format == "jsonl",
 		urls:   append([]string(nil), msg.Manifest...),
 		paths:  make([]string, len(msg.Manifest)),
 		lr:     newLineReader(nil, opts.MaxLineBytes),
@@ -78,6 +80,9 @@ func OpenBatch(msg *Message, opts ReaderOptions) (*BatchReader, error) {
 			return nil, fmt.Errorf("line %d: stream %q: BATCH manifest: %w", msg.Line, msg.Stream, err)
 		}
 		b.paths[i] = p
+	}
+	if msg.Encoding.Format == "parquet" {
+		b.pq = new(parquetState)
 	}
 	return b, nil
 }
@@ -107,6 +112,9 @@ func localPath(u string) (string, error) {
 func (b *BatchReader) Next() (*Message, error) {
 	if b.closed {
 		return nil, errors.New("singer: Next on a closed BatchReader")
+	}
+	if b.pq != nil {
+		return b.nextParquet()
 	}
 	for {
 		if b.file == nil {
@@ -216,6 +224,9 @@ func (b *BatchReader) fileError(i int, err error) error {
 func (b *BatchReader) closeFile() error {
 	if b.file == nil {
 		return nil
+	}
+	if b.pq != nil {
+		b.pq.release()
 	}
 	err := b.file.Close()
 	b.file = nil

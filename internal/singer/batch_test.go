@@ -192,12 +192,6 @@ func TestBatchErrors(t *testing.T) {
 }
 
 func TestOpenBatchErrors(t *testing.T) {
-	parquet := batchMessage(t, "", "file:///tmp/x.parquet")
-	parquet.Encoding.Format = "parquet"
-	if _, err := OpenBatch(parquet, ReaderOptions{}); !errors.Is(err, ErrParquetUnsupported) ||
-		err.Error() != `line 2: stream "orders": parquet BATCH files are not supported yet` {
-		t.Errorf("parquet: got %v", err)
-	}
 	for _, tt := range []struct{ entry, want string }{
 		{"s3://bucket/a.jsonl", `line 2: stream "orders": BATCH manifest: unsupported URL scheme "s3" in "s3://bucket/a.jsonl" (only file:// is supported)`},
 		{"https://x/a.jsonl", `unsupported URL scheme "https"`},
