@@ -21,6 +21,9 @@ import (
 func (p *pipeline) handle(m *singer.Message) error {
 	switch m.Type {
 	case singer.TypeSchema:
+		// The chunk's bytes are reused after handle returns; a compiled
+		// schema may keep parts of its text.
+		m.Schema = bytes.Clone(m.Schema)
 		return p.onSchema(m)
 	case singer.TypeRecord:
 		return p.onRecord(m)

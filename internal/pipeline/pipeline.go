@@ -209,7 +209,9 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 					break
 				}
 			}
-			c.release()
+			if p.failed == nil {
+				in.recycle(c)
+			}
 			p.reportReads()
 		}
 	}

@@ -18,29 +18,43 @@ const (
 )
 
 type readChunk struct {
-	msgs []singer.Message
+	msgs  []singer.Message
+	arena []byte // the raw bytes msgs point into
 	// at is when the chunk's first message was read: the records'
 	// _SDC_RECEIVED_AT (a chunk spans at most a few milliseconds of a busy
 	// input; an idle input hands over each message at once).
 	at time.Time
 }
 
-func (readChunk) release() {}
-
 type inputReader struct {
 	chunks chan readChunk
+	// free returns processed chunks to the reader for reuse, so that a
+	// run allocates a handful of arenas, not one per chunk. Nothing keeps
+	// a reference into a chunk once handle returned: rows, states and
+	// schemas are copies.
+	free chan readChunk
 	err    error // valid once chunks is closed; nil at a clean end of input
 	cancel context.CancelFunc
 }
 
 func startReader(ctx context.Context, r io.Reader) *inputReader {
 	ctx, cancel := context.WithCancel(ctx)
-	in := &inputReader{chunks: make(chan readChunk, 4), cancel: cancel}
+	in := &inputReader{chunks: make(chan readChunk, 4), free: make(chan readChunk, 8), cancel: cancel}
 	go in.loop(ctx, singer.NewReader(r, singer.ReaderOptions{}))
 	return in
 }
 
 func (in *inputReader) close() { in.cancel() }
+
+// recycle hands a processed chunk back to the reader.
+func (in *inputReader) recycle(c readChunk) {
+	clear(c.msgs)
+	c.msgs, c.arena = c.msgs[:0], c.arena[:0]
+	select {
+	case in.free <- c:
+	default:
+	}
+}
 
 func (in *inputReader) loop(ctx context.Context, r *singer.Reader) {
 	defer close(in.chunks)
@@ -50,6 +64,7 @@ func (in *inputReader) loop(ctx context.Context, r *singer.Reader) {
 		if len(c.msgs) == 0 {
 			return true
 		}
+		c.arena = arena
 		select {
 		case in.chunks <- c:
 			c = readChunk{}
@@ -69,9 +84,16 @@ func (in *inputReader) loop(ctx context.Context, r *singer.Reader) {
 			return
 		}
 		if arena == nil {
-			// Sized for a whole chunk so that it never grows (and copies)
-			// while filling; a longer message gets its own larger arena.
-			arena = make([]byte, 0, max(chunkBytes+chunkBytes/4, len(m.Record)+len(m.Schema)+len(m.Value)))
+			select {
+			case c = <-in.free:
+				arena = c.arena
+			default:
+				c = readChunk{msgs: make([]singer.Message, 0, chunkMessages)}
+				arena = make([]byte, 0, chunkBytes+chunkBytes/4)
+			}
+			if need := len(m.Record) + len(m.Schema) + len(m.Value); need > cap(arena) {
+				arena = make([]byte, 0, need) // a long message gets an arena of its own
+			}
 			c.at = time.Now()
 		}
 		cp := *m
