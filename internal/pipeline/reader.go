@@ -32,7 +32,7 @@ type inputReader struct {
 	// run allocates a handful of arenas, not one per chunk. Nothing keeps
 	// a reference into a chunk once handle returned: rows, states and
 	// schemas are copies.
-	free chan readChunk
+	free   chan readChunk
 	err    error // valid once chunks is closed; nil at a clean end of input
 	cancel context.CancelFunc
 }
