@@ -2,6 +2,7 @@ package memory
 
 import (
 	"fmt"
+	"github.com/target-oracle/target-oracle/internal/value"
 	"strings"
 	"unicode/utf8"
 
@@ -188,7 +189,7 @@ func (t *memTable) deleteVersions(d *engine.DeleteVersions) (engine.Result, erro
 			continue
 		}
 		v, ok := r[d.VersionColumn]
-		if ok && compareNumbers(v, d.Version) >= 0 {
+		if ok && value.CompareCanonical(v, d.Version) >= 0 {
 			continue // current or newer: never <=
 		}
 		if d.Hard {
@@ -319,41 +320,6 @@ func fracDigits(ts string) int {
 	return n
 }
 
-// compareNumbers compares two canonical decimal texts numerically.
-func compareNumbers(a, b string) int {
-	na, nb := strings.HasPrefix(a, "-"), strings.HasPrefix(b, "-")
-	switch {
-	case na && !nb:
-		return -1
-	case !na && nb:
-		return 1
-	case na && nb:
-		return -compareMagnitudes(a[1:], b[1:])
-	}
-	return compareMagnitudes(a, b)
-}
-
-func compareMagnitudes(a, b string) int {
-	ai, af, _ := strings.Cut(a, ".")
-	bi, bf, _ := strings.Cut(b, ".")
-	if ai == "0" {
-		ai = ""
-	}
-	if bi == "0" {
-		bi = ""
-	}
-	if len(ai) != len(bi) {
-		if len(ai) < len(bi) {
-			return -1
-		}
-		return 1
-	}
-	if c := strings.Compare(ai, bi); c != 0 {
-		return c
-	}
-	return strings.Compare(af, bf)
-}
-
 // compareValues orders two stored values of a column type (NULL first).
 func compareValues(t table.Type, a, b string) int {
 	switch {
@@ -366,7 +332,7 @@ func compareValues(t table.Type, a, b string) int {
 	}
 	switch t.Kind {
 	case table.KindNumber:
-		return compareNumbers(a, b)
+		return value.CompareCanonical(a, b)
 	case table.KindTimestamp:
 		return compareTimestamps(a, b)
 	}

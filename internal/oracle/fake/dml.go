@@ -2,6 +2,7 @@ package fake
 
 import (
 	"fmt"
+	num "github.com/target-oracle/target-oracle/internal/value"
 	"regexp"
 	"slices"
 	"sort"
@@ -476,7 +477,7 @@ func (w *work) delete(t *tbl, rest string, b *binds) (func(int) (int64, error), 
 
 // older reports whether a stored version is NULL or numerically below v.
 func older(stored, v string) bool {
-	return stored == "" || compareNumbers(stored, v) < 0
+	return stored == "" || num.CompareCanonical(stored, v) < 0
 }
 
 // update is the soft version cleanup or a migration chunk.
@@ -640,7 +641,7 @@ func (t *tbl) ordered() []map[string]string {
 					continue
 				}
 				if c := t.col(k); c != nil && c.typ.Kind == table.KindNumber {
-					return compareNumbers(a, b) < 0
+					return num.CompareCanonical(a, b) < 0
 				}
 				return a < b
 			}
@@ -648,39 +649,4 @@ func (t *tbl) ordered() []map[string]string {
 		})
 	}
 	return out
-}
-
-// compareNumbers compares two canonical decimal texts numerically.
-func compareNumbers(a, b string) int {
-	na, nb := strings.HasPrefix(a, "-"), strings.HasPrefix(b, "-")
-	switch {
-	case na && !nb:
-		return -1
-	case !na && nb:
-		return 1
-	case na && nb:
-		return -compareMagnitudes(a[1:], b[1:])
-	}
-	return compareMagnitudes(a, b)
-}
-
-func compareMagnitudes(a, b string) int {
-	ai, af, _ := strings.Cut(a, ".")
-	bi, bf, _ := strings.Cut(b, ".")
-	if ai == "0" {
-		ai = ""
-	}
-	if bi == "0" {
-		bi = ""
-	}
-	if len(ai) != len(bi) {
-		if len(ai) < len(bi) {
-			return -1
-		}
-		return 1
-	}
-	if c := strings.Compare(ai, bi); c != 0 {
-		return c
-	}
-	return strings.Compare(af, bf)
 }
