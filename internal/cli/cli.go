@@ -40,6 +40,11 @@ const (
 // TARGET_ORACLE_TEST_* are reserved for tests and are never settings.
 const ClockEnv = "TARGET_ORACLE_TEST_NOW"
 
+// StoreEnv keeps the embedded engine's tables in this file across runs,
+// each change committed atomically, so crash tests can kill the target and
+// run it again on what it committed.
+const StoreEnv = "TARGET_ORACLE_TEST_STORE"
+
 // LoadDelayEnv makes every load of the embedded engine take this long (a
 // Go duration), so tests can signal the target in the middle of a flush.
 const LoadDelayEnv = "TARGET_ORACLE_TEST_LOAD_DELAY"
@@ -290,7 +295,7 @@ func reporter(cfg *config.Config, log *slog.Logger, stderr io.Writer) func(what 
 // --plan (catalog: the real database's, read only).
 func embedded(o options, io IO, cfg *config.Config, srv pipeline.Server, now func() time.Time,
 	catalog func(ctx context.Context, schema, name string) (*table.Table, error)) (*memory.Engine, error) {
-	mo := memory.Options{DumpDir: o.dumpDir, Now: now, Catalog: catalog}
+	mo := memory.Options{DumpDir: o.dumpDir, Now: now, Catalog: catalog, StorePath: getenv(io.Env, StoreEnv)}
 	if v := getenv(io.Env, LoadDelayEnv); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil {
@@ -304,7 +309,12 @@ func embedded(o options, io IO, cfg *config.Config, srv pipeline.Server, now fun
 		// run, rendered by the same renderer.
 		mo.Render = newRenderer(cfg, srv)
 	}
-	return memory.New(mo), nil
+	eng, err := memory.Open(mo)
+	if err != nil {
+		fmt.Fprintf(io.Stderr, "target-oracle: %s: %v\n", StoreEnv, err)
+		return nil, err
+	}
+	return eng, nil
 }
 
 type iodiscard struct{}

@@ -37,6 +37,10 @@ type Options struct {
 	// seen: --plan starts from the real database's catalog (read only) and
 	// runs everything else here.
 	Catalog func(ctx context.Context, schema, name string) (*table.Table, error)
+	// StorePath, when set, keeps every table and row in this file across
+	// processes, each change committed atomically (crash tests; implies
+	// keeping rows). See store.go.
+	StorePath string
 	// LoadDelay makes every Load take this long (or until its context is
 	// cancelled), so tests can signal the target in the middle of a flush.
 	LoadDelay time.Duration
@@ -74,6 +78,18 @@ func New(opts Options) *Engine {
 		opts.Now = time.Now
 	}
 	return &Engine{opts: opts, tables: map[string]*memTable{}}
+}
+
+// Open is New for an engine with a StorePath: it reads the tables the
+// store holds.
+func Open(opts Options) (*Engine, error) {
+	e := New(opts)
+	if opts.StorePath != "" {
+		if err := e.load(); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
 }
 
 var _ engine.Engine = (*Engine)(nil)
@@ -182,7 +198,9 @@ func (e *Engine) Close() error {
 	return e.writeDump(e.opts.DumpDir)
 }
 
-func (e *Engine) keepRows() bool { return e.opts.DumpDir != "" || e.opts.KeepRows }
+func (e *Engine) keepRows() bool {
+	return e.opts.DumpDir != "" || e.opts.KeepRows || e.opts.StorePath != ""
+}
 
 type session struct {
 	e      *Engine
@@ -213,6 +231,9 @@ func (s *session) Apply(_ context.Context, ch engine.Change) error {
 	}
 	t.def = cloneTable(ch.Table)
 	t.reindex()
+	if err := e.commit(); err != nil {
+		return err
+	}
 	e.render(func(r Renderer) []string { return r.RenderChange(ch) })
 	return nil
 }
@@ -232,6 +253,9 @@ func (s *session) Truncate(_ context.Context, tt *table.Table) error {
 		return oraError(942, "table or view does not exist: "+tt.QualifiedName())
 	}
 	t.clear()
+	if err := e.commit(); err != nil {
+		return err
+	}
 	e.render(func(r Renderer) []string { return r.RenderTruncate(tt) })
 	return nil
 }
@@ -297,8 +321,15 @@ func (s *session) Load(ctx context.Context, steps []engine.Step) (engine.Result,
 			return engine.Result{}, err
 		}
 	}
+	old := make(map[string]*memTable, len(work))
 	for name, t := range work {
-		e.tables[name] = t
+		old[name], e.tables[name] = e.tables[name], t
+	}
+	if err := e.commit(); err != nil {
+		for name, t := range old { // not durable: roll back
+			e.tables[name] = t
+		}
+		return engine.Result{}, err
 	}
 	e.render(func(r Renderer) []string { return r.RenderSteps(steps) })
 	return res, nil
