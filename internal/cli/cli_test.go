@@ -167,10 +167,22 @@ func TestSecretsNeverPrinted(t *testing.T) {
 	if strings.Contains(errs, pw) {
 		t.Fatalf("password printed:\n%s", errs)
 	}
-	cfg = writeFile(t, "c2.json", `{"user":"scott","password":"`+pw+`","log_level":"debug"}`)
-	out, errs, _ := runMain(t, example, nil, "--dry-run", "--config", cfg)
+	summary := filepath.Join(t.TempDir(), "summary.json")
+	cfg = writeFile(t, "c2.json", `{"user":"scott","password":"`+pw+`","log_level":"debug","summary_path":"`+summary+`"}`)
+	dump := filepath.Join(t.TempDir(), "dump")
+	out, errs, _ := runMain(t, example, nil, "--dry-run", "--config", cfg, "--dry-run-dump", dump)
 	if strings.Contains(errs+out, pw) {
 		t.Fatalf("password printed:\n%s", errs)
+	}
+	files := []string{summary, filepath.Join(dump, "statements.sql"), filepath.Join(dump, "tables.json")}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil || strings.Contains(string(b), pw) {
+			t.Fatalf("%s: %v, or it holds the password", f, err)
+		}
+	}
+	if fi, err := os.Stat(summary); err != nil || fi.Mode().Perm()&0o077 != 0 {
+		t.Fatalf("summary file readable by others: %v %v", fi.Mode(), err)
 	}
 }
 
