@@ -73,21 +73,21 @@ type options struct {
 }
 
 // Main runs the command and returns the exit code.
-func Main(args []string, io IO) int {
+func Main(args []string, std IO) int {
 	// --help, --version and --about are not pipeline runs: they answer on
 	// stdout, where Meltano reads --about --format json.
-	o, code, done := parseFlags(args, io.State, io.Stderr)
+	o, code, done := parseFlags(args, std.State, std.Stderr)
 	if done {
 		return code
 	}
 	switch {
 	case o.version:
-		fmt.Fprintf(io.State, "target-oracle %s\n", about.Version())
+		fmt.Fprintf(std.State, "target-oracle %s\n", about.Version())
 		return ExitOK
 	case o.about:
-		return printAbout(o.format, io.State, io.Stderr)
+		return printAbout(o.format, std.State, std.Stderr)
 	}
-	return run(o, io)
+	return run(o, std)
 }
 
 func parseFlags(args []string, stdout, stderr io.Writer) (options, int, bool) {
@@ -164,58 +164,58 @@ Exit status:
 `)
 }
 
-func run(o options, io IO) int {
-	cfg, report, err := config.Load(config.Sources{ConfigArgs: o.configs, Environ: io.Env, WorkDir: io.Dir})
+func run(o options, std IO) int {
+	cfg, report, err := config.Load(config.Sources{ConfigArgs: o.configs, Environ: std.Env, WorkDir: std.Dir})
 	if err != nil {
-		fmt.Fprintf(io.Stderr, "target-oracle: configuration: %v\n", err)
+		fmt.Fprintf(std.Stderr, "target-oracle: configuration: %v\n", err)
 		return ExitConfig
 	}
-	log := newLogger(cfg, io.Stderr)
+	log := newLogger(cfg, std.Stderr)
 	for _, w := range report.Warnings {
 		log.Warn(w)
 	}
 	for _, e := range report.Effective {
 		log.Info("setting given through an alias", "effective", e)
 	}
-	now, err := clock(io.Env)
+	now, err := clock(std.Env)
 	if err != nil {
 		log.Error(err.Error())
 		return ExitConfig
 	}
 	if o.check || o.plan || !o.dryRun {
 		if err := cfg.CheckConnection(); err != nil {
-			fmt.Fprintf(io.Stderr, "target-oracle: configuration: %v\n", err)
+			fmt.Fprintf(std.Stderr, "target-oracle: configuration: %v\n", err)
 			return ExitConfig
 		}
 	}
 	if o.check {
-		return check(cfg, io, log)
+		return check(cfg, std, log)
 	}
-	return load(o, io, cfg, log, now)
+	return load(o, std, cfg, log, now)
 }
 
-func load(o options, io IO, cfg *config.Config, log *slog.Logger, now func() time.Time) int {
-	in, closeIn, err := openInput(o.input, io.Stdin)
+func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() time.Time) int {
+	in, closeIn, err := openInput(o.input, std.Stdin)
 	if err != nil {
-		fmt.Fprintf(io.Stderr, "target-oracle: input: %v\n", err)
+		fmt.Fprintf(std.Stderr, "target-oracle: input: %v\n", err)
 		return ExitFailed
 	}
 	defer closeIn()
 	srvInfo := dryRunServer()
 	var eng engine.Engine
 	var dump *memory.Engine // the embedded engine of --dry-run and --plan
-	stateOut := io.State
+	stateOut := std.State
 	switch {
 	case o.dryRun:
 		log.Warn("dry run: STATE lines describe the embedded engine, not a database; do not feed them to an orchestrator's state store")
-		if dump, err = embedded(o, io, cfg, srvInfo, now, nil); err != nil {
+		if dump, err = embedded(o, std, cfg, srvInfo, now, nil); err != nil {
 			return ExitConfig
 		}
 		eng = dump
 	default:
 		srv, code, err := dial(cfg, log)
 		if err != nil {
-			fmt.Fprintf(io.Stderr, "target-oracle: connect: %v\n", err)
+			fmt.Fprintf(std.Stderr, "target-oracle: connect: %v\n", err)
 			return code
 		}
 		defer srv.db.Close()
@@ -224,19 +224,19 @@ func load(o options, io IO, cfg *config.Config, log *slog.Logger, now func() tim
 			// Read the real catalog, write nothing: the embedded engine
 			// runs the plan and shows its SQL. No STATE is written.
 			real := srv.engine(cfg, log)
-			if dump, err = embedded(o, io, cfg, srvInfo, now, real.Describe); err != nil {
+			if dump, err = embedded(o, std, cfg, srvInfo, now, real.Describe); err != nil {
 				return ExitConfig
 			}
-			eng, stateOut = dump, iodiscard{}
+			eng, stateOut = dump, io.Discard
 		} else {
 			eng = srv.engine(cfg, log)
 		}
 	}
-	reg := metrics.New(io.Stderr, time.Duration(cfg.MetricsIntervalSeconds)*time.Second, time.Now())
+	reg := metrics.New(std.Stderr, time.Duration(cfg.MetricsIntervalSeconds)*time.Second, time.Now())
 	if cfg.HTTPListenAddress != "" {
 		srv, err := metrics.Serve(cfg.HTTPListenAddress, reg)
 		if err != nil {
-			fmt.Fprintf(io.Stderr, "target-oracle: http_listen_address: %v\n", err)
+			fmt.Fprintf(std.Stderr, "target-oracle: http_listen_address: %v\n", err)
 			return ExitConfig
 		}
 		defer srv.Close()
@@ -246,7 +246,7 @@ func load(o options, io IO, cfg *config.Config, log *slog.Logger, now func() tim
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stop := make(chan struct{})
-	sig := watchSignals(io.Signals, stop, cancel, log)
+	sig := watchSignals(std.Signals, stop, cancel, log)
 
 	err = pipeline.Run(ctx, pipeline.Options{
 		Config:   cfg,
@@ -260,7 +260,7 @@ func load(o options, io IO, cfg *config.Config, log *slog.Logger, now func() tim
 		Metrics:  reg,
 	})
 	if cerr := eng.Close(); cerr != nil {
-		fmt.Fprintf(io.Stderr, "target-oracle: close: %v\n", cerr)
+		fmt.Fprintf(std.Stderr, "target-oracle: close: %v\n", cerr)
 		if err == nil {
 			err = cerr
 		}
@@ -273,10 +273,10 @@ func load(o options, io IO, cfg *config.Config, log *slog.Logger, now func() tim
 	sum := reg.Finish(time.Now(), err)
 	if cfg.SummaryPath != "" {
 		if serr := metrics.WriteSummary(cfg.SummaryPath, sum); serr != nil {
-			fmt.Fprintf(io.Stderr, "target-oracle: summary: %v\n", serr)
+			fmt.Fprintf(std.Stderr, "target-oracle: summary: %v\n", serr)
 		}
 	}
-	return exitCode(err, sig(), reporter(cfg, log, io.Stderr))
+	return exitCode(err, sig(), reporter(cfg, log, std.Stderr))
 }
 
 // reporter returns how the final error is shown: a plain line a person
@@ -293,13 +293,13 @@ func reporter(cfg *config.Config, log *slog.Logger, stderr io.Writer) func(what 
 
 // embedded builds the embedded engine of --dry-run (catalog nil) and
 // --plan (catalog: the real database's, read only).
-func embedded(o options, io IO, cfg *config.Config, srv pipeline.Server, now func() time.Time,
+func embedded(o options, std IO, cfg *config.Config, srv pipeline.Server, now func() time.Time,
 	catalog func(ctx context.Context, schema, name string) (*table.Table, error)) (*memory.Engine, error) {
-	mo := memory.Options{DumpDir: o.dumpDir, Now: now, Catalog: catalog, StorePath: getenv(io.Env, StoreEnv)}
-	if v := getenv(io.Env, LoadDelayEnv); v != "" {
+	mo := memory.Options{DumpDir: o.dumpDir, Now: now, Catalog: catalog, StorePath: getenv(std.Env, StoreEnv)}
+	if v := getenv(std.Env, LoadDelayEnv); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil {
-			fmt.Fprintf(io.Stderr, "target-oracle: %s: %v\n", LoadDelayEnv, err)
+			fmt.Fprintf(std.Stderr, "target-oracle: %s: %v\n", LoadDelayEnv, err)
 			return nil, err
 		}
 		mo.LoadDelay = d
@@ -311,15 +311,11 @@ func embedded(o options, io IO, cfg *config.Config, srv pipeline.Server, now fun
 	}
 	eng, err := memory.Open(mo)
 	if err != nil {
-		fmt.Fprintf(io.Stderr, "target-oracle: %s: %v\n", StoreEnv, err)
+		fmt.Fprintf(std.Stderr, "target-oracle: %s: %v\n", StoreEnv, err)
 		return nil, err
 	}
 	return eng, nil
 }
-
-type iodiscard struct{}
-
-func (iodiscard) Write(b []byte) (int, error) { return len(b), nil }
 
 // newRenderer is the SQL renderer for a run.
 func newRenderer(cfg *config.Config, srv pipeline.Server) *oraclesql.Renderer {

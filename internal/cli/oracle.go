@@ -67,10 +67,10 @@ func (s *server) engine(cfg *config.Config, log *slog.Logger) engine.Engine {
 
 // check runs --check: connect, read what the server is and what the user
 // may do, print the report. Exit 0 only if loading can work.
-func check(cfg *config.Config, io IO, log *slog.Logger) int {
+func check(cfg *config.Config, std IO, log *slog.Logger) int {
 	srv, code, err := dial(cfg, log)
 	if err != nil && code == ExitFailed {
-		fmt.Fprintf(io.Stderr, "target-oracle: --check: %v\n", err)
+		fmt.Fprintf(std.Stderr, "target-oracle: --check: %v\n", err)
 		return code
 	}
 	var facts connect.Facts
@@ -80,19 +80,19 @@ func check(cfg *config.Config, io IO, log *slog.Logger) int {
 		defer db.Close()
 	} else {
 		// The server cannot honour some settings: the report says which.
-		fmt.Fprintf(io.Stderr, "target-oracle: --check: %v\n", err)
+		fmt.Fprintf(std.Stderr, "target-oracle: --check: %v\n", err)
 		return ExitFailed
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(cfg.ConnectTimeoutSeconds+60)*time.Second)
 	defer cancel()
 	report, err := connect.Check(ctx, db, cfg, facts)
 	if err != nil {
-		fmt.Fprintf(io.Stderr, "target-oracle: --check: %v\n", err)
+		fmt.Fprintf(std.Stderr, "target-oracle: --check: %v\n", err)
 		return ExitFailed
 	}
 	// --check is not a pipeline run: the report goes to stdout, where a
 	// person or a script reads it.
-	if err := report.Write(io.State); err != nil {
+	if err := report.Write(std.State); err != nil {
 		return ExitFailed
 	}
 	if !report.OK() {
