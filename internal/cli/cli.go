@@ -129,6 +129,16 @@ func parseFlags(args []string, stdout, stderr io.Writer) (options, int, bool) {
 		fmt.Fprintln(stderr, "target-oracle: --dry-run-dump needs --dry-run or --plan")
 		return o, ExitConfig, true
 	}
+	if o.dumpDir != "" {
+		if err := memory.CheckDumpDir(o.dumpDir); err != nil {
+			fmt.Fprintf(stderr, "target-oracle: --dry-run-dump: %v\n", err)
+			return o, ExitConfig, true
+		}
+	}
+	if o.check && (o.dryRun || o.plan) {
+		fmt.Fprintln(stderr, "target-oracle: --check excludes --dry-run and --plan")
+		return o, ExitConfig, true
+	}
 	switch o.format {
 	case "text", "json", "markdown":
 	default:
@@ -271,12 +281,16 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 		}
 	}
 	sum := reg.Finish(time.Now(), err)
+	code := exitCode(err, sig(), reporter(cfg, log, std.Stderr))
 	if cfg.SummaryPath != "" {
 		if serr := metrics.WriteSummary(cfg.SummaryPath, sum); serr != nil {
 			fmt.Fprintf(std.Stderr, "target-oracle: summary: %v\n", serr)
+			if code == ExitOK {
+				code = ExitFailed // a file-system failure (SPEC §2)
+			}
 		}
 	}
-	return exitCode(err, sig(), reporter(cfg, log, std.Stderr))
+	return code
 }
 
 // reporter returns how the final error is shown: a plain line a person

@@ -203,3 +203,27 @@ func TestCheckUnreachable(t *testing.T) {
 		t.Fatalf("--check without settings: exit %d\n%s", code, errs)
 	}
 }
+
+// --dry-run-dump replaces only what an earlier dump wrote: it refuses a
+// directory holding other files, a file, or the working directory.
+func TestDumpDirIsNeverSomeoneElses(t *testing.T) {
+	dir := t.TempDir()
+	precious := filepath.Join(dir, "keep.txt")
+	os.WriteFile(precious, []byte("p"), 0o600)
+	for _, d := range []string{dir, precious, ".", filepath.Join(dir, "sub", "..")} {
+		_, errs, code := runMain(t, example, nil, "--dry-run", "--dry-run-dump", d)
+		if code != ExitConfig || !strings.Contains(errs, "--dry-run-dump") {
+			t.Errorf("--dry-run-dump %s: exit %d\n%s", d, code, errs)
+		}
+	}
+	if _, err := os.Stat(precious); err != nil {
+		t.Fatalf("a file outside the dump was deleted: %v", err)
+	}
+	// An earlier dump is replaced.
+	dump := filepath.Join(dir, "dump")
+	for i := 0; i < 2; i++ {
+		if _, errs, code := runMain(t, example, nil, "--dry-run", "--dry-run-dump", dump); code != 0 {
+			t.Fatalf("run %d: exit %d\n%s", i, code, errs)
+		}
+	}
+}

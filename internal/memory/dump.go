@@ -15,6 +15,9 @@ import (
 // writeDump writes the dry-run dump of SPEC §11 into dir, replacing it.
 // The caller holds e.mu.
 func (e *Engine) writeDump(dir string) error {
+	if err := CheckDumpDir(dir); err != nil {
+		return err
+	}
 	if err := os.RemoveAll(dir); err != nil {
 		return fmt.Errorf("dump: replace %s: %w", dir, err)
 	}

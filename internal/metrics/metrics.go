@@ -144,23 +144,44 @@ func (r *Registry) Tick(now time.Time, buffered int64) {
 
 func (r *Registry) emit(now time.Time, buffered int64) {
 	var total int64
-	parts := make([]string, 0, len(r.streams))
+	type rate struct {
+		name   string
+		perSec float64
+	}
+	var rates []rate
+	secs := now.Sub(r.lastTick).Seconds()
 	for _, name := range r.names() {
 		s := r.streams[name]
 		total += s.Read
 		delta := s.Read - r.lastEmit[name]
 		r.lastEmit[name] = s.Read
+		if delta == 0 {
+			continue // idle streams: no METRIC line, nothing in the progress line
+		}
 		r.metric("counter", "record_count", delta, map[string]any{"stream": name})
-		secs := now.Sub(r.lastTick).Seconds()
 		if secs > 0 {
-			parts = append(parts, fmt.Sprintf("%s %.0f rec/s", name, float64(delta)/secs))
+			rates = append(rates, rate{name, float64(delta) / secs})
 		}
 	}
-	stateAge := "none yet"
-	if !r.lastState.IsZero() {
-		stateAge = now.Sub(r.lastState).Round(time.Second).String()
+	// The progress line names the busiest streams only, so that it stays
+	// one readable line with thousands of streams.
+	sort.Slice(rates, func(i, j int) bool { return rates[i].perSec > rates[j].perSec })
+	parts := make([]string, 0, 6)
+	for i, rt := range rates {
+		if i == 5 {
+			parts = append(parts, fmt.Sprintf("%d more streams", len(rates)-5))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %.0f rec/s", rt.name, rt.perSec))
 	}
-	fmt.Fprintf(r.out, "progress: %d records read; %s; buffered %d bytes; last state %s ago\n",
+	if len(parts) == 0 {
+		parts = append(parts, "idle")
+	}
+	stateAge := "no state written yet"
+	if !r.lastState.IsZero() {
+		stateAge = "last state " + now.Sub(r.lastState).Round(time.Second).String() + " ago"
+	}
+	fmt.Fprintf(r.out, "progress: %d records read; %s; buffered %d bytes; %s\n",
 		total, strings.Join(parts, ", "), buffered, stateAge)
 	r.lastTick, r.lastRead = now, total
 }

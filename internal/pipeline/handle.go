@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"time"
 
@@ -98,9 +99,47 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 	if err != nil {
 		return inputErrorFrom(line, s.name, err)
 	}
+	if err := p.keysAgree(s, layout, line); err != nil {
+		return err
+	}
 	s.layout = layout
 	s.buf = s.newBuffer()
 	p.enqueue(s, &job{kind: jobEnsure, stream: s, layout: layout, line: noLine, schemaLine: line})
+	return nil
+}
+
+// checkVersion refuses a version _SDC_TABLE_VERSION (NUMBER(38,0)) could
+// not hold exactly: Oracle would round it, and comparisons with "<" would
+// then differ from the dry run's.
+func checkVersion(m *singer.Message) error {
+	info, err := value.CheckNumber(m.Version)
+	if err == nil && info.IntDigits > 38 {
+		err = fmt.Errorf("more than 38 digits")
+	}
+	if err != nil {
+		return &singer.InputError{Line: m.Line, Stream: m.Stream, Property: "version", Msg: fmt.Sprintf("%s is not a table version (an integer of at most 38 digits): %v", m.Version, err)}
+	}
+	return nil
+}
+
+// keysAgree checks that streams loading into one table (mappings,
+// aliases, names that conform alike) have the same key (SPEC §4).
+func (p *pipeline) keysAgree(s *stream, l *table.Layout, line int64) error {
+	t := l.Table()
+	name := t.QualifiedName()
+	if p.tableOwner == nil {
+		p.tableOwner = map[string]*stream{}
+	}
+	other := p.tableOwner[name]
+	if other == nil || other == s || other.layout == nil {
+		p.tableOwner[name] = s
+		return nil
+	}
+	if !slices.Equal(other.layout.Table().PrimaryKey, t.PrimaryKey) || !slices.Equal(other.keys, s.keys) {
+		return &singer.InputError{Line: line, Stream: s.name, Msg: fmt.Sprintf(
+			"streams %q (key_properties %v) and %q (key_properties %v) both load into table %s: their keys must agree",
+			other.name, other.keys, s.name, s.keys, name)}
+	}
 	return nil
 }
 
@@ -143,6 +182,9 @@ func (p *pipeline) onStreamRecord(m *singer.Message) error {
 	}
 	s.read++
 	if m.Version != "" {
+		if err := checkVersion(m); err != nil {
+			return p.invalid(s, m, err)
+		}
 		if err := p.needVersions(s, m.Line); err != nil {
 			return err
 		}
@@ -260,6 +302,9 @@ func (p *pipeline) onStreamActivateVersion(m *singer.Message) error {
 		p.log.Warn("ignoring ACTIVATE_VERSION for a stream without SCHEMA", "stream", m.Stream, "line", m.Line)
 		return nil
 	}
+	if err := checkVersion(m); err != nil {
+		return err
+	}
 	if err := p.needVersions(s, m.Line); err != nil {
 		return err
 	}
@@ -271,7 +316,7 @@ func (p *pipeline) onStreamActivateVersion(m *singer.Message) error {
 func (p *pipeline) onBatch(m *singer.Message) error {
 	br, err := singer.OpenBatch(m, singer.ReaderOptions{})
 	if err != nil {
-		return fmt.Errorf("line %d: BATCH: %w", m.Line, err)
+		return err // names the BATCH line, the stream and the file
 	}
 	defer br.Close()
 	for {

@@ -89,7 +89,7 @@ func (p *pipeline) onRecord(m *singer.Message) error {
 		rec, keep, err := sm.Apply(m.Record)
 		if err != nil {
 			var ee *streammap.EvalError
-			ie := &singer.InputError{Line: m.Line, Stream: m.Stream, Msg: "stream map", Err: err}
+			ie := &singer.InputError{Line: m.Line, Stream: m.Stream, Err: err} // err says "stream map of …"
 			if errors.As(err, &ee) {
 				ie.Property = ee.Property
 			}

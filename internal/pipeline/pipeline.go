@@ -84,10 +84,13 @@ type pipeline struct {
 	streams map[string]*stream
 	maps    *streammap.Mapper       // stream_maps, compiled once
 	inputs  map[string]*inputStream // input streams, under stream maps
-	order   []*stream               // in order of first SCHEMA, for deterministic iteration
-	ready   []*stream               // streams with a job to start and no running job
-	running int                     // workers busy
-	waiting int                     // jobs queued but not started
+	// tableOwner is the first stream that loads into each table, to check
+	// that later streams into the same table have the same key.
+	tableOwner map[string]*stream
+	order      []*stream // in order of first SCHEMA, for deterministic iteration
+	ready      []*stream // streams with a job to start and no running job
+	running    int       // workers busy
+	waiting    int       // jobs queued but not started
 
 	results  chan jobResult
 	tables   *catalog

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/target-oracle/target-oracle/internal/value"
 )
@@ -61,7 +62,45 @@ func Compile(raw []byte) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := probe(v, root); err != nil {
+		return nil, err
+	}
 	return &Schema{Root: root, validator: v, fast: buildFast(doc)}, nil
+}
+
+// probe validates a record with every top-level property null, once: a
+// $ref loop with no schema in it (a → b → a) compiles, but the library
+// reports it only when a value reaches it. Better refuse it at the SCHEMA
+// than reject every record.
+func probe(v *jsonschema.Schema, root *Property) error {
+	rec := make(map[string]any, len(root.Properties))
+	for _, p := range root.Properties {
+		rec[p.Name] = nil
+	}
+	err := v.Validate(rec)
+	var ve *jsonschema.ValidationError
+	if err == nil || !errors.As(err, &ve) {
+		return nil
+	}
+	if c := refCycle(ve); c != nil {
+		// The library's internal URL says nothing to a user.
+		return fmt.Errorf("invalid schema: $ref cycle with no schema in it: %s and %s both resolve to %s",
+			c.KeywordLocation1, c.KeywordLocation2, strings.TrimPrefix(c.URL, rootURL))
+	}
+	return nil
+}
+
+// refCycle finds a reference cycle in a validation error tree.
+func refCycle(ve *jsonschema.ValidationError) *kind.RefCycle {
+	if c, ok := ve.ErrorKind.(*kind.RefCycle); ok {
+		return c
+	}
+	for _, cause := range ve.Causes {
+		if c := refCycle(cause); c != nil {
+			return c
+		}
+	}
+	return nil
 }
 
 func compileValidator(doc map[string]any) (*jsonschema.Schema, error) {

@@ -352,3 +352,12 @@ func FuzzCompile(f *testing.F) {
 		}
 	})
 }
+
+// A $ref loop with no schema in it is refused at compile time, not on
+// every record.
+func TestRefLoopRefused(t *testing.T) {
+	_, err := Compile([]byte(`{"type":"object","definitions":{"a":{"$ref":"#/definitions/b"},"b":{"$ref":"#/definitions/a"}},"properties":{"x":{"$ref":"#/definitions/a"}}}`))
+	if err == nil || !strings.Contains(err.Error(), "invalid schema") || strings.Contains(err.Error(), "mem:///") {
+		t.Fatalf("err = %v", err)
+	}
+}
