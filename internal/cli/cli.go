@@ -233,13 +233,13 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 		if o.plan {
 			// Read the real catalog, write nothing: the embedded engine
 			// runs the plan and shows its SQL. No STATE is written.
-			real := srv.engine(cfg, log)
+			real := srv.engine(cfg, log, true)
 			if dump, err = embedded(o, std, cfg, srvInfo, now, real.Describe); err != nil {
 				return ExitConfig
 			}
 			eng, stateOut = dump, io.Discard
 		} else {
-			eng = srv.engine(cfg, log)
+			eng = srv.engine(cfg, log, false)
 		}
 	}
 	reg := metrics.New(std.Stderr, time.Duration(cfg.MetricsIntervalSeconds)*time.Second, time.Now())

@@ -9,7 +9,6 @@ import (
 
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/connect"
-	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/oracle"
 	"github.com/target-oracle/target-oracle/internal/pipeline"
 )
@@ -55,13 +54,15 @@ func dial(cfg *config.Config, log *slog.Logger) (*server, int, error) {
 	return &server{db: db, facts: facts}, 0, nil
 }
 
-// oracleEngine is the Oracle engine for a connected server.
-func (s *server) engine(cfg *config.Config, log *slog.Logger) engine.Engine {
+// engine is the Oracle engine for a connected server; a read-only one
+// (--plan) reads the catalog and refuses every change.
+func (s *server) engine(cfg *config.Config, log *slog.Logger, readOnly bool) *oracle.Engine {
 	return oracle.New(oracle.DialDB(s.db), newRenderer(cfg, serverFromFacts(s.facts)), oracle.Options{
 		MaxStringBytes:        s.facts.VarcharMaxBytes,
 		StatementTimeout:      time.Duration(cfg.StatementTimeoutSeconds) * time.Second,
 		DDLLockTimeoutSeconds: cfg.DDLLockTimeoutSeconds,
 		Log:                   log,
+		ReadOnly:              readOnly,
 	})
 }
 

@@ -18,6 +18,7 @@ package oracle
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -51,6 +52,10 @@ type Options struct {
 	MaxBisectProbes int
 	// Log receives retry warnings; nil discards them.
 	Log *slog.Logger
+	// ReadOnly makes the engine refuse every change: --plan reads the
+	// catalog and nothing else (a migration left half-way by a killed run
+	// is then reported, not finished).
+	ReadOnly bool
 	// Sleep waits between retries; nil waits on a timer. Tests make it
 	// instant.
 	Sleep func(ctx context.Context, d time.Duration) error
@@ -155,6 +160,9 @@ func (e *Engine) retry(ctx context.Context, what string, op func() error) error 
 // Session implements engine.Engine: it opens a pinned session named name
 // (V$SESSION.ACTION), retrying transient connection errors.
 func (e *Engine) Session(ctx context.Context, name string) (engine.Session, error) {
+	if e.o.ReadOnly {
+		return nil, errors.New("oracle: the engine is read-only (--plan)")
+	}
 	s := e.newSession(name)
 	err := e.retry(ctx, "connect", func() error {
 		_, err := s.connect(ctx)
@@ -188,6 +196,9 @@ func (e *Engine) Describe(ctx context.Context, schema, name string) (*table.Tabl
 		return t, err
 	}
 	orphans, hidden := e.markers(t)
+	if len(orphans) > 0 && e.o.ReadOnly {
+		return nil, &Error{Table: t.QualifiedName(), Err: fmt.Errorf("a migration of column %s left half-way by an earlier run must be finished first: run without --plan once", table.Quote(orphans[0].column))}
+	}
 	if len(orphans) > 0 {
 		for _, m := range orphans {
 			if err := e.cat.finishMigration(ctx, t, m); err != nil {
