@@ -180,6 +180,9 @@ func (p *pipeline) onStreamRecord(m *singer.Message) error {
 	if s == nil || s.layout == nil {
 		return &singer.InputError{Line: m.Line, Stream: m.Stream, Msg: "RECORD before any SCHEMA for this stream"}
 	}
+	if s.read == s.reported {
+		p.unreported = append(p.unreported, s)
+	}
 	s.read++
 	if m.Version != "" {
 		if err := checkVersion(m); err != nil {

@@ -87,6 +87,9 @@ type pipeline struct {
 	// tableOwner is the first stream that loads into each table, to check
 	// that later streams into the same table have the same key.
 	tableOwner map[string]*stream
+	// unreported are the streams with reads not yet given to the metrics
+	// registry: reporting costs per active stream, not per stream.
+	unreported []*stream
 	order      []*stream // in order of first SCHEMA, for deterministic iteration
 	ready      []*stream // streams with a job to start and no running job
 	running    int       // workers busy
@@ -352,12 +355,11 @@ func (p *pipeline) frontier() int64 {
 // reportReads gives the metrics registry the records read since the last
 // report, per stream (once per chunk of input, not per record).
 func (p *pipeline) reportReads() {
-	for _, s := range p.order {
-		if d := s.read - s.reported; d > 0 {
-			p.metrics.AddRead(s.name, d)
-			s.reported = s.read
-		}
+	for _, s := range p.unreported {
+		p.metrics.AddRead(s.name, s.read-s.reported)
+		s.reported = s.read
 	}
+	p.unreported = p.unreported[:0]
 }
 
 // advance writes the newest state that became true. After a failure no
