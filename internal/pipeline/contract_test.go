@@ -300,3 +300,43 @@ func TestAppendOnlyWithKeyAppends(t *testing.T) {
 		t.Fatalf("append-only table has a primary key constraint %v", pk)
 	}
 }
+
+// TestFusedChecksMatchValidator covers the one-pass decoder (validation
+// while converting): a record breaking a rule gets the rule's error even
+// when a conversion error comes first in the record, a rejected record does
+// not widen its columns, and records the one pass declines (duplicate
+// keys) still load through the general validator.
+func TestFusedChecksMatchValidator(t *testing.T) {
+	schema := `{"type":"SCHEMA","stream":"f","key_properties":["id"],"schema":{"type":"object","properties":{` +
+		`"id":{"type":"integer"},"note":{"type":["null","string"],"maxLength":5},"big":{"type":["null","string"]}}}}`
+	in := input(schema,
+		// id missing (a conversion error: keys must be set) and note too long (a rule)
+		`{"type":"RECORD","stream":"f","record":{"note":"far too long"}}`,
+		// a 6,000-byte value in a record that breaks a rule: must not turn BIG into a CLOB
+		`{"type":"RECORD","stream":"f","record":{"id":1,"big":"`+strings.Repeat("x", 6000)+`","note":"123456"}}`,
+		// duplicate keys: the last value counts, as with encoding/json
+		`{"type":"RECORD","stream":"f","record":{"id":2,"note":"toolongvalue","note":"ok"}}`,
+		`{"type":"STATE","value":{"n":1}}`)
+	path := filepath.Join(t.TempDir(), "rejects.jsonl")
+	eng := newEngine()
+	states, err := run(t, eng, loadConfig(t, `{"on_invalid_record": "reject", "reject_path": "`+path+`"}`), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(states, "|") != `{"n":1}` || ids(eng, "F") != "2" {
+		t.Fatalf("states %q rows %s", states, ids(eng, "F"))
+	}
+	rejects := lines(readFile(t, path))
+	if len(rejects) != 2 {
+		t.Fatalf("%d rejects: %q", len(rejects), rejects)
+	}
+	for i, r := range rejects {
+		if !strings.Contains(r, `property \"note\"`) || strings.Contains(r, "key property") {
+			t.Errorf("reject %d does not name the broken rule: %s", i+1, r[:min(len(r), 300)])
+		}
+	}
+	wantColumnType(t, eng, "F", "BIG", "VARCHAR2(4000 BYTE)")
+	if got := eng.Rows("DRY_RUN.F")[0]["NOTE"]; got != "ok" {
+		t.Errorf("NOTE = %q, want the last duplicate's value", got)
+	}
+}

@@ -56,13 +56,13 @@ func (p *pipeline) flush(s *stream) {
 		return
 	}
 	b := s.buf
-	s.buf = s.newBuffer()
+	s.buf = s.newBuffer(b.rows())
 	p.enqueue(s, &job{kind: jobBatch, stream: s, layout: b.layout, line: b.minLine, buf: b})
 	if p.cfg.FlushAllStreams {
 		for _, o := range p.order {
 			if o != s && o.buf != nil && o.buf.rows() > 0 {
 				ob := o.buf
-				o.buf = o.newBuffer()
+				o.buf = o.newBuffer(ob.rows())
 				p.enqueue(o, &job{kind: jobBatch, stream: o, layout: ob.layout, line: ob.minLine, buf: ob})
 			}
 		}
@@ -333,7 +333,7 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 	if upsert || (len(keys) > 0 && s.settings.HardDelete) {
 		last = make(map[string]int, n)
 	}
-	var kb strings.Builder
+	var kb []byte
 	for i := 0; i < n; i++ {
 		vals := b.values[i*b.width : (i+1)*b.width]
 		if batchedIdx >= 0 {
@@ -347,16 +347,20 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 			}
 		}
 		if last != nil {
-			kb.Reset()
-			for _, k := range keys {
-				kb.WriteString(vals[k])
-				kb.WriteByte(0)
+			key := vals[keys[0]] // one key column: its value is the map key as it is
+			if len(keys) > 1 {
+				kb = kb[:0]
+				for _, k := range keys {
+					kb = append(kb, vals[k]...)
+					kb = append(kb, 0)
+				}
+				key = string(kb)
 			}
-			if at, ok := last[kb.String()]; ok {
+			if at, ok := last[key]; ok {
 				rows[at] = r
 				continue
 			}
-			last[kb.String()] = len(rows)
+			last[key] = len(rows)
 		}
 		rows = append(rows, r)
 	}

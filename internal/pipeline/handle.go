@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/config"
@@ -103,7 +102,8 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 		return err
 	}
 	s.layout = layout
-	s.buf = s.newBuffer()
+	s.fused = p.cfg.ValidateRecords && layout.UseChecks(s.schema)
+	s.buf = s.newBuffer(0)
 	p.enqueue(s, &job{kind: jobEnsure, stream: s, layout: layout, line: noLine, schemaLine: line})
 	return nil
 }
@@ -192,18 +192,22 @@ func (p *pipeline) onStreamRecord(m *singer.Message) error {
 			return err
 		}
 	}
-	if err := p.validate(s, m); err != nil {
-		return p.invalid(s, m, err)
+	if !s.fused {
+		if err := p.validate(s, m); err != nil {
+			return p.invalid(s, m, err)
+		}
 	}
 	meta, err := p.meta(m)
 	if err != nil {
+		if verr := p.validate(s, m); verr != nil {
+			return p.invalid(s, m, verr) // rules come first, as without the fused checks
+		}
 		return p.invalid(s, m, err)
 	}
 	row := s.buf.next()
-	err = s.layout.Row(m.Record, meta, row, s.buf.stats, func(prop string) { p.warnUnknown(s, prop) })
-	if err != nil {
+	if err := p.fill(s, m, meta, row); err != nil {
 		s.buf.drop()
-		return p.invalid(s, m, inputErrorFrom(m.Line, s.name, err))
+		return p.invalid(s, m, err)
 	}
 	size := int64(len(m.Record)) + 64
 	s.buf.commitRow(m.Line, size)
@@ -213,6 +217,30 @@ func (p *pipeline) onStreamRecord(m *singer.Message) error {
 	}
 	if s.buf.rows() >= s.settings.BatchSizeRows || s.buf.bytes >= p.cfg.BatchSizeBytes {
 		p.flush(s)
+	}
+	return nil
+}
+
+// fill converts a record into row. With the fused checks the record is
+// validated in the same pass; when they do not accept it, or its
+// conversion fails, the validator decides, so that a record breaking a
+// rule gets the rule's error whichever comes first in the record.
+func (p *pipeline) fill(s *stream, m *singer.Message, meta *table.Meta, row []string) error {
+	unknown := func(prop string) { p.warnUnknown(s, prop) }
+	if s.fused {
+		err := s.layout.RowChecked(m.Record, meta, row, s.buf.stats, unknown)
+		if err == nil {
+			return nil
+		}
+		if verr := p.validate(s, m); verr != nil {
+			return verr
+		}
+		if !errors.Is(err, table.ErrUnchecked) {
+			return inputErrorFrom(m.Line, s.name, err)
+		}
+	}
+	if err := s.layout.Row(m.Record, meta, row, s.buf.stats, unknown); err != nil {
+		return inputErrorFrom(m.Line, s.name, err)
 	}
 	return nil
 }
@@ -250,11 +278,15 @@ func (p *pipeline) meta(m *singer.Message) (*table.Meta, error) {
 		SyncStartedAt: p.started,
 	}
 	if m.TimeExtracted != "" {
-		t, _, err := value.CanonicalDateTime([]byte(m.TimeExtracted))
-		if err != nil {
-			return nil, &singer.InputError{Line: m.Line, Stream: m.Stream, Property: "time_extracted", Msg: err.Error()}
+		// Taps mostly stamp a whole run, or a page, with one time.
+		if m.TimeExtracted != p.extracted.in {
+			t, _, err := value.CanonicalDateTime([]byte(m.TimeExtracted))
+			if err != nil {
+				return nil, &singer.InputError{Line: m.Line, Stream: m.Stream, Property: "time_extracted", Msg: err.Error()}
+			}
+			p.extracted.in, p.extracted.out = m.TimeExtracted, t
 		}
-		meta.TimeExtracted = t
+		meta.TimeExtracted = p.extracted.out
 	}
 	return meta, nil
 }
@@ -405,11 +437,11 @@ type sequencer struct {
 	last int64
 }
 
-func (q *sequencer) next(now time.Time) string {
+func (q *sequencer) next(now time.Time) int64 {
 	v := now.UnixMicro() * 1000
 	if v <= q.last {
 		v = q.last + 1
 	}
 	q.last = v
-	return strconv.FormatInt(v, 10)
+	return v
 }

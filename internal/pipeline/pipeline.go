@@ -102,12 +102,13 @@ type pipeline struct {
 	tracker    stateTracker
 	rejects    *rejectFile
 	seq        sequencer
-	received   clockText  // _SDC_RECEIVED_AT text, formatted once per chunk
-	receivedAt time.Time  // when the current chunk was read
-	clockGiven bool       // Options.Now was set: use it for every metadata time
-	metaBuf    table.Meta // reused per record: Row copies what it keeps
-	started    string     // _SDC_SYNC_STARTED_AT text
-	buffered   int64      // bytes of records not yet committed (buffers + in-flight)
+	received   clockText                // _SDC_RECEIVED_AT text, formatted once per chunk
+	receivedAt time.Time                // when the current chunk was read
+	clockGiven bool                     // Options.Now was set: use it for every metadata time
+	metaBuf    table.Meta               // reused per record: Row copies what it keeps
+	extracted  struct{ in, out string } // the last time_extracted text and its canonical form
+	started    string                   // _SDC_SYNC_STARTED_AT text
+	buffered   int64                    // bytes of records not yet committed (buffers + in-flight)
 
 	failed error // the first error; once set, nothing new starts
 	// deadline fires when shutdown_timeout_seconds has passed after a

@@ -21,6 +21,7 @@ type stream struct {
 	keys         []string
 	layout       *table.Layout
 	usesVersions bool
+	fused        bool // layout validates records as it converts them (UseChecks)
 
 	buf   *buffer // records not yet handed to a worker
 	spare *buffer // a loaded batch's buffer, reused for the next one
@@ -58,12 +59,9 @@ type buffer struct {
 
 func newBuffer(l *table.Layout, capRows int) *buffer {
 	w := l.Columns()
-	// Start small and grow: a run may have thousands of streams, most of
-	// them idle, and memory per idle stream must stay small. A busy
-	// stream reuses its grown buffer (spare) from then on.
-	if capRows > 64 {
-		capRows = 64
-	}
+	// Start small and grow (see stream.newBuffer): a run may have
+	// thousands of streams, most of them idle, and memory per idle stream
+	// must stay small. A busy stream reuses its grown buffer (spare).
 	return &buffer{
 		layout:  l,
 		width:   w,
@@ -78,7 +76,9 @@ func (b *buffer) rows() int { return len(b.lines) }
 
 // newBuffer returns an empty buffer for the stream's current layout,
 // reusing the last loaded batch's memory when it has the same layout.
-func (s *stream) newBuffer() *buffer {
+// rows is how many rows the last batch had: a stream that filled one
+// batch will likely fill the next.
+func (s *stream) newBuffer(rows int) *buffer {
 	if b := s.spare; b != nil && b.layout == s.layout {
 		s.spare = nil
 		clear(b.values) // drop references to the old rows' strings
@@ -87,7 +87,7 @@ func (s *stream) newBuffer() *buffer {
 		b.bytes, b.minLine, b.oldest = 0, noLine, time.Time{}
 		return b
 	}
-	return newBuffer(s.layout, s.settings.BatchSizeRows)
+	return newBuffer(s.layout, min(max(rows, 64), s.settings.BatchSizeRows))
 }
 
 // next returns the slot for one more row, cleared.

@@ -114,13 +114,18 @@ type Layout struct {
 	root    *objPlan
 	keys    []int
 	meta    map[string]int
-	doc     int // the json mode document column, -1 otherwise
+	metaAt  [len(metaFilled)]int // columns of metaFilled, -1 when absent
+	doc     int                  // the json mode document column, -1 otherwise
 	docTrie *trie
 	ceiling int
+
+	checks  bool // UseChecks succeeded
+	checker schema.Checker
 
 	buf     []byte
 	scratch []byte
 	spans   []span
+	vstats  []Stats // the current record's value stats, by column
 }
 
 // cand is a column the layout wants before it has a name.

@@ -89,7 +89,7 @@ func TestStorageModes(t *testing.T) {
 		row := make([]string, l.Columns())
 		stats := make([]Stats, l.Columns())
 		var unknown []string
-		err = l.Row([]byte(nestedRecord), &Meta{Sequence: "42"}, row, stats, func(p string) { unknown = append(unknown, p) })
+		err = l.Row([]byte(nestedRecord), &Meta{Sequence: 42}, row, stats, func(p string) { unknown = append(unknown, p) })
 		if err != nil {
 			t.Fatalf("%s: Row: %v", tt.mode, err)
 		}

@@ -1,7 +1,9 @@
 package table
 
 import (
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -16,7 +18,7 @@ import (
 type Meta struct {
 	TimeExtracted string
 	ReceivedAt    string
-	Sequence      string
+	Sequence      int64 // 0 for NULL
 	TableVersion  string
 	SyncStartedAt string
 }
@@ -67,11 +69,21 @@ type objPlan struct {
 	next    int             // the entry after the last one matched: records mostly follow schema order
 	seen    map[string]bool // unknown keys already reported
 	quiet   bool            // unknown keys are kept in the json document
+
+	// The fused checks (see UseChecks): the object's node, whether the
+	// walk below may check members one by one, its required mask, and
+	// the node of unknown keys.
+	node    schema.Node
+	walk    bool
+	req     uint64
+	unknown schema.Node
 }
 
 type entry struct {
 	col   int      // column fed by the value, -1 for none
 	child *objPlan // flattened object
+	node  schema.Node
+	bit   uint64 // required bit of the fused check
 }
 
 type span struct {
@@ -104,6 +116,7 @@ func convOf(t Type) convKind {
 func (l *Layout) plan(b *builder, root *schema.Property) error {
 	l.cols = make([]colPlan, len(l.table.Columns))
 	l.spans = make([]span, len(l.table.Columns))
+	l.vstats = make([]Stats, len(l.table.Columns))
 	propCol := make(map[*schema.Property]int)
 	for _, c := range b.all() {
 		i := l.table.index(c.name)
@@ -136,6 +149,9 @@ func (l *Layout) plan(b *builder, root *schema.Property) error {
 		l.keys = append(l.keys, propCol[c.prop])
 	}
 	l.root = l.planObject(b, root, 0, propCol)
+	for i, name := range metaFilled {
+		l.metaAt[i] = l.MetaIndex(name)
+	}
 	if b.opts.StorageMode == ModeJSON {
 		l.root.quiet = true
 	}
@@ -179,6 +195,54 @@ func (l *Layout) planObject(b *builder, obj *schema.Property, depth int, propCol
 // value its column cannot hold at all are *singer.InputError naming the
 // property. All values of row share one allocation.
 func (l *Layout) Row(record []byte, meta *Meta, row []string, stats []Stats, unknown func(property string)) error {
+	return l.row(record, meta, row, stats, unknown, false)
+}
+
+// ErrUnchecked is RowChecked's answer when the fused checks did not accept
+// the record: it may be invalid, or valid in a way only the general path
+// decides. Validate it with schema.ValidateRaw, then build the row with
+// Row.
+var ErrUnchecked = errors.New("table: record not accepted by the fused checks")
+
+// UseChecks attaches the fast plan of s, the schema the layout was built
+// from, so that RowChecked validates a record in the same pass that
+// converts it. It reports false, and RowChecked must not be used, when the
+// plan does not cover s or its root is not an object the walk can check.
+func (l *Layout) UseChecks(s *schema.Schema) bool {
+	root, ok := s.FastRoot()
+	l.checks = ok && root.Walkable()
+	if l.checks {
+		fuse(l.root, root)
+	}
+	return l.checks
+}
+
+// fuse attaches to each object plan the node checking its members.
+func fuse(op *objPlan, n schema.Node) {
+	op.node, op.walk, op.req, op.unknown = n, n.Walkable(), n.Required(), n.Unknown()
+	for i := range op.entries {
+		e := &op.entries[i]
+		e.node, e.bit = n.Property(op.names[i])
+		if e.child != nil {
+			fuse(e.child, e.node)
+		}
+	}
+}
+
+// RowChecked is Row for a record not yet validated: it also checks the
+// record against the schema given to UseChecks, member by member as it
+// converts them. It returns ErrUnchecked when the checks do not accept the
+// record, and Row's errors otherwise; since a record may break a rule
+// after the value whose conversion failed, callers validate on any error
+// before they report it.
+func (l *Layout) RowChecked(record []byte, meta *Meta, row []string, stats []Stats, unknown func(property string)) error {
+	if !l.checks {
+		return fmt.Errorf("table: RowChecked without UseChecks")
+	}
+	return l.row(record, meta, row, stats, unknown, true)
+}
+
+func (l *Layout) row(record []byte, meta *Meta, row []string, stats []Stats, unknown func(property string), check bool) error {
 	if len(row) != len(l.cols) || (stats != nil && len(stats) != len(l.cols)) {
 		return fmt.Errorf("table: row of %d values and %d stats for %d columns", len(row), len(stats), len(l.cols))
 	}
@@ -194,12 +258,18 @@ func (l *Layout) Row(record []byte, meta *Meta, row []string, stats []Stats, unk
 			return inputError(l.stream, "", "record: %v", err)
 		}
 		l.spans[l.doc] = span{0, int32(len(l.buf)), true}
-		if stats != nil {
-			stats[l.doc].MaxBytes = max(stats[l.doc].MaxBytes, len(l.buf))
-		}
+		l.vstats[l.doc] = Stats{MaxBytes: len(l.buf)}
 	}
-	if _, err := l.object(record, i, l.root, stats, unknown); err != nil {
+	if _, err := l.object(record, i, l.root, stats, unknown, check); err != nil {
 		return err
+	}
+	if c := l.metaAt[2]; c >= 0 && meta != nil && meta.Sequence != 0 {
+		// Formatted into the row's one allocation rather than a string
+		// of its own.
+		start := len(l.buf)
+		l.buf = strconv.AppendInt(l.buf, meta.Sequence, 10)
+		l.spans[c] = span{int32(start), int32(len(l.buf)), true}
+		l.vstats[c] = Stats{MaxIntDigits: len(l.buf) - start}
 	}
 	s := string(l.buf)
 	for c, sp := range l.spans {
@@ -208,24 +278,35 @@ func (l *Layout) Row(record []byte, meta *Meta, row []string, stats []Stats, unk
 			row[c] = s[sp.start:sp.end]
 		}
 	}
-	if meta != nil {
-		l.setMeta(MetaExtractedAt, meta.TimeExtracted, row, stats)
-		l.setMeta(MetaReceivedAt, meta.ReceivedAt, row, stats)
-		l.setMeta(MetaSequence, meta.Sequence, row, stats)
-		l.setMeta(MetaTableVersion, meta.TableVersion, row, stats)
-		l.setMeta(MetaSyncStartedAt, meta.SyncStartedAt, row, stats)
-	}
 	for _, k := range l.keys {
 		if row[k] == "" {
 			return inputError(l.stream, l.cols[k].path, "key property is missing, null or empty")
 		}
 	}
+	// Only a record that made it into a row counts towards the columns'
+	// needs: a rejected record's values must not widen a column.
+	if stats != nil {
+		for c, sp := range l.spans {
+			if sp.set {
+				merge(&stats[c], &l.vstats[c])
+			}
+		}
+	}
+	if meta != nil {
+		l.setMeta(l.metaAt[0], meta.TimeExtracted, row, stats)
+		l.setMeta(l.metaAt[1], meta.ReceivedAt, row, stats)
+		l.setMeta(l.metaAt[3], meta.TableVersion, row, stats)
+		l.setMeta(l.metaAt[4], meta.SyncStartedAt, row, stats)
+	}
 	return nil
 }
 
-func (l *Layout) setMeta(name, v string, row []string, stats []Stats) {
-	i, ok := l.meta[name]
-	if !ok {
+// metaFilled are the metadata columns Row fills from Meta, in the order of
+// Layout.metaAt.
+var metaFilled = [...]string{MetaExtractedAt, MetaReceivedAt, MetaSequence, MetaTableVersion, MetaSyncStartedAt}
+
+func (l *Layout) setMeta(i int, v string, row []string, stats []Stats) {
+	if i < 0 {
 		return
 	}
 	row[i] = v
@@ -244,9 +325,11 @@ func (l *Layout) setMeta(name, v string, row []string, stats []Stats) {
 }
 
 // object walks one JSON object at b[i] == '{' and fills the columns its
-// keys feed. It returns the index past the object.
-func (l *Layout) object(b []byte, i int, op *objPlan, stats []Stats, unknown func(string)) (int, error) {
+// keys feed, checking each member against op's nodes when check is set. It
+// returns the index past the object.
+func (l *Layout) object(b []byte, i int, op *objPlan, stats []Stats, unknown func(string), check bool) (int, error) {
 	op.next = 0
+	var seen uint64
 	i = skipWS(b, i+1)
 	for i < len(b) && b[i] != '}' {
 		if b[i] != '"' {
@@ -268,7 +351,7 @@ func (l *Layout) object(b []byte, i int, op *objPlan, stats []Stats, unknown fun
 			return j, inputError(l.stream, "", "record: %v", errSyntax)
 		}
 		j = skipWS(b, j+1)
-		if j, err = l.member(b, j, op, key, stats, unknown); err != nil {
+		if j, err = l.member(b, j, op, key, stats, unknown, check, &seen); err != nil {
 			return j, err
 		}
 		if i, err = nextMember(b, j, '}'); err != nil {
@@ -278,12 +361,15 @@ func (l *Layout) object(b []byte, i int, op *objPlan, stats []Stats, unknown fun
 	if i >= len(b) {
 		return i, inputError(l.stream, "", "record: %v", errSyntax)
 	}
+	if check && seen&op.req != op.req {
+		return i, ErrUnchecked
+	}
 	return i + 1, nil
 }
 
 // member handles the value of one key of an object; it returns the index
 // past the value.
-func (l *Layout) member(b []byte, j int, op *objPlan, key []byte, stats []Stats, unknown func(string)) (int, error) {
+func (l *Layout) member(b []byte, j int, op *objPlan, key []byte, stats []Stats, unknown func(string), check bool, seen *uint64) (int, error) {
 	// Taps write keys in schema order nearly always: try the entry after
 	// the last match before hashing the key.
 	ei, ok := op.next, op.next < len(op.names) && op.names[op.next] == string(key)
@@ -298,16 +384,42 @@ func (l *Layout) member(b []byte, j int, op *objPlan, key []byte, stats []Stats,
 			op.seen[string(key)] = true
 			unknown(op.prefix + string(key))
 		}
+		if check {
+			return l.check(op.unknown, b, j)
+		}
 		return l.skip(b, j)
 	}
-	e := op.entries[ei]
+	e := &op.entries[ei]
+	isObject := e.child != nil && j < len(b) && b[j] == '{'
+	end := -1
+	if check {
+		*seen |= e.bit
+		if !isObject || !e.child.walk {
+			var err error
+			if end, err = l.check(e.node, b, j); err != nil {
+				return j, err
+			}
+		}
+	}
 	switch {
 	case e.col >= 0:
-		return l.value(b, j, e.col, stats)
-	case e.child != nil && j < len(b) && b[j] == '{':
-		return l.object(b, j, e.child, stats, unknown)
+		return l.value(b, j, end, e.col, stats)
+	case isObject:
+		return l.object(b, j, e.child, stats, unknown, check && e.child.walk)
+	case end >= 0:
+		return end, nil
 	}
 	return l.skip(b, j)
+}
+
+// check validates the value at b[j] against n and returns the index past
+// it.
+func (l *Layout) check(n schema.Node, b []byte, j int) (int, error) {
+	end, ok := l.checker.Check(n, b, j)
+	if !ok {
+		return j, ErrUnchecked
+	}
+	return end, nil
 }
 
 func (l *Layout) skip(b []byte, j int) (int, error) {
@@ -319,12 +431,14 @@ func (l *Layout) skip(b []byte, j int) (int, error) {
 }
 
 // value converts the value at b[j] into column c and records its span and
-// stats.
-func (l *Layout) value(b []byte, j int, c int, stats []Stats) (int, error) {
+// stats. end is where the value ends, or -1 when not known yet.
+func (l *Layout) value(b []byte, j, end int, c int, stats []Stats) (int, error) {
 	cp := &l.cols[c]
-	end, err := valueEnd(b, j)
-	if err != nil {
-		return j, inputError(l.stream, cp.path, "%v", err)
+	var err error
+	if end < 0 {
+		if end, err = valueEnd(b, j); err != nil {
+			return j, inputError(l.stream, cp.path, "%v", err)
+		}
 	}
 	raw := b[j:end]
 	if raw[0] == 'n' { // null
@@ -366,9 +480,7 @@ func (l *Layout) value(b []byte, j int, c int, stats []Stats) (int, error) {
 		}
 	}
 	l.spans[c] = span{int32(start), int32(len(l.buf)), true}
-	if stats != nil {
-		merge(&stats[c], &st)
-	}
+	l.vstats[c] = st
 	return end, nil
 }
 

@@ -176,7 +176,7 @@ func TestRowStatsAndUnknownOnce(t *testing.T) {
 		`{"s":"日本","d":123.456,"ts":"2024-01-01T00:00:00.1234567Z","x":1}`,
 		`{"s":"abcdef","d":-1,"x":2,"y":{"z":1}}`,
 	} {
-		if err := l.Row([]byte(rec), &Meta{TimeExtracted: "2024-01-01T00:00:00.12Z", Sequence: "1700000000000000000"}, row, stats, func(p string) { unknown = append(unknown, p) }); err != nil {
+		if err := l.Row([]byte(rec), &Meta{TimeExtracted: "2024-01-01T00:00:00.12Z", Sequence: 1700000000000000000}, row, stats, func(p string) { unknown = append(unknown, p) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -243,7 +243,7 @@ func BenchmarkRow(b *testing.B) {
 	row := make([]string, l.Columns())
 	stats := make([]Stats, l.Columns())
 	rec := []byte(nestedRecord)
-	meta := &Meta{ReceivedAt: "2024-01-01T00:00:00Z", Sequence: "1"}
+	meta := &Meta{ReceivedAt: "2024-01-01T00:00:00Z", Sequence: 1}
 	b.SetBytes(int64(len(rec)))
 	b.ReportAllocs()
 	for b.Loop() {

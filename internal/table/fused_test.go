@@ -1,0 +1,233 @@
+package table
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/target-oracle/target-oracle/internal/schema"
+	"github.com/target-oracle/target-oracle/internal/singer"
+)
+
+// fusedPair is one stream's layout twice: g for the general path
+// (ValidateRaw, then Row) and f for the fused one (RowChecked).
+type fusedPair struct {
+	sch  *schema.Schema
+	g, f *Layout
+}
+
+func newFusedPair(t testing.TB, schemaText string, keys []string, opts Options) (*fusedPair, bool) {
+	t.Helper()
+	sch, err := schema.Compile([]byte(schemaText))
+	if err != nil {
+		return nil, false
+	}
+	g, err := NewLayout("s", sch.Root, keys, opts, nil)
+	if err != nil {
+		return nil, false
+	}
+	f, err := NewLayout("s", sch.Root, keys, opts, nil)
+	if err != nil {
+		t.Fatalf("second NewLayout failed where the first did not: %v", err)
+	}
+	if !f.UseChecks(sch) {
+		return nil, false
+	}
+	return &fusedPair{sch: sch, g: g, f: f}, true
+}
+
+// compare runs one record both ways. The fused path may decline a record
+// (ErrUnchecked: the pipeline then asks the general path), but whatever it
+// accepts must be valid and give the general path's row and stats, and a
+// record the general path rejects must never get through. It reports
+// whether the fused path accepted.
+func (p *fusedPair) compare(t testing.TB, record []byte) bool {
+	t.Helper()
+	meta := &Meta{ReceivedAt: "2025-01-01T00:00:00Z", Sequence: 7}
+	n := p.g.Columns()
+	gRow, fRow := make([]string, n), make([]string, n)
+	gStats, fStats := make([]Stats, n), make([]Stats, n)
+	verr := p.sch.ValidateRaw(record)
+	var gErr error
+	if verr == nil {
+		gErr = p.g.Row(record, meta, gRow, gStats, nil)
+	}
+	fErr := p.f.RowChecked(record, meta, fRow, fStats, nil)
+	switch {
+	case fErr == nil && verr != nil:
+		t.Fatalf("fused path accepted a record the validator rejects (%v): %s", verr, record)
+	case fErr == nil && gErr != nil:
+		t.Fatalf("fused path accepted a record Row rejects (%v): %s", gErr, record)
+	case fErr == nil:
+		if !slices.Equal(gRow, fRow) {
+			t.Fatalf("rows differ for %s:\ngeneral %q\nfused   %q", record, gRow, fRow)
+		}
+		if !reflect.DeepEqual(gStats, fStats) {
+			t.Fatalf("stats differ for %s:\ngeneral %+v\nfused   %+v", record, gStats, fStats)
+		}
+	case !errors.Is(fErr, ErrUnchecked) && verr == nil && (gErr == nil || gErr.Error() != fErr.Error()):
+		t.Fatalf("fused conversion error %q, general path %v: %s", fErr, gErr, record)
+	}
+	if fErr != nil && !errors.Is(fErr, ErrUnchecked) {
+		for _, s := range fStats {
+			if s != (Stats{}) {
+				t.Fatalf("a failed record changed the stats: %+v", fStats)
+			}
+		}
+	}
+	return fErr == nil
+}
+
+// readerGives reports whether the reader would hand record to the row
+// builder: one JSON value in valid UTF-8.
+func readerGives(record []byte) bool {
+	return json.Valid(record) && utf8.Valid(record)
+}
+
+// TestRowCheckedConformance runs every record of every conformance stream
+// through both paths, in each storage mode: they must agree, and the fused
+// path must accept every record the general path loads (else the pipeline
+// would silently fall back to two passes).
+func TestRowCheckedConformance(t *testing.T) {
+	dir := conformanceDir(t)
+	var files []string
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(path, ".singer") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if len(files) == 0 {
+		t.Fatalf("no conformance streams under %s", dir)
+	}
+	var records, fused int
+	for _, mode := range []string{ModeHybrid, ModeFlattened, ModeJSON} {
+		for _, file := range files {
+			pairs := map[string]*fusedPair{}
+			fh, err := os.Open(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := singer.NewReader(fh, singer.ReaderOptions{})
+			for {
+				m, err := r.Next()
+				if err != nil {
+					break // end, or the malformed lines some streams end with
+				}
+				switch m.Type {
+				case singer.TypeSchema:
+					p, ok := newFusedPair(t, string(m.Schema), m.KeyProperties, Options{StorageMode: mode})
+					if !ok {
+						p = nil
+					}
+					pairs[m.Stream] = p
+				case singer.TypeRecord:
+					p := pairs[m.Stream]
+					if p == nil || !readerGives(m.Record) {
+						continue
+					}
+					records++
+					if p.compare(t, m.Record) {
+						fused++
+					} else if p.sch.ValidateRaw(m.Record) == nil && p.g.Row(m.Record, nil, make([]string, p.g.Columns()), nil, nil) == nil {
+						t.Errorf("%s (%s): the fused path declined a valid record: %s", filepath.Base(file), mode, m.Record)
+					}
+				}
+			}
+			fh.Close()
+		}
+	}
+	if fused == 0 {
+		t.Fatalf("the fused path accepted none of %d records", records)
+	}
+	t.Logf("%d records compared, %d through the fused path", records, fused)
+}
+
+// conformanceDir finds ../shared/conformance beside the repository, or
+// skips.
+func conformanceDir(t testing.TB) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for dir := wd; dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			c := filepath.Join(dir, "..", "shared", "conformance")
+			if _, err := os.Stat(c); err != nil {
+				t.Skip("../shared/conformance is absent beside the repository: conformance streams not run")
+			}
+			return c
+		}
+	}
+	t.Fatal("go.mod not found")
+	return ""
+}
+
+// fusedSchemas seed FuzzRowChecked: the constructs the fused walk handles
+// itself (properties, required, additionalProperties, flattened objects)
+// and ones it hands whole to the validator.
+var fusedSchemas = []string{
+	`{"type":"object","properties":{"id":{"type":"integer"},"uuid":{"type":"string","maxLength":36},"customer":{"type":["null","string"]},"amount":{"type":["null","number"],"multipleOf":0.01},"active":{"type":["null","boolean"]},"created_at":{"type":["null","string"],"format":"date-time"},"address":{"type":["null","object"],"properties":{"street":{"type":"string"},"zip":{"type":"string","pattern":"^[0-9]+$"}},"required":["street"]},"tags":{"type":["null","array"],"items":{"type":"string"}}},"required":["id"]}`,
+	`{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"object","properties":{"c":{"type":"integer","minimum":0}}}},"additionalProperties":false},"d":{"type":"string","format":"date"}},"additionalProperties":{"type":"string"}}`,
+	`{"type":"object","properties":{"k":{"type":"string","minLength":1},"v":{"anyOf":[{"type":"integer"},{"type":"string","enum":["x","y"]}]},"o":{"type":"object","properties":{"p":{"type":"number"}},"minProperties":1}},"required":["k","missing"]}`,
+	`{"type":"object","properties":{"n":{"type":"number","exclusiveMaximum":10},"s":{"type":"string","format":"time"},"j":{"type":"object"},"b":{"type":"boolean"}}}`,
+}
+
+var fusedRecords = []string{
+	`{"id":1,"uuid":"0f8e","customer":"Ann","amount":12.5,"active":true,"created_at":"2024-01-02T03:04:05.123456+02:00","address":{"street":"Main","zip":"01234"},"tags":["a","b"]}`,
+	`{"id":2,"address":{"zip":"x"}}`,
+	`{"id":3,"address":null,"tags":null,"uuid":"0123456789012345678901234567890123456789"}`,
+	`{"amount":0.001,"id":4}`,
+	`{"a":{"b":{"c":-1}},"d":"2024-02-30"}`,
+	`{"a":{"b":{"c":5},"z":1},"extra":"s","d":"2024-02-28"}`,
+	`{"k":"","v":"z","o":{}}`,
+	`{"k":"a","missing":1,"v":3,"o":{"p":1.5}}`,
+	`{"n":10,"s":"25:00:00","j":{"x":[1,{"y":null}]},"b":1}`,
+	`{"n":9.99,"s":"12:00:00Z","j":{"x" : [ 1 , 2 ] },"b":false}`,
+	`{"id":5,"id":"dup"}`,
+	`{"id":"\u0031","uuid":"\ud83d\ude00","customer":"tab\there"}`,
+}
+
+// FuzzRowChecked checks the fused path against the general one on mutated
+// schemas and records (see fusedPair.compare).
+func FuzzRowChecked(f *testing.F) {
+	for _, s := range fusedSchemas {
+		for _, r := range fusedRecords {
+			f.Add(s, []byte(r), uint8(0))
+		}
+	}
+	f.Add(fusedSchemas[0], []byte(fusedRecords[0]), uint8(1))
+	f.Add(fusedSchemas[1], []byte(fusedRecords[5]), uint8(2))
+	modes := []string{ModeHybrid, ModeFlattened, ModeJSON}
+	type key struct {
+		schema string
+		mode   uint8
+	}
+	pairs := map[key]*fusedPair{}
+	f.Fuzz(func(t *testing.T, schemaText string, record []byte, mode uint8) {
+		mode %= uint8(len(modes))
+		if !readerGives(record) {
+			return
+		}
+		k := key{schemaText, mode}
+		p, ok := pairs[k]
+		if !ok {
+			p, _ = newFusedPair(t, schemaText, nil, Options{StorageMode: modes[mode]})
+			if len(pairs) < 1000 {
+				pairs[k] = p
+			}
+		}
+		if p == nil {
+			return
+		}
+		p.compare(t, record)
+	})
+}
