@@ -3,22 +3,28 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"runtime/pprof"
 
 	"github.com/target-oracle/target-oracle/internal/cli"
+	"github.com/target-oracle/target-oracle/internal/config"
 )
 
 func main() {
 	state := protectStdout()
+	stop := startProfile(os.Getenv(config.CPUProfileEnv))
 	wd, _ := os.Getwd()
-	os.Exit(cli.Main(os.Args[1:], cli.IO{
+	code := cli.Main(os.Args[1:], cli.IO{
 		Stdin:   os.Stdin,
 		State:   state,
 		Stderr:  os.Stderr,
 		Env:     os.Environ(),
 		Dir:     wd,
 		Signals: cli.Signals(),
-	}))
+	})
+	stop()
+	os.Exit(code)
 }
 
 // protectStdout keeps file descriptor 1 for STATE lines and points
@@ -29,4 +35,25 @@ func protectStdout() *os.File {
 	state := os.Stdout
 	os.Stdout = os.Stderr
 	return state
+}
+
+// startProfile writes a CPU profile of the whole run to path, when set
+// (docs/performance.md): profiles of real runs, on real input, are what
+// find the next bottleneck.
+func startProfile(path string) (stop func()) {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", config.CPUProfileEnv, err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }

@@ -20,6 +20,10 @@ const EnvPrefix = "TARGET_ORACLE_"
 // TARGET_ORACLE_TEST_NOW): they are never settings and never warned about.
 const TestEnvPrefix = EnvPrefix + "TEST_"
 
+// CPUProfileEnv names a file to write a CPU profile of the run to
+// (docs/performance.md). It is read by the command, not a setting.
+const CPUProfileEnv = EnvPrefix + "CPUPROFILE"
+
 // envConfigArg is the --config value that reads the .env file.
 const envConfigArg = "ENV"
 
@@ -227,7 +231,7 @@ func (l *loader) envLayer(src string, environ []string) layer {
 	lay := layer{}
 	for _, kv := range vars {
 		k, v, _ := strings.Cut(kv, "=")
-		if !strings.HasPrefix(k, EnvPrefix) || len(k) == len(EnvPrefix) || strings.HasPrefix(k, TestEnvPrefix) {
+		if !strings.HasPrefix(k, EnvPrefix) || len(k) == len(EnvPrefix) || strings.HasPrefix(k, TestEnvPrefix) || k == CPUProfileEnv {
 			continue
 		}
 		name := strings.ToLower(k[len(EnvPrefix):])

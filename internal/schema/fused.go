@@ -87,3 +87,19 @@ func (c *Checker) Check(n Node, b []byte, i int) (end int, ok bool) {
 	}
 	return end, ok && !w.unsure
 }
+
+// WithoutDateTime returns n minus its "format": "date-time" assertion, for
+// a caller that parses the value under the same rule anyway
+// (value.AppendCanonicalDateTime, which the format check also uses), so
+// that the text is parsed once. When that parse fails the caller sends
+// the record to ValidateRaw, which words the error. Other nodes come back
+// as they are.
+func (n Node) WithoutDateTime() Node {
+	if n.f == nil || n.f.format != fmtDateTime {
+		return n
+	}
+	c := *n.f
+	c.format = fmtNone
+	c.finish()
+	return Node{&c}
+}

@@ -212,21 +212,31 @@ func (l *Layout) UseChecks(s *schema.Schema) bool {
 	root, ok := s.FastRoot()
 	l.checks = ok && root.Walkable()
 	if l.checks {
-		fuse(l.root, root)
+		l.fuse(l.root, root)
 	}
 	return l.checks
 }
 
 // fuse attaches to each object plan the node checking its members.
-func fuse(op *objPlan, n schema.Node) {
+func (l *Layout) fuse(op *objPlan, n schema.Node) {
 	op.node, op.walk, op.req, op.unknown = n, n.Walkable(), n.Required(), n.Unknown()
 	for i := range op.entries {
 		e := &op.entries[i]
 		e.node, e.bit = n.Property(op.names[i])
+		if e.col >= 0 && l.parsesDateTime(e.col) {
+			e.node = e.node.WithoutDateTime() // the conversion checks it
+		}
 		if e.child != nil {
-			fuse(e.child, e.node)
+			l.fuse(e.child, e.node)
 		}
 	}
+}
+
+// parsesDateTime reports whether converting a string value into column c
+// parses it as a date-time (see text and time).
+func (l *Layout) parsesDateTime(c int) bool {
+	cp := &l.cols[c]
+	return cp.format == "date-time" && (cp.conv == convText || cp.conv == convTimestamp)
 }
 
 // RowChecked is Row for a record not yet validated: it also checks the
