@@ -49,6 +49,10 @@ const StoreEnv = "TARGET_ORACLE_TEST_STORE"
 // Go duration), so tests can signal the target in the middle of a flush.
 const LoadDelayEnv = "TARGET_ORACLE_TEST_LOAD_DELAY"
 
+// DDLDelayEnv makes every DDL change of the embedded engine take this long,
+// so tests can signal or kill the target in the middle of a migration.
+const DDLDelayEnv = "TARGET_ORACLE_TEST_DDL_DELAY"
+
 // IO is what a run talks to. State receives STATE lines only.
 type IO struct {
 	Stdin  io.Reader
@@ -310,13 +314,15 @@ func reporter(cfg *config.Config, log *slog.Logger, stderr io.Writer) func(what 
 func embedded(o options, std IO, cfg *config.Config, srv pipeline.Server, now func() time.Time,
 	catalog func(ctx context.Context, schema, name string) (*table.Table, error)) (*memory.Engine, error) {
 	mo := memory.Options{DumpDir: o.dumpDir, Now: now, Catalog: catalog, StorePath: getenv(std.Env, StoreEnv)}
-	if v := getenv(std.Env, LoadDelayEnv); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil {
-			fmt.Fprintf(std.Stderr, "target-oracle: %s: %v\n", LoadDelayEnv, err)
-			return nil, err
+	for name, dst := range map[string]*time.Duration{LoadDelayEnv: &mo.LoadDelay, DDLDelayEnv: &mo.ApplyDelay} {
+		if v := getenv(std.Env, name); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil {
+				fmt.Fprintf(std.Stderr, "target-oracle: %s: %v\n", name, err)
+				return nil, err
+			}
+			*dst = d
 		}
-		mo.LoadDelay = d
 	}
 	if o.dumpDir != "" || o.plan {
 		// statements.sql and the plan hold what the Oracle engine would

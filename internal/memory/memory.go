@@ -44,6 +44,10 @@ type Options struct {
 	// LoadDelay makes every Load take this long (or until its context is
 	// cancelled), so tests can signal the target in the middle of a flush.
 	LoadDelay time.Duration
+	// ApplyDelay makes every DDL change take this long (or until its
+	// context is cancelled, when the change is not made), so tests can
+	// signal or kill the target in the middle of a schema migration.
+	ApplyDelay time.Duration
 }
 
 // Renderer turns plan steps into the SQL the Oracle engine would run.
@@ -212,7 +216,10 @@ func (s *session) Close() error { s.closed = true; return nil }
 // Apply implements engine.Session. The change carries the table's shape
 // after it; stored values of a column whose type changed are migrated
 // exactly as a new value of the new type would be written.
-func (s *session) Apply(_ context.Context, ch engine.Change) error {
+func (s *session) Apply(ctx context.Context, ch engine.Change) error {
+	if err := wait(ctx, s.e.opts.ApplyDelay); err != nil {
+		return fmt.Errorf("DDL interrupted: %w", err)
+	}
 	if h := s.e.opts.Hooks.Apply; h != nil {
 		if err := h(ch); err != nil {
 			return err
@@ -260,16 +267,25 @@ func (s *session) Truncate(_ context.Context, tt *table.Table) error {
 	return nil
 }
 
+// wait sleeps for d (test delays), or until ctx is done.
+func wait(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // Load implements engine.Session: all steps apply, or none.
 func (s *session) Load(ctx context.Context, steps []engine.Step) (engine.Result, error) {
-	if d := s.e.opts.LoadDelay; d > 0 {
-		t := time.NewTimer(d)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			return engine.Result{}, fmt.Errorf("load rolled back: %w", ctx.Err())
-		}
+	if err := wait(ctx, s.e.opts.LoadDelay); err != nil {
+		return engine.Result{}, fmt.Errorf("load rolled back: %w", err)
 	}
 	if h := s.e.opts.Hooks.Load; h != nil {
 		if err := h(steps); err != nil {

@@ -228,6 +228,8 @@ func (p *pipeline) reconcile(ctx context.Context, sess engine.Session, j *job, s
 		}
 	}
 	for _, ch := range changes {
+		// DBAs want to know what DDL a load runs, and when.
+		p.log.Info("schema change", "table", want.QualifiedName(), "change", ch.String())
 		if err := sess.Apply(ctx, engine.Change{Table: next, Change: ch}); err != nil {
 			// The catalog may now differ from what we cached: read it
 			// again next time.
