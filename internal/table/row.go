@@ -1,6 +1,7 @@
 package table
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -66,6 +67,7 @@ type objPlan struct {
 	index   map[string]int
 	entries []entry
 	names   []string        // names[i] is the key of entries[i]
+	plain   []bool          // names[i] appears in JSON as itself (no quote or backslash)
 	next    int             // the entry after the last one matched: records mostly follow schema order
 	seen    map[string]bool // unknown keys already reported
 	quiet   bool            // unknown keys are kept in the json document
@@ -175,6 +177,7 @@ func (l *Layout) planObject(b *builder, obj *schema.Property, depth int, propCol
 		op.index[p.Name] = len(op.entries)
 		op.entries = append(op.entries, e)
 		op.names = append(op.names, p.Name)
+		op.plain = append(op.plain, !strings.ContainsAny(p.Name, "\"\\"))
 	}
 	return op
 }
@@ -345,7 +348,7 @@ func (l *Layout) object(b []byte, i int, op *objPlan, stats []Stats, unknown fun
 		if b[i] != '"' {
 			return i, inputError(l.stream, "", "record: %v", errSyntax)
 		}
-		ke, esc, err := stringEnd(b, i)
+		ke, esc, err := op.keyEnd(b, i)
 		if err != nil {
 			return i, inputError(l.stream, "", "record: %v", err)
 		}
@@ -375,6 +378,19 @@ func (l *Layout) object(b []byte, i int, op *objPlan, stats []Stats, unknown fun
 		return i, ErrUnchecked
 	}
 	return i + 1, nil
+}
+
+// keyEnd is stringEnd for a key at b[i], comparing it in place with the
+// key expected next first: records mostly list keys in schema order.
+func (op *objPlan) keyEnd(b []byte, i int) (end int, escaped bool, err error) {
+	if op.next < len(op.names) {
+		name := op.names[op.next]
+		e := i + 1 + len(name)
+		if op.plain[op.next] && e < len(b) && b[e] == '"' && string(b[i+1:e]) == name {
+			return e + 1, false, nil
+		}
+	}
+	return stringEnd(b, i)
 }
 
 // member handles the value of one key of an object; it returns the index
@@ -531,14 +547,12 @@ func keyFits(cp *colPlan, st *Stats, ceiling int) error {
 // when needed.
 func (l *Layout) unquote(raw []byte) ([]byte, error) {
 	body := raw[1 : len(raw)-1]
-	for _, c := range body {
-		if c == '\\' {
-			var err error
-			l.scratch, err = appendUnescaped(l.scratch[:0], body)
-			return l.scratch, err
-		}
+	if bytes.IndexByte(body, '\\') < 0 {
+		return body, nil
 	}
-	return body, nil
+	var err error
+	l.scratch, err = appendUnescaped(l.scratch[:0], body)
+	return l.scratch, err
 }
 
 func (l *Layout) text(cp *colPlan, raw []byte, st *Stats) error {
