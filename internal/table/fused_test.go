@@ -231,3 +231,20 @@ func FuzzRowChecked(f *testing.F) {
 		p.compare(t, record)
 	})
 }
+
+func TestAppendCompact(t *testing.T) {
+	for in, want := range map[string]string{
+		`{ "a" : [ 1 , 2 ] }`:           `{"a":[1,2]}`,
+		"{\r\n\t\"k\": \"a b\\\" c\" }": `{"k":"a b\" c"}`,
+		`["x y",  {"s" :"\\"} , null ]`: `["x y",{"s":"\\"},null]`,
+		`"  spaced  "`:                  `"  spaced  "`,
+		`12.50`:                         `12.50`,
+		`{"a":"unterminated  `:          `{"a":"unterminated  `,
+		`  [ ]  `:                       `[]`,
+		`{"emoji":"😀 ", "cjk" : "漢 字"}`: `{"emoji":"😀 ","cjk":"漢 字"}`,
+	} {
+		if got := string(appendCompact([]byte("pre:"), []byte(in))); got != "pre:"+want {
+			t.Errorf("appendCompact(%q) = %q, want %q", in, got, "pre:"+want)
+		}
+	}
+}

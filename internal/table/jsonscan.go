@@ -170,23 +170,21 @@ func hex4(s []byte) (rune, bool) {
 // appendCompact appends b (one JSON value) without insignificant white
 // space; strings and numbers keep their exact text.
 func appendCompact(dst, b []byte) []byte {
+	run := 0 // start of the bytes not yet copied: copied in runs, not byte by byte
 	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if isWS(c) {
-			continue
-		}
-		if c == '"' {
+		switch c := b[i]; {
+		case isWS(c):
+			dst = append(dst, b[run:i]...)
+			run = i + 1
+		case c == '"':
 			e, _, err := stringEnd(b, i)
 			if err != nil {
-				return append(dst, b[i:]...)
+				return append(dst, b[run:]...)
 			}
-			dst = append(dst, b[i:e]...)
 			i = e - 1
-			continue
 		}
-		dst = append(dst, c)
 	}
-	return dst
+	return append(dst, b[run:]...)
 }
 
 // trie holds ignored property paths: drop marks a path to remove; kids

@@ -477,7 +477,7 @@ func (l *Layout) value(b []byte, j, end int, c int, stats []Stats) (int, error) 
 	case convNone:
 		return end, nil
 	case convJSON:
-		l.buf, _, err = appendFiltered(l.buf, b, j, cp.filter, &l.scratch)
+		l.buf, err = l.appendJSON(cp, raw)
 		st.MaxBytes = len(l.buf) - start
 	case convText:
 		err = l.text(cp, raw, &st)
@@ -574,7 +574,7 @@ func (l *Layout) text(cp *colPlan, raw []byte, st *Stats) error {
 		l.buf = append(l.buf, s...)
 	case '{', '[':
 		var err error
-		l.buf, _, err = appendFiltered(l.buf, raw, 0, cp.filter, &l.scratch)
+		l.buf, err = l.appendJSON(cp, raw)
 		return err
 	case 't':
 		l.buf = append(l.buf, "true"...)
@@ -584,6 +584,16 @@ func (l *Layout) text(cp *colPlan, raw []byte, st *Stats) error {
 		return l.number(raw, st)
 	}
 	return nil
+}
+
+// appendJSON appends the JSON value raw compacted, minus the paths
+// ignored inside it.
+func (l *Layout) appendJSON(cp *colPlan, raw []byte) ([]byte, error) {
+	if cp.filter == nil {
+		return appendCompact(l.buf, raw), nil
+	}
+	buf, _, err := appendFiltered(l.buf, raw, 0, cp.filter, &l.scratch)
+	return buf, err
 }
 
 func (l *Layout) number(raw []byte, st *Stats) error {
