@@ -35,35 +35,49 @@ func crashInput(n int) string {
 	return b.String()
 }
 
-// storeRows reads a store's rows: table -> key -> seq, and every row's
-// columns with the run-dependent metadata masked.
-func storeRows(t *testing.T, path string) (map[string]map[string]int, map[string][]map[string]string) {
+// storedTable is one table of the embedded engine's test store.
+type storedTable struct {
+	Def  any                 `json:"def"`
+	Rows []map[string]string `json:"rows"`
+}
+
+// readStore reads a store's tables, with the run-dependent metadata
+// columns of the rows masked.
+func readStore(t *testing.T, path string) map[string]storedTable {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var s struct {
-		Tables map[string]struct {
-			Rows []map[string]string `json:"rows"`
-		} `json:"tables"`
+		Tables map[string]storedTable `json:"tables"`
 	}
 	if err := json.Unmarshal(b, &s); err != nil {
 		t.Fatal(err)
 	}
-	seqs := map[string]map[string]int{}
-	rows := map[string][]map[string]string{}
-	for name, tb := range s.Tables {
-		seqs[name] = map[string]int{}
+	for _, tb := range s.Tables {
 		for _, r := range tb.Rows {
-			seq, _ := strconv.Atoi(r["SEQ"])
-			key := r["ID"] + r["EMAIL"]
-			seqs[name][key] = seq
 			for _, c := range []string{"_SDC_RECEIVED_AT", "_SDC_BATCHED_AT", "_SDC_LOADED_AT", "_SDC_SEQUENCE", "_SDC_SYNC_STARTED_AT"} {
 				delete(r, c)
 			}
-			rows[name] = append(rows[name], r)
 		}
+	}
+	return s.Tables
+}
+
+// storeRows reads a store's rows: table -> key -> seq, and every row's
+// columns with the run-dependent metadata masked.
+func storeRows(t *testing.T, path string) (map[string]map[string]int, map[string][]map[string]string) {
+	t.Helper()
+	seqs := map[string]map[string]int{}
+	rows := map[string][]map[string]string{}
+	for name, tb := range readStore(t, path) {
+		seqs[name] = map[string]int{}
+		for _, r := range tb.Rows {
+			seq, _ := strconv.Atoi(r["SEQ"])
+			seqs[name][r["ID"]+r["EMAIL"]] = seq
+		}
+		rows[name] = tb.Rows
 	}
 	return seqs, rows
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -33,29 +32,10 @@ func migrationInput() (head, tail string) {
 	return head, b.String()
 }
 
-// storeTable reads table DRY_RUN.M of a store: its definition and its rows
-// with the run-dependent metadata masked.
+// storeTable reads table DRY_RUN.M of a store (see readStore).
 func storeTable(t *testing.T, path string) (def any, rows []map[string]string) {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s struct {
-		Tables map[string]struct {
-			Def  any                 `json:"def"`
-			Rows []map[string]string `json:"rows"`
-		} `json:"tables"`
-	}
-	if err := json.Unmarshal(b, &s); err != nil {
-		t.Fatal(err)
-	}
-	tb := s.Tables["DRY_RUN.M"]
-	for _, r := range tb.Rows {
-		for _, c := range []string{"_SDC_RECEIVED_AT", "_SDC_BATCHED_AT", "_SDC_LOADED_AT", "_SDC_SEQUENCE", "_SDC_SYNC_STARTED_AT"} {
-			delete(r, c)
-		}
-	}
+	tb := readStore(t, path)["DRY_RUN.M"]
 	return tb.Def, tb.Rows
 }
 

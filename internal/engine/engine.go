@@ -8,9 +8,26 @@ package engine
 
 import (
 	"context"
+	"time"
 
 	"github.com/target-oracle/target-oracle/internal/table"
 )
+
+// Sleep waits for d, or until ctx is done and returns its error: the
+// Oracle engine's retry backoff and the embedded engine's test delays.
+func Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
 
 // Engine is a database the loader writes to.
 type Engine interface {

@@ -217,7 +217,7 @@ func (s *session) Close() error { s.closed = true; return nil }
 // after it; stored values of a column whose type changed are migrated
 // exactly as a new value of the new type would be written.
 func (s *session) Apply(ctx context.Context, ch engine.Change) error {
-	if err := wait(ctx, s.e.opts.ApplyDelay); err != nil {
+	if err := delay(ctx, s.e.opts.ApplyDelay); err != nil {
 		return fmt.Errorf("DDL interrupted: %w", err)
 	}
 	if h := s.e.opts.Hooks.Apply; h != nil {
@@ -267,24 +267,17 @@ func (s *session) Truncate(_ context.Context, tt *table.Table) error {
 	return nil
 }
 
-// wait sleeps for d (test delays), or until ctx is done.
-func wait(ctx context.Context, d time.Duration) error {
+// delay holds a call for a test delay d, if any.
+func delay(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return nil
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return engine.Sleep(ctx, d)
 }
 
 // Load implements engine.Session: all steps apply, or none.
 func (s *session) Load(ctx context.Context, steps []engine.Step) (engine.Result, error) {
-	if err := wait(ctx, s.e.opts.LoadDelay); err != nil {
+	if err := delay(ctx, s.e.opts.LoadDelay); err != nil {
 		return engine.Result{}, fmt.Errorf("load rolled back: %w", err)
 	}
 	if h := s.e.opts.Hooks.Load; h != nil {

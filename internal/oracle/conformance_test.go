@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/target-oracle/target-oracle/internal/conformance"
 )
 
 // conformanceCases are the streams of ../shared/conformance, each run (in
@@ -61,10 +63,7 @@ var conformanceCases = map[string]struct {
 }
 
 func TestConformanceMatchesEmbeddedEngine(t *testing.T) {
-	dir := conformanceDir(t)
-	if dir == "" {
-		t.Skip("../shared/conformance is absent beside the repository: conformance streams not run")
-	}
+	dir := conformance.Dir(t)
 	for name, c := range conformanceCases {
 		t.Run(name, func(t *testing.T) {
 			var inputs []string

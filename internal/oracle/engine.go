@@ -109,22 +109,11 @@ func New(dial Dialer, r *oraclesql.Renderer, opts Options) *Engine {
 		opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	if opts.Sleep == nil {
-		opts.Sleep = sleep
+		opts.Sleep = engine.Sleep
 	}
 	e := &Engine{dial: dial, r: r, o: opts}
 	e.cat = e.newSession("catalog")
 	return e
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // backoff is the wait before retry n (1-based).

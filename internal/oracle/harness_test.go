@@ -194,22 +194,3 @@ func compare(t testing.TB, got, want snapshot) {
 		}
 	}
 }
-
-// conformanceDir is ../shared/conformance beside the repository, or "".
-func conformanceDir(t testing.TB) string {
-	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for dir := wd; dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			c := filepath.Join(dir, "..", "shared", "conformance")
-			if _, err := os.Stat(c); err == nil {
-				return c
-			}
-			return ""
-		}
-	}
-	return ""
-}

@@ -40,6 +40,7 @@ import (
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/config"
+	"github.com/target-oracle/target-oracle/internal/conformance"
 	"github.com/target-oracle/target-oracle/internal/connect"
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/memory"
@@ -852,10 +853,7 @@ func TestOracleLiveCheck(t *testing.T) {
 // compared by value, key order aside).
 func TestOracleLiveConformance(t *testing.T) {
 	l := newLive(t)
-	dir := conformanceDir(t)
-	if dir == "" {
-		t.Skip("../shared/conformance is absent beside the repository: conformance streams not run")
-	}
+	dir := conformance.Dir(t)
 	names := make([]string, 0, len(conformanceCases))
 	for n := range conformanceCases {
 		names = append(names, n)

@@ -340,3 +340,31 @@ func TestFusedChecksMatchValidator(t *testing.T) {
 		t.Errorf("NOTE = %q, want the last duplicate's value", got)
 	}
 }
+
+// A record that is not loaded takes no _SDC_SEQUENCE number, whichever path
+// rejects it: the rows after it are numbered as if it were not there.
+func TestRejectedRecordTakesNoSequence(t *testing.T) {
+	schema := `{"type":"SCHEMA","stream":"q","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"a":{"type":"string","maxLength":1}}}}`
+	good := `{"type":"RECORD","stream":"q","record":{"id":2,"a":"x"}}`
+	seqOf := func(lines ...string) string {
+		eng := newEngine()
+		if _, err := run(t, eng, loadConfig(t, `{"on_invalid_record": "skip"}`), input(lines...)); err != nil {
+			t.Fatal(err)
+		}
+		rows := eng.Rows("DRY_RUN.Q")
+		if len(rows) != 1 {
+			t.Fatalf("%d rows", len(rows))
+		}
+		return rows[0]["_SDC_SEQUENCE"]
+	}
+	want := seqOf(schema, good)
+	for _, bad := range []string{
+		`{"type":"RECORD","stream":"q","record":{"id":1,"a":"toolong"}}`,                 // a broken rule
+		`{"type":"RECORD","stream":"q","record":{"a":"y"}}`,                              // a missing key
+		`{"type":"RECORD","stream":"q","record":{"id":1},"time_extracted":"not a time"}`, // bad metadata
+	} {
+		if got := seqOf(schema, bad, good); got != want {
+			t.Errorf("after %s: _SDC_SEQUENCE %s, want %s", bad, got, want)
+		}
+	}
+}

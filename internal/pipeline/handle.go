@@ -197,8 +197,10 @@ func (p *pipeline) onStreamRecord(m *singer.Message) error {
 			return p.invalid(s, m, err)
 		}
 	}
+	seq := p.seq.last // a record that is not loaded takes no sequence number
 	meta, err := p.meta(m)
 	if err != nil {
+		p.seq.last = seq
 		if verr := p.validate(s, m); verr != nil {
 			return p.invalid(s, m, verr) // rules come first, as without the fused checks
 		}
@@ -207,6 +209,7 @@ func (p *pipeline) onStreamRecord(m *singer.Message) error {
 	row := s.buf.next()
 	if err := p.fill(s, m, meta, row); err != nil {
 		s.buf.drop()
+		p.seq.last = seq
 		return p.invalid(s, m, err)
 	}
 	size := int64(len(m.Record)) + 64

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/config"
+	"github.com/target-oracle/target-oracle/internal/conformance"
 	"github.com/target-oracle/target-oracle/internal/memory"
 	"github.com/target-oracle/target-oracle/internal/pipeline"
 )
@@ -17,34 +18,7 @@ import (
 // reproducible.
 var fixedNow = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 
-// conformanceDir is ../shared/conformance beside the repository, or ""
-// when it is absent (a clone on its own).
-func conformanceDir(t testing.TB) string {
-	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for dir := wd; dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			c := filepath.Join(dir, "..", "shared", "conformance")
-			if _, err := os.Stat(c); err == nil {
-				return c
-			}
-			return ""
-		}
-	}
-	return ""
-}
-
-func needConformance(t testing.TB) string {
-	t.Helper()
-	d := conformanceDir(t)
-	if d == "" {
-		t.Skip("../shared/conformance is absent beside the repository: conformance streams not run")
-	}
-	return d
-}
+func needConformance(t testing.TB) string { return conformance.Dir(t) }
 
 // loadConfig builds a Config from JSON settings (defaults for the rest).
 func loadConfig(t testing.TB, settings string) *config.Config {

@@ -47,7 +47,7 @@ func Compile(raw []byte) (*Schema, error) {
 	if _, ok := doc.(*object); !ok {
 		return nil, errors.New("schema is not a JSON object")
 	}
-	libDoc := plain(doc, true).(map[string]any)
+	libDoc := plain(doc, false).(map[string]any)
 	if s, ok := libDoc["$schema"].(string); !ok || !knownDraft(s) {
 		delete(libDoc, "$schema") // unknown or custom metaschemas: draft 7
 	}

@@ -121,37 +121,43 @@ func keywordShape(k string) int {
 }
 
 // plain converts a decoded schema to the map[string]any form the validator
-// library takes. Where a value is in schema position it drops
-// "format":"regex", the one format the library asserts even when
-// overridden: SPEC §4 asserts only date-time, date and time.
-func plain(v any, isSchema bool) any {
+// library takes. It drops "format":"regex", the one format the library
+// asserts even when overridden (SPEC §4 asserts only date-time, date and
+// time), from every object but the values of const and enum, which are
+// data: a $ref may point into default, examples or an unknown keyword and
+// use what is there as a schema, so only data is safe from the rewrite.
+func plain(v any, data bool) any {
 	switch v := v.(type) {
 	case *object:
 		m := make(map[string]any, len(v.keys))
 		for _, k := range v.keys {
 			val := v.vals[k]
 			switch {
-			case !isSchema:
-				m[k] = plain(val, false)
+			case data:
+				m[k] = plain(val, true)
 			case k == "format" && val == "regex":
 				continue
+			case k == "const" || k == "enum":
+				m[k] = plain(val, true)
 			case keywordShape(k) == schemaMap:
 				m[k] = plainMap(val)
 			default:
-				m[k] = plain(val, keywordShape(k) != literal)
+				m[k] = plain(val, false)
 			}
 		}
 		return m
 	case []any:
 		out := make([]any, len(v))
 		for i, e := range v {
-			out[i] = plain(e, isSchema)
+			out[i] = plain(e, data)
 		}
 		return out
 	}
 	return v
 }
 
+// plainMap converts an object of name → subschema: its keys are names, not
+// keywords.
 func plainMap(v any) any {
 	o, ok := v.(*object)
 	if !ok {
@@ -159,7 +165,7 @@ func plainMap(v any) any {
 	}
 	m := make(map[string]any, len(o.keys))
 	for _, k := range o.keys {
-		m[k] = plain(o.vals[k], true)
+		m[k] = plain(o.vals[k], false)
 	}
 	return m
 }

@@ -367,6 +367,19 @@ var fastCases = []struct {
 		`{"e": 24691357802469135780247}`: "e",
 		`{"e": 0}`:                       "",
 	}},
+	// A $ref's fragment is percent-decoded before it is split (RFC 6901
+	// §6, as the library does): %2F separates tokens.
+	{"ref percent", `{"type":"object","definitions":{"x":{"properties":{"y":{"type":"integer"}}},"x/properties/y":{"type":"string"}},` +
+		`"properties":{"a":{"$ref":"#/definitions/x%2Fproperties%2Fy"}}}`, map[string]string{
+		`{"a": 1}`:       "",
+		`{"a": "hello"}`: "a",
+	}},
+	// A $ref into an annotation uses it as a schema; "format": "regex"
+	// stays an annotation there too.
+	{"ref into examples", `{"type":"object","properties":{"a":{"type":"string","examples":[{"format":"regex"}]},` +
+		`"b":{"$ref":"#/properties/a/examples/0"}}}`, map[string]string{
+		`{"b": "("}`: "",
+	}},
 }
 
 func TestValidateRawCases(t *testing.T) {
@@ -398,6 +411,11 @@ func TestFastCoverage(t *testing.T) {
 		fast   bool
 	}{
 		{`{"type": "object", "properties": {"a": {"type": ["null", "string"]}}}`, true},
+		// $id or $schema below the root changes how the library resolves
+		// the $refs under it: left to the library.
+		{`{"type":"object","definitions":{"w":{"$id":"http://example.com/w.json","definitions":{"s":{"type":"integer"}},"properties":{"v":{"$ref":"#/definitions/s"}}}},"properties":{"a":{"$ref":"#/definitions/w/properties/v"}}}`, false},
+		{`{"type":"object","properties":{"a":{"$schema":"http://json-schema.org/draft-07/schema#","type":"string"}}}`, false},
+		{`{"type":"object","properties":{"id":{"type":"integer"},"$id":{"type":"string"}}}`, true},
 		{`{}`, true},
 		{`true`, false}, // Compile takes only objects
 		{`{"properties": {"a": {"not": {"type": "string"}}}}`, false},
@@ -627,6 +645,21 @@ func TestValidateRawRandom(t *testing.T) {
 		}
 		if verdicts[fastAccept] == 0 || verdicts[fastReject] == 0 {
 			t.Errorf("%s: verdicts %v: the generator misses a side", c.name, verdicts)
+		}
+	}
+}
+
+// const and enum values are data: the rewrite that keeps "format": "regex"
+// an annotation must leave them as they are.
+func TestRegexRewriteSparesData(t *testing.T) {
+	sch := mustCompile(t, `{"type":"object","properties":{"c":{"enum":[{"format":"regex"}]},"k":{"const":{"format":"regex"}}}}`)
+	for record, valid := range map[string]bool{
+		`{"c": {"format": "regex"}, "k": {"format": "regex"}}`: true,
+		`{"c": {}}`: false,
+		`{"k": {}}`: false,
+	} {
+		if err := sch.ValidateRaw([]byte(record)); (err == nil) != valid {
+			t.Errorf("%s: %v, want valid %v", record, err, valid)
 		}
 	}
 }

@@ -128,6 +128,12 @@ func (r *resolver) lookupRef(ref string) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("only local references (#/definitions/…) are supported")
 	}
+	// RFC 6901 §6, as the validator library does it: the fragment is
+	// percent-decoded first, so "%2F" separates tokens like "/".
+	frag, err := url.PathUnescape(frag)
+	if err != nil {
+		return nil, err
+	}
 	if frag == "" {
 		return r.root, nil
 	}
@@ -136,10 +142,6 @@ func (r *resolver) lookupRef(ref string) (any, error) {
 	}
 	cur := r.root
 	for _, tok := range strings.Split(frag[1:], "/") {
-		tok, err := url.PathUnescape(tok)
-		if err != nil {
-			return nil, err
-		}
 		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
 		switch c := cur.(type) {
 		case *object:

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/target-oracle/target-oracle/internal/conformance"
 	"github.com/target-oracle/target-oracle/internal/schema"
 	"github.com/target-oracle/target-oracle/internal/singer"
 )
@@ -96,7 +97,7 @@ func readerGives(record []byte) bool {
 // path must accept every record the general path loads (else the pipeline
 // would silently fall back to two passes).
 func TestRowCheckedConformance(t *testing.T) {
-	dir := conformanceDir(t)
+	dir := conformance.Dir(t)
 	var files []string
 	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && strings.HasSuffix(path, ".singer") {
@@ -148,27 +149,6 @@ func TestRowCheckedConformance(t *testing.T) {
 		t.Fatalf("the fused path accepted none of %d records", records)
 	}
 	t.Logf("%d records compared, %d through the fused path", records, fused)
-}
-
-// conformanceDir finds ../shared/conformance beside the repository, or
-// skips.
-func conformanceDir(t testing.TB) string {
-	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for dir := wd; dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			c := filepath.Join(dir, "..", "shared", "conformance")
-			if _, err := os.Stat(c); err != nil {
-				t.Skip("../shared/conformance is absent beside the repository: conformance streams not run")
-			}
-			return c
-		}
-	}
-	t.Fatal("go.mod not found")
-	return ""
 }
 
 // fusedSchemas seed FuzzRowChecked: the constructs the fused walk handles
@@ -245,6 +225,52 @@ func TestAppendCompact(t *testing.T) {
 	} {
 		if got := string(appendCompact([]byte("pre:"), []byte(in))); got != "pre:"+want {
 			t.Errorf("appendCompact(%q) = %q, want %q", in, got, "pre:"+want)
+		}
+	}
+}
+
+// Duplicate keys: the last value of a key counts, as for the validator
+// (encoding/json), for leaf columns, held conversion errors and whole
+// flattened objects.
+func TestDuplicateKeysLastWins(t *testing.T) {
+	schemaText := `{"type":"object","properties":{"id":{"type":"integer"},"o":{"type":["null","object"],"properties":{"a":{"type":"string"},"b":{"type":"string"}}}}}`
+	p, ok := newFusedPair(t, schemaText, []string{"id"}, Options{StorageMode: ModeFlattened, FlatteningMaxDepth: 3})
+	if !ok {
+		t.Fatal("schema not covered by the one-pass decoder")
+	}
+	for _, c := range []struct {
+		record, want, err string
+	}{
+		{`{"id":1,"o":{"a":"x","b":"y"},"o":{"a":"z"}}`, "1 z -", ""},
+		{`{"id":1,"o":{"a":"x"},"o":null}`, "1 - -", ""},
+		{`{"id":1,"o":null,"o":{"b":"y"}}`, "1 - y", ""},
+		{`{"id":"x","id":2}`, "2 - -", ""},
+		{`{"id":2,"id":"x"}`, "", `property "id"`},
+		{`{"id":2,"o":{"a":{}},"o":{"a":"ok"}}`, "2 ok -", ""},
+	} {
+		p.compare(t, []byte(c.record))
+		row := make([]string, p.g.Columns())
+		err := p.g.Row([]byte(c.record), nil, row, nil, nil)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: error %v, want %q", c.record, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", c.record, err)
+			continue
+		}
+		var got []string
+		for _, name := range []string{"id", "o__a", "o__b"} { // Options{} keeps the case
+			v := row[p.g.Table().index(name)]
+			if v == "" {
+				v = "-"
+			}
+			got = append(got, v)
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("%s: got %q, want %q", c.record, strings.Join(got, " "), c.want)
 		}
 	}
 }

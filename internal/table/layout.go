@@ -126,6 +126,12 @@ type Layout struct {
 	scratch []byte
 	spans   []span
 	vstats  []Stats // the current record's value stats, by column
+
+	// Conversion errors held until the record ends (see hold).
+	pending   []error
+	pendingAt []int // order of the errors in the record
+	npending  int
+	seq       int
 }
 
 // cand is a column the layout wants before it has a name.

@@ -72,6 +72,8 @@ type objPlan struct {
 	seen    map[string]bool // unknown keys already reported
 	quiet   bool            // unknown keys are kept in the json document
 
+	cols []int // every column this object and the objects below it fill
+
 	// The fused checks (see UseChecks): the object's node, whether the
 	// walk below may check members one by one, its required mask, and
 	// the node of unknown keys.
@@ -119,6 +121,8 @@ func (l *Layout) plan(b *builder, root *schema.Property) error {
 	l.cols = make([]colPlan, len(l.table.Columns))
 	l.spans = make([]span, len(l.table.Columns))
 	l.vstats = make([]Stats, len(l.table.Columns))
+	l.pending = make([]error, len(l.table.Columns))
+	l.pendingAt = make([]int, len(l.table.Columns))
 	propCol := make(map[*schema.Property]int)
 	for _, c := range b.all() {
 		i := l.table.index(c.name)
@@ -176,6 +180,11 @@ func (l *Layout) planObject(b *builder, obj *schema.Property, depth int, propCol
 		}
 		op.index[p.Name] = len(op.entries)
 		op.entries = append(op.entries, e)
+		if e.col >= 0 {
+			op.cols = append(op.cols, e.col)
+		} else if e.child != nil {
+			op.cols = append(op.cols, e.child.cols...)
+		}
 		op.names = append(op.names, p.Name)
 		op.plain = append(op.plain, !strings.ContainsAny(p.Name, "\"\\"))
 	}
@@ -261,6 +270,10 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []Stats, unk
 	}
 	l.buf = l.buf[:0]
 	clear(l.spans)
+	if l.npending > 0 {
+		clear(l.pending)
+		l.npending = 0
+	}
 	i := skipWS(record, 0)
 	if i >= len(record) || record[i] != '{' {
 		return inputError(l.stream, "", "record is not a JSON object")
@@ -274,6 +287,9 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []Stats, unk
 		l.vstats[l.doc] = Stats{MaxBytes: len(l.buf)}
 	}
 	if _, err := l.object(record, i, l.root, stats, unknown, check); err != nil {
+		return err
+	}
+	if err := l.held(); err != nil {
 		return err
 	}
 	if c := l.metaAt[2]; c >= 0 && meta != nil && meta.Sequence != 0 {
@@ -427,6 +443,9 @@ func (l *Layout) member(b []byte, j int, op *objPlan, key []byte, stats []Stats,
 			}
 		}
 	}
+	if e.child != nil {
+		l.forget(e.child) // a duplicate key replaces the whole object
+	}
 	switch {
 	case e.col >= 0:
 		return l.value(b, j, end, e.col, stats)
@@ -436,6 +455,15 @@ func (l *Layout) member(b []byte, j int, op *objPlan, key []byte, stats []Stats,
 		return end, nil
 	}
 	return l.skip(b, j)
+}
+
+// forget clears the values (and held errors) of the columns an object
+// plan fills.
+func (l *Layout) forget(op *objPlan) {
+	for _, c := range op.cols {
+		l.spans[c] = span{}
+		l.settle(c)
+	}
 }
 
 // check validates the value at b[j] against n and returns the index past
@@ -467,6 +495,7 @@ func (l *Layout) value(b []byte, j, end int, c int, stats []Stats) (int, error) 
 		}
 	}
 	raw := b[j:end]
+	l.settle(c)        // a later duplicate key replaces the value, and its error
 	if raw[0] == 'n' { // null
 		l.spans[c] = span{}
 		return end, nil
@@ -490,7 +519,8 @@ func (l *Layout) value(b []byte, j, end int, c int, stats []Stats) (int, error) 
 	}
 	if err != nil {
 		l.buf = l.buf[:start]
-		return end, inputError(l.stream, cp.path, "%v", err)
+		l.spans[c] = span{}
+		return end, l.hold(c, inputError(l.stream, cp.path, "%v", err))
 	}
 	v := l.buf[start:]
 	if cp.conv == convText && len(v) > 0 {
@@ -501,13 +531,49 @@ func (l *Layout) value(b []byte, j, end int, c int, stats []Stats) (int, error) 
 		if cp.key {
 			if err := keyFits(cp, &st, l.ceiling); err != nil {
 				l.buf = l.buf[:start]
-				return end, inputError(l.stream, cp.path, "%v", err)
+				l.spans[c] = span{}
+				return end, l.hold(c, inputError(l.stream, cp.path, "%v", err))
 			}
 		}
 	}
 	l.spans[c] = span{int32(start), int32(len(l.buf)), true}
 	l.vstats[c] = st
 	return end, nil
+}
+
+// hold keeps the conversion error of column c until the record ends: a
+// duplicate key later in the record replaces the value, as it does for the
+// validator (the last value of a key counts).
+func (l *Layout) hold(c int, err error) error {
+	if l.pending[c] == nil {
+		l.npending++
+	}
+	l.pending[c] = err
+	l.seq++
+	l.pendingAt[c] = l.seq
+	return nil
+}
+
+// settle forgets the held error of column c, if any.
+func (l *Layout) settle(c int) {
+	if l.npending > 0 && l.pending[c] != nil {
+		l.pending[c] = nil
+		l.npending--
+	}
+}
+
+// held returns the first held error in record order, or nil.
+func (l *Layout) held() error {
+	if l.npending == 0 {
+		return nil
+	}
+	first := -1
+	for c, err := range l.pending {
+		if err != nil && (first < 0 || l.pendingAt[c] < l.pendingAt[first]) {
+			first = c
+		}
+	}
+	return l.pending[first]
 }
 
 func merge(dst, s *Stats) {
