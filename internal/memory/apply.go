@@ -114,11 +114,30 @@ func (t *memTable) insert(row map[string]string) error {
 
 // upsert replaces the row with the same key, or inserts it. A soft delete
 // changes only the metadata columns of an existing row. It reports whether
-// the row was inserted.
+// the row was inserted. Without a PRIMARY KEY constraint (a table an
+// append-only load created) it matches on the write's key columns, as the
+// MERGE's ON clause does: every matching row is updated.
 func (t *memTable) upsert(row map[string]string, soft bool, w *engine.Write) bool {
 	t.hasRows = true
 	if !t.keep {
 		return true
+	}
+	cols := w.Columns
+	if soft {
+		cols = w.MetadataColumns
+	}
+	if len(t.def.PrimaryKey) == 0 {
+		matched := false
+		for _, old := range t.rows {
+			if old != nil && sameKey(old, row, w.KeyColumns) {
+				update(old, row, cols)
+				matched = true
+			}
+		}
+		if !matched {
+			t.rows = append(t.rows, row)
+		}
+		return !matched
 	}
 	k := t.keyOf(row)
 	i, ok := t.byKey[k]
@@ -127,11 +146,12 @@ func (t *memTable) upsert(row map[string]string, soft bool, w *engine.Write) boo
 		t.rows = append(t.rows, row)
 		return true
 	}
-	old := t.rows[i]
-	cols := w.Columns
-	if soft {
-		cols = w.MetadataColumns
-	}
+	update(t.rows[i], row, cols)
+	return false
+}
+
+// update sets cols of old from row (unset in row: NULL).
+func update(old, row map[string]string, cols []string) {
 	for _, c := range cols {
 		if v, set := row[c]; set {
 			old[c] = v
@@ -139,7 +159,17 @@ func (t *memTable) upsert(row map[string]string, soft bool, w *engine.Write) boo
 			delete(old, c)
 		}
 	}
-	return false
+}
+
+// sameKey reports whether a and b agree on the key columns (never for no
+// key columns).
+func sameKey(a, b map[string]string, keys []string) bool {
+	for _, k := range keys {
+		if a[k] != b[k] {
+			return false
+		}
+	}
+	return len(keys) > 0
 }
 
 // remove deletes the rows whose key columns equal row's and returns how
@@ -161,17 +191,7 @@ func (t *memTable) remove(row map[string]string, keys []string) int64 {
 	}
 	var n int64
 	for i, r := range t.rows {
-		if r == nil {
-			continue
-		}
-		match := len(keys) > 0
-		for _, k := range keys {
-			if r[k] != row[k] {
-				match = false
-				break
-			}
-		}
-		if match {
+		if r != nil && sameKey(r, row, keys) {
 			t.rows[i] = nil
 			n++
 		}

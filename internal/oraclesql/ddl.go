@@ -79,6 +79,9 @@ func (r *Renderer) replaceKey(t *table.Table, oldKey []string) []Statement {
 	for _, c := range t.PrimaryKey {
 		out = append(out, Statement{SQL: "ALTER TABLE " + name + " MODIFY (" + table.Quote(c) + " NOT NULL)", Kind: KindDDL, IgnoreCodes: []int{oraAlreadyNotNull}})
 	}
+	if len(t.PrimaryKey) == 0 {
+		return out // the stream lost its key: the table keeps none
+	}
 	return append(out, Statement{SQL: "ALTER TABLE " + name + " ADD " + r.primaryKey(t), Kind: KindDDL, IgnoreCodes: []int{oraOnePrimaryKey, oraKeyExists}})
 }
 

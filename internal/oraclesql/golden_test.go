@@ -86,9 +86,17 @@ func goldenCases() []goldenCase {
 	rekeyed := small()
 	rekeyed.PrimaryKey = []string{"NOTE"}
 	replaceKey := engine.Change{Table: rekeyed, Change: table.Change{Kind: table.ReplaceKey, OldKey: []string{"ID"}}}
+	// CUSTOMERS loses its key (the stream became keyless; an empty table).
+	unkeyed := small()
+	unkeyed.PrimaryKey = nil
+	dropKey := engine.Change{Table: unkeyed, Change: table.Change{Kind: table.ReplaceKey, OldKey: []string{"ID"}}}
+	// A keyless table gets the stream's new key (an empty table).
+	addKey := engine.Change{Table: small(), Change: table.Change{Kind: table.ReplaceKey}}
 
 	return []goldenCase{
 		{name: "replace_key", render: chg(plain, replaceKey)},
+		{name: "replace_key_none", render: chg(plain, dropKey)},
+		{name: "replace_key_added", render: chg(plain, addKey)},
 		{name: "create_table_all_types", render: chg(plain, change(allTypes(), table.CreateTable, "", table.Type{}, table.Type{}))},
 		{name: "create_table_storage", render: chg(stored, change(oneLOB, table.CreateTable, "", table.Type{}, table.Type{}))},
 		{name: "create_table_comments_indexes_grants", render: chg(New(Options{ColumnComments: true, GrantSelectTo: []string{"REPORTING"}}), change(small(), table.CreateTable, "", table.Type{}, table.Type{}))},

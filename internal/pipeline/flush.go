@@ -258,13 +258,21 @@ func (p *pipeline) keyMayChange(ctx context.Context, j *job, cur, want *table.Ta
 		return nil
 	}
 	name := table.Quote(cur.Schema) + "." + table.Quote(cur.Name)
+	var steps []string
+	if len(cur.PrimaryKey) > 0 {
+		steps = append(steps, "ALTER TABLE "+name+" DROP PRIMARY KEY;")
+	}
+	how := "To change it by hand: run "
+	if len(want.PrimaryKey) > 0 {
+		how = "To change it by hand: make sure the new key columns are unique and not null in the existing rows, then run "
+		steps = append(steps, fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s PRIMARY KEY (%s);", name,
+			table.Quote(table.PrimaryKeyName(cur.Name, j.opts.IdentifierMaxBytes)), quoteAll(want.PrimaryKey)))
+	}
 	return &singer.InputError{Line: j.schemaLine, Stream: j.stream.name, Msg: fmt.Sprintf(
 		"key_properties changed from %v to %v, but table %s has rows and its primary key is not changed automatically. "+
-			"To change it by hand: make sure the new key columns are unique and not null in the existing rows, then run "+
-			"ALTER TABLE %s DROP PRIMARY KEY; ALTER TABLE %s ADD CONSTRAINT %s PRIMARY KEY (%s); and run the load again. "+
+			"%s%s and run the load again. "+
 			"Or load the stream into a new table (table_name_mappings) from a full refresh. See docs/types.md.",
-		cur.PrimaryKey, want.PrimaryKey, cur.QualifiedName(), name, name,
-		table.Quote(table.PrimaryKeyName(cur.Name, j.opts.IdentifierMaxBytes)), quoteAll(want.PrimaryKey))}
+		cur.PrimaryKey, want.PrimaryKey, cur.QualifiedName(), how, strings.Join(steps, " "))}
 }
 
 func quoteAll(names []string) string {
@@ -365,6 +373,11 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 			last[key] = len(rows)
 		}
 		rows = append(rows, r)
+	}
+	if upsert && len(t.PrimaryKey) == 0 && !s.warnedNoConstraint {
+		s.warnedNoConstraint = true // written by one worker at a time, as warnedKeyless
+		p.log.Warn("upsert into a table without a PRIMARY KEY constraint: rows are matched on the key columns, and a key may stand in several rows",
+			"stream", s.name, "table", t.QualifiedName(), "key", keyCols)
 	}
 	if s.settings.HardDelete && len(keys) == 0 && deletedIdx >= 0 && !s.warnedKeyless {
 		s.warnedKeyless = true // written by one worker at a time: jobs of a stream never overlap

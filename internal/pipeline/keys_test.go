@@ -48,3 +48,50 @@ func TestStreamsIntoOneTableMustAgreeOnKeys(t *testing.T) {
 		t.Fatalf("error %q does not name line 2 and stream orders", err)
 	}
 }
+
+// A key appearing or disappearing on a table with rows is a changed
+// key_properties too (SPEC §4); a table an append-only load made (no
+// constraint, key columns NOT NULL) takes upserts matched on the key
+// columns, with a warning, and loses no row.
+func TestKeyAppearsOrDisappears(t *testing.T) {
+	keyless := strings.Replace(schemaLine, `"key_properties":["id"]`, `"key_properties":[]`, 1)
+	t.Run("keyless to keyed", func(t *testing.T) {
+		eng := newEngine()
+		if _, err := run(t, eng, loadConfig(t, ""), input(keyless, rec(1, "a"))); err != nil {
+			t.Fatal(err)
+		}
+		_, err := run(t, eng, loadConfig(t, ""), input(schemaLine, rec(2, "b")))
+		wantInputError(t, err, "key_properties changed from [] to [ID]")
+		if !strings.Contains(err.Error(), `ADD CONSTRAINT "S_PK" PRIMARY KEY ("ID")`) || strings.Contains(err.Error(), "DROP PRIMARY KEY") {
+			t.Fatalf("wrong manual procedure in %v", err)
+		}
+	})
+	t.Run("keyed to keyless", func(t *testing.T) {
+		eng := newEngine()
+		if _, err := run(t, eng, loadConfig(t, ""), input(schemaLine, rec(1, "a"))); err != nil {
+			t.Fatal(err)
+		}
+		_, err := run(t, eng, loadConfig(t, ""), input(keyless, rec(1, "b")))
+		wantInputError(t, err, "key_properties changed from [ID] to []")
+		if strings.Contains(err.Error(), "PRIMARY KEY ()") {
+			t.Fatalf("wrong manual procedure in %v", err)
+		}
+		wantValues(t, eng, "S", "V", "a")
+	})
+	t.Run("append-only table, then upserts", func(t *testing.T) {
+		eng := newEngine()
+		if _, err := run(t, eng, loadConfig(t, `{"load_method": "append-only"}`), input(schemaLine, rec(1, "run1"))); err != nil {
+			t.Fatal(err)
+		}
+		if pk := eng.Tables()["DRY_RUN.S"].PrimaryKey; len(pk) != 0 {
+			t.Fatalf("append-only table got a key constraint %v", pk)
+		}
+		if _, err := run(t, eng, loadConfig(t, ""), input(schemaLine, rec(2, "b"), rec(3, "c"), rec(1, "run2"))); err != nil {
+			t.Fatal(err)
+		}
+		if got := ids(eng, "S"); got != "1,2,3" {
+			t.Fatalf("rows %s, want ids 1,2,3", got)
+		}
+		wantValues(t, eng, "S", "V", "run2", "b", "c")
+	})
+}

@@ -37,6 +37,8 @@ type stream struct {
 
 	warnedUnknown map[string]bool
 	warnedKeyless bool
+	// warnedNoConstraint: an upsert found its table without a primary key
+	warnedNoConstraint bool
 
 	// counters for the summary; reported is the part of read already
 	// given to the metrics registry

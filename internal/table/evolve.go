@@ -367,7 +367,7 @@ func Reconcile(current, want *Table, stats []Stats, policy string, opts Options)
 		}
 		changes = append(changes, ch)
 	}
-	if len(current.PrimaryKey) > 0 && len(want.PrimaryKey) > 0 && !slices.Equal(current.PrimaryKey, want.PrimaryKey) {
+	if keyChanged(current, want, opts) {
 		for i := range next.Columns {
 			c := &next.Columns[i]
 			switch {
@@ -389,6 +389,27 @@ func Reconcile(current, want *Table, stats []Stats, policy string, opts Options)
 		return nil, nil, &EvolutionError{Table: current.QualifiedName(), Policy: policy, Refused: refused}
 	}
 	return next, changes, nil
+}
+
+// keyChanged reports whether the stream's key differs from the table's
+// primary key. Append-only loads leave the constraint as it is (they add
+// none). A table without a primary key whose columns for the wanted key
+// are all NOT NULL was made for that key by an append-only load (or by
+// hand): upserts match on those columns without a constraint (SPEC §6), so
+// that is no change; otherwise a key appearing or disappearing is one.
+func keyChanged(current, want *Table, opts Options) bool {
+	switch {
+	case opts.NoKeyConstraint || slices.Equal(current.PrimaryKey, want.PrimaryKey):
+		return false
+	case len(current.PrimaryKey) == 0:
+		for _, k := range want.PrimaryKey {
+			if c := current.Column(k); c == nil || c.Nullable {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 func allowed(k ChangeKind, policy string) bool {

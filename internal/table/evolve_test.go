@@ -2,6 +2,7 @@ package table
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -154,6 +155,45 @@ func testTable(cols ...Column) *Table {
 
 func col(name string, t Type) Column { return Column{Name: name, Type: t, Nullable: true} }
 
+// keyed makes the first column of t its primary key.
+func keyed(t *Table) *Table {
+	t.Columns[0].Nullable = false
+	t.PrimaryKey = []string{t.Columns[0].Name}
+	return t
+}
+
+// A key appearing or disappearing is a change of key_properties; a table
+// without a constraint whose key columns are NOT NULL (an append-only load
+// made it) is not; append-only loads never touch the constraint.
+func TestReconcileKeyChanges(t *testing.T) {
+	keyless := func() *Table { return testTable(col("ID", tInt), col("NAME", tV4000b)) }
+	notNull := func() *Table { tb := keyless(); tb.Columns[0].Nullable = false; return tb }
+	for _, c := range []struct {
+		name          string
+		current, want *Table
+		opts          Options
+		replace       bool
+	}{
+		{"keyless to keyed", keyless(), keyed(keyless()), Options{}, true},
+		{"append-only table to keyed", notNull(), keyed(keyless()), Options{}, false},
+		{"keyed to keyless", keyed(keyless()), keyless(), Options{}, true},
+		{"keyed, loaded append-only", keyed(keyless()), notNull(), Options{NoKeyConstraint: true}, false},
+		{"same key", keyed(keyless()), keyed(keyless()), Options{}, false},
+	} {
+		next, changes, err := Reconcile(c.current, c.want, nil, PolicyWiden, c.opts)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		got := slices.ContainsFunc(changes, func(ch Change) bool { return ch.Kind == ReplaceKey })
+		if got != c.replace {
+			t.Errorf("%s: replace key %v, want %v (%v)", c.name, got, c.replace, changes)
+		}
+		if c.replace && !slices.Equal(next.PrimaryKey, c.want.PrimaryKey) {
+			t.Errorf("%s: next key %v, want %v", c.name, next.PrimaryKey, c.want.PrimaryKey)
+		}
+	}
+}
+
 func TestReconcile(t *testing.T) {
 	current := testTable(col("ID", tInt), col("NAME", tV4000b), col("AMOUNT", tDec102), col("AT", tTSTZ6), col("FLAG", tBoolN))
 	current.Columns[0].Nullable = false
@@ -180,9 +220,9 @@ func TestReconcile(t *testing.T) {
 			[]string{`rewrite "NAME" from VARCHAR2(4000 BYTE) to CLOB (add, copy, drop, rename)`}, []string{"ID", "AMOUNT", "AT", "FLAG", "NAME"}, ""},
 		{"value-driven clob additive", current, []Stats{{}, {MaxBytes: 5000, MaxChars: 5000}}, PolicyAdditive, nil, nil, `rewrite "NAME"`},
 		{"value-driven clob fail", current, []Stats{{}, {MaxBytes: 5000, MaxChars: 5000}}, PolicyFail, nil, nil, `rewrite "NAME"`},
-		{"schema-driven", testTable(col("ID", tInt), col("NAME", tV4000b), col("AMOUNT", tNum), col("AT", tTSTZ6), col("FLAG", tV10c)), nil, PolicyWiden,
+		{"schema-driven", keyed(testTable(col("ID", tInt), col("NAME", tV4000b), col("AMOUNT", tNum), col("AT", tTSTZ6), col("FLAG", tV10c))), nil, PolicyWiden,
 			[]string{`MODIFY ("AMOUNT" NUMBER) -- from NUMBER(10,2)`, `rewrite "FLAG" from NUMBER(1) to VARCHAR2(10 CHAR) (add, copy, drop, rename)`}, []string{"ID", "NAME", "AMOUNT", "AT", "FLAG"}, ""},
-		{"schema-driven narrower keeps", testTable(col("ID", tInt), col("NAME", tV10c), col("AMOUNT", tBoolN)), nil, PolicyFail, nil, nil, "-"},
+		{"schema-driven narrower keeps", keyed(testTable(col("ID", tInt), col("NAME", tV10c), col("AMOUNT", tBoolN))), nil, PolicyFail, nil, nil, "-"},
 		{"key never widened by values", current, []Stats{{MaxIntDigits: 2, MaxScale: 5}}, PolicyFail, nil, nil, ""},
 	}
 	for _, tt := range tests {
