@@ -145,3 +145,25 @@ func TestShutdownTimeout(t *testing.T) {
 		t.Fatalf("stream b loaded after the shutdown timeout: %s", rows)
 	}
 }
+
+// A closed stdout is a clear error and exit 1, not a silent SIGPIPE.
+func TestClosedStdout(t *testing.T) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr.Close() // nobody reads the states
+	cmd := target(t, "--dry-run")
+	cmd.Stdin = strings.NewReader(input)
+	cmd.Stdout = pw
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	pw.Close()
+	if code := cmd.ProcessState.ExitCode(); code != 1 {
+		t.Fatalf("exit %d (%v), want 1:\n%s", code, err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "broken pipe") {
+		t.Fatalf("no word of the closed stdout:\n%s", stderr.String())
+	}
+}

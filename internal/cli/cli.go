@@ -460,5 +460,8 @@ func newLogger(cfg *config.Config, w io.Writer) *slog.Logger {
 func Signals() <-chan os.Signal {
 	c := make(chan os.Signal, 2)
 	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
+	// A closed stdout (the orchestrator went away) must be a write error
+	// the run reports and exits 1 with, not a silent death by SIGPIPE.
+	signal.Ignore(syscall.SIGPIPE)
 	return c
 }

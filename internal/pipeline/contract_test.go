@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -116,27 +117,36 @@ func (w chanWriter) Write(b []byte) (int, error) {
 }
 
 func TestAgeLimitFlushesWhileInputIsIdle(t *testing.T) {
-	pr, pw := io.Pipe()
-	out := make(chanWriter, 10)
-	cfg := loadConfig(t, `{"batch_wait_limit_seconds": 1}`)
-	done := make(chan error, 1)
-	go func() {
-		done <- pipeline.Run(context.Background(), pipeline.Options{Config: cfg, Engine: newEngine(),
-			Server: pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
-			Input:  pr, StateOut: out})
-	}()
-	io.WriteString(pw, input(schemaLine, rec(1, "a"), state(1)))
-	select {
-	case got := <-out:
-		if got != `{"n":1}` {
-			t.Fatalf("state %q", got)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("no state while the input stayed open: the age limit did not flush")
-	}
-	pw.Close()
-	if err := <-done; err != nil {
-		t.Fatal(err)
+	// The tap may also pause in the middle of a line (block-buffered
+	// output): what came before that line is still handed over.
+	for name, partial := range map[string]string{"at a line end": "", "mid-line": `{"type":"RECORD","str`} {
+		t.Run(name, func(t *testing.T) {
+			pr, pw := io.Pipe()
+			out := make(chanWriter, 10)
+			cfg := loadConfig(t, `{"batch_wait_limit_seconds": 1}`)
+			done := make(chan error, 1)
+			go func() {
+				done <- pipeline.Run(context.Background(), pipeline.Options{Config: cfg, Engine: newEngine(),
+					Server: pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
+					Input:  pr, StateOut: out})
+			}()
+			io.WriteString(pw, input(schemaLine, rec(1, "a"), state(1))+partial)
+			select {
+			case got := <-out:
+				if got != `{"n":1}` {
+					t.Fatalf("state %q", got)
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatal("no state while the input stayed open: the age limit did not flush")
+			}
+			if partial != "" {
+				io.WriteString(pw, `eam":"s","record":{"id":2,"v":"b"}}`+"\n")
+			}
+			pw.Close()
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }
 
@@ -366,5 +376,67 @@ func TestRejectedRecordTakesNoSequence(t *testing.T) {
 		if got := seqOf(schema, bad, good); got != want {
 			t.Errorf("after %s: _SDC_SEQUENCE %s, want %s", bad, got, want)
 		}
+	}
+}
+
+// A BATCH file can hold the coordinator for long (or forever: an endless
+// line): a first signal still stops reading, commits what was read and
+// writes the true state; a second one (the context) aborts.
+func TestSignalDuringBatchFile(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	endless := `{"type":"BATCH","stream":"s","encoding":{"format":"jsonl","compression":"none"},"manifest":["file:///dev/zero"]}`
+	for _, second := range []bool{false, true} {
+		t.Run(fmt.Sprintf("second signal %v", second), func(t *testing.T) {
+			stop := make(chan struct{})
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var out strings.Builder
+			eng := newEngine()
+			done := make(chan error, 1)
+			go func() {
+				done <- pipeline.Run(ctx, pipeline.Options{Config: loadConfig(t, ""), Engine: eng,
+					Server: pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
+					Input:  strings.NewReader(input(schemaLine, rec(1, "a"), state(1), endless, state(2))), StateOut: &out, Stop: stop})
+			}()
+			time.Sleep(300 * time.Millisecond) // inside the endless line by now
+			close(stop)
+			if second {
+				cancel()
+			}
+			select {
+			case err := <-done:
+				if second {
+					if err == nil {
+						t.Fatal("aborted run returned no error")
+					}
+					return
+				}
+				if !errors.Is(err, pipeline.ErrStopped) {
+					t.Fatalf("err %v, want ErrStopped", err)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("a signal did not stop a run reading an endless BATCH line")
+			}
+			if got := strings.TrimSpace(out.String()); got != `{"n":1}` || ids(eng, "S") != "1" {
+				t.Fatalf("states %q rows %s", got, ids(eng, "S"))
+			}
+		})
+	}
+}
+
+// An invalid row in a BATCH file is named by the BATCH line, the file and
+// the row.
+func TestBatchRowErrorNamesFileRow(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "part.jsonl")
+	if err := os.WriteFile(path, []byte(`{"id":1,"v":"ok"}`+"\n"+`{"id":"x","v":"bad"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	batch := `{"type":"BATCH","stream":"s","encoding":{"format":"jsonl","compression":"none"},"manifest":["file://` + path + `"]}`
+	_, err := run(t, newEngine(), loadConfig(t, ""), input(schemaLine, batch))
+	want := fmt.Sprintf(`line 2: BATCH file %q row 2: stream "s": property "id"`, "file://"+path)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err %v, want it to contain %s", err, want)
 	}
 }

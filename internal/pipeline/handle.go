@@ -297,6 +297,7 @@ func (p *pipeline) meta(m *singer.Message) (*table.Meta, error) {
 // invalid applies on_invalid_record to a record that failed validation or
 // transformation.
 func (p *pipeline) invalid(s *stream, m *singer.Message, err error) error {
+	err = withFile(err, m)
 	switch p.cfg.OnInvalidRecord {
 	case "skip":
 		s.rejected++
@@ -354,12 +355,17 @@ func (p *pipeline) onStreamActivateVersion(m *singer.Message) error {
 }
 
 func (p *pipeline) onBatch(m *singer.Message) error {
-	br, err := singer.OpenBatch(m, singer.ReaderOptions{})
+	br, err := singer.OpenBatch(m, singer.ReaderOptions{Interrupt: p.interrupted})
 	if err != nil {
 		return err // names the BATCH line, the stream and the file
 	}
 	defer br.Close()
 	for {
+		// A BATCH file may take long: signals are heard between rows and
+		// (Interrupt) between reads.
+		if err := p.interrupted(); err != nil {
+			return err
+		}
 		rec, err := br.Next()
 		if err == io.EOF {
 			return nil
@@ -368,9 +374,32 @@ func (p *pipeline) onBatch(m *singer.Message) error {
 			return err
 		}
 		if err := p.onRecord(rec); err != nil {
-			return err
+			return withFile(err, rec)
 		}
 	}
+}
+
+// interrupted reports a signal that came while the coordinator is busy
+// with one long message: ErrStopped after the first (stop reading, drain),
+// the context's error after the second.
+func (p *pipeline) interrupted() error {
+	select {
+	case <-p.workCtx.Done():
+		return p.workCtx.Err()
+	case <-p.o.Stop:
+		return ErrStopped
+	default:
+		return nil
+	}
+}
+
+// withFile names the BATCH file row of a record's input error.
+func withFile(err error, m *singer.Message) error {
+	var ie *singer.InputError
+	if m.File != "" && errors.As(err, &ie) && ie.File == "" {
+		ie.File, ie.FileLine = m.File, m.FileLine
+	}
+	return err
 }
 
 func (p *pipeline) newStream(name string) *stream {

@@ -209,6 +209,10 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 					break
 				}
 				if err := p.handle(&c.msgs[i]); err != nil {
+					if errors.Is(err, ErrStopped) { // heard inside a long BATCH message
+						p.log.Warn("signal received: stopping input, committing what was read")
+						return p.drain(ErrStopped)
+					}
 					if ierr := (*singer.InputError)(nil); errors.As(err, &ierr) {
 						return p.drain(err)
 					}

@@ -103,7 +103,7 @@ func (in *inputReader) loop(ctx context.Context, r *singer.Reader) {
 		cp.Record, arena = keep(arena, m.Record)
 		cp.Value, arena = keep(arena, m.Value)
 		c.msgs = append(c.msgs, cp)
-		if len(c.msgs) >= chunkMessages || len(arena) >= chunkBytes || r.Buffered() == 0 {
+		if len(c.msgs) >= chunkMessages || len(arena) >= chunkBytes || !r.LineBuffered() {
 			if !send() {
 				return
 			}

@@ -42,6 +42,21 @@ type BatchReader struct {
 	lr     lineReader
 	msg    Message
 	closed bool
+
+	interrupt func() error
+}
+
+// interruptible asks check before each read.
+type interruptible struct {
+	r     io.Reader
+	check func() error
+}
+
+func (r interruptible) Read(p []byte) (int, error) {
+	if err := r.check(); err != nil {
+		return 0, err
+	}
+	return r.r.Read(p)
 }
 
 // OpenBatch streams the records of a BATCH message's manifest files, in
@@ -73,6 +88,8 @@ func OpenBatch(msg *Message, opts ReaderOptions) (*BatchReader, error) {
 		urls:   append([]string(nil), msg.Manifest...),
 		paths:  make([]string, len(msg.Manifest)),
 		lr:     newLineReader(nil, opts.MaxLineBytes),
+
+		interrupt: opts.Interrupt,
 	}
 	for i, u := range b.urls {
 		p, err := localPath(u)
@@ -157,6 +174,9 @@ func (b *BatchReader) open() error {
 		}
 	}
 	b.file = f
+	if b.interrupt != nil {
+		src = interruptible{src, b.interrupt}
+	}
 	b.lr.reset(src)
 	return nil
 }

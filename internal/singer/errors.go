@@ -10,6 +10,8 @@ import (
 // stored exactly. The CLI maps it to exit code 3.
 type InputError struct {
 	Line     int64  // 1-based input line, 0 when unknown
+	File     string // the BATCH file of the row at fault, "" for none
+	FileLine int64  // the row's 1-based line (jsonl) or row number (Parquet) in File
 	Stream   string // "" when not known
 	Property string // property path ("a.b"), "" when not about one property
 	Msg      string // what was expected / what is wrong
@@ -20,6 +22,9 @@ func (e *InputError) Error() string {
 	var b strings.Builder
 	if e.Line > 0 {
 		fmt.Fprintf(&b, "line %d: ", e.Line)
+	}
+	if e.File != "" {
+		fmt.Fprintf(&b, "BATCH file %q row %d: ", e.File, e.FileLine)
 	}
 	if e.Stream != "" {
 		fmt.Fprintf(&b, "stream %q: ", e.Stream)

@@ -14,6 +14,10 @@ type ReaderOptions struct {
 	// *InputError naming the line and the limit; it is read and dropped
 	// piece by piece, never held whole in memory.
 	MaxLineBytes int
+	// Interrupt, if set, is called before each read of a BATCH file's
+	// bytes; an error from it ends the read with that error, so that a
+	// signal stops even an endless line.
+	Interrupt func() error
 }
 
 // A Reader reads Singer messages, one JSON object per line.
