@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -438,5 +440,44 @@ func TestBatchRowErrorNamesFileRow(t *testing.T) {
 	want := fmt.Sprintf(`line 2: BATCH file %q row 2: stream "s": property "id"`, "file://"+path)
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("err %v, want it to contain %s", err, want)
+	}
+}
+
+// Upserts, soft deletes and hard deletes of the same keys give the same
+// table whatever the batch boundaries (SPEC §6.4 applied record by record):
+// the in-batch dedupe must fold records as loading them one by one would.
+func TestDeletesIndependentOfBatching(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 5))
+	var lines []string
+	lines = append(lines, schemaLine)
+	for i := 0; i < 60; i++ {
+		rec := map[string]any{"id": rnd.IntN(3), "v": fmt.Sprintf("v%d", i)}
+		if rnd.IntN(3) == 0 {
+			rec["_sdc_deleted_at"] = fmt.Sprintf("2025-01-01T00:00:%02dZ", i)
+		}
+		b, _ := json.Marshal(map[string]any{"type": "RECORD", "stream": "s", "record": rec})
+		lines = append(lines, string(b))
+	}
+	for _, hard := range []bool{false, true} {
+		var want []map[string]string
+		for _, size := range []int{1, 2, 3, 7, 1000} {
+			eng := newEngine()
+			settings := fmt.Sprintf(`{"batch_size_rows": %d, "hard_delete": %v}`, size, hard)
+			if _, err := run(t, eng, loadConfig(t, settings), input(lines...)); err != nil {
+				t.Fatal(err)
+			}
+			rows := eng.Rows("DRY_RUN.S")
+			for _, r := range rows {
+				delete(r, "_SDC_BATCHED_AT")
+				delete(r, "_SDC_LOADED_AT")
+			}
+			if size == 1 {
+				want = rows
+				continue
+			}
+			if !reflect.DeepEqual(rows, want) {
+				t.Errorf("hard_delete %v, batch_size_rows %d:\n%v\nwant (one record a batch):\n%v", hard, size, rows, want)
+			}
+		}
 	}
 }

@@ -332,9 +332,11 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 	if i := l.MetaIndex("_SDC_LOADED_AT"); i >= 0 {
 		w.DatabaseTime = cols[i]
 	}
+	var metaIdx []int
 	for i, c := range lt.Columns {
 		if c.Role == table.RoleMetadata {
 			w.MetadataColumns = append(w.MetadataColumns, cols[i])
+			metaIdx = append(metaIdx, i)
 		}
 	}
 	n := b.rows()
@@ -367,7 +369,7 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 				key = string(kb)
 			}
 			if at, ok := last[key]; ok {
-				rows[at] = r
+				rows[at] = collapse(rows[at], r, metaIdx)
 				continue
 			}
 			last[key] = len(rows)
@@ -385,6 +387,28 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 	}
 	w.Rows = rows
 	return w
+}
+
+// collapse folds a later record for a key into the earlier one of the
+// same batch, so that a batch gives what loading its records one by one
+// gives (SPEC §6.4), wherever the batch boundaries fall: an upsert or a
+// hard delete replaces what came before; a soft delete after an upsert or
+// a soft delete keeps the earlier values and takes its metadata (on an
+// existing row only those change); a soft delete after a hard delete
+// inserts the record as it is.
+func collapse(old, r engine.Row, meta []int) engine.Row {
+	if r.Kind != engine.RowSoftDelete {
+		return r
+	}
+	if old.Kind == engine.RowHardDelete {
+		r.Kind = engine.RowUpsert // the row is gone: the record is inserted whole
+		return r
+	}
+	for _, m := range meta {
+		old.Values[m] = r.Values[m]
+	}
+	old.Line = r.Line
+	return old
 }
 
 func (p *pipeline) activate(ctx context.Context, sess engine.Session, j *job) error {
