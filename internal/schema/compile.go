@@ -58,6 +58,9 @@ func Compile(raw []byte) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("invalid schema: %w", err)
 	}
+	if err := checkExpanded(doc); err != nil {
+		return nil, fmt.Errorf("invalid schema: %w", err)
+	}
 	v, err := compileValidator(libDoc)
 	if err != nil {
 		return nil, err

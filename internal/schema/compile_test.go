@@ -361,3 +361,33 @@ func TestRefLoopRefused(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// A few kilobytes of $refs may describe an exponential tree (if and then
+// both refer to the next level): refused at the SCHEMA, in linear time,
+// before the validator walks it for every record. Recursion and reuse of
+// one definition by many properties stay fine.
+func TestExpandedSizeLimit(t *testing.T) {
+	chain := func(levels int, kw1, kw2 string) string {
+		var b strings.Builder
+		b.WriteString(`{"type":"object","properties":{"id":{"$ref":"#/definitions/d0"}},"definitions":{`)
+		for i := 0; i < levels; i++ {
+			fmt.Fprintf(&b, `"d%d":{%q:{"$ref":"#/definitions/d%d"},%q:{"$ref":"#/definitions/d%d"}},`, i, kw1, i+1, kw2, i+1)
+		}
+		fmt.Fprintf(&b, `"d%d":{"type":"integer"}}}`, levels)
+		return b.String()
+	}
+	for _, c := range []struct {
+		name, schema string
+		ok           bool
+	}{
+		{"if/then, 40 levels", chain(40, "if", "then"), false},
+		{"anyOf-like allOf, 40 levels", strings.ReplaceAll(chain(40, "not", "else"), `"not"`, `"if"`), false},
+		{"if/then, 8 levels", chain(8, "if", "then"), true},
+		{"recursive tree", `{"type":"object","properties":{"node":{"$ref":"#/definitions/n"}},"definitions":{"n":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/definitions/n"}}}}}}`, true},
+	} {
+		_, err := Compile([]byte(c.schema)) // before the limit, 40 levels never returned
+		if (err == nil) != c.ok || !c.ok && !strings.Contains(err.Error(), "expands to more than") {
+			t.Errorf("%s: err %v, want ok %v", c.name, err, c.ok)
+		}
+	}
+}

@@ -166,6 +166,15 @@ func (b *BatchReader) open() error {
 	if err != nil {
 		return b.fileError(i, err)
 	}
+	// A device or a FIFO may never end (/dev/zero) or never answer: a
+	// BATCH file is a file.
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
+		}
+		return b.fileError(i, err)
+	}
 	var src io.Reader = f
 	if b.gzip {
 		if src, err = b.gunzip(f); err != nil {

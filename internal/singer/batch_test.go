@@ -171,6 +171,10 @@ func TestBatchErrors(t *testing.T) {
 			[]string{`line 1: invalid UTF-8 at byte 7`}},
 		{"row over the limit", batchMessage(t, "none", long), ReaderOptions{MaxLineBytes: 50}, true,
 			[]string{`line 1: longer than the limit of 50 bytes`}},
+		{"a directory", batchMessage(t, "none", dir), ReaderOptions{}, false,
+			[]string{"line 2", dir, "not a regular file"}},
+		{"a device", batchMessage(t, "none", os.DevNull), ReaderOptions{}, false,
+			[]string{"line 2", os.DevNull, "not a regular file"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
