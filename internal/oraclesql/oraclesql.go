@@ -191,15 +191,24 @@ func tableName(t *table.Table) string { return qualified(t.Schema, t.Name) }
 // reaching the server as broken SQL.
 func checkNames(t *table.Table, names ...string) error {
 	for _, n := range append([]string{t.Schema, t.Name}, names...) {
-		if strings.ContainsAny(n, "\"\x00") {
-			return &UnsupportedError{Table: t.QualifiedName(), What: fmt.Sprintf("name %q contains a double quote or NUL", n)}
+		if strings.ContainsFunc(n, func(r rune) bool { return r == '"' || r < 0x20 || r == 0x7f }) {
+			return &UnsupportedError{Table: t.QualifiedName(), What: fmt.Sprintf("name %q contains a double quote or a control character", n)}
 		}
 	}
 	return nil
 }
 
-// literal is s as an SQL string literal.
+// literal is s as an SQL string literal. Control characters become
+// spaces: literals hold descriptive text (column comments), and a line
+// break would let a tap's description put a line holding only "/" into
+// statements.sql, which SQL*Plus reads as the end of the statement.
 func literal(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
 

@@ -348,3 +348,19 @@ func FuzzBindText(f *testing.F) {
 		}
 	})
 }
+
+// A tap's description cannot break a statement of statements.sql: no line
+// of a literal may hold only "/", so control characters become spaces.
+func TestLiteralKeepsOneLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":                             `'plain'`,
+		"it's":                              `'it''s'`,
+		"x\n/\nDROP TABLE APP.USERS\n/\n--": `'x / DROP TABLE APP.USERS / --'`,
+		"a\r\tb\x7fc":                       `'a  b c'`,
+		"多字节 ✓":                             `'多字节 ✓'`,
+	} {
+		if got := literal(in); got != want {
+			t.Errorf("literal(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
