@@ -28,7 +28,7 @@ func (e *Engine) writeDump(dir string) error {
 		return err
 	}
 	for name, t := range e.tables {
-		if err := writeRows(filepath.Join(dir, "tables", name+".jsonl"), t); err != nil {
+		if err := writeRows(filepath.Join(dir, "tables", DumpFileName(name)), t); err != nil {
 			return err
 		}
 	}
@@ -147,4 +147,22 @@ func marshal(v any, indent bool) ([]byte, error) {
 		out = bytes.TrimSuffix(out, []byte("\n"))
 	}
 	return out, nil
+}
+
+// DumpFileName is the file of a table's rows in the dump's tables/ folder:
+// SCHEMA.TABLE.jsonl, with every byte of the name outside letters, digits
+// and "._$#-" written as %XX. Names are the user's (table_name_mappings), so
+// "/" or ".." must not reach the file system as a path.
+func DumpFileName(qualified string) string {
+	var b strings.Builder
+	for i := 0; i < len(qualified); i++ {
+		c := qualified[i]
+		switch {
+		case c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z', c >= '0' && c <= '9', strings.IndexByte("._$#-", c) >= 0:
+			b.WriteByte(c)
+		default:
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String() + ".jsonl"
 }
