@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -21,6 +22,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/memory"
 	"github.com/target-oracle/target-oracle/internal/pipeline"
 	"github.com/target-oracle/target-oracle/internal/singer"
+	"github.com/target-oracle/target-oracle/internal/table"
 )
 
 const schemaLine = `{"type":"SCHEMA","stream":"s","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"v":{"type":["null","string"]},"_sdc_deleted_at":{"type":["null","string"],"format":"date-time"}}}}`
@@ -487,5 +489,26 @@ func TestDeletesIndependentOfBatching(t *testing.T) {
 				t.Errorf("hard_delete %v, batch_size_rows %d:\n%v\nwant (one record a batch):\n%v", hard, size, rows, want)
 			}
 		}
+	}
+}
+
+// A tap inventing a property per record: each is warned about once, up to
+// a cap, then one last warning; memory does not grow with them.
+func TestUnknownPropertiesWarnedUpToACap(t *testing.T) {
+	lines := []string{schemaLine}
+	for i := 0; i < table.MaxUnknownReported+500; i++ {
+		lines = append(lines, fmt.Sprintf(`{"type":"RECORD","stream":"s","record":{"id":1,"v":"a","extra_%d":1}}`, i))
+	}
+	var logs strings.Builder
+	err := pipeline.Run(context.Background(), pipeline.Options{Config: loadConfig(t, ""), Engine: newEngine(),
+		Server: pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
+		Input:  strings.NewReader(input(lines...)), StateOut: io.Discard,
+		Log: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Count(logs.String(), "is not in the schema")
+	if got != table.MaxUnknownReported || !strings.Contains(logs.String(), "no longer reported") {
+		t.Fatalf("%d warnings about unknown properties, want %d and a last one", got, table.MaxUnknownReported)
 	}
 }

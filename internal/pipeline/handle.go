@@ -326,7 +326,12 @@ func (p *pipeline) warnUnknown(s *stream, prop string) {
 	if s.warnedUnknown == nil {
 		s.warnedUnknown = make(map[string]bool)
 	}
-	if s.warnedUnknown[prop] {
+	if s.warnedUnknown[prop] || len(s.warnedUnknown) > table.MaxUnknownReported {
+		return
+	}
+	if len(s.warnedUnknown) == table.MaxUnknownReported {
+		s.warnedUnknown[""] = true // past the cap: one last word
+		p.log.Warn("more record properties are not in the schema; they are not loaded and no longer reported", "stream", s.name)
 		return
 	}
 	s.warnedUnknown[prop] = true

@@ -210,6 +210,12 @@ func (l *Layout) Row(record []byte, meta *Meta, row []string, stats []Stats, unk
 	return l.row(record, meta, row, stats, unknown, false)
 }
 
+// MaxUnknownReported is how many distinct unknown keys an object of a
+// layout reports (and remembers), plus one that tells there are more: a
+// tap inventing a key per record must not grow memory or the log without
+// bound.
+const MaxUnknownReported = 1000
+
 // ErrUnchecked is RowChecked's answer when the fused checks did not accept
 // the record: it may be invalid, or valid in a way only the general path
 // decides. Validate it with schema.ValidateRaw, then build the row with
@@ -422,7 +428,7 @@ func (l *Layout) member(b []byte, j int, op *objPlan, key []byte, stats []Stats,
 		op.next = ei + 1
 	}
 	if !ok {
-		if !op.quiet && unknown != nil && !op.seen[string(key)] {
+		if !op.quiet && unknown != nil && !op.seen[string(key)] && len(op.seen) <= MaxUnknownReported {
 			op.seen[string(key)] = true
 			unknown(op.prefix + string(key))
 		}
