@@ -3,6 +3,7 @@ package schema
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -389,5 +390,20 @@ func TestExpandedSizeLimit(t *testing.T) {
 		if (err == nil) != c.ok || !c.ok && !strings.Contains(err.Error(), "expands to more than") {
 			t.Errorf("%s: err %v, want ok %v", c.name, err, c.ok)
 		}
+	}
+}
+
+// An error message quoting a huge pattern is cut: it is repeated for every
+// rejected record.
+func TestLongMessagesAreCut(t *testing.T) {
+	pattern := "^(" + strings.Repeat("ab", 50_000) + ")$"
+	sch, err := Compile([]byte(`{"type":"object","properties":{"s":{"type":"string","pattern":"` + pattern + `"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = sch.ValidateRaw([]byte(`{"s":"x"}`))
+	var ve *ValidationError
+	if !errors.As(err, &ve) || len(ve.Msg) > maxMessage+40 || !strings.Contains(ve.Msg, "more bytes") {
+		t.Fatalf("message of %d bytes: %.200v", len(fmt.Sprint(err)), err)
 	}
 }

@@ -56,9 +56,27 @@ func (s *Schema) Validate(record any) error {
 	}
 	var ve *jsonschema.ValidationError
 	if errors.As(err, &ve) {
-		return describe(ve, record)
+		e := describe(ve, record)
+		e.Msg = cutMessage(e.Msg)
+		return e
 	}
-	return &ValidationError{Msg: err.Error()}
+	return &ValidationError{Msg: cutMessage(err.Error())}
+}
+
+// maxMessage bounds an error message: it may quote the schema (a pattern
+// of a megabyte), and it is repeated for every rejected record, in the log
+// and the reject file.
+const maxMessage = 500
+
+func cutMessage(m string) string {
+	if len(m) <= maxMessage {
+		return m
+	}
+	cut := maxMessage
+	for cut > 0 && !utf8.RuneStart(m[cut]) {
+		cut--
+	}
+	return m[:cut] + fmt.Sprintf("… (%d more bytes)", len(m)-cut)
 }
 
 // checkNumbers returns the first invalid number, with its path reversed.
