@@ -9,9 +9,14 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/target-oracle/target-oracle/internal/private"
 )
 
 // Registry holds the run's counters.
@@ -172,7 +177,7 @@ func (r *Registry) emit(now time.Time, buffered int64) {
 			parts = append(parts, fmt.Sprintf("%d more streams", len(rates)-5))
 			break
 		}
-		parts = append(parts, fmt.Sprintf("%s %.0f rec/s", rt.name, rt.perSec))
+		parts = append(parts, fmt.Sprintf("%s %.0f rec/s", printable(rt.name), rt.perSec))
 	}
 	if len(parts) == 0 {
 		parts = append(parts, "idle")
@@ -226,18 +231,29 @@ func (r *Registry) Finish(now time.Time, err error) Summary {
 	fmt.Fprintf(r.out, "  %-30s %10s %10s %10s %10s %10s %8s\n", "stream", "read", "written", "inserted", "updated", "rejected", "batches")
 	for _, name := range r.names() {
 		s := r.streams[name]
-		fmt.Fprintf(r.out, "  %-30s %10d %10d %10s %10s %10d %8d\n", name, s.Read, s.Written, optional(s.Inserted), optional(s.Updated), s.Rejected, s.Batches)
+		fmt.Fprintf(r.out, "  %-30s %10d %10d %10s %10s %10d %8d\n", printable(name), s.Read, s.Written, optional(s.Inserted), optional(s.Updated), s.Rejected, s.Batches)
 	}
 	return sum
 }
 
-// WriteSummary writes the summary as JSON to path, readable by its owner only.
+// WriteSummary writes the summary as JSON to path, readable by its owner
+// only. A symlink at path is refused rather than followed, so that the
+// summary cannot be redirected onto another file, and an existing file is
+// narrowed to 0600 because os.WriteFile keeps the mode it already has.
 func WriteSummary(path string, s Summary) error {
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
-		return err
+		return fmt.Errorf("write summary: %w", err)
 	}
-	if err := os.WriteFile(path, append(b, '\n'), 0o600); err != nil {
+	f, err := private.OpenFile(path, os.O_TRUNC)
+	if err != nil {
+		return fmt.Errorf("write summary: %w", err)
+	}
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		f.Close()
+		return fmt.Errorf("write summary: %w", err)
+	}
+	if err := f.Close(); err != nil {
 		return fmt.Errorf("write summary: %w", err)
 	}
 	return nil
@@ -248,6 +264,24 @@ func (r *Registry) Healthy() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.lastFlush.IsZero() || r.lastFlushOK
+}
+
+// printable renders tap-controlled text (stream names) for the
+// human-readable progress and summary lines. A name with a control or
+// non-printable rune, or invalid UTF-8, is Go-quoted: raw, a newline could
+// forge a METRIC line that orchestrators parse from stderr, and ESC or CR
+// could rewrite the terminal. Plain names stay as they are so the table
+// stays readable.
+func printable(s string) string {
+	if !utf8.ValidString(s) {
+		return strconv.Quote(s)
+	}
+	for _, c := range s {
+		if c < 0x20 || c == 0x7f || !unicode.IsPrint(c) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }
 
 func optional(v *int64) string {

@@ -23,6 +23,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/metrics"
+	"github.com/target-oracle/target-oracle/internal/private"
 	"github.com/target-oracle/target-oracle/internal/singer"
 	"github.com/target-oracle/target-oracle/internal/streammap"
 	"github.com/target-oracle/target-oracle/internal/table"
@@ -406,7 +407,7 @@ type rejectFile struct {
 
 func (r *rejectFile) write(line []byte) error {
 	if r.f == nil {
-		f, err := os.OpenFile(r.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		f, err := private.OpenFile(r.path, os.O_APPEND)
 		if err != nil {
 			return fmt.Errorf("open reject file: %w", err)
 		}

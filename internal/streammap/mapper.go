@@ -65,6 +65,7 @@ type Mapper struct {
 	dropUnmapped bool                // top-level __else__: null
 	helpers      starlark.StringDict // md5, sha256, json, datetime, config
 	now          clock               // read by datetime.datetime.now()
+	redact       *redactor           // stream_map_config values, kept out of errors
 }
 
 // entry is one stream_maps member.
@@ -90,13 +91,23 @@ type prop struct {
 
 // Compile validates the stream_maps setting once at start: every
 // expression parses, with advice when it is Python that Starlark cannot
-// run. Errors are *ConfigError.
+// run. Errors are *ConfigError. No error the package returns contains a
+// stream_map_config value (see redactor).
 func Compile(maps map[string]any, mapConfig map[string]any) (*Mapper, error) {
+	x := newRedactor(mapConfig)
+	m, err := compileMaps(maps, mapConfig, x)
+	if err != nil {
+		return nil, x.error(err)
+	}
+	return m, nil
+}
+
+func compileMaps(maps map[string]any, mapConfig map[string]any, x *redactor) (*Mapper, error) {
 	cfg, err := fromGo(mapConfig) // a nil map is an empty dict
 	if err != nil {
 		return nil, &ConfigError{Err: fmt.Errorf("stream_map_config: %w", err)}
 	}
-	m := &Mapper{now: time.Now}
+	m := &Mapper{now: time.Now, redact: x}
 	m.helpers = helpers(cfg, func() time.Time { return m.now() })
 	for _, key := range sortedKeys(maps) {
 		if key == optElse {
@@ -350,6 +361,14 @@ func (e *entry) matches(stream string) (ok, exact bool) {
 // an expression naming an unknown property) is a *ConfigError; a schema
 // that is not a JSON object is a plain error.
 func (m *Mapper) Schema(stream string, schema []byte, keys []string) ([]*StreamMap, error) {
+	out, err := m.schema(stream, schema, keys)
+	if err != nil {
+		return nil, m.redact.error(err)
+	}
+	return out, nil
+}
+
+func (m *Mapper) schema(stream string, schema []byte, keys []string) ([]*StreamMap, error) {
 	var primary *entry
 	var splits []*entry
 	for _, e := range m.entries {

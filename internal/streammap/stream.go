@@ -16,8 +16,9 @@ type StreamMap struct {
 	Keys     []string // output key_properties
 	Identity bool     // records pass unchanged: Apply returns its input
 
-	stream  string // input stream, for errors
-	passAll bool   // no property is computed or removed: a kept record is the input
+	stream  string    // input stream, for errors
+	redact  *redactor // stream_map_config values, kept out of errors
+	passAll bool      // no property is computed or removed: a kept record is the input
 
 	infos    map[string]memberInfo // per member name; others get dflt
 	dflt     memberInfo
@@ -90,6 +91,13 @@ func identity(stream string, schema []byte, keys []string) *StreamMap {
 // computed or removed, out is record itself. Otherwise out is newly
 // allocated and owned by the caller. A failing expression is an *EvalError.
 func (m *StreamMap) Apply(record []byte) (out []byte, keep bool, err error) {
+	if out, keep, err = m.apply(record); err != nil {
+		return nil, false, m.redact.error(err)
+	}
+	return out, keep, nil
+}
+
+func (m *StreamMap) apply(record []byte) (out []byte, keep bool, err error) {
 	if m.Identity {
 		return record, true, nil
 	}

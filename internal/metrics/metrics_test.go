@@ -1,0 +1,152 @@
+package metrics
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestPrintable(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"users", "users"},
+		{"public-orders.v2", "public-orders.v2"},
+		{"café 日本", "café 日本"},
+		{"a\nb", `"a\nb"`},
+		{"a\rb", `"a\rb"`},
+		{"\x1b[31mred", `"\x1b[31mred"`},
+		{"del\x7f", `"del\x7f"`},
+		{"line\u2028sep", `"line\u2028sep"`},
+		{"bad\xffutf8", `"bad\xffutf8"`},
+	}
+	for _, tt := range tests {
+		if got := printable(tt.in); got != tt.want {
+			t.Errorf("printable(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestStreamNameCannotForgeLines feeds a stream name carrying a fake METRIC
+// line, ANSI escapes and a carriage return through the progress line and
+// the summary table: every line of stderr must stay one line of its own
+// kind, and no ESC or CR byte may reach the terminal.
+func TestStreamNameCannotForgeLines(t *testing.T) {
+	evil := "x\nMETRIC: {\"type\":\"counter\",\"metric\":\"record_count\",\"value\":999999,\"tags\":{}}\n\x1b[31mRED\x1b[0m\rsummary: succeeded"
+	var out bytes.Buffer
+	t0 := time.Unix(0, 0)
+	r := New(&out, time.Second, t0)
+	r.AddRead(evil, 3)
+	r.Loaded(evil, 3, 0, 0, 0, false, time.Millisecond)
+	r.Tick(t0.Add(2*time.Second), 0)
+	r.AddRead(evil, 1)
+	r.Finish(t0.Add(3*time.Second), nil)
+
+	text := out.String()
+	if strings.ContainsAny(text, "\x1b\r") {
+		t.Errorf("output contains ESC or CR:\n%q", text)
+	}
+	var progress, summary, rows int
+	for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		switch {
+		case strings.HasPrefix(line, "METRIC: "):
+			var m struct {
+				Value float64        `json:"value"`
+				Tags  map[string]any `json:"tags"`
+			}
+			if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "METRIC: ")), &m); err != nil {
+				t.Errorf("METRIC line is not JSON: %q", line)
+			}
+			if m.Value == 999999 || m.Tags["stream"] != evil {
+				t.Errorf("forged METRIC line: %q", line)
+			}
+		case strings.HasPrefix(line, "progress: "):
+			progress++
+		case strings.HasPrefix(line, "summary: "):
+			summary++
+		case strings.HasPrefix(line, "  stream "):
+		case strings.HasPrefix(line, "  "):
+			rows++
+			if !strings.Contains(line, `"x\nMETRIC: `) {
+				t.Errorf("summary row does not quote the stream name: %q", line)
+			}
+		default:
+			t.Errorf("unexpected line: %q", line)
+		}
+	}
+	if progress != 2 || summary != 1 || rows != 1 {
+		t.Errorf("got %d progress, %d summary lines, %d table rows; want 2, 1, 1:\n%s", progress, summary, rows, text)
+	}
+}
+
+func TestWriteSummaryNarrowsExistingFile(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Unix permission bits")
+	}
+	path := filepath.Join(t.TempDir(), "sum.json")
+	if err := os.WriteFile(path, []byte("old contents that are longer than the summary will be, and more\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o666); err != nil { // past the umask
+		t.Fatal(err)
+	}
+	if err := WriteSummary(path, Summary{Status: "succeeded"}); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode = %v, want 0600", fi.Mode().Perm())
+	}
+	var s Summary
+	b, _ := os.ReadFile(path)
+	if err := json.Unmarshal(b, &s); err != nil || s.Status != "succeeded" {
+		t.Errorf("summary file = %q (%v), want the new summary only", b, err)
+	}
+}
+
+func TestWriteSummaryNewFileIs0600(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Unix permission bits")
+	}
+	path := filepath.Join(t.TempDir(), "sum.json")
+	if err := WriteSummary(path, Summary{Status: "failed"}); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode = %v, want 0600", fi.Mode().Perm())
+	}
+}
+
+func TestWriteSummaryRefusesSymlink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "victim")
+	const orig = "do not touch\n"
+	if err := os.WriteFile(target, []byte(orig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "sum.json")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("cannot create symlink: %v", err)
+	}
+	err := WriteSummary(link, Summary{Status: "succeeded"})
+	if err == nil || !strings.Contains(err.Error(), "symlink") {
+		t.Errorf("WriteSummary through a symlink: err = %v, want a symlink refusal", err)
+	}
+	b, rerr := os.ReadFile(target)
+	if rerr != nil || string(b) != orig {
+		t.Errorf("link target = %q (%v), want it untouched", b, rerr)
+	}
+	if fi, _ := os.Stat(target); fi != nil && runtime.GOOS != "windows" && fi.Mode().Perm() != 0o644 {
+		t.Errorf("link target mode = %v, want 0644 untouched", fi.Mode().Perm())
+	}
+}
