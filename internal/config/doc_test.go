@@ -26,13 +26,20 @@ environment. Every setting ` + "`name`" + ` can be set by the variable ` + "`TAR
 work the same way (` + "`TARGET_ORACLE_SQLALCHEMY_URL`" + `). Environment values are read by the setting's
 type: integers as decimal text, booleans as ` + "`true/false/1/0/yes/no/on/off`" + `, arrays as JSON or a
 comma-separated list, objects as JSON. Objects may also be given as a string holding JSON in a file.
+A config or ` + "`.env`" + ` file must be a regular file (not a device, pipe or directory) of at most 16 MiB.
+Any ` + "`dsn`" + ` form but a URL may start with SQL*Plus's ` + "`user/password@`" + `, which fills ` + "`user`" + ` and
+` + "`password`" + ` when those are not set: the last ` + "`@`" + ` ends the password and the first ` + "`/`" + ` ends the user
+(see [Connecting](oracle.md#connecting)).
 
 Configs written for the Singer SDK targets, radbrt's target-oracle and flext-target-oracle load as
 they are: aliases are honoured with their values mapped (the effective value is logged at start),
 flext's nesting under a ` + "`TargetOracle`" + ` key is read, and peer settings that do not apply are
 ignored with a warning. Unknown keys are warned about, naming the closest known setting. A wrong
 type or value, or one setting given twice in one source with different values (say a name and an
-alias), is a configuration error (exit code 2). Secrets never appear in logs or errors.
+alias), is a configuration error (exit code 2). Secrets never appear in logs or errors. Names used
+verbatim in SQL (` + "`tablespace`, `index_tablespace`, `lob_tablespace`, `grant_select_to`" + `, the values of
+` + "`table_name_mappings` and `column_mappings`, `custom_indexes`" + ` names) must not contain ` + "`\"`" + ` or a
+control character (NUL, newline, …).
 
 `)
 	b.WriteString(MarkdownReference())

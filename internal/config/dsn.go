@@ -32,8 +32,18 @@ func (l *loader) resolveDSN(c *Config, final layer) {
 	sqlAlchemy := e.alias != nil || strings.HasPrefix(scheme, "oracle+")
 	if !sqlAlchemy {
 		if hasScheme && scheme == "oracle" {
-			if u, err := url.Parse(dsn); err == nil {
-				fillCredentials(c, final, u.User)
+			l.goOraURL(c, final, e, dsn)
+			return
+		}
+		// SQL*Plus's user/password@identifier: the connection code reads
+		// the identifier; the credentials are needed here already, so
+		// that CheckConnection sees the user and password.
+		if user, pw, hasPW, _, ok := SplitSQLPlus(dsn); ok {
+			if c.User == "" {
+				c.User = user
+			}
+			if hasPW && c.Password == "" {
+				c.Password = Secret(pw)
 			}
 		}
 		return
@@ -49,10 +59,90 @@ func (l *loader) resolveDSN(c *Config, final layer) {
 	}
 }
 
+// goOraURL takes the user and password of go-ora's oracle:// URL. A URL
+// that does not parse is reported here, saying what is wrong with it:
+// otherwise its user would just be missing, and the error would say so.
+func (l *loader) goOraURL(c *Config, final layer, e *entry, dsn string) {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		l.fail(&Error{Source: e.source, Key: e.key, Msg: "not a valid oracle:// URL: " + URLProblem(err)})
+		return
+	}
+	if u.User == nil && c.User == "" && strings.Contains(u.Path+"?"+u.RawQuery, "@") {
+		// oracle://u:9/x@h/svc parses as host "u:9": an unescaped '/' in
+		// the password moved the user into the host.
+		l.fail(&Error{Source: e.source, Key: e.key, Msg: "not a valid oracle:// URL: it has an '@' after the host " +
+			"and no user before it (" + escapeHint + ")"})
+		return
+	}
+	fillCredentials(c, final, u.User)
+}
+
+// escapeHint is how a password with URL delimiters must be written.
+const escapeHint = "a '/', '?', '#', '%' or '@' in a user or password must be percent-encoded: %2F, %3F, %23, %25, %40"
+
+// URLProblem says what is wrong with a URL that net/url refused, without
+// quoting it: url's own errors quote the URL, password included, or a
+// piece of it (an "invalid port" may be the middle of a password).
+func URLProblem(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	var esc url.EscapeError
+	var host url.InvalidHostError
+	msg := err.Error()
+	switch {
+	case errors.As(err, &esc):
+		return "a '%' is not followed by two hex digits (write a literal '%' as %25)"
+	case errors.As(err, &host):
+		return "the host name holds a character a host name cannot hold"
+	case strings.HasPrefix(msg, "invalid port"):
+		return "the text after the host's ':' is not a port number (" + escapeHint + ")"
+	case strings.Contains(msg, "invalid control character"):
+		return "it holds a control character"
+	case strings.Contains(msg, "invalid userinfo"):
+		return "the user or password holds a character that must be percent-encoded"
+	case strings.Contains(msg, "missing ']'"):
+		return "an IPv6 host lacks its closing ']'"
+	}
+	return "malformed (" + escapeHint + ")"
+}
+
+// SplitSQLPlus splits SQL*Plus's "user[/password]@identifier" connect
+// string; rest is the identifier (Easy Connect, descriptor or TNS alias).
+// The rules: a password in double quotes ends at the next '"' followed
+// by '@' and may hold any other character; otherwise the last '@' before
+// any '(' (a descriptor may follow) ends the credentials, and the first
+// '/' in them separates user and password, so an unquoted password may
+// hold '@' and '/' but a user may not. ok is false for a string without
+// credentials, a descriptor, or a URL ("scheme://user@…").
+func SplitSQLPlus(s string) (user, password string, hasPassword bool, rest string, ok bool) {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "(") {
+		return "", "", false, s, false
+	}
+	if u, p, found := strings.Cut(s, "/"); found && strings.HasPrefix(p, `"`) {
+		if end := strings.Index(p[1:], `"@`); end >= 0 && !strings.Contains(u, "@") {
+			return u, p[1 : end+1], true, p[end+3:], true
+		}
+	}
+	head := s
+	if i := strings.IndexByte(s, '('); i >= 0 {
+		head = s[:i]
+	}
+	at := strings.LastIndexByte(head, '@')
+	if at <= 0 || strings.Contains(s[:at], "://") {
+		return "", "", false, s, false
+	}
+	user, password, hasPassword = strings.Cut(s[:at], "/")
+	return user, password, hasPassword, s[at+1:], true
+}
+
 func (l *loader) applySQLAlchemy(c *Config, final layer, e *entry, dsn string) error {
 	u, err := url.Parse(dsn)
 	if err != nil {
-		return errors.New("not a valid URL") // url's error would quote the password
+		return errors.New("not a valid URL: " + URLProblem(err)) // url's error would quote the password
 	}
 	host := u.Hostname()
 	if host == "" {

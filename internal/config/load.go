@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -139,7 +140,7 @@ func (l *loader) warn(format string, args ...any) {
 }
 
 func (l *loader) fileLayer(path string) layer {
-	data, err := os.ReadFile(path)
+	data, err := readFileCapped(path)
 	if err != nil {
 		l.fail(&Error{Source: path, Msg: "cannot read config file", Err: err})
 		return nil
@@ -251,7 +252,7 @@ func isText(s *setting, a *alias) bool {
 }
 
 func (l *loader) dotEnvLayer(path string) layer {
-	data, err := os.ReadFile(path)
+	data, err := readFileCapped(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -265,6 +266,60 @@ func (l *loader) dotEnvLayer(path string) layer {
 		return nil
 	}
 	return l.envLayer(path, vars)
+}
+
+// maxFileBytes caps what is read of a config or .env file. Real ones are
+// a few kilobytes; without a cap, --config /dev/zero or a stray huge file
+// would be read whole until the process runs out of memory. Tests lower it.
+var maxFileBytes int64 = 16 << 20
+
+// readFileCapped reads a regular file of at most maxFileBytes. Devices,
+// FIFOs and directories are refused before they are opened: opening a
+// FIFO blocks, and reading a device may never end.
+func readFileCapped(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, notRegular(fi.Mode())
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// Read one byte past the cap to tell "exactly at the cap" from "over".
+	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > maxFileBytes {
+		return nil, fmt.Errorf("the file is larger than the limit of %s", sizeText(maxFileBytes))
+	}
+	return data, nil
+}
+
+func notRegular(m fs.FileMode) error {
+	what := "a special file"
+	switch {
+	case m.IsDir():
+		what = "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		what = "a named pipe"
+	case m&fs.ModeSocket != 0:
+		what = "a socket"
+	case m&fs.ModeDevice != 0:
+		what = "a device"
+	}
+	return fmt.Errorf("not a regular file (it is %s)", what)
+}
+
+func sizeText(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // build applies defaults and then the merged settings to a new Config, and

@@ -5,6 +5,44 @@ import (
 	"strings"
 )
 
+// checkIdentifier rejects a name given verbatim in the settings that cannot
+// sit between the double quotes of an Oracle identifier: a '"' would end
+// the quoted name early and let the rest run as SQL, and control
+// characters (NUL, newline, …) break statements and the SQL*Plus script a
+// dry run writes. Every setting whose value reaches SQL as a quoted
+// identifier goes through it.
+func checkIdentifier(name string) error {
+	for _, r := range name {
+		switch {
+		case r == '"':
+			return fmt.Errorf("%q contains a double quote, which an Oracle identifier cannot hold", name)
+		case r < 0x20 || r == 0x7f:
+			return fmt.Errorf("%q contains the control character %U, which an Oracle identifier cannot hold", name, r)
+		}
+	}
+	return nil
+}
+
+// convIdentifier checks a string setting used as an identifier (tablespaces).
+func convIdentifier(_ []setting, v any) (any, error) {
+	name := v.(string)
+	if err := checkIdentifier(name); err != nil {
+		return nil, err
+	}
+	return name, nil
+}
+
+// convIdentifiers checks a list of identifiers (grant_select_to).
+func convIdentifiers(_ []setting, v any) (any, error) {
+	names := v.([]string)
+	for i, name := range names {
+		if err := checkIdentifier(name); err != nil {
+			return nil, fmt.Errorf("entry %d: %w", i, err)
+		}
+	}
+	return names, nil
+}
+
 // convTableNames reads table_name_mappings: stream -> table name.
 func convTableNames(_ []setting, v any) (any, error) {
 	obj := v.(*object)
@@ -13,6 +51,9 @@ func convTableNames(_ []setting, v any) (any, error) {
 		name, ok := m.val.(string)
 		if !ok || name == "" {
 			return nil, fmt.Errorf("stream %q: expected a non-empty table name", m.key)
+		}
+		if err := checkIdentifier(name); err != nil {
+			return nil, fmt.Errorf("stream %q: %w", m.key, err)
 		}
 		out[m.key] = name
 	}
@@ -33,6 +74,9 @@ func convColumnMappings(_ []setting, v any) (any, error) {
 			name, ok := c.val.(string)
 			if !ok || name == "" {
 				return nil, fmt.Errorf("stream %q, property %q: expected a non-empty column name", m.key, c.key)
+			}
+			if err := checkIdentifier(name); err != nil {
+				return nil, fmt.Errorf("stream %q, property %q: %w", m.key, c.key, err)
 			}
 			inner[c.key] = name
 		}
@@ -109,6 +153,9 @@ func convIndex(v any) (CustomIndex, error) {
 		if !ok {
 			return ix, fmt.Errorf("%s: wrong type", m.key)
 		}
+	}
+	if err := checkIdentifier(ix.Name); err != nil {
+		return ix, fmt.Errorf("name: %w", err)
 	}
 	if len(ix.Columns) == 0 {
 		return ix, fmt.Errorf("columns: expected a non-empty array of column names")

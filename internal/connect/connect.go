@@ -5,8 +5,10 @@
 // Connection settings become a go-ora v2.9.0 URL. The package does what
 // go-ora does not: it resolves TNS aliases from tnsnames.ora, accepts
 // Easy Connect strings without a port, SQL*Plus's "user/password@db" and
-// "user[proxy_client]" forms, and keeps passwords out of every error it
-// returns (go-ora and net/url may quote the URL, password included).
+// "user[proxy_client]" forms, keeps passwords out of every error it
+// returns (go-ora and net/url may quote the URL, password included), and
+// turns a panic inside go-ora while connecting or on a session's calls
+// into an error.
 package connect
 
 import (
@@ -46,7 +48,11 @@ func ConnectorLog(cfg *config.Config, log *slog.Logger) (driver.Connector, error
 	}
 	red := newRedactor(t.secrets(cfg))
 	dsn := t.url()
-	if _, err := go_ora.ParseConfig(dsn); err != nil {
+	err = guard(func() error {
+		_, err := go_ora.ParseConfig(dsn)
+		return err
+	})
+	if err != nil {
 		return nil, red.wrap("connect: settings for "+t.where, err)
 	}
 	return &connector{inner: go_ora.NewConnector(dsn), red: red, where: t.where}, nil
@@ -68,7 +74,8 @@ func Open(ctx context.Context, cfg *config.Config) (*sql.DB, error) {
 	return db, nil
 }
 
-// connector wraps go-ora's connector to redact connection errors.
+// connector wraps go-ora's connector to redact connection errors and to
+// guard its sessions against the driver's panics.
 type connector struct {
 	inner driver.Connector
 	red   redactor
@@ -76,11 +83,16 @@ type connector struct {
 }
 
 func (c *connector) Connect(ctx context.Context) (driver.Conn, error) {
-	conn, err := c.inner.Connect(ctx)
+	var conn driver.Conn
+	err := guard(func() error {
+		var err error
+		conn, err = c.inner.Connect(ctx)
+		return err
+	})
 	if err != nil {
 		return nil, c.red.wrap("connect to Oracle at "+c.where, err)
 	}
-	return conn, nil
+	return &guardedConn{inner: conn, red: c.red}, nil
 }
 
 func (c *connector) Driver() driver.Driver { return c.inner.Driver() }

@@ -111,11 +111,9 @@ func (t *target) fromDSN(dsn string, cfg *config.Config, getenv env) error {
 	if scheme, _, ok := strings.Cut(s, "://"); ok && strings.EqualFold(scheme, "oracle") {
 		return t.fromURL(s)
 	}
-	if !strings.HasPrefix(s, "(") {
-		if creds, rest, ok := cutCredentials(s); ok {
-			t.fillCredentials(creds)
-			s = rest
-		}
+	if user, pw, hasPW, rest, ok := config.SplitSQLPlus(s); ok {
+		t.fillCredentials(user, pw, hasPW)
+		s = rest
 	}
 	switch {
 	case strings.HasPrefix(s, "("):
@@ -128,35 +126,15 @@ func (t *target) fromDSN(dsn string, cfg *config.Config, getenv env) error {
 	}
 }
 
-// cutCredentials splits SQL*Plus's "user[/password]@identifier". The '@'
-// searched for is the last one before any '(' (a descriptor may follow),
-// so a password may itself hold '@'.
-func cutCredentials(s string) (creds, rest string, ok bool) {
-	head := s
-	if i := strings.IndexByte(s, '('); i >= 0 {
-		head = s[:i]
-	}
-	i := strings.LastIndexByte(head, '@')
-	if i <= 0 {
-		return "", s, false
-	}
-	return s[:i], s[i+1:], true
-}
-
-// fillCredentials applies "user[/password]" where the user and password
-// settings are empty: explicit settings win, as they do for URLs. A
-// double-quoted password (SQL*Plus's way to write special characters)
-// loses its quotes.
-func (t *target) fillCredentials(creds string) {
-	u, p, hasPass := strings.Cut(creds, "/")
+// fillCredentials applies SQL*Plus's "user[/password]" where the user
+// and password settings are empty: explicit settings win, as they do for
+// URLs. config.SplitSQLPlus has already removed a password's quotes.
+func (t *target) fillCredentials(user, password string, hasPassword bool) {
 	if t.user == "" {
-		t.user = u
+		t.user = user
 	}
-	if len(p) >= 2 && p[0] == '"' && p[len(p)-1] == '"' {
-		p = p[1 : len(p)-1]
-	}
-	if hasPass && t.password == "" {
-		t.password = p
+	if hasPassword && t.password == "" {
+		t.password = password
 	}
 }
 
@@ -165,7 +143,8 @@ func (t *target) fillCredentials(creds string) {
 func (t *target) fromURL(s string) error {
 	u, err := url.Parse(s)
 	if err != nil {
-		return errors.New("connect: dsn is not a valid oracle:// URL") // url's error would quote the password
+		// url's error would quote the password.
+		return errors.New("connect: dsn is not a valid oracle:// URL: " + config.URLProblem(err))
 	}
 	if u.User != nil {
 		if t.user == "" {

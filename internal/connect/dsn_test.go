@@ -77,6 +77,22 @@ func TestResolveURL(t *testing.T) {
 			want{host: "h", port: 1521, service: "svc", user: "scott", password: "p@ss/w?rd", sslVerify: true, timeout: 30 * time.Second}},
 		{"SQL*Plus user/password@easy connect", func(c *config.Config) { c.User, c.Password, c.DSN = "", "", "scott/p@ss@h:1521/svc" },
 			want{host: "h", port: 1521, service: "svc", user: "scott", password: "p@ss", sslVerify: true, timeout: 30 * time.Second}},
+		{"SQL*Plus user/password@//host/service", func(c *config.Config) { c.User, c.Password, c.DSN = "", "", "scott/tiger@//h:1600/svc" },
+			want{host: "h", port: 1600, service: "svc", user: "scott", password: "tiger", sslVerify: true, timeout: 30 * time.Second}},
+		{"SQL*Plus password with '@' and '/'", func(c *config.Config) { c.User, c.Password, c.DSN = "", "", "scott/a@b/c@h/svc" },
+			want{host: "h", port: 1521, service: "svc", user: "scott", password: "a@b/c", sslVerify: true, timeout: 30 * time.Second}},
+		{"SQL*Plus user/password@tcps", func(c *config.Config) { c.User, c.Password, c.DSN = "", "", "scott/tiger@tcps://h:2484/svc" },
+			want{host: "h", port: 2484, service: "svc", user: "scott", password: "tiger", ssl: true, sslVerify: true, timeout: 30 * time.Second}},
+		{"SQL*Plus user/password@alias", func(c *config.Config) {
+			c.User, c.Password, c.DSN, c.TNSAdmin = "", "", "scott/tiger@legacy", "testdata/onprem"
+		}, want{user: "scott", password: "tiger", sid: "OLD", sslVerify: true, timeout: 30 * time.Second, servers: 1,
+			descriptor: "(DESCRIPTION=(ADDRESS=(PROTOCOL=TCP)(HOST=old.example.com)(PORT=1526))(CONNECT_DATA=(SID=OLD)))"}},
+		{"SQL*Plus quoted password with '(' before a descriptor", func(c *config.Config) {
+			c.User, c.Password, c.DSN = "", "", `scott/"p(w)@x"@(DESCRIPTION=(ADDRESS=(HOST=h)(PORT=1))(CONNECT_DATA=(SERVICE_NAME=s)))`
+		}, want{user: "scott", password: "p(w)@x", service: "s", sslVerify: true, timeout: 30 * time.Second, servers: 1,
+			descriptor: "(DESCRIPTION=(ADDRESS=(HOST=h)(PORT=1))(CONNECT_DATA=(SERVICE_NAME=s)))"}},
+		{"SQL*Plus explicit settings win", func(c *config.Config) { c.DSN = "scott/tiger@h/svc" },
+			want{host: "h", port: 1521, service: "svc", user: "loader", password: "s3cret!", sslVerify: true, timeout: 30 * time.Second}},
 		{"descriptor with commas in a quoted DN", func(c *config.Config) {
 			c.DSN = "(DESCRIPTION=\n  (ADDRESS=(PROTOCOL=tcps)(HOST=adb.example.com)(PORT=1522))\n  (CONNECT_DATA=(SERVICE_NAME=x_high.adb.example.com))\n  (SECURITY=(ssl_server_cert_dn=\"CN=adb, O=Oracle, C=US\")))"
 		}, want{user: "loader", password: "s3cret!", service: "x_high.adb.example.com", sslVerify: true, timeout: 30 * time.Second, servers: 1,
@@ -163,7 +179,8 @@ func TestResolveErrors(t *testing.T) {
 		{"service and sid", func(c *config.Config) { c.ServiceName, c.SID = "a", "b" }, "not both"},
 		{"neither", func(c *config.Config) {}, "service_name or sid"},
 		{"bad URL", func(c *config.Config) { c.DSN = "oracle://u:s3cret!@h:99999999/x" }, "port"},
-		{"unparsable URL", func(c *config.Config) { c.DSN = "oracle://u:s3cret!@h%zz/x" }, "not a valid oracle:// URL"},
+		{"unparsable URL", func(c *config.Config) { c.DSN = "oracle://u:s3cret!@h%zz/x" }, "not a valid oracle:// URL: a '%' is not followed"},
+		{"unescaped '/' in URL password", func(c *config.Config) { c.DSN = "oracle://u:s3cret!/x@h/svc" }, "not a port number"},
 		{"URL without service", func(c *config.Config) { c.DSN = "oracle://u:s3cret!@h:1521" }, "no service"},
 		{"Easy Connect without service", func(c *config.Config) { c.DSN = "h:1521" }, "needs a service name"},
 		{"Easy Connect bad port", func(c *config.Config) { c.DSN = "u/s3cret!@h:x/svc" }, "port"},

@@ -27,6 +27,7 @@ type rule struct {
 	cols     []string
 	rows     [][]driver.Value
 	err      error
+	panic    any // the driver panics with this value, as go-ora may
 }
 
 // ora is a server error as go-ora returns it.
@@ -76,6 +77,9 @@ func (c fakeConn) QueryContext(_ context.Context, query string, _ []driver.Named
 	c.s.mu.Unlock()
 	for _, r := range c.s.rules {
 		if strings.Contains(query, r.fragment) {
+			if r.panic != nil {
+				panic(r.panic)
+			}
 			if r.err != nil {
 				return nil, r.err
 			}
