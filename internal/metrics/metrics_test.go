@@ -110,23 +110,6 @@ func TestWriteSummaryNarrowsExistingFile(t *testing.T) {
 	}
 }
 
-func TestWriteSummaryNewFileIs0600(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("Unix permission bits")
-	}
-	path := filepath.Join(t.TempDir(), "sum.json")
-	if err := WriteSummary(path, Summary{Status: "failed"}); err != nil {
-		t.Fatal(err)
-	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fi.Mode().Perm() != 0o600 {
-		t.Errorf("mode = %v, want 0600", fi.Mode().Perm())
-	}
-}
-
 func TestWriteSummaryRefusesSymlink(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "victim")
