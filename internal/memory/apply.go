@@ -31,15 +31,19 @@ func (t *memTable) apply(st engine.Step, now string) (engine.Result, error) {
 
 func (t *memTable) write(w *engine.Write, now string) (engine.Result, error) {
 	cols := make([]*table.Column, len(w.Columns))
+	dbTime := -1 // the column the database fills: not checked
 	for i, name := range w.Columns {
 		cols[i] = t.def.Column(name)
 		if cols[i] == nil {
 			return engine.Result{}, oraError(904, fmt.Sprintf("%q: invalid identifier", name))
 		}
+		if name == w.DatabaseTime {
+			dbTime = i
+		}
 	}
 	for _, r := range w.Rows {
 		for i, v := range r.Values {
-			if w.Columns[i] == w.DatabaseTime {
+			if i == dbTime {
 				continue
 			}
 			if err := check(cols[i], v); err != nil {

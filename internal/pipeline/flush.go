@@ -42,6 +42,7 @@ type job struct {
 
 	// Decided by the coordinator when the job starts.
 	replace, truncate bool
+	reuse             bool // few streams: the worker may keep per-stream scratch (see maxStreamsWithSpare)
 }
 
 type jobResult struct {
@@ -76,6 +77,7 @@ func (p *pipeline) flush(s *stream) {
 // commit.
 func (p *pipeline) enqueue(s *stream, j *job) {
 	j.opts = s.opts // workers must not read the coordinator's stream state
+	j.reuse = len(p.order) <= maxStreamsWithSpare
 	s.queue = append(s.queue, j)
 	p.waiting++
 	if !s.running && !s.queued {
@@ -343,7 +345,17 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 	rows := make([]engine.Row, 0, n)
 	var last map[string]int
 	if upsert || (len(keys) > 0 && s.settings.HardDelete) {
-		last = make(map[string]int, n)
+		// One map per stream, emptied per batch, so its buckets are reused;
+		// with many streams, as with spare buffers, memory per idle stream
+		// matters more.
+		last = s.dedupe
+		if last == nil {
+			last = make(map[string]int, n)
+			if j.reuse {
+				s.dedupe = last
+			}
+		}
+		defer clear(last) // drop the batch's keys, keep the buckets
 	}
 	var kb []byte
 	for i := 0; i < n; i++ {

@@ -37,6 +37,7 @@ type stream struct {
 
 	warnedUnknown map[string]bool
 	warnedKeyless bool
+	dedupe        map[string]int // write's key → row map, reused by the stream's jobs (which never overlap)
 	// warnedNoConstraint: an upsert found its table without a primary key
 	warnedNoConstraint bool
 
