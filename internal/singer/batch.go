@@ -162,17 +162,14 @@ func (b *BatchReader) Next() (*Message, error) {
 func (b *BatchReader) open() error {
 	i := b.next
 	b.next++
+	// A device or a FIFO may never end (/dev/zero) or never answer (even
+	// opening a FIFO blocks): a BATCH file is a file, checked before the
+	// open.
+	if fi, err := os.Stat(b.paths[i]); err == nil && !fi.Mode().IsRegular() {
+		return b.fileError(i, fmt.Errorf("not a regular file (%s)", fi.Mode().Type()))
+	}
 	f, err := os.Open(b.paths[i])
 	if err != nil {
-		return b.fileError(i, err)
-	}
-	// A device or a FIFO may never end (/dev/zero) or never answer: a
-	// BATCH file is a file.
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		f.Close()
-		if err == nil {
-			err = fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
-		}
 		return b.fileError(i, err)
 	}
 	var src io.Reader = f

@@ -175,6 +175,8 @@ func TestBatchErrors(t *testing.T) {
 			[]string{"line 2", dir, "not a regular file"}},
 		{"a device", batchMessage(t, "none", os.DevNull), ReaderOptions{}, false,
 			[]string{"line 2", os.DevNull, "not a regular file"}},
+		{"a FIFO nobody writes", batchMessage(t, "none", fifo(t, dir)), ReaderOptions{}, false,
+			[]string{"line 2", "not a regular file"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -231,4 +233,15 @@ func TestBatchNextAfterClose(t *testing.T) {
 	if _, err := b.Next(); err == nil || err == io.EOF {
 		t.Errorf("Next after Close: got %v, want an error", err)
 	}
+}
+
+// fifo makes a named pipe (opening it for reading blocks until a writer
+// comes), or skips where there are none.
+func fifo(t *testing.T, dir string) string {
+	t.Helper()
+	p := filepath.Join(dir, "fifo.jsonl")
+	if err := mkfifo(p); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	return p
 }
