@@ -295,6 +295,12 @@ func TestBatchMessage(t *testing.T) {
 	if err == nil || errors.As(err, &ie) {
 		t.Fatalf("missing BATCH file: err %v", err)
 	}
+	// What came before the BATCH is still committed and its state written.
+	eng = newEngine()
+	states, err = run(t, eng, loadConfig(t, ""), input(schemaLine, rec(7, "before"), state(7), strings.Replace(batch, path, path+".missing", 1), state(8)))
+	if err == nil || errors.As(err, &ie) || strings.Join(states, "|") != `{"n":7}` || ids(eng, "S") != "7" {
+		t.Fatalf("err %v states %q rows %s: want the record and state before the BATCH kept", err, states, ids(eng, "S"))
+	}
 }
 
 // Append-only streams with a key append every record: a re-run after a

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -362,7 +363,7 @@ func (p *pipeline) onStreamActivateVersion(m *singer.Message) error {
 func (p *pipeline) onBatch(m *singer.Message) error {
 	br, err := singer.OpenBatch(m, singer.ReaderOptions{Interrupt: p.interrupted})
 	if err != nil {
-		return err // names the BATCH line, the stream and the file
+		return batchFailed(err) // names the BATCH line, the stream and the file
 	}
 	defer br.Close()
 	for {
@@ -376,12 +377,31 @@ func (p *pipeline) onBatch(m *singer.Message) error {
 			return nil
 		}
 		if err != nil {
-			return err
+			return batchFailed(err)
 		}
 		if err := p.onRecord(rec); err != nil {
 			return withFile(err, rec)
 		}
 	}
+}
+
+// batchFileError is a BATCH file that cannot be read (missing, not a
+// file, not gzip): not the input's fault alone (exit 1, the file may come
+// back), but like bad input it ends the run after committing what came
+// before it and writing the state then true.
+type batchFileError struct{ err error }
+
+func (e *batchFileError) Error() string { return e.err.Error() }
+func (e *batchFileError) Unwrap() error { return e.err }
+
+// batchFailed classifies an error of the BATCH reader: input errors stay
+// as they are; a signal stays a signal.
+func batchFailed(err error) error {
+	var ie *singer.InputError
+	if errors.As(err, &ie) || errors.Is(err, ErrStopped) || errors.Is(err, context.Canceled) {
+		return err
+	}
+	return &batchFileError{err}
 }
 
 // interrupted reports a signal that came while the coordinator is busy

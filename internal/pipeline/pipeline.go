@@ -214,8 +214,10 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 						p.log.Warn("signal received: stopping input, committing what was read")
 						return p.drain(ErrStopped)
 					}
-					if ierr := (*singer.InputError)(nil); errors.As(err, &ierr) {
-						return p.drain(err)
+					var ierr *singer.InputError
+					var berr *batchFileError
+					if errors.As(err, &ierr) || errors.As(err, &berr) {
+						return p.drain(err) // what came before is committed, its state written
 					}
 					p.fail(err)
 					break
