@@ -104,16 +104,27 @@ type redactor struct {
 
 const redacted = "**redacted**"
 
+// minFreeSecret is the shortest secret redacted wherever it appears: a
+// one-letter password would otherwise turn every "p" of a message into
+// "**redacted**" (and tell the password). Shorter ones are redacted where
+// connect strings put credentials: ":secret@" and "/secret@".
+const minFreeSecret = 4
+
 // newRedactor redacts each secret as written and in the escaped forms a
 // URL gives it (userinfo, path, query).
 func newRedactor(secrets []string) redactor {
 	var pairs []string
 	seen := map[string]bool{}
 	add := func(s string) {
-		if s != "" && !seen[s] {
-			seen[s] = true
-			pairs = append(pairs, s, redacted)
+		if s == "" || seen[s] {
+			return
 		}
+		seen[s] = true
+		if len(s) >= minFreeSecret {
+			pairs = append(pairs, s, redacted)
+			return
+		}
+		pairs = append(pairs, ":"+s+"@", ":"+redacted+"@", "/"+s+"@", "/"+redacted+"@")
 	}
 	for _, s := range secrets {
 		if s == "" {

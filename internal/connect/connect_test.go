@@ -122,3 +122,18 @@ func TestConnectorLogsWarningsAndChecksSettings(t *testing.T) {
 		t.Errorf("go-ora's option check did not run: %v", err)
 	}
 }
+
+// A very short password is redacted where connect strings carry
+// credentials, not in every word of a message.
+func TestShortSecretKeepsMessagesReadable(t *testing.T) {
+	red := newRedactor([]string{"p"})
+	for in, want := range map[string]string{
+		"runtime error: invalid memory address or nil pointer dereference": "runtime error: invalid memory address or nil pointer dereference",
+		"oracle://user:p@db:1521/svc":                                       "oracle://user:**redacted**@db:1521/svc",
+		"user/p@db:1521/svc":                                                "user/**redacted**@db:1521/svc",
+	} {
+		if got := red.clean(in); got != want {
+			t.Errorf("clean(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
