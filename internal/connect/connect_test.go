@@ -129,8 +129,8 @@ func TestShortSecretKeepsMessagesReadable(t *testing.T) {
 	red := newRedactor([]string{"p"})
 	for in, want := range map[string]string{
 		"runtime error: invalid memory address or nil pointer dereference": "runtime error: invalid memory address or nil pointer dereference",
-		"oracle://user:p@db:1521/svc":                                       "oracle://user:**redacted**@db:1521/svc",
-		"user/p@db:1521/svc":                                                "user/**redacted**@db:1521/svc",
+		"oracle://user:p@db:1521/svc":                                      "oracle://user:**redacted**@db:1521/svc",
+		"user/p@db:1521/svc":                                               "user/**redacted**@db:1521/svc",
 	} {
 		if got := red.clean(in); got != want {
 			t.Errorf("clean(%q) = %q, want %q", in, got, want)
