@@ -10,7 +10,8 @@ import (
 // the quoted name early and let the rest run as SQL, and control
 // characters (NUL, newline, …) break statements and the SQL*Plus script a
 // dry run writes. Every setting whose value reaches SQL as a quoted
-// identifier goes through it.
+// identifier goes through it. It is table.Quotable's rule, checked where
+// the settings are read (config sits below the table model).
 func checkIdentifier(name string) error {
 	for _, r := range name {
 		switch {

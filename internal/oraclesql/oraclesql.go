@@ -191,7 +191,7 @@ func tableName(t *table.Table) string { return qualified(t.Schema, t.Name) }
 // reaching the server as broken SQL.
 func checkNames(t *table.Table, names ...string) error {
 	for _, n := range append([]string{t.Schema, t.Name}, names...) {
-		if strings.ContainsFunc(n, func(r rune) bool { return r == '"' || r < 0x20 || r == 0x7f }) {
+		if !table.Quotable(n) {
 			return &UnsupportedError{Table: t.QualifiedName(), What: fmt.Sprintf("name %q contains a double quote or a control character", n)}
 		}
 	}

@@ -162,17 +162,25 @@ func unprefixed(name string) string {
 	return name
 }
 
+// Quotable reports whether name can stand between the double quotes of an
+// Oracle identifier: no '"' (it would end the name and let the rest run as
+// SQL) and no control character (NUL, or a line break that would split a
+// statement of a SQL*Plus script).
+func Quotable(name string) bool {
+	return !strings.ContainsFunc(name, func(r rune) bool { return r == '"' || r < 0x20 || r == 0x7f })
+}
+
 // CheckName validates a name used verbatim (a mapping, or one read from
-// configuration): it must be valid UTF-8, not empty, free of '"' and NUL,
-// and fit maxBytes.
+// configuration): it must be valid UTF-8, not empty, Quotable, and fit
+// maxBytes.
 func CheckName(name string, maxBytes int) error {
 	switch {
 	case name == "":
 		return fmt.Errorf("name is empty")
 	case !utf8.ValidString(name):
 		return fmt.Errorf("name %q is not valid UTF-8", name)
-	case strings.ContainsAny(name, "\"\x00"):
-		return fmt.Errorf("name %q contains a double quote or NUL, which Oracle identifiers cannot hold", name)
+	case !Quotable(name):
+		return fmt.Errorf("name %q contains a double quote or a control character, which Oracle identifiers cannot hold", name)
 	case len(name) > maxBytes:
 		return fmt.Errorf("name %q is %d bytes, over the identifier limit of %d bytes", name, len(name), maxBytes)
 	}

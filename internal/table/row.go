@@ -298,7 +298,7 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []Stats, unk
 	if err := l.held(); err != nil {
 		return err
 	}
-	if c := l.metaAt[2]; c >= 0 && meta != nil && meta.Sequence != 0 {
+	if c := l.metaAt[atSequence]; c >= 0 && meta != nil && meta.Sequence != 0 {
 		// Formatted into the row's one allocation rather than a string
 		// of its own.
 		start := len(l.buf)
@@ -328,17 +328,28 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []Stats, unk
 		}
 	}
 	if meta != nil {
-		l.setMeta(l.metaAt[0], meta.TimeExtracted, row, stats)
-		l.setMeta(l.metaAt[1], meta.ReceivedAt, row, stats)
-		l.setMeta(l.metaAt[3], meta.TableVersion, row, stats)
-		l.setMeta(l.metaAt[4], meta.SyncStartedAt, row, stats)
+		l.setMeta(l.metaAt[atExtracted], meta.TimeExtracted, row, stats)
+		l.setMeta(l.metaAt[atReceived], meta.ReceivedAt, row, stats)
+		l.setMeta(l.metaAt[atVersion], meta.TableVersion, row, stats)
+		l.setMeta(l.metaAt[atSyncStarted], meta.SyncStartedAt, row, stats)
 	}
 	return nil
 }
 
-// metaFilled are the metadata columns Row fills from Meta, in the order of
+// metaFilled are the metadata columns Row fills from Meta, indexed like
 // Layout.metaAt.
-var metaFilled = [...]string{MetaExtractedAt, MetaReceivedAt, MetaSequence, MetaTableVersion, MetaSyncStartedAt}
+var metaFilled = [...]string{
+	atExtracted: MetaExtractedAt, atReceived: MetaReceivedAt, atSequence: MetaSequence,
+	atVersion: MetaTableVersion, atSyncStarted: MetaSyncStartedAt,
+}
+
+const (
+	atExtracted = iota
+	atReceived
+	atSequence
+	atVersion
+	atSyncStarted
+)
 
 func (l *Layout) setMeta(i int, v string, row []string, stats []Stats) {
 	if i < 0 {
