@@ -2,9 +2,11 @@ package memory
 
 import (
 	"fmt"
-	"github.com/target-oracle/target-oracle/internal/value"
+	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/target-oracle/target-oracle/internal/value"
 
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/table"
@@ -68,6 +70,11 @@ func (t *memTable) write(w *engine.Write, now string) (engine.Result, error) {
 		res.Known = w.Method == engine.Insert
 		return res, nil
 	}
+	if w.Method == engine.Upsert {
+		if err := distinctKeys(w); err != nil {
+			return engine.Result{}, err
+		}
+	}
 	for _, r := range w.Rows {
 		row := make(map[string]string, len(w.Columns))
 		for i, v := range r.Values {
@@ -98,6 +105,29 @@ func (t *memTable) write(w *engine.Write, now string) (engine.Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// distinctKeys models ORA-30926: a MERGE whose source holds a key twice
+// fails. The loader collapses a batch's records per key so that this never
+// happens (only with rows kept: checking costs a map per batch).
+func distinctKeys(w *engine.Write) error {
+	var idx []int
+	for _, k := range w.KeyColumns {
+		idx = append(idx, slices.Index(w.Columns, k))
+	}
+	seen := make(map[string]int64, len(w.Rows))
+	var kb []byte
+	for _, r := range w.Rows {
+		kb = kb[:0]
+		for _, i := range idx {
+			kb = append(append(kb, r.Values[i]...), 0)
+		}
+		if line, dup := seen[string(kb)]; dup {
+			return oraError(30926, fmt.Sprintf("unable to get a stable set of rows in the source tables (input lines %d and %d share a key)", line, r.Line))
+		}
+		seen[string(kb)] = r.Line
+	}
+	return nil
 }
 
 func (t *memTable) insert(row map[string]string) error {

@@ -358,6 +358,11 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 		defer clear(last) // drop the batch's keys, keep the buckets
 	}
 	var kb []byte
+	// Keys arriving in increasing order (ids, timestamps: the usual case)
+	// cannot repeat, so the map is only filled from the first key that
+	// breaks the order on.
+	var prev string
+	ordered := true
 	for i := 0; i < n; i++ {
 		vals := b.values[i*b.width : (i+1)*b.width]
 		if batchedIdx >= 0 {
@@ -371,14 +376,17 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 			}
 		}
 		if last != nil {
-			key := vals[keys[0]] // one key column: its value is the map key as it is
-			if len(keys) > 1 {
-				kb = kb[:0]
-				for _, k := range keys {
-					kb = append(kb, vals[k]...)
-					kb = append(kb, 0)
+			key := rowKey(vals, keys, &kb)
+			if ordered && (len(rows) == 0 || shortlexLess(prev, key)) {
+				prev = key
+				rows = append(rows, r)
+				continue
+			}
+			if ordered {
+				ordered = false
+				for at := range rows {
+					last[rowKey(rows[at].Values, keys, &kb)] = at
 				}
-				key = string(kb)
 			}
 			if at, ok := last[key]; ok {
 				rows[at] = collapse(rows[at], r, metaIdx)
@@ -399,6 +407,30 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 	}
 	w.Rows = rows
 	return w
+}
+
+// rowKey is the dedupe key of a row's values: the one key column's value
+// as it is, or the key values joined with NUL bytes.
+func rowKey(vals []string, keys []int, kb *[]byte) string {
+	if len(keys) == 1 {
+		return vals[keys[0]]
+	}
+	b := (*kb)[:0]
+	for _, k := range keys {
+		b = append(b, vals[k]...)
+		b = append(b, 0)
+	}
+	*kb = b
+	return string(b)
+}
+
+// shortlexLess orders strings by length, then bytes: a total order in
+// which canonical integers (and fixed-width texts) sort as their values.
+func shortlexLess(a, b string) bool {
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return a < b
 }
 
 // collapse folds a later record for a key into the earlier one of the

@@ -225,6 +225,15 @@ func (p *pipeline) onStreamRecord(m *singer.Message) error {
 	return nil
 }
 
+// onePass reports whether m goes straight to its stream's one-pass
+// decoder (RowChecked), which checks a record's syntax as it converts it:
+// only then may the reader's deferred syntax check wait (see fill and
+// invalid). Any other path checks the syntax first.
+func (p *pipeline) onePass(m *singer.Message) bool {
+	s := p.streams[m.Stream]
+	return p.maps.Empty() && s != nil && s.layout != nil && s.fused && m.Version == ""
+}
+
 // fill converts a record into row. With the fused checks the record is
 // validated in the same pass; when they do not accept it, or its
 // conversion fails, the validator decides, so that a record breaking a
@@ -234,7 +243,11 @@ func (p *pipeline) fill(s *stream, m *singer.Message, meta *table.Meta, row []st
 	if s.fused {
 		err := s.layout.RowChecked(m.Record, meta, row, s.buf.stats, unknown)
 		if err == nil {
+			m.Unchecked = false // the one pass checked the syntax too
 			return nil
+		}
+		if serr := m.CheckRecord(); serr != nil {
+			return serr
 		}
 		if verr := p.validate(s, m); verr != nil {
 			return verr
@@ -298,6 +311,9 @@ func (p *pipeline) meta(m *singer.Message) (*table.Meta, error) {
 // invalid applies on_invalid_record to a record that failed validation or
 // transformation.
 func (p *pipeline) invalid(s *stream, m *singer.Message, err error) error {
+	if serr := m.CheckRecord(); serr != nil {
+		return serr // malformed JSON ends the run, as the reader's errors do: no policy skips it
+	}
 	err = withFile(err, m)
 	switch p.cfg.OnInvalidRecord {
 	case "skip":

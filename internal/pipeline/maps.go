@@ -78,6 +78,11 @@ func (p *pipeline) onSchema(m *singer.Message) error {
 }
 
 func (p *pipeline) onRecord(m *singer.Message) error {
+	if m.Unchecked && !p.onePass(m) {
+		if err := m.CheckRecord(); err != nil {
+			return err
+		}
+	}
 	if p.maps.Empty() {
 		return p.onStreamRecord(m)
 	}

@@ -40,7 +40,9 @@ type inputReader struct {
 func startReader(ctx context.Context, r io.Reader) *inputReader {
 	ctx, cancel := context.WithCancel(ctx)
 	in := &inputReader{chunks: make(chan readChunk, 4), free: make(chan readChunk, 8), cancel: cancel}
-	go in.loop(ctx, singer.NewReader(r, singer.ReaderOptions{}))
+	// Records' syntax is checked by the one pass that converts them, or
+	// by pipeline.settle before any other use (singer.Message.Unchecked).
+	go in.loop(ctx, singer.NewReader(r, singer.ReaderOptions{DeferRecordSyntax: true}))
 	return in
 }
 

@@ -688,7 +688,9 @@ func (w *walker) skipArray(i int) (int, bool) {
 // scanString checks the string starting at the quote at i and returns the
 // index after its closing quote (-1 when it is malformed) and whether it
 // holds escapes or non-ASCII bytes. Plain ASCII is skipped eight bytes at a
-// time.
+// time. Malformed includes invalid UTF-8 and unpaired surrogate escapes,
+// as for the reader: records whose syntax check the reader deferred rely
+// on this walk for it (singer.ReaderOptions.DeferRecordSyntax).
 func (w *walker) scanString(i int) (int, int) {
 	b := w.b
 	flags := 0
@@ -705,6 +707,9 @@ func (w *walker) scanString(i int) (int, int) {
 		}
 		switch c := b[j]; {
 		case c == '"':
+			if flags&strHigh != 0 && !utf8.Valid(b[i+1:j]) {
+				return -1, 0
+			}
 			return j + 1, flags
 		case c == '\\':
 			n := escapeLen(b, j)
@@ -732,7 +737,8 @@ func swarSpecial(x uint64) bool {
 	return ((q-lo)&^q|(bs-lo)&^bs|(x-lo*0x20)&^x|x)&hi != 0
 }
 
-// escapeLen returns the length of the valid escape at b[j] ('\\'), or 0.
+// escapeLen returns the length of the valid escape at b[j] ('\\'), or 0;
+// a surrogate escape is valid only as the first of a pair.
 func escapeLen(b []byte, j int) int {
 	if j+1 >= len(b) {
 		return 0
@@ -741,8 +747,15 @@ func escapeLen(b []byte, j int) int {
 	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 		return 2
 	case 'u':
-		if getu4(b[j:]) >= 0 {
+		r := getu4(b[j:])
+		switch {
+		case r < 0:
+		case !utf16.IsSurrogate(r):
 			return 6
+		case r < 0xDC00:
+			if r2 := getu4(b[j+6:]); r2 >= 0xDC00 && r2 <= 0xDFFF {
+				return 12 // a surrogate pair
+			}
 		}
 	}
 	return 0

@@ -22,6 +22,12 @@ func benchLine(i int) string {
 }
 
 func BenchmarkReader(b *testing.B) {
+	b.Run("checked", func(b *testing.B) { benchReader(b, ReaderOptions{}) })
+	// What the pipeline uses: the record's syntax is left to the one pass.
+	b.Run("deferred", func(b *testing.B) { benchReader(b, ReaderOptions{DeferRecordSyntax: true}) })
+}
+
+func benchReader(b *testing.B, opts ReaderOptions) {
 	const lines = 10000
 	var in bytes.Buffer
 	for i := range lines {
@@ -35,7 +41,7 @@ func BenchmarkReader(b *testing.B) {
 	cpu0 := processCPU()
 	for b.Loop() {
 		rd.Reset(data)
-		r := NewReader(rd, ReaderOptions{})
+		r := NewReader(rd, opts)
 		n := 0
 		for {
 			_, err := r.Next()

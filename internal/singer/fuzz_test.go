@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -137,4 +138,72 @@ func TestConformanceStreams(t *testing.T) {
 			t.Errorf("%s: no messages", path)
 		}
 	}
+}
+
+// FuzzDeferredRecord reads the same input with and without
+// DeferRecordSyntax: a deferred record must pass CheckRecord exactly when
+// the full check accepts its line, with the same error, and every other
+// outcome must be the same.
+func FuzzDeferredRecord(f *testing.F) {
+	for _, s := range deferredSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		full := NewReader(bytes.NewReader(data), ReaderOptions{MaxLineBytes: 1 << 16})
+		lazy := NewReader(bytes.NewReader(data), ReaderOptions{MaxLineBytes: 1 << 16, DeferRecordSyntax: true})
+		for {
+			want, werr := full.Next()
+			got, gerr := lazy.Next()
+			if werr == io.EOF || gerr == io.EOF {
+				if werr != gerr {
+					t.Fatalf("full read ends with %v, deferred with %v", werr, gerr)
+				}
+				return
+			}
+			if gerr == nil && got.Unchecked {
+				gerr = got.CheckRecord()
+				if gerr == nil && got.Unchecked {
+					t.Fatal("CheckRecord passed but left Unchecked set")
+				}
+			}
+			switch {
+			case werr != nil && gerr != nil:
+				var wie, gie *InputError
+				if !errors.As(werr, &wie) || !errors.As(gerr, &gie) || wie.Line != gie.Line || wie.Msg != gie.Msg {
+					t.Fatalf("errors differ:\nfull     %v\ndeferred %v", werr, gerr)
+				}
+			case werr != nil || gerr != nil:
+				t.Fatalf("full read: %v, deferred read: %v", werr, gerr)
+			default:
+				g := got.Clone()
+				g.recordAt = 0 // where the record was, kept for error positions
+				if !reflect.DeepEqual(want.Clone(), g) {
+					t.Fatalf("messages differ:\nfull     %+v\ndeferred %+v", want, got)
+				}
+			}
+		}
+	})
+}
+
+var deferredSeeds = []string{
+	`{"type":"RECORD","stream":"s","record":{"id":1,"a":"x\"}y","b":[1,{"c":null}]},"time_extracted":"2025-01-01T00:00:00Z"}`,
+	`{"type":"RECORD","stream":"s","record":{"a":"\ud800"}}`,
+	`{"type":"RECORD","stream":"s","record":{"a":"\ud83d\ude00","b":"\\"}}`,
+	"{\"type\":\"RECORD\",\"stream\":\"s\",\"record\":{\"a\":\"\xff\"}}",
+	"{\"type\":\"RECORD\",\"stream\":\"s\",\"record\":{\"a\":\"\t\"}}",
+	`{"type":"RECORD","stream":"s","record":{"a":1,}}`,
+	`{"type":"RECORD","stream":"s","record":{"a":01}}`,
+	`{"type":"RECORD","stream":"s","record":{"a":[1,]}}`,
+	`{"type":"RECORD","stream":"s","record":{"a":tru}}`,
+	`{"type":"RECORD","stream":"s","record":{"a":1]}`,
+	`{"type":"RECORD","stream":"s","record":{"a":1}} x`,
+	`{"record":{"a":1},"type":"RECORD","stream":"s"}`,
+	`{"type":"RECORD","record":{"a":01}}`,
+	`{"type":"RECORD","stream":"s","record":{"a":01},"record":{"a":1}}`,
+	`{"type":"SCHEMA","stream":"s","schema":{},"record":{"a":01}}`,
+	`{"type":"RECORD","stream":"s","record":{"a":"unterminated}}`,
+	`{"type":"RECORD","stream":"s","record":` + strings.Repeat(`{"a":`, 998) + `1` + strings.Repeat(`}`, 998) + `}`,
+	`{"type":"RECORD","stream":"s","record":` + strings.Repeat(`[`, 999) + strings.Repeat(`]`, 999) + `}`,
+	`{"type":"RECORD","stream":"s","record":{"a":"\u00e9\u0041"},"version":2}`,
+	`{"type":"RECORD","stream":"s","record":{"a":"é"}, "time_extracted": 5}`,
 }

@@ -69,6 +69,11 @@ type Message struct {
 	// fraction, no exponent) but not its size. Versions are compared
 	// numerically.
 	Version string
+	// Unchecked is set when the reader deferred the syntax check of
+	// Record (ReaderOptions.DeferRecordSyntax): CheckRecord must pass
+	// before Record is used by anything that does not check it itself.
+	Unchecked bool
+	recordAt  int // Record's offset in its line, for error positions
 
 	// STATE
 	Value json.RawMessage // compact JSON text of "value" (numbers keep their text; null stays "null")
@@ -94,4 +99,45 @@ func (m *Message) Clone() *Message {
 	c.KeyProperties = slices.Clone(m.KeyProperties)
 	c.Manifest = slices.Clone(m.Manifest)
 	return &c
+}
+
+// CheckRecord checks the JSON syntax of a record whose check the reader
+// deferred (Unchecked), and clears Unchecked when it passes. The error is
+// the *InputError the reader would have returned for the line: the other
+// parts of the line were checked when it was read, so the first fault of
+// the line is the first fault of the record.
+func (m *Message) CheckRecord() error {
+	if !m.Unchecked {
+		return nil
+	}
+	err := CheckValue(m.Record, 1)
+	if err == nil {
+		m.Unchecked = false
+		return nil
+	}
+	if se, ok := err.(*scanError); ok {
+		err = &scanError{se.off + m.recordAt, se.msg}
+	}
+	return &InputError{Line: m.Line, Stream: m.Stream, Msg: err.Error()}
+}
+
+// CheckValue checks that b is exactly one JSON value as the reader
+// requires of a line's parts: RFC 8259 syntax, valid UTF-8, no unpaired
+// surrogate escape, and nesting within MaxDepth when b sits depth levels
+// deep. The error names the first fault (invalid UTF-8 first, as the
+// reader reports it) with its byte offset in b.
+func CheckValue(b []byte, depth int) error {
+	s := scanner{data: b}
+	s.skipSpace()
+	err := s.value(depth)
+	if s.skipSpace(); err == nil && s.pos != len(b) {
+		err = &scanError{s.pos, "invalid JSON: unexpected data after the value"}
+	}
+	if err == nil {
+		return nil
+	}
+	if off := invalidUTF8(b); off >= 0 {
+		return utf8Error(off)
+	}
+	return err
 }

@@ -18,6 +18,13 @@ type ReaderOptions struct {
 	// bytes; an error from it ends the read with that error, so that a
 	// signal stops even an endless line.
 	Interrupt func() error
+	// DeferRecordSyntax lets Next find the end of a RECORD's "record"
+	// object without checking its syntax, for a caller whose next stage
+	// walks the record byte by byte anyway (the one-pass decoder): the
+	// message then has Unchecked set, and the caller must call
+	// Message.CheckRecord before any other use of Record. Everything else
+	// in the line is checked as usual.
+	DeferRecordSyntax bool
 }
 
 // A Reader reads Singer messages, one JSON object per line.
@@ -29,8 +36,9 @@ type ReaderOptions struct {
 //
 // A Reader is not safe for concurrent use.
 type Reader struct {
-	lr  lineReader
-	msg Message
+	lr          lineReader
+	msg         Message
+	deferRecord bool // ReaderOptions.DeferRecordSyntax
 
 	keyBuf []byte // unescaped object keys
 	strBuf []byte // unescaped envelope strings
@@ -43,7 +51,7 @@ type Reader struct {
 
 // NewReader returns a Reader reading from r. It buffers its input.
 func NewReader(r io.Reader, opts ReaderOptions) *Reader {
-	return &Reader{lr: newLineReader(r, opts.MaxLineBytes)}
+	return &Reader{lr: newLineReader(r, opts.MaxLineBytes), deferRecord: opts.DeferRecordSyntax}
 }
 
 // Line returns the 1-based number of the last physical line read, blank
@@ -74,12 +82,28 @@ func (r *Reader) Next() (*Message, error) {
 		return nil, fmt.Errorf("read input line %d: %w", r.lr.n+1, err)
 	}
 	var env envelope
-	if err := r.scan(line, &env); err != nil {
+	err = r.scan(line, &env, r.deferRecord)
+	if env.deferred && (err != nil || !env.deferOK()) {
+		// Whatever is wrong with the line, the full check finds the same
+		// first fault as without deferral; a record that is not a RECORD's
+		// only one is checked now.
+		env = envelope{}
+		err = r.scan(line, &env, false)
+	}
+	if err != nil {
 		return nil, r.syntaxError(line, &env, err)
 	}
 	r.msg = Message{Line: r.lr.n}
 	if err := r.decode(&env); err != nil {
+		if env.deferred {
+			if serr := r.scan(line, &envelope{}, false); serr != nil {
+				return nil, r.syntaxError(line, &env, serr) // a syntax error comes first, as without deferral
+			}
+		}
 		return nil, err
+	}
+	if env.deferred {
+		r.msg.Unchecked, r.msg.recordAt = true, env.recordAt
 	}
 	return &r.msg, nil
 }
@@ -90,6 +114,20 @@ type envelope struct {
 	typ, stream, timeExtracted, version  []byte
 	record, schema, value, keyProperties []byte
 	encoding, manifest                   []byte
+
+	// deferred is set when a "record" value was skipped unchecked
+	// (DeferRecordSyntax); records counts the "record" keys, recordAt is
+	// the offset of the last one's value in the line.
+	deferred bool
+	records  int
+	recordAt int
+}
+
+// deferOK reports whether the deferred record may stay unchecked: it is
+// the record of a RECORD message, and no other "record" value went
+// unchecked before it.
+func (env *envelope) deferOK() bool {
+	return env.records == 1 && string(env.typ) == `"RECORD"`
 }
 
 func (env *envelope) set(key, val []byte) {
@@ -100,6 +138,7 @@ func (env *envelope) set(key, val []byte) {
 		env.stream = val
 	case "record":
 		env.record = val
+		env.records++
 	case "time_extracted":
 		env.timeExtracted = val
 	case "version":
@@ -118,7 +157,9 @@ func (env *envelope) set(key, val []byte) {
 }
 
 // scan validates line as one JSON object and collects its envelope fields.
-func (r *Reader) scan(line []byte, env *envelope) error {
+// With deferRecord, a "record" object is skipped to its end without a
+// syntax check (env.deferred).
+func (r *Reader) scan(line []byte, env *envelope, deferRecord bool) error {
 	s := scanner{data: line}
 	s.skipSpace()
 	if s.pos >= len(line) || line[s.pos] != '{' {
@@ -140,8 +181,16 @@ func (r *Reader) scan(line []byte, env *envelope) error {
 			key = r.keyBuf
 		}
 		vstart := s.pos
-		if err := s.value(1); err != nil {
-			return err
+		if deferRecord && string(key) == "record" {
+			if end := skipObject(line, vstart, MaxDepth-1); end > 0 {
+				s.pos = end
+				env.deferred, env.recordAt = true, vstart
+			}
+		}
+		if s.pos == vstart {
+			if err := s.value(1); err != nil {
+				return err
+			}
 		}
 		env.set(key, line[vstart:s.pos])
 		done, err := s.next('}')

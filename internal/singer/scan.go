@@ -539,3 +539,64 @@ func eachMember(obj []byte, fn func(key, val []byte) error) error {
 		}
 	}
 }
+
+// skipObject returns the index just past the object or array at data[i],
+// finding it by its brackets and strings alone: nothing else is checked.
+// It returns -1 when data[i] opens neither, when the brackets do not close
+// before the end of data, or when they nest deeper than maxDepth (counting
+// the value at i as 1). For valid JSON the end is the one the scanner
+// finds; for anything else, the caller checks the bytes later.
+func skipObject(data []byte, i, maxDepth int) int {
+	if i >= len(data) || data[i] != '{' && data[i] != '[' {
+		return -1
+	}
+	depth := 0
+	for i < len(data) {
+		switch structural[data[i]] {
+		case 1: // '"'
+			if i = stringClose(data, i+1); i < 0 {
+				return -1
+			}
+		case 2: // '{', '['
+			if depth++; depth > maxDepth {
+				return -1
+			}
+		case 3: // '}', ']'
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		}
+		i++
+	}
+	return -1
+}
+
+// structural classifies the bytes skipObject looks at; a read-only table.
+var structural = [256]uint8{'"': 1, '{': 2, '[': 2, '}': 3, ']': 3}
+
+// stringClose returns the index of the quote that closes the string whose
+// content starts at data[i], stepping over backslash escapes, or -1. It
+// tests 8 bytes at a time.
+func stringClose(data []byte, i int) int {
+	for {
+		for ; i+8 <= len(data); i += 8 {
+			x := binary.LittleEndian.Uint64(data[i:])
+			quote := x ^ (ones * '"')
+			bslash := x ^ (ones * '\\')
+			if m := ((quote-ones)&^quote | (bslash-ones)&^bslash) & highs; m != 0 {
+				i += bits.TrailingZeros64(m) / 8
+				break
+			}
+		}
+		for i < len(data) && data[i] != '"' && data[i] != '\\' {
+			i++
+		}
+		if i >= len(data) {
+			return -1
+		}
+		if data[i] == '"' {
+			return i
+		}
+		i += 2 // the escaped byte cannot close the string
+	}
+}

@@ -1,7 +1,6 @@
 package table
 
 import (
-	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/target-oracle/target-oracle/internal/conformance"
 	"github.com/target-oracle/target-oracle/internal/schema"
@@ -89,7 +87,8 @@ func (p *fusedPair) compare(t testing.TB, record []byte) bool {
 // readerGives reports whether the reader would hand record to the row
 // builder: one JSON value in valid UTF-8.
 func readerGives(record []byte) bool {
-	return json.Valid(record) && utf8.Valid(record)
+	err := singer.CheckValue(record, 1)
+	return err == nil || strings.Contains(err.Error(), "nesting deeper") // the reader defers only records within the limit
 }
 
 // TestRowCheckedConformance runs every record of every conformance stream
@@ -194,9 +193,7 @@ func FuzzRowChecked(f *testing.F) {
 	pairs := map[key]*fusedPair{}
 	f.Fuzz(func(t *testing.T, schemaText string, record []byte, mode uint8) {
 		mode %= uint8(len(modes))
-		if !readerGives(record) {
-			return
-		}
+		valid := readerGives(record)
 		k := key{schemaText, mode}
 		p, ok := pairs[k]
 		if !ok {
@@ -206,6 +203,15 @@ func FuzzRowChecked(f *testing.F) {
 			}
 		}
 		if p == nil {
+			return
+		}
+		if !valid {
+			// The walk is the syntax check of records the reader did not
+			// check (singer.ReaderOptions.DeferRecordSyntax).
+			row, stats := make([]string, p.f.Columns()), make([]Stats, p.f.Columns())
+			if err := p.f.RowChecked(record, nil, row, stats, nil); err == nil {
+				t.Fatalf("fused path accepted a record the reader refuses (%v): %q", singer.CheckValue(record, 1), record)
+			}
 			return
 		}
 		p.compare(t, record)
@@ -271,6 +277,44 @@ func TestDuplicateKeysLastWins(t *testing.T) {
 		}
 		if strings.Join(got, " ") != c.want {
 			t.Errorf("%s: got %q, want %q", c.record, strings.Join(got, " "), c.want)
+		}
+	}
+}
+
+// The one pass is the syntax check of records the reader did not check:
+// it must never accept malformed JSON, whatever the schema lets through.
+func TestRowCheckedRefusesMalformed(t *testing.T) {
+	schemaText := `{"type":"object","properties":{"id":{"type":"integer"},"s":{"type":["null","string"]},` +
+		`"o":{"type":["null","object"],"properties":{"a":{"type":"string"}}},"j":{}}}`
+	for _, mode := range []string{ModeHybrid, ModeFlattened, ModeJSON} {
+		p, ok := newFusedPair(t, schemaText, nil, Options{StorageMode: mode})
+		if !ok {
+			t.Fatal("schema not covered by the one-pass decoder")
+		}
+		for _, record := range []string{
+			`{"id":1,}`,
+			`{"id":1}x`,
+			`{"id":1,"s":"\ud800"}`,
+			`{"id":1,"s":"\udc00\ud800"}`,
+			"{\"id\":1,\"s\":\"\xff\"}",
+			"{\"id\":1,\"s\":\"a\tb\"}",
+			"{\"id\":1,\"k\tx\":1}",
+			"{\"id\":1,\"\xc3\":1}",
+			`{"id":1,"\ud800":1}`,
+			`{"id":1,"o":{"a":"x",}}`,
+			`{"id":1,"j":[1,]}`,
+			`{"id":1,"j":{"a":01}}`,
+			"{\"id\":1,\"j\":\"\xed\xa0\x80\"}",
+			`{"id":1,"s":"a"`,
+			`{"id":1 "s":"a"}`,
+		} {
+			if readerGives([]byte(record)) {
+				t.Fatalf("test record %q is valid JSON", record)
+			}
+			row, stats := make([]string, p.f.Columns()), make([]Stats, p.f.Columns())
+			if err := p.f.RowChecked([]byte(record), nil, row, stats, nil); err == nil {
+				t.Errorf("%s: RowChecked accepted malformed %q", mode, record)
+			}
 		}
 	}
 }

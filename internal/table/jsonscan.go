@@ -275,7 +275,7 @@ func appendFiltered(dst, b []byte, i int, f *trie, scratch *[]byte) ([]byte, int
 				return dst, j, err
 			}
 		}
-		if i, err = nextMember(b, j, '}'); err != nil {
+		if i, _, err = nextMember(b, j, '}'); err != nil {
 			return dst, i, err
 		}
 	}
@@ -298,7 +298,7 @@ func appendFilteredArray(dst, b []byte, i int, f *trie, scratch *[]byte) ([]byte
 		if dst, i, err = appendFiltered(dst, b, i, f, scratch); err != nil {
 			return dst, i, err
 		}
-		if i, err = nextMember(b, i, ']'); err != nil {
+		if i, _, err = nextMember(b, i, ']'); err != nil {
 			return dst, i, err
 		}
 	}
@@ -308,18 +308,45 @@ func appendFilteredArray(dst, b []byte, i int, f *trie, scratch *[]byte) ([]byte
 	return append(dst, ']'), i + 1, nil
 }
 
-// nextMember moves past the ',' after a member, or stops at the closing
-// byte; it returns the index of the next member or of the closing byte.
-func nextMember(b []byte, i int, closing byte) (int, error) {
+// nextMember moves past the ',' after a member and the white space after
+// it, returning the index of the next member, or reports done at the
+// closing byte, returning its index.
+func nextMember(b []byte, i int, closing byte) (next int, done bool, err error) {
 	i = skipWS(b, i)
 	if i >= len(b) {
-		return i, errSyntax
+		return i, false, errSyntax
 	}
 	switch b[i] {
 	case ',':
-		return skipWS(b, i+1), nil
+		return skipWS(b, i+1), false, nil
 	case closing:
-		return i, nil
+		return i, true, nil
 	}
-	return i, errSyntax
+	return i, false, errSyntax
+}
+
+// validKey reports whether a key's raw body (between its quotes) holds no
+// control character and is valid UTF-8; its escapes are checked when it is
+// unescaped.
+func validKey(body []byte) bool {
+	high := false
+	for _, c := range body {
+		if c < 0x20 {
+			return false
+		}
+		high = high || c >= utf8.RuneSelf
+	}
+	return !high || utf8.Valid(body)
+}
+
+// plainName reports whether a property name appears in JSON text as
+// itself, without escapes: no quote, backslash or control character (names
+// come from decoded JSON, so they are valid UTF-8).
+func plainName(name string) bool {
+	for _, c := range []byte(name) {
+		if c < 0x20 || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }

@@ -186,7 +186,7 @@ func (l *Layout) planObject(b *builder, obj *schema.Property, depth int, propCol
 			op.cols = append(op.cols, e.child.cols...)
 		}
 		op.names = append(op.names, p.Name)
-		op.plain = append(op.plain, !strings.ContainsAny(p.Name, "\"\\"))
+		op.plain = append(op.plain, plainName(p.Name))
 	}
 	return op
 }
@@ -292,8 +292,12 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []Stats, unk
 		l.spans[l.doc] = span{0, int32(len(l.buf)), true}
 		l.vstats[l.doc] = Stats{MaxBytes: len(l.buf)}
 	}
-	if _, err := l.object(record, i, l.root, stats, unknown, check); err != nil {
+	end, err := l.object(record, i, l.root, stats, unknown, check)
+	if err != nil {
 		return err
+	}
+	if check && skipWS(record, end) != len(record) {
+		return ErrUnchecked
 	}
 	if err := l.held(); err != nil {
 		return err
@@ -377,12 +381,14 @@ func (l *Layout) object(b []byte, i int, op *objPlan, stats []Stats, unknown fun
 	op.next = 0
 	var seen uint64
 	i = skipWS(b, i+1)
-	for i < len(b) && b[i] != '}' {
-		if b[i] != '"' {
+	for done := i < len(b) && b[i] == '}'; !done; {
+		if i >= len(b) || b[i] != '"' {
 			return i, inputError(l.stream, "", "record: %v", errSyntax)
 		}
-		ke, esc, err := op.keyEnd(b, i)
-		if err != nil {
+		ke, esc, err := op.keyEnd(b, i, check)
+		if err == ErrUnchecked {
+			return i, err
+		} else if err != nil {
 			return i, inputError(l.stream, "", "record: %v", err)
 		}
 		key := b[i+1 : ke-1]
@@ -400,12 +406,9 @@ func (l *Layout) object(b []byte, i int, op *objPlan, stats []Stats, unknown fun
 		if j, err = l.member(b, j, op, key, stats, unknown, check, &seen); err != nil {
 			return j, err
 		}
-		if i, err = nextMember(b, j, '}'); err != nil {
+		if i, done, err = nextMember(b, j, '}'); err != nil {
 			return i, inputError(l.stream, "", "record: %v", err)
 		}
-	}
-	if i >= len(b) {
-		return i, inputError(l.stream, "", "record: %v", errSyntax)
 	}
 	if check && seen&op.req != op.req {
 		return i, ErrUnchecked
@@ -414,8 +417,11 @@ func (l *Layout) object(b []byte, i int, op *objPlan, stats []Stats, unknown fun
 }
 
 // keyEnd is stringEnd for a key at b[i], comparing it in place with the
-// key expected next first: records mostly list keys in schema order.
-func (op *objPlan) keyEnd(b []byte, i int) (end int, escaped bool, err error) {
+// key expected next first: records mostly list keys in schema order. With
+// check, a key not matched in place must hold no control character and be
+// valid UTF-8 (else ErrUnchecked): the walk is the syntax check of records
+// the reader did not check (singer.ReaderOptions.DeferRecordSyntax).
+func (op *objPlan) keyEnd(b []byte, i int, check bool) (end int, escaped bool, err error) {
 	if op.next < len(op.names) {
 		name := op.names[op.next]
 		e := i + 1 + len(name)
@@ -423,7 +429,11 @@ func (op *objPlan) keyEnd(b []byte, i int) (end int, escaped bool, err error) {
 			return e + 1, false, nil
 		}
 	}
-	return stringEnd(b, i)
+	end, escaped, err = stringEnd(b, i)
+	if err == nil && check && !validKey(b[i+1:end-1]) {
+		return 0, false, ErrUnchecked
+	}
+	return end, escaped, err
 }
 
 // member handles the value of one key of an object; it returns the index

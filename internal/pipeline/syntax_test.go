@@ -1,0 +1,89 @@
+package pipeline_test
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/target-oracle/target-oracle/internal/singer"
+)
+
+// The reader leaves a record's syntax to the one-pass decoder
+// (singer.ReaderOptions.DeferRecordSyntax). Whatever path a malformed
+// record takes — one pass, fallback to the general validator, conversion
+// error, invalid time_extracted, stream maps, no validation, any
+// on_invalid_record — it must end the run with the reader's own error for
+// the line, after committing what came before and writing its state.
+func TestMalformedRecordEndsTheRun(t *testing.T) {
+	bad := []string{
+		`{"type":"RECORD","stream":"s","record":{"id":4,"v":"x",}}`,
+		`{"type":"RECORD","stream":"s","record":{"id":4,"v":"\ud800"}}`,
+		"{\"type\":\"RECORD\",\"stream\":\"s\",\"record\":{\"id\":4,\"v\":\"\xff\"}}",
+		"{\"type\":\"RECORD\",\"stream\":\"s\",\"record\":{\"id\":4,\"v\":\"a\tb\"}}",
+		`{"type":"RECORD","stream":"s","record":{"id":4,"w":01}}`,
+		`{"type":"RECORD","stream":"s","record":{"id":"four","v":"\ud800"}}`,                     // a broken rule too
+		`{"type":"RECORD","stream":"s","record":{"id":4,"v":"\ud800"},"time_extracted":"never"}`, // bad metadata too
+		`{"type":"RECORD","stream":"s","record":{"id":4,"v":"\ud800"},"version":1}`,
+		`{"type":"RECORD","stream":"s","record":{"id":4,"v":[1,]}}`,
+		`{"type":"RECORD","stream":"s","record":{"id":4}x}`,
+	}
+	settings := map[string]string{
+		"default":     `{}`,
+		"skip":        `{"on_invalid_record": "skip"}`,
+		"reject":      `{"on_invalid_record": "reject", "reject_path": "REJECTS"}`,
+		"no validate": `{"validate_records": false}`,
+		"stream map":  `{"stream_maps": {"s": {"extra": "1"}}}`,
+	}
+	for name, set := range settings {
+		for _, line := range bad {
+			_, want := singer.NewReader(strings.NewReader(line), singer.ReaderOptions{}).Next()
+			if want == nil {
+				t.Fatalf("test line is valid: %s", line)
+			}
+			set := strings.Replace(set, "REJECTS", t.TempDir()+"/rejects.jsonl", 1)
+			eng := newEngine()
+			in := input(schemaLine, rec(1, "a"), rec(2, "b"), state(2), line, rec(5, "e"), state(5))
+			states, err := run(t, eng, loadConfig(t, set), in)
+			var ie *singer.InputError
+			if !errors.As(err, &ie) || ie.Line != 5 || !strings.Contains(err.Error(), want.(*singer.InputError).Msg) {
+				t.Errorf("%s: %s:\ngot  %v\nwant %v", name, line, err, want)
+			}
+			if strings.Join(states, "|") != `{"n":2}` || ids(eng, "S") != "1,2" {
+				t.Errorf("%s: %s: states %q rows %s, want the state and rows before the line", name, line, states, ids(eng, "S"))
+			}
+		}
+	}
+}
+
+// Upserts of one batch collapse per key whatever the order of the keys:
+// in increasing order no key is looked up (they cannot repeat), and the
+// first key out of order switches to the map with every key before it.
+func TestUpsertDedupeAnyKeyOrder(t *testing.T) {
+	for _, c := range []struct {
+		ids  []int
+		want string // id=v by id
+	}{
+		{[]int{1, 2, 3}, "1=v0,2=v1,3=v2"},
+		{[]int{9, 10, 11, 9}, "9=v3,10=v1,11=v2"},
+		{[]int{1, 2, 10, 3, 10, 2, 11}, "1=v0,2=v5,3=v3,10=v4,11=v6"},
+		{[]int{5, 4, 3, 5}, "3=v2,4=v1,5=v3"},
+		{[]int{7, 7}, "7=v1"},
+	} {
+		lines := []string{schemaLine}
+		for i, id := range c.ids {
+			lines = append(lines, rec(id, "v"+strconv.Itoa(i)))
+		}
+		eng := newEngine()
+		if _, err := run(t, eng, loadConfig(t, ""), input(lines...)); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range eng.Rows("DRY_RUN.S") {
+			got = append(got, r["ID"]+"="+r["V"])
+		}
+		if strings.Join(got, ",") != c.want {
+			t.Errorf("ids %v: rows %s, want %s", c.ids, strings.Join(got, ","), c.want)
+		}
+	}
+}
