@@ -301,8 +301,8 @@ func check(c *table.Column, v string) error {
 	switch t.Kind {
 	case table.KindVarchar:
 		n := len(v)
-		if t.CharSemantics || t.National {
-			n = utf8.RuneCountInString(v)
+		if (t.CharSemantics || t.National) && n > t.Length {
+			n = utf8.RuneCountInString(v) // never more characters than bytes
 		}
 		if n > t.Length {
 			return oraError(12899, fmt.Sprintf("value too large for column %q (actual: %d, maximum: %d)", c.Name, n, t.Length))
@@ -342,28 +342,40 @@ func check(c *table.Column, v string) error {
 	return nil
 }
 
-// numberShape returns the integer digits and scale of a canonical number.
+// numberShape returns the integer digits and scale of a canonical number
+// ([-]digits[.digits], no leading zeros but "0").
 func numberShape(v string) (intDigits, scale int, ok bool) {
-	s := strings.TrimPrefix(v, "-")
-	if s == "" {
-		return 0, 0, false
+	i := 0
+	if v != "" && v[0] == '-' {
+		i++
 	}
-	ip, fp, _ := strings.Cut(s, ".")
-	for _, p := range [2]string{ip, fp} {
-		for i := 0; i < len(p); i++ {
-			if p[i] < '0' || p[i] > '9' {
-				return 0, 0, false
-			}
+	start, dot := i, -1
+	for ; i < len(v); i++ {
+		switch c := v[i]; {
+		case c >= '0' && c <= '9':
+		case c == '.' && dot < 0:
+			dot = i
+		default:
+			return 0, 0, false
 		}
 	}
-	if ip == "0" {
-		ip = ""
+	if dot < 0 {
+		dot = len(v)
+	} else {
+		scale = len(v) - dot - 1
 	}
-	return len(ip), len(fp), true
+	intDigits = dot - start
+	if intDigits == 1 && v[start] == '0' {
+		intDigits = 0
+	}
+	return intDigits, scale, len(v) > start
 }
 
 func fracDigits(ts string) int {
-	i := strings.IndexByte(ts, '.')
+	i := 19 // canonical: YYYY-MM-DDTHH:MM:SS[.fff…]Z
+	if len(ts) <= i || ts[i] != '.' {
+		i = strings.IndexByte(ts, '.')
+	}
 	if i < 0 {
 		return 0
 	}

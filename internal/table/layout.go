@@ -123,6 +123,7 @@ type Layout struct {
 	checker schema.Checker
 
 	buf     []byte
+	block   []byte // the text block rows are cut from (rowText)
 	scratch []byte
 	spans   []span
 	vstats  []Stats // the current record's value stats, by column

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/target-oracle/target-oracle/internal/schema"
 	"github.com/target-oracle/target-oracle/internal/value"
@@ -310,7 +311,7 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []Stats, unk
 		l.spans[c] = span{int32(start), int32(len(l.buf)), true}
 		l.vstats[c] = Stats{MaxIntDigits: len(l.buf) - start}
 	}
-	s := string(l.buf)
+	s := l.rowText(l.buf)
 	for c, sp := range l.spans {
 		row[c] = ""
 		if sp.set {
@@ -338,6 +339,26 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []Stats, unk
 		l.setMeta(l.metaAt[atSyncStarted], meta.SyncStartedAt, row, stats)
 	}
 	return nil
+}
+
+// blockSize is the size of the text blocks rows are cut from.
+const blockSize = 64 << 10
+
+// rowText returns a row's converted values as one string. Rows are cut
+// from shared blocks instead of allocating a string each: the allocation
+// per row was a tenth of the one pass. A block's bytes are never written
+// again once a row's string points at them, and it is freed with the last
+// row (or value kept from it).
+func (l *Layout) rowText(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if cap(l.block)-len(l.block) < len(b) {
+		l.block = make([]byte, 0, max(blockSize, len(b)))
+	}
+	start := len(l.block)
+	l.block = append(l.block, b...)
+	return unsafe.String(&l.block[start], len(b))
 }
 
 // metaFilled are the metadata columns Row fills from Meta, indexed like
