@@ -19,7 +19,7 @@ const (
 )
 
 // maxFastDepth bounds the walker's recursion; deeper records are left to
-// encoding/json and Validate.
+// encoding/json and Validate. It is singer.MaxDepth (see Checker.Check).
 const maxFastDepth = 1000
 
 // String flags found by scanString.

@@ -76,10 +76,12 @@ type Checker struct{ w walker }
 // Check validates the JSON value starting at b[i] against n and returns
 // the index just past it. ok is true only when the value is valid; false
 // means invalid, malformed or undecided, and the caller must ask
-// ValidateRaw.
-func (c *Checker) Check(n Node, b []byte, i int) (end int, ok bool) {
+// ValidateRaw. depth is the nesting level of the value's container, as
+// singer.MaxDepth counts it (a record's own members: 2): a value nesting
+// past singer.MaxDepth is undecided, as the reader refuses it.
+func (c *Checker) Check(n Node, b []byte, i, depth int) (end int, ok bool) {
 	w := &c.w
-	w.b, w.depth, w.unsure = b, 0, false
+	w.b, w.depth, w.unsure = b, depth, false
 	if n.f == nil {
 		end, ok = w.skip(i)
 	} else {

@@ -68,10 +68,11 @@ type objPlan struct {
 	index   map[string]int
 	entries []entry
 	names   []string        // names[i] is the key of entries[i]
-	plain   []bool          // names[i] appears in JSON as itself (no quote or backslash)
+	plain   []bool          // names[i] appears in JSON as itself (no quote, backslash or control character)
 	next    int             // the entry after the last one matched: records mostly follow schema order
 	seen    map[string]bool // unknown keys already reported
 	quiet   bool            // unknown keys are kept in the json document
+	depth   int             // 0 for the record, 1 for an object in it, …
 
 	cols []int // every column this object and the objects below it fill
 
@@ -166,7 +167,7 @@ func (l *Layout) plan(b *builder, root *schema.Property) error {
 }
 
 func (l *Layout) planObject(b *builder, obj *schema.Property, depth int, propCol map[*schema.Property]int) *objPlan {
-	op := &objPlan{index: make(map[string]int, len(obj.Properties)), seen: make(map[string]bool)}
+	op := &objPlan{index: make(map[string]int, len(obj.Properties)), seen: make(map[string]bool), depth: depth}
 	if len(obj.Path) > 0 {
 		op.prefix = strings.Join(obj.Path, ".") + "."
 	}
@@ -475,7 +476,7 @@ func (l *Layout) member(b []byte, j int, op *objPlan, key []byte, stats []Stats,
 			unknown(op.prefix + string(key))
 		}
 		if check {
-			return l.check(op.unknown, b, j)
+			return l.check(op.unknown, b, j, op.depth+2)
 		}
 		return l.skip(b, j)
 	}
@@ -486,7 +487,7 @@ func (l *Layout) member(b []byte, j int, op *objPlan, key []byte, stats []Stats,
 		*seen |= e.bit
 		if !isObject || !e.child.walk {
 			var err error
-			if end, err = l.check(e.node, b, j); err != nil {
+			if end, err = l.check(e.node, b, j, op.depth+2); err != nil {
 				return j, err
 			}
 		}
@@ -515,9 +516,10 @@ func (l *Layout) forget(op *objPlan) {
 }
 
 // check validates the value at b[j] against n and returns the index past
-// it.
-func (l *Layout) check(n schema.Node, b []byte, j int) (int, error) {
-	end, ok := l.checker.Check(n, b, j)
+// it; depth is the nesting level of the value's container (a record's own
+// members: 2, as singer.MaxDepth counts).
+func (l *Layout) check(n schema.Node, b []byte, j, depth int) (int, error) {
+	end, ok := l.checker.Check(n, b, j, depth)
 	if !ok {
 		return j, ErrUnchecked
 	}
