@@ -185,6 +185,17 @@ func (p *pipeline) onStreamRecord(m *singer.Message) error {
 		p.unreported = append(p.unreported, s)
 	}
 	s.read++
+	err := p.streamRecord(s, m)
+	if errors.Is(err, singer.ErrRedecoded) {
+		// The reader's guess of the record's end was wrong; m is now the
+		// line as read in full, and nothing of the first try remains.
+		err = p.streamRecord(s, m)
+	}
+	return err
+}
+
+// streamRecord validates, converts and buffers a record of stream s.
+func (p *pipeline) streamRecord(s *stream, m *singer.Message) error {
 	if m.Version != "" {
 		if err := checkVersion(m); err != nil {
 			return p.invalid(s, m, err)
@@ -311,6 +322,9 @@ func (p *pipeline) meta(m *singer.Message) (*table.Meta, error) {
 // invalid applies on_invalid_record to a record that failed validation or
 // transformation.
 func (p *pipeline) invalid(s *stream, m *singer.Message, err error) error {
+	if errors.Is(err, singer.ErrRedecoded) {
+		return err
+	}
 	if serr := m.CheckRecord(); serr != nil {
 		return serr // malformed JSON ends the run, as the reader's errors do: no policy skips it
 	}

@@ -79,9 +79,9 @@ func (p *pipeline) onSchema(m *singer.Message) error {
 
 func (p *pipeline) onRecord(m *singer.Message) error {
 	if m.Unchecked && !p.onePass(m) {
-		if err := m.CheckRecord(); err != nil {
+		if err := m.CheckRecord(); err != nil && !errors.Is(err, singer.ErrRedecoded) {
 			return err
-		}
+		} // ErrRedecoded: m is the line read in full, and nothing was done with it yet
 	}
 	if p.maps.Empty() {
 		return p.onStreamRecord(m)

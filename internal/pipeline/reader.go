@@ -93,17 +93,15 @@ func (in *inputReader) loop(ctx context.Context, r *singer.Reader) {
 				c = readChunk{msgs: make([]singer.Message, 0, chunkMessages)}
 				arena = make([]byte, 0, chunkBytes+chunkBytes/4)
 			}
-			if need := len(m.Record) + len(m.Schema) + len(m.Value); need > cap(arena) {
+			if need := m.RawSize(); need > cap(arena) {
 				arena = make([]byte, 0, need) // a long message gets an arena of its own
 			}
 			c.at = time.Now()
 		}
 		cp := *m
 		// The reader reuses its buffer: copy the raw parts into the
-		// chunk's arena (slices of an outgrown arena stay valid).
-		cp.Schema, arena = keep(arena, m.Schema)
-		cp.Record, arena = keep(arena, m.Record)
-		cp.Value, arena = keep(arena, m.Value)
+		// chunk's arena.
+		arena = cp.AppendRaw(arena)
 		c.msgs = append(c.msgs, cp)
 		if len(c.msgs) >= chunkMessages || len(arena) >= chunkBytes || !r.LineBuffered() {
 			if !send() {
@@ -111,13 +109,4 @@ func (in *inputReader) loop(ctx context.Context, r *singer.Reader) {
 			}
 		}
 	}
-}
-
-func keep(arena, b []byte) ([]byte, []byte) {
-	if b == nil {
-		return nil, arena
-	}
-	n := len(arena)
-	arena = append(arena, b...)
-	return arena[n:len(arena):len(arena)], arena
 }

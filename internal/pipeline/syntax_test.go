@@ -87,3 +87,31 @@ func TestUpsertDedupeAnyKeyOrder(t *testing.T) {
 		}
 	}
 }
+
+// A member holding an object after the record makes the reader's guess of
+// where the record ends wrong: the line is read again in full and loads
+// as any other, whatever path finds out.
+func TestObjectMemberAfterRecord(t *testing.T) {
+	lines := []string{
+		`{"type":"RECORD","stream":"s","record":{"id":3,"v":"c"},"x":{"k":1},"time_extracted":"2025-01-02T03:04:05Z"}`,
+		`{"type":"RECORD","stream":"s","record":{"id":4,"v":"d"},"x":{"k":{}}}`,
+		`{"type":"RECORD","stream":"s","record":{"id":5,"v":"e"},"x":{},"version":1}`,
+	}
+	for name, set := range map[string]string{
+		"default":     `{}`,
+		"no validate": `{"validate_records": false}`,
+		"stream map":  `{"stream_maps": {"s": {"extra": "1"}}}`,
+	} {
+		eng := newEngine()
+		in := input(schemaLine, rec(1, "a"), lines[0], lines[1], lines[2], state(5))
+		states, err := run(t, eng, loadConfig(t, set), in)
+		if err != nil || strings.Join(states, "|") != `{"n":5}` || ids(eng, "S") != "1,3,4,5" {
+			t.Fatalf("%s: err %v states %q rows %s", name, err, states, ids(eng, "S"))
+		}
+		for _, r := range eng.Rows("DRY_RUN.S") {
+			if r["ID"] == "3" && r["_SDC_EXTRACTED_AT"] != "2025-01-02T03:04:05Z" || r["ID"] == "5" && r["_SDC_TABLE_VERSION"] != "1" {
+				t.Errorf("%s: row %v: metadata of the line's members after the record lost", name, r)
+			}
+		}
+	}
+}

@@ -162,6 +162,9 @@ func FuzzDeferredRecord(f *testing.F) {
 			}
 			if gerr == nil && got.Unchecked {
 				gerr = got.CheckRecord()
+				if errors.Is(gerr, ErrRedecoded) {
+					gerr = nil // a wrong guess of the record's end: got is the line read in full
+				}
 				if gerr == nil && got.Unchecked {
 					t.Fatal("CheckRecord passed but left Unchecked set")
 				}
@@ -176,7 +179,7 @@ func FuzzDeferredRecord(f *testing.F) {
 				t.Fatalf("full read: %v, deferred read: %v", werr, gerr)
 			default:
 				g := got.Clone()
-				g.recordAt = 0 // where the record was, kept for error positions
+				g.recordAt, g.line = 0, nil // kept for error positions and a second read
 				if !reflect.DeepEqual(want.Clone(), g) {
 					t.Fatalf("messages differ:\nfull     %+v\ndeferred %+v", want, got)
 				}
@@ -206,4 +209,11 @@ var deferredSeeds = []string{
 	`{"type":"RECORD","stream":"s","record":` + strings.Repeat(`[`, 999) + strings.Repeat(`]`, 999) + `}`,
 	`{"type":"RECORD","stream":"s","record":{"a":"\u00e9\u0041"},"version":2}`,
 	`{"type":"RECORD","stream":"s","record":{"a":"é"}, "time_extracted": 5}`,
+	// Members holding objects after the record: the guess of its end is wrong.
+	`{"type":"RECORD","stream":"s","record":{"a":1},"x":{"b":2}}`,
+	`{"type":"RECORD","stream":"s","record":{"a":1},"x":{"b":2},"time_extracted":"2025-01-01T00:00:00Z","version":1}`,
+	`{"type":"RECORD","stream":"s","record":{"a":1} , "x" : [ {"b":"}"} ] , "version" : 1 }`,
+	`{"type":"RECORD","stream":"s","record":{"a":01},"x":{"b":2}}`,
+	`{"type":"RECORD","stream":"s","record":{"a":"\\"},"t":"\"}\\","n":-1.5e3,"b":true,"z":null}`,
+	`{"type":"RECORD","stream":"s","record":{"a":1},"time_extracted":"x\"},\"y"}`,
 }

@@ -104,6 +104,9 @@ func (r *Reader) Next() (*Message, error) {
 	}
 	if env.deferred {
 		r.msg.Unchecked, r.msg.recordAt = true, env.recordAt
+		if env.guessed {
+			r.msg.line = line
+		}
 	}
 	return &r.msg, nil
 }
@@ -116,9 +119,11 @@ type envelope struct {
 	encoding, manifest                   []byte
 
 	// deferred is set when a "record" value was skipped unchecked
-	// (DeferRecordSyntax); records counts the "record" keys, recordAt is
-	// the offset of the last one's value in the line.
+	// (DeferRecordSyntax), guessed when its end was found from the end of
+	// the line; records counts the "record" keys, recordAt is the offset
+	// of the last one's value in the line.
 	deferred bool
+	guessed  bool
 	records  int
 	recordAt int
 }
@@ -181,8 +186,18 @@ func (r *Reader) scan(line []byte, env *envelope, deferRecord bool) error {
 			key = r.keyBuf
 		}
 		vstart := s.pos
-		if deferRecord && string(key) == "record" {
-			if end := skipObject(line, vstart, MaxDepth-1); end > 0 {
+		if deferRecord && string(key) == "record" && vstart < len(line) && line[vstart] == '{' {
+			// Taps write "record" before the scalar members (version,
+			// time_extracted): reading those backwards from the end of the
+			// line finds where the record ends without reading it. A guess
+			// the record's check does not confirm is read again in full
+			// (Message.CheckRecord).
+			end := guessRecordEnd(line)
+			env.guessed = end > vstart && line[end-1] == '}'
+			if !env.guessed {
+				end = skipObject(line, vstart, MaxDepth-1)
+			}
+			if end > 0 {
 				s.pos = end
 				env.deferred, env.recordAt = true, vstart
 			}
