@@ -45,7 +45,7 @@ func TestGuessRecordEnd(t *testing.T) {
 		{`{"type":"RECORD","stream":"s","record":{"a":1}}`, `{"type":"RECORD","stream":"s","record":{"a":1}`},
 		{`{"type":"RECORD","record":{"a":1},"time_extracted":"2025-01-01T00:00:00Z","version":17} `, `{"type":"RECORD","record":{"a":1}`},
 		{`{"record":{"a":"}"} , "t" : "a\"}\\" , "n" : -1.5E+3, "b": false, "z" :null }`, `{"record":{"a":"}"}`},
-		{`{"record":{"a":1},"x":[1,2]}`, `{"record":{"a":1},"x":[1,2]`}, // an array: not the record (the caller checks '}')
+		{`{"record":{"a":1},"x":[1,2]}`, `{"record":{"a":1},"x":[1,2]`},     // an array: not the record (the caller checks '}')
 		{`{"record":{"a":1},"x":{"b":2}}`, `{"record":{"a":1},"x":{"b":2}`}, // wrong, and CheckRecord finds out
 		{`{"type":"STATE","value":1}`, ``},
 		{`{"record":{"a":1},"t":"unterminated}`, ``},
