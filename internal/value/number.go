@@ -269,11 +269,65 @@ func CanonicalNumber(text string) (canon string, info NumberInfo, err error) {
 // dst; it does not allocate when dst has room (at most 171 bytes are added).
 // On error dst is returned unchanged.
 func AppendCanonicalNumber(dst []byte, text []byte) ([]byte, NumberInfo, error) {
+	if out, info, ok := appendPlain(dst, text); ok {
+		return out, info, nil
+	}
 	c, e := analyse(text)
 	if e != nil {
 		return dst, NumberInfo{}, e
 	}
 	return c.appendTo(dst), c.info(), nil
+}
+
+// appendPlain is AppendCanonicalNumber for the text taps mostly send: the
+// JSON grammar without an exponent, at most MaxSignificantDigits bytes (so
+// within the digits and the range of a NUMBER). The canonical text is then
+// the text itself minus trailing fractional zeros (and "-0" → "0"). It
+// reports false, having appended nothing, for any other text.
+func appendPlain(dst, text []byte) ([]byte, NumberInfo, bool) {
+	if len(text) > MaxSignificantDigits {
+		return dst, NumberInfo{}, false
+	}
+	i := 0
+	if len(text) > 0 && text[0] == '-' {
+		i = 1
+	}
+	intStart := i
+	for i < len(text) && text[i] >= '0' && text[i] <= '9' {
+		i++
+	}
+	intEnd, end := i, i
+	if i == intStart || i-intStart > 1 && text[intStart] == '0' {
+		return dst, NumberInfo{}, false
+	}
+	if i < len(text) {
+		if text[i] != '.' {
+			return dst, NumberInfo{}, false
+		}
+		for i++; i < len(text) && text[i] >= '0' && text[i] <= '9'; i++ {
+		}
+		if i != len(text) || i == intEnd+1 {
+			return dst, NumberInfo{}, false
+		}
+		for end = i; text[end-1] == '0'; end-- {
+		}
+		if text[end-1] == '.' {
+			end--
+		}
+	}
+	zeroInt := intEnd-intStart == 1 && text[intStart] == '0'
+	if zeroInt && end == intEnd {
+		return append(dst, '0'), NumberInfo{Integer: true}, true
+	}
+	var info NumberInfo
+	if !zeroInt {
+		info.IntDigits = intEnd - intStart
+	}
+	if end > intEnd {
+		info.Scale = end - intEnd - 1
+	}
+	info.Integer = info.Scale == 0
+	return append(dst, text[:end]...), info, true
 }
 
 // CheckNumber validates number text like CanonicalNumber without producing

@@ -163,11 +163,15 @@ func TestIsMultipleOf(t *testing.T) {
 
 func FuzzCanonicalNumber(f *testing.F) {
 	for _, s := range []string{"0", "-0", "1.50", "1e3", "1E-5", "-0.0", "00", ".5", "5.", "1e400", "1e-400",
-		"12345678901234567890123456789012345678", "123456789012345678901234567890123456789", "1e-130", "9.9e125", "0.07"} {
+		"12345678901234567890123456789012345678", "123456789012345678901234567890123456789", "1e-130", "9.9e125", "0.07",
+		"-0.000", "10.000", "-12.340", "0.05", "01.5", "1.", "-", "-.5", "1.5e3", "100"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		canon, info, err := CanonicalNumber(s)
+		if fast, finfo, ok := appendPlain([]byte("x"), []byte(s)); ok && (err != nil || string(fast) != "x"+canon || finfo != info) {
+			t.Fatalf("%q: appendPlain %q, %+v; CanonicalNumber %q, %+v, %v", s, fast, finfo, canon, info, err)
+		}
 		if err != nil {
 			return
 		}
