@@ -1,17 +1,8 @@
 package singer
 
-import "bytes"
-
 // LineBuffered reports whether a whole line is read ahead and not yet
 // returned as a message. When it is not, the next call to Next may block on
 // the input (a quiet tap, or one that paused in the middle of a line): the
 // pipeline hands over what it has before that, so that no message waits for
 // input that may not come.
-func (r *Reader) LineBuffered() bool {
-	n := r.lr.br.Buffered()
-	if n == 0 {
-		return false
-	}
-	ahead, _ := r.lr.br.Peek(n)
-	return bytes.IndexByte(ahead, '\n') >= 0
-}
+func (r *Reader) LineBuffered() bool { return r.lr.buffered() }

@@ -2,6 +2,7 @@ package singer
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
 )
@@ -30,6 +31,9 @@ type lineReader struct {
 	scratch []byte
 	max     int
 	n       int64 // physical number of the last line read
+
+	off   int64 // bytes taken from br
+	nlEnd int64 // offset just past a newline known to be in br's buffer (see buffered)
 }
 
 func newLineReader(r io.Reader, max int) lineReader {
@@ -45,7 +49,7 @@ func newLineReader(r io.Reader, max int) lineReader {
 // reset starts reading r from line 1, keeping the buffers.
 func (lr *lineReader) reset(r io.Reader) {
 	lr.br.Reset(r)
-	lr.n = 0
+	lr.n, lr.off, lr.nlEnd = 0, 0, 0
 }
 
 // next returns the next non-blank line without its line ending. The bytes
@@ -65,7 +69,7 @@ func (lr *lineReader) next() ([]byte, error) {
 }
 
 func (lr *lineReader) read() ([]byte, error) {
-	chunk, err := lr.br.ReadSlice('\n')
+	chunk, err := lr.slice()
 	switch err {
 	case nil:
 	case io.EOF:
@@ -100,7 +104,7 @@ func (lr *lineReader) readLong(chunk []byte) ([]byte, error) {
 		if err != bufio.ErrBufferFull {
 			break
 		}
-		chunk, err = lr.br.ReadSlice('\n')
+		chunk, err = lr.slice()
 	}
 	lr.scratch = buf
 	if err != nil && err != io.EOF {
@@ -114,12 +118,34 @@ func (lr *lineReader) readLong(chunk []byte) ([]byte, error) {
 // last ReadSlice.
 func (lr *lineReader) discard(err error) error {
 	for err == bufio.ErrBufferFull {
-		_, err = lr.br.ReadSlice('\n')
+		_, err = lr.slice()
 	}
 	if err != nil && err != io.EOF {
 		return err
 	}
 	return errLineTooLong
+}
+
+func (lr *lineReader) slice() ([]byte, error) {
+	chunk, err := lr.br.ReadSlice('\n')
+	lr.off += int64(len(chunk))
+	return chunk, err
+}
+
+// buffered reports whether a whole line is in the buffer, not yet read.
+// One search from the end of the buffer serves every line up to the last
+// newline in it.
+func (lr *lineReader) buffered() bool {
+	if lr.off < lr.nlEnd {
+		return true
+	}
+	ahead, _ := lr.br.Peek(lr.br.Buffered())
+	k := bytes.LastIndexByte(ahead, '\n')
+	if k < 0 {
+		return false
+	}
+	lr.nlEnd = lr.off + int64(k) + 1
+	return true
 }
 
 // checkLen strips the line ending and applies the limit.

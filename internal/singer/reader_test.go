@@ -422,3 +422,35 @@ func TestReaderNoAllocsPerRecord(t *testing.T) {
 		t.Errorf("Next allocated %v times per RECORD, want 0", allocs)
 	}
 }
+
+// chunkReader returns its chunks one Read at a time.
+type chunkReader struct{ chunks []string }
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	if len(c.chunks) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, c.chunks[0])
+	if c.chunks[0] = c.chunks[0][n:]; c.chunks[0] == "" {
+		c.chunks = c.chunks[1:]
+	}
+	return n, nil
+}
+
+func TestLineBuffered(t *testing.T) {
+	r := NewReader(&chunkReader{[]string{
+		`{"type":"STATE","value":1}` + "\n" + `{"type":"STATE","value":2}` + "\n\n" + `{"type":"STATE","value":3}` + "\n" + `{"type":"STA`,
+		`TE","value":4}` + "\n",
+	}}, ReaderOptions{})
+	for i, want := range []bool{true, true, false, false} {
+		if _, err := r.Next(); err != nil {
+			t.Fatal(err)
+		}
+		if got := r.LineBuffered(); got != want {
+			t.Fatalf("after message %d: LineBuffered %v, want %v", i+1, got, want)
+		}
+	}
+	if _, err := r.Next(); err != io.EOF {
+		t.Fatalf("got %v, want io.EOF", err)
+	}
+}
