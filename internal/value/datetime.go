@@ -54,6 +54,14 @@ func AppendCanonicalDateTime(dst, s []byte) ([]byte, int, error) {
 	if reason != "" {
 		return dst, 0, newError("date-time", s, reason)
 	}
+	if s[10] == 'T' && s[len(s)-1] == 'Z' {
+		// Already UTC and written as the canonical text is: copy it,
+		// minus the fraction's trailing zeros.
+		if dt.Frac == 0 {
+			return append(append(dst, s[:19]...), 'Z'), 0, nil
+		}
+		return append(append(dst, s[:20+dt.Frac]...), 'Z'), dt.Frac, nil
+	}
 	return dt.AppendText(dst), dt.Frac, nil
 }
 

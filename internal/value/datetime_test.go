@@ -137,13 +137,17 @@ func TestValidTime(t *testing.T) {
 
 func FuzzCanonicalDateTime(f *testing.F) {
 	for _, s := range []string{"2024-01-02T03:04:05Z", "2024-01-02 03:04:05", "2024-01-02T02:00:00+05:30",
-		"2024-02-29T23:59:59.999999999-23:59", "0001-01-01T00:00:00+00:01", "2024-13-45", "2016-12-31T23:59:60Z"} {
+		"2024-02-29T23:59:59.999999999-23:59", "0001-01-01T00:00:00+00:01", "2024-13-45", "2016-12-31T23:59:60Z",
+		"2024-01-02T03:04:05.120Z", "2024-01-02T03:04:05.000Z", "2024-01-02t03:04:05.1z", "2024-01-02 03:04:05Z"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		canon, frac, err := CanonicalDateTime([]byte(s))
 		if err != nil {
 			return
+		}
+		if dt, _ := parseDateTime(s); string(dt.AppendText(nil)) != canon || dt.Frac != frac {
+			t.Fatalf("%q → %q, %d; formatted from the parse: %q, %d", s, canon, frac, dt.AppendText(nil), dt.Frac)
 		}
 		again, frac2, err := CanonicalDateTime([]byte(canon))
 		if err != nil || again != canon || frac2 != frac {
