@@ -43,21 +43,15 @@ func (t *memTable) write(w *engine.Write, now string) (engine.Result, error) {
 			dbTime = i
 		}
 	}
-	// Column by column (the type's switch out of the inner loop), the
-	// error of the first failing row, and in it of the first column, as
-	// a row-by-row check would give.
-	first, firstCol := len(w.Rows), -1
-	for i, c := range cols {
-		if i == dbTime {
-			continue
+	for _, r := range w.Rows {
+		for i, v := range r.Values {
+			if i == dbTime {
+				continue
+			}
+			if err := check(cols[i], v); err != nil {
+				return engine.Result{}, fmt.Errorf("input line %d: %w", r.Line, err)
+			}
 		}
-		if j := firstBad(c, w.Rows[:first], i); j < first {
-			first, firstCol = j, i
-		}
-	}
-	if firstCol >= 0 {
-		r := w.Rows[first]
-		return engine.Result{}, fmt.Errorf("input line %d: %w", r.Line, check(cols[firstCol], r.Values[firstCol]))
 	}
 	res := engine.Result{Known: t.keep}
 	if !t.keep {
@@ -291,30 +285,6 @@ func (t *memTable) migrate(next *table.Table) error {
 		}
 	}
 	return nil
-}
-
-// firstBad returns the index of the first of rows whose value of column i
-// fails check, or len(rows).
-func firstBad(c *table.Column, rows []engine.Row, i int) int {
-	if c.Type.Kind == table.KindVarchar {
-		// A text fits when it has no more bytes than the column's
-		// length: only longer ones (or NULL in a NOT NULL column) need
-		// counting.
-		for j := range rows {
-			if v := rows[j].Values[i]; len(v) > c.Type.Length || v == "" && !c.Nullable {
-				if check(c, v) != nil {
-					return j
-				}
-			}
-		}
-		return len(rows)
-	}
-	for j := range rows {
-		if check(c, rows[j].Values[i]) != nil {
-			return j
-		}
-	}
-	return len(rows)
 }
 
 // check models the server's checks of one value against its column. A
