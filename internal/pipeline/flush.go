@@ -344,7 +344,9 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 	n := b.rows()
 	rows := make([]engine.Row, 0, n)
 	var last map[string]int
-	if upsert || (len(keys) > 0 && s.settings.HardDelete) {
+	// Keys in increasing order cannot repeat (buffer.commitRow tells):
+	// such a batch, the usual one, needs no dedupe.
+	if (upsert || (len(keys) > 0 && s.settings.HardDelete)) && b.unordered {
 		// One map per stream, emptied per batch, so its buckets are reused;
 		// with many streams, as with spare buffers, memory per idle stream
 		// matters more.
@@ -358,11 +360,6 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 		defer clear(last) // drop the batch's keys, keep the buckets
 	}
 	var kb []byte
-	// Keys arriving in increasing order (ids, timestamps: the usual case)
-	// cannot repeat, so the map is only filled from the first key that
-	// breaks the order on.
-	var prev string
-	ordered := true
 	for i := 0; i < n; i++ {
 		vals := b.values[i*b.width : (i+1)*b.width]
 		if batchedIdx >= 0 {
@@ -377,17 +374,6 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 		}
 		if last != nil {
 			key := rowKey(vals, keys, &kb)
-			if ordered && (len(rows) == 0 || shortlexLess(prev, key)) {
-				prev = key
-				rows = append(rows, r)
-				continue
-			}
-			if ordered {
-				ordered = false
-				for at := range rows {
-					last[rowKey(rows[at].Values, keys, &kb)] = at
-				}
-			}
 			if at, ok := last[key]; ok {
 				rows[at] = collapse(rows[at], r, metaIdx)
 				continue
@@ -422,15 +408,6 @@ func rowKey(vals []string, keys []int, kb *[]byte) string {
 	}
 	*kb = b
 	return string(b)
-}
-
-// shortlexLess orders strings by length, then bytes: a total order in
-// which canonical integers (and fixed-width texts) sort as their values.
-func shortlexLess(a, b string) bool {
-	if len(a) != len(b) {
-		return len(a) < len(b)
-	}
-	return a < b
 }
 
 // collapse folds a later record for a key into the earlier one of the

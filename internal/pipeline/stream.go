@@ -58,6 +58,13 @@ type buffer struct {
 	bytes   int64
 	minLine int64
 	oldest  time.Time
+
+	// keys are the key columns; unordered is set once a row's key is not
+	// greater than the one before it (see keyLess). Keys in increasing
+	// order cannot repeat, so such a batch needs no dedupe: this is
+	// decided here, while each row is still in the cache.
+	keys      []int
+	unordered bool
 }
 
 func newBuffer(l *table.Layout, capRows int) *buffer {
@@ -67,6 +74,7 @@ func newBuffer(l *table.Layout, capRows int) *buffer {
 	// must stay small. A busy stream reuses its grown buffer (spare).
 	return &buffer{
 		layout:  l,
+		keys:    l.KeyIndexes(),
 		width:   w,
 		values:  make([]string, 0, w*capRows),
 		lines:   make([]int64, 0, capRows),
@@ -87,7 +95,7 @@ func (s *stream) newBuffer(rows int) *buffer {
 		clear(b.values) // drop references to the old rows' strings
 		b.values, b.lines = b.values[:0], b.lines[:0]
 		clear(b.stats)
-		b.bytes, b.minLine, b.oldest = 0, noLine, time.Time{}
+		b.bytes, b.minLine, b.oldest, b.unordered = 0, noLine, time.Time{}, false
 		return b
 	}
 	return newBuffer(s.layout, min(max(rows, 64), s.settings.BatchSizeRows))
@@ -106,10 +114,29 @@ func (b *buffer) next() []string {
 func (b *buffer) drop() { b.values = b.values[:len(b.values)-b.width] }
 
 func (b *buffer) commitRow(line int64, size int64) {
+	if n := len(b.lines); n > 0 && len(b.keys) > 0 && !b.unordered {
+		row := b.values[n*b.width:]
+		b.unordered = !keyLess(b.values[(n-1)*b.width:n*b.width], row, b.keys)
+	}
 	if len(b.lines) == 0 {
 		b.minLine = line
 		b.oldest = time.Now() // the age limit runs on the real clock
 	}
 	b.lines = append(b.lines, line)
 	b.bytes += size
+}
+
+// keyLess orders rows by their key values, each by length first, then
+// bytes: a strict total order in which canonical integers, and texts of
+// one width, sort as their values do.
+func keyLess(a, b []string, keys []int) bool {
+	for _, k := range keys {
+		if x, y := a[k], b[k]; x != y {
+			if len(x) != len(y) {
+				return len(x) < len(y)
+			}
+			return x < y
+		}
+	}
+	return false
 }

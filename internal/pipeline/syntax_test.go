@@ -2,6 +2,7 @@ package pipeline_test
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -113,5 +114,25 @@ func TestObjectMemberAfterRecord(t *testing.T) {
 				t.Errorf("%s: row %v: metadata of the line's members after the record lost", name, r)
 			}
 		}
+	}
+}
+
+func TestUpsertDedupeCompositeKey(t *testing.T) {
+	schema := `{"type":"SCHEMA","stream":"c","key_properties":["a","b"],"schema":{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"string"},"v":{"type":"integer"}}}}`
+	recs := [][3]any{{1, "x", 1}, {1, "y", 2}, {2, "x", 3}, {1, "y", 4}, {2, "x", 6}}
+	lines := []string{schema}
+	for _, r := range recs {
+		lines = append(lines, fmt.Sprintf(`{"type":"RECORD","stream":"c","record":{"a":%d,"b":%q,"v":%d}}`, r[0], r[1], r[2]))
+	}
+	eng := newEngine()
+	if _, err := run(t, eng, loadConfig(t, ""), input(lines...)); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range eng.Rows("DRY_RUN.C") {
+		got = append(got, r["A"]+r["B"]+"="+r["V"])
+	}
+	if want := "1x=1,1y=4,2x=6"; strings.Join(got, ",") != want {
+		t.Errorf("rows %s, want %s", strings.Join(got, ","), want)
 	}
 }
