@@ -216,4 +216,14 @@ var deferredSeeds = []string{
 	`{"type":"RECORD","stream":"s","record":{"a":01},"x":{"b":2}}`,
 	`{"type":"RECORD","stream":"s","record":{"a":"\\"},"t":"\"}\\","n":-1.5e3,"b":true,"z":null}`,
 	`{"type":"RECORD","stream":"s","record":{"a":1},"time_extracted":"x\"},\"y"}`,
+	// Lines of one shape: the envelope is remembered, not read again.
+	`{"type":"RECORD","stream":"s","record":{"a":1},"version":2}` + "\n" +
+		`{"type":"RECORD","stream":"s","record":{"a":2},"version":2}` + "\n" +
+		`{"type":"RECORD","stream":"s","record":{"a":3},"x":{},"version":2}` + "\n" +
+		`{"type":"RECORD","stream":"s","record":{"a":01},"version":2}` + "\n" +
+		`{"type":"RECORD","stream":"s","record":{"a":4},"version":{},"version":2}` + "\n" +
+		`{"type":"RECORD","stream":"s","record":{"a":5}}` + "\n" +
+		`{"type":"RECORD","stream":"s","record":{"a":6},"b":{}}` + "\n" +
+		`{"type":"RECORD","stream":"s","record":{"a":7} }` + "\n" +
+		`{"type":"RECORD","stream":"s","record":{"a":8},"b":{"c":"}"}}`,
 }

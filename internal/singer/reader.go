@@ -47,6 +47,8 @@ type Reader struct {
 	// Last decoded strings, reused while they repeat so that a run of
 	// RECORDs of one stream does not allocate.
 	stream, timeExtracted, version string
+
+	same sameShape // the envelope of the last RECORD line (DeferRecordSyntax)
 }
 
 // NewReader returns a Reader reading from r. It buffers its input.
@@ -81,6 +83,13 @@ func (r *Reader) Next() (*Message, error) {
 	default:
 		return nil, fmt.Errorf("read input line %d: %w", r.lr.n+1, err)
 	}
+	if m := r.same.match(line); m != nil {
+		r.msg = *m
+		r.msg.Line = r.lr.n
+		r.msg.Record = line[m.recordAt : len(line)-len(r.same.tail)]
+		r.msg.line = line
+		return &r.msg, nil
+	}
 	var env envelope
 	err = r.scan(line, &env, r.deferRecord)
 	if env.deferred && (err != nil || !env.deferOK()) {
@@ -106,9 +115,43 @@ func (r *Reader) Next() (*Message, error) {
 		r.msg.Unchecked, r.msg.recordAt = true, env.recordAt
 		if env.guessed {
 			r.msg.line = line
+			r.same.keep(&r.msg, line)
 		}
 	}
 	return &r.msg, nil
+}
+
+// sameShape remembers the last RECORD line whose record's end was guessed
+// (DeferRecordSyntax): the bytes before its record and after it, and the
+// message they gave. A line with the same bytes around its record gives
+// the same message around its record, so its envelope is not read again:
+// taps write line after line that differ only in the record. What lies
+// between is the record by the same guess, confirmed by its check
+// (Message.CheckRecord).
+type sameShape struct {
+	head, tail []byte
+	msg        Message // Record, Line and line unset
+	ok         bool
+}
+
+func (c *sameShape) keep(m *Message, line []byte) {
+	end := m.recordAt + len(m.Record)
+	c.head = append(c.head[:0], line[:m.recordAt]...)
+	c.tail = append(c.tail[:0], line[end:]...)
+	c.msg = *m
+	c.msg.Record, c.msg.Line, c.msg.line = nil, 0, nil
+	c.ok = true
+}
+
+// match returns the remembered message when line has the remembered
+// bytes around an object.
+func (c *sameShape) match(line []byte) *Message {
+	n := len(c.head) + len(c.tail)
+	if !c.ok || len(line) <= n+1 || line[len(c.head)] != '{' || line[len(line)-len(c.tail)-1] != '}' ||
+		!bytes.HasPrefix(line, c.head) || !bytes.HasSuffix(line, c.tail) {
+		return nil
+	}
+	return &c.msg
 }
 
 // envelope holds the raw, validated values of the top-level keys a message
