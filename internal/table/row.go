@@ -407,7 +407,7 @@ func (l *Layout) object(b []byte, i int, op *objPlan, stats []Stats, unknown fun
 		if i >= len(b) || b[i] != '"' {
 			return i, inputError(l.stream, "", "record: %v", errSyntax)
 		}
-		ke, esc, err := op.keyEnd(b, i, check)
+		ke, esc, expected, err := op.keyEnd(b, i, check)
 		if err == ErrUnchecked {
 			return i, err
 		} else if err != nil {
@@ -425,7 +425,7 @@ func (l *Layout) object(b []byte, i int, op *objPlan, stats []Stats, unknown fun
 			return j, inputError(l.stream, "", "record: %v", errSyntax)
 		}
 		j = skipWS(b, j+1)
-		if j, err = l.member(b, j, op, key, stats, unknown, check, &seen); err != nil {
+		if j, err = l.member(b, j, op, key, expected, stats, unknown, check, &seen); err != nil {
 			return j, err
 		}
 		if i, done, err = nextMember(b, j, '}'); err != nil {
@@ -439,31 +439,32 @@ func (l *Layout) object(b []byte, i int, op *objPlan, stats []Stats, unknown fun
 }
 
 // keyEnd is stringEnd for a key at b[i], comparing it in place with the
-// key expected next first: records mostly list keys in schema order. With
+// key expected next first (expected: it is that key): records mostly list
+// keys in schema order. With
 // check, a key not matched in place must hold no control character and be
 // valid UTF-8 (else ErrUnchecked): the walk is the syntax check of records
 // the reader did not check (singer.ReaderOptions.DeferRecordSyntax).
-func (op *objPlan) keyEnd(b []byte, i int, check bool) (end int, escaped bool, err error) {
+func (op *objPlan) keyEnd(b []byte, i int, check bool) (end int, escaped, expected bool, err error) {
 	if op.next < len(op.names) {
 		name := op.names[op.next]
 		e := i + 1 + len(name)
 		if op.plain[op.next] && e < len(b) && b[e] == '"' && string(b[i+1:e]) == name {
-			return e + 1, false, nil
+			return e + 1, false, true, nil
 		}
 	}
 	end, escaped, err = stringEnd(b, i)
 	if err == nil && check && !validKey(b[i+1:end-1]) {
-		return 0, false, ErrUnchecked
+		return 0, false, false, ErrUnchecked
 	}
-	return end, escaped, err
+	return end, escaped, false, err
 }
 
 // member handles the value of one key of an object; it returns the index
 // past the value.
-func (l *Layout) member(b []byte, j int, op *objPlan, key []byte, stats []Stats, unknown func(string), check bool, seen *uint64) (int, error) {
+func (l *Layout) member(b []byte, j int, op *objPlan, key []byte, expected bool, stats []Stats, unknown func(string), check bool, seen *uint64) (int, error) {
 	// Taps write keys in schema order nearly always: try the entry after
 	// the last match before hashing the key.
-	ei, ok := op.next, op.next < len(op.names) && op.names[op.next] == string(key)
+	ei, ok := op.next, expected || op.next < len(op.names) && op.names[op.next] == string(key)
 	if !ok {
 		ei, ok = op.index[string(key)]
 	}
