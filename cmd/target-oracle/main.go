@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime/debug"
 	"runtime/pprof"
 
 	"github.com/target-oracle/target-oracle/internal/cli"
@@ -12,6 +13,7 @@ import (
 )
 
 func main() {
+	tuneGC()
 	state := protectStdout()
 	stop := startProfile(os.Getenv(config.CPUProfileEnv))
 	wd, _ := os.Getwd()
@@ -25,6 +27,20 @@ func main() {
 	})
 	stop()
 	os.Exit(code)
+}
+
+// gcPercent is the garbage collector's GOGC unless the environment sets
+// one. The heap is bounded by the buffers (batch sizes,
+// max_buffered_bytes), not by the input, so the collector can run less
+// often than Go's default of 100 without memory growing with the input:
+// about 7 % fewer instructions for a few more megabytes
+// (docs/performance.md).
+const gcPercent = 150
+
+func tuneGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
 }
 
 // protectStdout keeps file descriptor 1 for STATE lines and points
