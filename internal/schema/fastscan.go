@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -696,12 +697,7 @@ func (w *walker) scanString(i int) (int, int) {
 	flags := 0
 	j := i + 1
 	for {
-		for j+8 <= len(b) && !swarSpecial(binary.LittleEndian.Uint64(b[j:])) {
-			j += 8
-		}
-		for j < len(b) && !strSpecial[b[j]] {
-			j++
-		}
+		j = skipStringBytes(b, j)
 		if j >= len(b) {
 			return -1, 0
 		}
@@ -727,14 +723,30 @@ func (w *walker) scanString(i int) (int, int) {
 	}
 }
 
-// swarSpecial reports whether any of the eight bytes in x is a quote, a
+// skipStringBytes returns the index of the first byte at or after j that is
+// a quote, a backslash, a control character or a non-ASCII byte, or
+// len(b). It tests eight bytes at a time.
+func skipStringBytes(b []byte, j int) int {
+	for ; j+8 <= len(b); j += 8 {
+		if m := swarSpecial(binary.LittleEndian.Uint64(b[j:])); m != 0 {
+			return j + bits.TrailingZeros64(m)/8
+		}
+	}
+	for j < len(b) && !strSpecial[b[j]] {
+		j++
+	}
+	return j
+}
+
+// swarSpecial returns a mask whose lowest set bit is the high bit of the
+// first of the eight bytes in x (little-endian) that is a quote, a
 // backslash, a control character or a non-ASCII byte. (The classic
-// has-zero-byte tests may flag a byte above a true hit, never without one.)
-func swarSpecial(x uint64) bool {
+// has-zero-byte tests may flag a byte above a true hit, never below.)
+func swarSpecial(x uint64) uint64 {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	q := x ^ (lo * '"')
 	bs := x ^ (lo * '\\')
-	return ((q-lo)&^q|(bs-lo)&^bs|(x-lo*0x20)&^x|x)&hi != 0
+	return ((q-lo)&^q | (bs-lo)&^bs | (x-lo*0x20)&^x | x) & hi
 }
 
 // escapeLen returns the length of the valid escape at b[j] ('\\'), or 0;
