@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -342,7 +343,10 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 		}
 	}
 	n := b.rows()
-	rows := make([]engine.Row, 0, n)
+	// The rows go with the buffer, which is reused once the batch is
+	// loaded (stream.spare): nothing keeps them after the load.
+	rows := slices.Grow(b.engineRows[:0], n)
+	defer func() { b.engineRows = rows[:0] }()
 	var last map[string]int
 	// Keys in increasing order cannot repeat (buffer.commitRow tells):
 	// such a batch, the usual one, needs no dedupe.

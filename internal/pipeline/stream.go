@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/config"
+	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/schema"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
@@ -65,6 +66,8 @@ type buffer struct {
 	// decided here, while each row is still in the cache.
 	keys      []int
 	unordered bool
+
+	engineRows []engine.Row // the rows handed to the engine, kept for reuse
 }
 
 func newBuffer(l *table.Layout, capRows int) *buffer {

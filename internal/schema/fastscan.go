@@ -1,12 +1,11 @@
 package schema
 
 import (
-	"encoding/binary"
-	"math/bits"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/target-oracle/target-oracle/internal/jsonscan"
 	"github.com/target-oracle/target-oracle/internal/value"
 )
 
@@ -28,15 +27,6 @@ const (
 	strEscaped = 1 << iota // holds a backslash escape
 	strHigh                // holds bytes >= 0x80
 )
-
-// strSpecial marks the bytes that end the fast path of scanString. It is a
-// read-only table.
-var strSpecial = func() (t [256]bool) {
-	for c := 0; c < 256; c++ {
-		t[c] = c < 0x20 || c == '"' || c == '\\' || c >= 0x80
-	}
-	return t
-}()
 
 // walker validates one record's bytes against a plan. Every method takes
 // the index of the first byte of a value and returns the index after it;
@@ -697,7 +687,7 @@ func (w *walker) scanString(i int) (int, int) {
 	flags := 0
 	j := i + 1
 	for {
-		j = skipStringBytes(b, j)
+		j = jsonscan.Special(b, j)
 		if j >= len(b) {
 			return -1, 0
 		}
@@ -721,32 +711,6 @@ func (w *walker) scanString(i int) (int, int) {
 			j++
 		}
 	}
-}
-
-// skipStringBytes returns the index of the first byte at or after j that is
-// a quote, a backslash, a control character or a non-ASCII byte, or
-// len(b). It tests eight bytes at a time.
-func skipStringBytes(b []byte, j int) int {
-	for ; j+8 <= len(b); j += 8 {
-		if m := swarSpecial(binary.LittleEndian.Uint64(b[j:])); m != 0 {
-			return j + bits.TrailingZeros64(m)/8
-		}
-	}
-	for j < len(b) && !strSpecial[b[j]] {
-		j++
-	}
-	return j
-}
-
-// swarSpecial returns a mask whose lowest set bit is the high bit of the
-// first of the eight bytes in x (little-endian) that is a quote, a
-// backslash, a control character or a non-ASCII byte. (The classic
-// has-zero-byte tests may flag a byte above a true hit, never below.)
-func swarSpecial(x uint64) uint64 {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	q := x ^ (lo * '"')
-	bs := x ^ (lo * '\\')
-	return ((q-lo)&^q | (bs-lo)&^bs | (x-lo*0x20)&^x | x) & hi
 }
 
 // escapeLen returns the length of the valid escape at b[j] ('\\'), or 0;

@@ -2,11 +2,11 @@ package singer
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
-	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/target-oracle/target-oracle/internal/jsonscan"
 )
 
 // MaxDepth is the deepest nesting of objects and arrays a line may have,
@@ -172,7 +172,7 @@ func (s *scanner) str() (escaped bool, err error) {
 	data := s.data
 	i := s.pos + 1
 	for {
-		i = skipPlain(data, i)
+		i = jsonscan.Special(data, i)
 		if i >= len(data) {
 			return false, &scanError{len(data), "invalid JSON: unterminated string"}
 		}
@@ -197,20 +197,6 @@ func (s *scanner) str() (escaped bool, err error) {
 			i += size
 		}
 	}
-}
-
-// skipPlain returns the index of the first byte at or after i that is not
-// a plain string byte, or len(data). It tests 8 bytes at a time.
-func skipPlain(data []byte, i int) int {
-	for ; i+8 <= len(data); i += 8 {
-		if m := specialBytes(binary.LittleEndian.Uint64(data[i:])); m != 0 {
-			return i + bits.TrailingZeros64(m)/8
-		}
-	}
-	for i < len(data) && plainByte[data[i]] {
-		i++
-	}
-	return i
 }
 
 // escape checks the escape sequence at data[i] and returns its length.
@@ -239,24 +225,6 @@ func (s *scanner) escape(i int) (int, error) {
 		}
 	}
 	return 0, &scanError{i, "invalid UTF-16 in string: unpaired surrogate escape"}
-}
-
-const (
-	ones  = 0x0101010101010101
-	highs = 0x8080808080808080
-)
-
-// specialBytes returns a mask whose lowest set bit is the high bit of the
-// first byte of x (little-endian) that is not a plain string byte: a
-// quote, a backslash, a control character or a non-ASCII byte. Bits above
-// that one may be false positives; the lowest is exact.
-func specialBytes(x uint64) uint64 {
-	quote := x ^ (ones * '"')
-	bslash := x ^ (ones * '\\')
-	m := (quote - ones) &^ quote
-	m |= (bslash - ones) &^ bslash
-	m |= (x - ones*0x20) &^ x
-	return (m | x) & highs
 }
 
 // hex4 decodes the 4 hex digits at the start of b.
@@ -554,7 +522,7 @@ func skipObject(data []byte, i, maxDepth int) int {
 	for i < len(data) {
 		switch structural[data[i]] {
 		case 1: // '"'
-			if i = stringClose(data, i+1); i < 0 {
+			if i = jsonscan.StringClose(data, i+1); i < 0 {
 				return -1
 			}
 		case 2: // '{', '['
@@ -573,33 +541,6 @@ func skipObject(data []byte, i, maxDepth int) int {
 
 // structural classifies the bytes skipObject looks at; a read-only table.
 var structural = [256]uint8{'"': 1, '{': 2, '[': 2, '}': 3, ']': 3}
-
-// stringClose returns the index of the quote that closes the string whose
-// content starts at data[i], stepping over backslash escapes, or -1. It
-// tests 8 bytes at a time.
-func stringClose(data []byte, i int) int {
-	for {
-		for ; i+8 <= len(data); i += 8 {
-			x := binary.LittleEndian.Uint64(data[i:])
-			quote := x ^ (ones * '"')
-			bslash := x ^ (ones * '\\')
-			if m := ((quote-ones)&^quote | (bslash-ones)&^bslash) & highs; m != 0 {
-				i += bits.TrailingZeros64(m) / 8
-				break
-			}
-		}
-		for i < len(data) && data[i] != '"' && data[i] != '\\' {
-			i++
-		}
-		if i >= len(data) {
-			return -1
-		}
-		if data[i] == '"' {
-			return i
-		}
-		i += 2 // the escaped byte cannot close the string
-	}
-}
 
 // guessRecordEnd reads the last members of the line's object backwards as
 // long as their values are strings, numbers, true, false or null, and

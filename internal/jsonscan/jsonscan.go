@@ -1,0 +1,72 @@
+// Package jsonscan holds the byte-level searches the JSON scanners of the
+// reader (singer), the validator (schema) and the row builder (table)
+// share: finding the end of a string and the next byte a string scan must
+// look at, eight bytes at a time.
+package jsonscan
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// The masks below have, for each byte of a little-endian word, its high
+// bit set when the byte is one searched for: (y-ones)&^y flags the zero
+// bytes of y, x-ones*n&^x the bytes below n (n ≤ 0x80), x the bytes from
+// 0x80. A borrow may flag bytes above a true hit, never below one, so the
+// lowest set bit is exact.
+
+// Quote returns the index of the first quote or backslash at or after i,
+// or len(b).
+func Quote(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		q, bs := x^(ones*'"'), x^(ones*'\\')
+		if m := ((q-ones)&^q | (bs-ones)&^bs) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for i < len(b) && b[i] != '"' && b[i] != '\\' {
+		i++
+	}
+	return i
+}
+
+// Special returns the index of the first byte at or after i that a string
+// scan must look at — a quote, a backslash, a control character or a
+// non-ASCII byte — or len(b).
+func Special(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		q, bs := x^(ones*'"'), x^(ones*'\\')
+		if m := ((q-ones)&^q | (bs-ones)&^bs | (x-ones*0x20)&^x | x) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for i < len(b) {
+		if c := b[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
+			break
+		}
+		i++
+	}
+	return i
+}
+
+// StringClose returns the index of the quote closing the string whose
+// content starts at b[i], stepping over backslash escapes without checking
+// them, or -1 when the string does not close.
+func StringClose(b []byte, i int) int {
+	for {
+		if i = Quote(b, i); i >= len(b) {
+			return -1
+		}
+		if b[i] == '"' {
+			return i
+		}
+		i += 2 // the escaped byte cannot close the string
+	}
+}
