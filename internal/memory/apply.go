@@ -351,12 +351,11 @@ func numberShape(v string) (intDigits, scale int, ok bool) {
 	}
 	start, dot := i, -1
 	for ; i < len(v); i++ {
-		switch c := v[i]; {
-		case c >= '0' && c <= '9':
-		case c == '.' && dot < 0:
+		if c := v[i]; c-'0' > 9 { // unsigned: not a digit
+			if c != '.' || dot >= 0 {
+				return 0, 0, false
+			}
 			dot = i
-		default:
-			return 0, 0, false
 		}
 	}
 	if dot < 0 {
