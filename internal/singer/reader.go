@@ -134,8 +134,16 @@ type sameShape struct {
 	ok         bool
 }
 
+// maxShape bounds the bytes around a record sameShape keeps: envelopes
+// are small, and a huge one is not worth keeping (nor its memory).
+const maxShape = 4 << 10
+
 func (c *sameShape) keep(m *Message, line []byte) {
 	end := m.recordAt + len(m.Record)
+	if m.recordAt+len(line)-end > maxShape {
+		*c = sameShape{}
+		return
+	}
 	c.head = append(c.head[:0], line[:m.recordAt]...)
 	c.tail = append(c.tail[:0], line[end:]...)
 	c.msg = *m
