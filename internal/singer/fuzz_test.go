@@ -225,5 +225,13 @@ var deferredSeeds = []string{
 		`{"type":"RECORD","stream":"s","record":{"a":5}}` + "\n" +
 		`{"type":"RECORD","stream":"s","record":{"a":6},"b":{}}` + "\n" +
 		`{"type":"RECORD","stream":"s","record":{"a":7} }` + "\n" +
-		`{"type":"RECORD","stream":"s","record":{"a":8},"b":{"c":"}"}}`,
+		`{"type":"RECORD","stream":"s","record":{"a":8},"b":{"c":"}"}}` + "\n" +
+		// The same head, other tails: the envelope reads on from the record.
+		`{"type":"RECORD","stream":"s","record":{"a":9},"time_extracted":"2025-01-01T00:00:01Z"}` + "\n" +
+		`{"type":"RECORD","stream":"s","record":{"a":10},"time_extracted":"2025-01-01T00:00:02Z"}` + "\n" +
+		`{"type":"RECORD","stream":"s","record":{"a":11},"time_extracted":"2025-01-01T00:00:03Z","x":{}}` + "\n" +
+		`{"type":"RECORD","stream":"s","record":{"a":12,},"time_extracted":"2025-01-01T00:00:04Z"}` + "\n" +
+		`{"type":"RECORD","stream":"s","record":[1],"time_extracted":"2025-01-01T00:00:04Z"}` + "\n" +
+		`{"type":"RECORD","stream":"s","record":{"a":13}` + "\n" +
+		`{"type":"RECORD","stream":"t","record":{"a":14},"time_extracted":"2025-01-01T00:00:05Z"}`,
 }

@@ -48,7 +48,8 @@ type Reader struct {
 	// RECORDs of one stream does not allocate.
 	stream, timeExtracted, version string
 
-	same sameShape // the envelope of the last RECORD line (DeferRecordSyntax)
+	same   sameShape // the envelope of the last RECORD line (DeferRecordSyntax)
+	fields []field   // where the members before the record lie (scan)
 }
 
 // NewReader returns a Reader reading from r. It buffers its input.
@@ -115,7 +116,7 @@ func (r *Reader) Next() (*Message, error) {
 		r.msg.Unchecked, r.msg.recordAt = true, env.recordAt
 		if env.guessed {
 			r.msg.line = line
-			r.same.keep(&r.msg, line)
+			r.same.keep(&r.msg, line, r.fields)
 		}
 	}
 	return &r.msg, nil
@@ -132,18 +133,49 @@ type sameShape struct {
 	head, tail []byte
 	msg        Message // Record, Line and line unset
 	ok         bool
+	// fields are the members in head. A line that starts with head but
+	// ends otherwise (taps that stamp each record with its own
+	// time_extracted) reads on from its record (resume).
+	fields []field
+}
+
+// field is where one envelope member lies in its line: the key's text
+// (between its quotes) and the value.
+type field struct {
+	key, keyEnd, value, valueEnd int
+	escaped                      bool
+}
+
+// resume sets env's fields from the remembered head when line starts
+// with it, and returns the offset of the record's value, or 0.
+func (c *sameShape) resume(line []byte, env *envelope, fields *[]field) int {
+	n := len(c.head)
+	if !c.ok || len(line) <= n || line[n] != '{' || !bytes.HasPrefix(line, c.head) {
+		return 0
+	}
+	for _, f := range c.fields {
+		if f.escaped {
+			return 0 // rare: not worth unescaping again here
+		}
+	}
+	for _, f := range c.fields {
+		env.set(line[f.key:f.keyEnd], line[f.value:f.valueEnd])
+	}
+	*fields = append((*fields)[:0], c.fields...)
+	return n
 }
 
 // maxShape bounds the bytes around a record sameShape keeps: envelopes
 // are small, and a huge one is not worth keeping (nor its memory).
 const maxShape = 4 << 10
 
-func (c *sameShape) keep(m *Message, line []byte) {
+func (c *sameShape) keep(m *Message, line []byte, fields []field) {
 	end := m.recordAt + len(m.Record)
 	if m.recordAt+len(line)-end > maxShape {
 		*c = sameShape{}
 		return
 	}
+	c.fields = append(c.fields[:0], fields...)
 	c.head = append(c.head[:0], line[:m.recordAt]...)
 	c.tail = append(c.tail[:0], line[end:]...)
 	c.msg = *m
@@ -214,9 +246,17 @@ func (env *envelope) set(key, val []byte) {
 
 // scan validates line as one JSON object and collects its envelope fields.
 // With deferRecord, a "record" object is skipped to its end without a
-// syntax check (env.deferred).
+// syntax check (env.deferred), and a line that starts with the bytes the
+// last such line had before its record resumes there (sameShape.resume).
 func (r *Reader) scan(line []byte, env *envelope, deferRecord bool) error {
 	s := scanner{data: line}
+	r.fields = r.fields[:0]
+	if deferRecord {
+		if at := r.same.resume(line, env, &r.fields); at > 0 {
+			s.pos = at
+			return r.members(&s, env, recordKey, true)
+		}
+	}
 	s.skipSpace()
 	if s.pos >= len(line) || line[s.pos] != '{' {
 		return notObject(line, s.pos)
@@ -227,14 +267,29 @@ func (r *Reader) scan(line []byte, env *envelope, deferRecord bool) error {
 		s.pos++
 		return s.end()
 	}
+	return r.members(&s, env, nil, deferRecord)
+}
+
+var recordKey = []byte("record")
+
+// members reads the envelope's members from s.pos, which is at a key or,
+// when key is given, at that key's value. Until a record is deferred it
+// notes where each member lies (r.fields), for sameShape.
+func (r *Reader) members(s *scanner, env *envelope, key []byte, deferRecord bool) error {
+	line := s.data
 	for {
-		key, err := s.key()
-		if err != nil {
-			return err
-		}
-		if bytes.IndexByte(key, '\\') >= 0 {
-			r.keyBuf = unescape(r.keyBuf[:0], key)
-			key = r.keyBuf
+		f := field{key: s.pos + 1}
+		if key == nil {
+			var err error
+			if key, err = s.key(); err != nil {
+				return err
+			}
+			f.keyEnd = f.key + len(key)
+			if bytes.IndexByte(key, '\\') >= 0 {
+				r.keyBuf = unescape(r.keyBuf[:0], key)
+				key = r.keyBuf
+				f.escaped = true
+			}
 		}
 		vstart := s.pos
 		if deferRecord && string(key) == "record" && vstart < len(line) && line[vstart] == '{' {
@@ -258,7 +313,12 @@ func (r *Reader) scan(line []byte, env *envelope, deferRecord bool) error {
 				return err
 			}
 		}
+		if deferRecord && !env.deferred && f.keyEnd > 0 {
+			f.value, f.valueEnd = vstart, s.pos
+			r.fields = append(r.fields, f)
+		}
 		env.set(key, line[vstart:s.pos])
+		key = nil
 		done, err := s.next('}')
 		if err != nil {
 			return err
