@@ -7,6 +7,7 @@ import (
 	"io"
 	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -452,5 +453,36 @@ func TestLineBuffered(t *testing.T) {
 	}
 	if _, err := r.Next(); err != io.EOF {
 		t.Fatalf("got %v, want io.EOF", err)
+	}
+}
+
+// Lines of one shape: the second reuses the first's envelope, the third
+// (another time_extracted) its head; what they give is what a reader
+// checking everything gives (FuzzDeferredRecord holds that in general).
+func TestSameShape(t *testing.T) {
+	lines := []string{
+		`{"type":"RECORD","stream":"s","record":{"a":1},"time_extracted":"2025-01-01T00:00:00Z"}`,
+		`{"type":"RECORD","stream":"s","record":{"a":2},"time_extracted":"2025-01-01T00:00:00Z"}`,
+		`{"type":"RECORD","stream":"s","record":{"a":3},"time_extracted":"2025-01-01T00:00:09Z"}`,
+	}
+	r := NewReader(strings.NewReader(strings.Join(lines, "\n")), ReaderOptions{DeferRecordSyntax: true})
+	for i, line := range lines {
+		if i == 1 && r.same.match([]byte(line)) == nil {
+			t.Error("line 2 does not reuse line 1's envelope")
+		}
+		if i == 2 && (r.same.match([]byte(line)) != nil || r.same.resume([]byte(line), &envelope{}, new([]field)) == 0) {
+			t.Error("line 3 does not read on from its record")
+		}
+		m, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.CheckRecord(); err != nil {
+			t.Fatal(err)
+		}
+		want := `{"a":` + strconv.Itoa(i+1) + `}`
+		if string(m.Record) != want || m.Stream != "s" || m.TimeExtracted != lines[i][len(lines[i])-22:len(lines[i])-2] {
+			t.Errorf("line %d: record %s stream %q time_extracted %q", i+1, m.Record, m.Stream, m.TimeExtracted)
+		}
 	}
 }
