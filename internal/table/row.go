@@ -312,23 +312,19 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []Stats, unk
 		l.spans[c] = span{int32(start), int32(len(l.buf)), true}
 		l.vstats[c] = Stats{MaxIntDigits: len(l.buf) - start}
 	}
-	s := l.rowText(l.buf)
-	for c, sp := range l.spans {
-		row[c] = ""
-		if sp.set {
-			row[c] = s[sp.start:sp.end]
-		}
-	}
 	for _, k := range l.keys {
-		if row[k] == "" {
+		if sp := l.spans[k]; sp.start == sp.end {
 			return inputError(l.stream, l.cols[k].path, "key property is missing, null or empty")
 		}
 	}
 	// Only a record that made it into a row counts towards the columns'
 	// needs: a rejected record's values must not widen a column.
-	if stats != nil {
-		for c, sp := range l.spans {
-			if sp.set {
+	s := l.rowText(l.buf)
+	for c, sp := range l.spans {
+		row[c] = ""
+		if sp.set {
+			row[c] = s[sp.start:sp.end]
+			if stats != nil {
 				merge(&stats[c], &l.vstats[c])
 			}
 		}
