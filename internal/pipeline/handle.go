@@ -178,7 +178,7 @@ func schemaIdentity(m *singer.Message) ([]byte, error) {
 
 func (p *pipeline) onStreamRecord(m *singer.Message) error {
 	s := p.streams[m.Stream]
-	if s == nil || s.layout == nil {
+	if s == nil || s.layout == nil { // m's syntax is checked: onePass was false
 		return &singer.InputError{Line: m.Line, Stream: m.Stream, Msg: "RECORD before any SCHEMA for this stream"}
 	}
 	if s.read == s.reported {
@@ -188,8 +188,13 @@ func (p *pipeline) onStreamRecord(m *singer.Message) error {
 	err := p.streamRecord(s, m)
 	if errors.Is(err, singer.ErrRedecoded) {
 		// The reader's guess of the record's end was wrong; m is now the
-		// line as read in full, and nothing of the first try remains.
-		err = p.streamRecord(s, m)
+		// line as read in full, and may even name another stream (a
+		// member the guess took for part of the record): start over,
+		// nothing of the first try remains.
+		if s.read--; s.read == s.reported {
+			p.unreported = p.unreported[:len(p.unreported)-1]
+		}
+		return p.onRecord(m)
 	}
 	return err
 }

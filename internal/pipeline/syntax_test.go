@@ -136,3 +136,22 @@ func TestUpsertDedupeCompositeKey(t *testing.T) {
 		t.Errorf("rows %s, want %s", strings.Join(got, ","), want)
 	}
 }
+
+// A wrong guess of the record's end can hide a later "stream" member (the
+// last of duplicate keys counts): the line is read again and its record
+// goes to the stream it names, whether or not the first name has a SCHEMA.
+func TestHiddenStreamAfterRecord(t *testing.T) {
+	u := strings.Replace(schemaLine, `"stream":"s"`, `"stream":"u"`, 1)
+	for name, lines := range map[string][]string{
+		"both streams": {schemaLine, u, `{"type":"RECORD","stream":"s","record":{"id":1,"v":"a"},"stream":"u","x":{}}`},
+		"first unknown": {u, `{"type":"RECORD","stream":"s","record":{"id":1,"v":"a"},"stream":"u","x":{}}`},
+	} {
+		eng := newEngine()
+		if _, err := run(t, eng, loadConfig(t, ""), input(append(lines, state(1))...)); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if ids(eng, "U") != "1" || ids(eng, "S") != "" {
+			t.Errorf("%s: rows in U %q, in S %q; want the record in U only", name, ids(eng, "U"), ids(eng, "S"))
+		}
+	}
+}
