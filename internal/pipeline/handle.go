@@ -188,13 +188,13 @@ func (p *pipeline) onStreamRecord(m *singer.Message) error {
 	err := p.streamRecord(s, m)
 	if errors.Is(err, singer.ErrRedecoded) {
 		// The reader's guess of the record's end was wrong; m is now the
-		// line as read in full, and may even name another stream (a
-		// member the guess took for part of the record): start over,
-		// nothing of the first try remains.
+		// line as read in full, and may even name another stream or be
+		// another kind of message (members the guess took for part of the
+		// record): start over, nothing of the first try remains.
 		if s.read--; s.read == s.reported {
 			p.unreported = p.unreported[:len(p.unreported)-1]
 		}
-		return p.onRecord(m)
+		return p.handle(m)
 	}
 	return err
 }

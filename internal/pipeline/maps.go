@@ -79,9 +79,11 @@ func (p *pipeline) onSchema(m *singer.Message) error {
 
 func (p *pipeline) onRecord(m *singer.Message) error {
 	if m.Unchecked && !p.onePass(m) {
-		if err := m.CheckRecord(); err != nil && !errors.Is(err, singer.ErrRedecoded) {
+		if err := m.CheckRecord(); errors.Is(err, singer.ErrRedecoded) {
+			return p.handle(m) // m is the line read in full, maybe not even a RECORD
+		} else if err != nil {
 			return err
-		} // ErrRedecoded: m is the line read in full, and nothing was done with it yet
+		}
 	}
 	if p.maps.Empty() {
 		return p.onStreamRecord(m)

@@ -145,6 +145,10 @@ func TestHiddenStreamAfterRecord(t *testing.T) {
 	for name, lines := range map[string][]string{
 		"both streams": {schemaLine, u, `{"type":"RECORD","stream":"s","record":{"id":1,"v":"a"},"stream":"u","x":{}}`},
 		"first unknown": {u, `{"type":"RECORD","stream":"s","record":{"id":1,"v":"a"},"stream":"u","x":{}}`},
+		"not a RECORD": {schemaLine, u, `{"type":"RECORD","stream":"u","record":{"id":1,"v":"a"}}`,
+			`{"type":"RECORD","stream":"s","record":{"id":2},"type":"STATE","value":{"n":0},"x":{}}`},
+		"not a RECORD, unknown stream": {u, `{"type":"RECORD","stream":"u","record":{"id":1,"v":"a"}}`,
+			`{"type":"RECORD","stream":"t","record":{"id":2},"type":"STATE","value":{"n":0},"x":{}}`},
 	} {
 		eng := newEngine()
 		if _, err := run(t, eng, loadConfig(t, ""), input(append(lines, state(1))...)); err != nil {
