@@ -172,14 +172,14 @@ func FuzzDeferredRecord(f *testing.F) {
 			switch {
 			case werr != nil && gerr != nil:
 				var wie, gie *InputError
-				if !errors.As(werr, &wie) || !errors.As(gerr, &gie) || wie.Line != gie.Line || wie.Msg != gie.Msg {
+				if !errors.As(werr, &wie) || !errors.As(gerr, &gie) || wie.Line != gie.Line || wie.Msg != gie.Msg || wie.Stream != gie.Stream {
 					t.Fatalf("errors differ:\nfull     %v\ndeferred %v", werr, gerr)
 				}
 			case werr != nil || gerr != nil:
 				t.Fatalf("full read: %v, deferred read: %v", werr, gerr)
 			default:
 				g := got.Clone()
-				g.recordAt, g.line = 0, nil // kept for error positions and a second read
+				g.recordAt, g.line, g.errStream = 0, nil, "" // kept for errors and a second read
 				if !reflect.DeepEqual(want.Clone(), g) {
 					t.Fatalf("messages differ:\nfull     %+v\ndeferred %+v", want, got)
 				}
@@ -209,6 +209,13 @@ var deferredSeeds = []string{
 	`{"type":"RECORD","stream":"s","record":` + strings.Repeat(`[`, 999) + strings.Repeat(`]`, 999) + `}`,
 	`{"type":"RECORD","stream":"s","record":{"a":"\u00e9\u0041"},"version":2}`,
 	`{"type":"RECORD","stream":"s","record":{"a":"é"}, "time_extracted": 5}`,
+	// Found by a probe: a stream only after the record, hidden by a guess;
+	// the stream an error names is the one read before the fault.
+	`{"type":"RECORD","record":{"a":1},"stream":"s","x":{}}`,
+	`{"type":"RECORD","record":{"a":tru},"stream":"s","x":[1]}`,
+	`{"type":"RECORD","stream":"t","record":{"a":},"version":1,"y":[1],"stream":"s"}`,
+	`{"type":"RECORD","stream":"s","record":{"a":1},"type":"STATE","value":{"b":2}}`,
+	`{"type":"RECORD","stream":5,"record":{"a":1},"stream":"s","x":{}}`,
 	// Members holding objects after the record: the guess of its end is wrong.
 	`{"type":"RECORD","stream":"s","record":{"a":1},"x":{"b":2}}`,
 	`{"type":"RECORD","stream":"s","record":{"a":1},"x":{"b":2},"time_extracted":"2025-01-01T00:00:00Z","version":1}`,

@@ -76,6 +76,7 @@ type Message struct {
 	Unchecked bool
 	recordAt  int    // Record's offset in its line, for error positions
 	line      []byte // the whole line, kept while the record's end is a guess
+	errStream string // the stream a syntax error in Record names: as read before it
 
 	// STATE
 	Value json.RawMessage // compact JSON text of "value" (numbers keep their text; null stays "null")
@@ -142,7 +143,7 @@ func (m *Message) CheckRecord() error {
 	if se, ok := err.(*scanError); ok {
 		err = &scanError{se.off + m.recordAt, se.msg}
 	}
-	return &InputError{Line: m.Line, Stream: m.Stream, Msg: err.Error()}
+	return &InputError{Line: m.Line, Stream: m.errStream, Msg: err.Error()}
 }
 
 // redecode reads m's line again without deferral.

@@ -106,18 +106,35 @@ func (r *Reader) Next() (*Message, error) {
 	r.msg = Message{Line: r.lr.n}
 	if err := r.decode(&env); err != nil {
 		if env.deferred {
-			if serr := r.scan(line, &envelope{}, false); serr != nil {
-				return nil, r.syntaxError(line, &env, serr) // a syntax error comes first, as without deferral
-			}
+			// The line read in full: a syntax error comes first, as
+			// without deferral, and a wrong guess of the record's end may
+			// have hidden the members decode missed.
+			return r.full(line)
 		}
 		return nil, err
 	}
 	if env.deferred {
 		r.msg.Unchecked, r.msg.recordAt = true, env.recordAt
+		if isString(env.streamAt) {
+			r.msg.errStream = r.decodeString(env.streamAt, &r.stream)
+		}
 		if env.guessed {
 			r.msg.line = line
 			r.same.keep(&r.msg, line, r.fields)
 		}
+	}
+	return &r.msg, nil
+}
+
+// full reads line as Next does without DeferRecordSyntax.
+func (r *Reader) full(line []byte) (*Message, error) {
+	var env envelope
+	if err := r.scan(line, &env, false); err != nil {
+		return nil, r.syntaxError(line, &env, err)
+	}
+	r.msg = Message{Line: r.lr.n}
+	if err := r.decode(&env); err != nil {
+		return nil, err
 	}
 	return &r.msg, nil
 }
@@ -209,6 +226,7 @@ type envelope struct {
 	guessed  bool
 	records  int
 	recordAt int
+	streamAt []byte // "stream" as read before the deferred record: what a syntax error in it names
 }
 
 // deferOK reports whether the deferred record may stay unchecked: it is
@@ -305,7 +323,7 @@ func (r *Reader) members(s *scanner, env *envelope, key []byte, deferRecord bool
 			}
 			if end > 0 {
 				s.pos = end
-				env.deferred, env.recordAt = true, vstart
+				env.deferred, env.recordAt, env.streamAt = true, vstart, env.stream
 			}
 		}
 		if s.pos == vstart {
