@@ -143,7 +143,7 @@ func TestUpsertDedupeCompositeKey(t *testing.T) {
 func TestHiddenStreamAfterRecord(t *testing.T) {
 	u := strings.Replace(schemaLine, `"stream":"s"`, `"stream":"u"`, 1)
 	for name, lines := range map[string][]string{
-		"both streams": {schemaLine, u, `{"type":"RECORD","stream":"s","record":{"id":1,"v":"a"},"stream":"u","x":{}}`},
+		"both streams":  {schemaLine, u, `{"type":"RECORD","stream":"s","record":{"id":1,"v":"a"},"stream":"u","x":{}}`},
 		"first unknown": {u, `{"type":"RECORD","stream":"s","record":{"id":1,"v":"a"},"stream":"u","x":{}}`},
 		"not a RECORD": {schemaLine, u, `{"type":"RECORD","stream":"u","record":{"id":1,"v":"a"}}`,
 			`{"type":"RECORD","stream":"s","record":{"id":2},"type":"STATE","value":{"n":0},"x":{}}`},
