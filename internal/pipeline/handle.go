@@ -255,16 +255,30 @@ func (p *pipeline) onePass(m *singer.Message) bool {
 // conversion fails, the validator decides, so that a record breaking a
 // rule gets the rule's error whichever comes first in the record.
 func (p *pipeline) fill(s *stream, m *singer.Message, meta *table.Meta, row []string) error {
-	unknown := func(prop string) { p.warnUnknown(s, prop) }
+	// A record whose syntax is not checked yet may turn out malformed:
+	// then its "unknown properties" are not worth a warning.
+	var held []string
+	unknown := func(prop string) {
+		if m.Unchecked {
+			held = append(held, prop)
+			return
+		}
+		p.warnUnknown(s, prop)
+	}
 	if s.fused {
 		err := s.layout.RowChecked(m.Record, meta, row, s.buf.stats, unknown)
 		if err == nil {
 			m.Unchecked = false // the one pass checked the syntax too
+			p.warnUnknown(s, held...)
 			return nil
 		}
 		if serr := m.CheckRecord(); serr != nil {
+			if errors.Is(serr, singer.ErrRedecoded) {
+				p.warnUnknown(s, held...) // a valid line, whose record was walked
+			}
 			return serr
 		}
+		p.warnUnknown(s, held...)
 		if verr := p.validate(s, m); verr != nil {
 			return verr
 		}
@@ -358,20 +372,22 @@ func (p *pipeline) invalid(s *stream, m *singer.Message, err error) error {
 	return err
 }
 
-func (p *pipeline) warnUnknown(s *stream, prop string) {
-	if s.warnedUnknown == nil {
-		s.warnedUnknown = make(map[string]bool)
+func (p *pipeline) warnUnknown(s *stream, props ...string) {
+	for _, prop := range props {
+		if s.warnedUnknown == nil {
+			s.warnedUnknown = make(map[string]bool)
+		}
+		if s.warnedUnknown[prop] || len(s.warnedUnknown) > table.MaxUnknownReported {
+			continue
+		}
+		if len(s.warnedUnknown) == table.MaxUnknownReported {
+			s.warnedUnknown[""] = true // past the cap: one last word
+			p.log.Warn("more record properties are not in the schema; they are not loaded and no longer reported", "stream", s.name)
+			continue
+		}
+		s.warnedUnknown[prop] = true
+		p.log.Warn("record property is not in the schema; it is not loaded", "stream", s.name, "property", prop)
 	}
-	if s.warnedUnknown[prop] || len(s.warnedUnknown) > table.MaxUnknownReported {
-		return
-	}
-	if len(s.warnedUnknown) == table.MaxUnknownReported {
-		s.warnedUnknown[""] = true // past the cap: one last word
-		p.log.Warn("more record properties are not in the schema; they are not loaded and no longer reported", "stream", s.name)
-		return
-	}
-	s.warnedUnknown[prop] = true
-	p.log.Warn("record property is not in the schema; it is not loaded", "stream", s.name, "property", prop)
 }
 
 func (p *pipeline) onStreamActivateVersion(m *singer.Message) error {

@@ -1,12 +1,16 @@
 package pipeline_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/target-oracle/target-oracle/internal/pipeline"
 	"github.com/target-oracle/target-oracle/internal/singer"
 )
 
@@ -156,6 +160,24 @@ func TestHiddenStreamAfterRecord(t *testing.T) {
 		}
 		if ids(eng, "U") != "1" || ids(eng, "S") != "" {
 			t.Errorf("%s: rows in U %q, in S %q; want the record in U only", name, ids(eng, "U"), ids(eng, "S"))
+		}
+	}
+}
+
+// The properties of a malformed record are not warned about: the reader
+// would have refused the line before any walk. A valid record's are.
+func TestNoUnknownPropertyWarningForMalformedRecord(t *testing.T) {
+	for in, want := range map[string]int{
+		`{"type":"RECORD","stream":"s","record":{"id":1,"w":1,"v":"a",}}`: 0,
+		`{"type":"RECORD","stream":"s","record":{"id":1,"w":1,"v":"a"}}`:  1,
+	} {
+		var logs strings.Builder
+		pipeline.Run(context.Background(), pipeline.Options{Config: loadConfig(t, ""), Engine: newEngine(),
+			Server: pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
+			Input:  strings.NewReader(input(schemaLine, in)), StateOut: io.Discard,
+			Log: slog.New(slog.NewTextHandler(&logs, nil))})
+		if got := strings.Count(logs.String(), "is not in the schema"); got != want {
+			t.Errorf("%s: %d warnings about unknown properties, want %d:\n%s", in, got, want, logs.String())
 		}
 	}
 }
