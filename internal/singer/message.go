@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"sync/atomic"
 )
 
 // Type is the kind of a Singer message.
@@ -77,6 +78,9 @@ type Message struct {
 	recordAt  int    // Record's offset in its line, for error positions
 	line      []byte // the whole line, kept while the record's end is a guess
 	errStream string // the stream a syntax error in Record names: as read before it
+	// guessWrong is the reader's flag for guesses of a record's end that
+	// proved wrong (see Reader.wrong).
+	guessWrong *atomic.Bool
 
 	// STATE
 	Value json.RawMessage // compact JSON text of "value" (numbers keep their text; null stays "null")
@@ -136,6 +140,9 @@ func (m *Message) CheckRecord() error {
 		full, err := m.redecode()
 		if err != nil {
 			return err
+		}
+		if m.guessWrong != nil {
+			m.guessWrong.Store(true)
 		}
 		*m = *full
 		return ErrRedecoded

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 )
 
 // ReaderOptions tunes a Reader (and a BatchReader).
@@ -50,6 +51,11 @@ type Reader struct {
 
 	same   sameShape // the envelope of the last RECORD line (DeferRecordSyntax)
 	fields []field   // where the members before the record lie (scan)
+	// wrong is set (by Message.CheckRecord, on another goroutine) once a
+	// guess of a record's end proved wrong: a tap that writes members
+	// holding objects after the record would make every guess wrong, so
+	// the reader stops guessing and finds ends by the brackets.
+	wrong atomic.Bool
 }
 
 // NewReader returns a Reader reading from r. It buffers its input.
@@ -84,7 +90,7 @@ func (r *Reader) Next() (*Message, error) {
 	default:
 		return nil, fmt.Errorf("read input line %d: %w", r.lr.n+1, err)
 	}
-	if m := r.same.match(line); m != nil {
+	if m := r.same.match(line); m != nil && !r.wrong.Load() {
 		r.msg = *m
 		r.msg.Line = r.lr.n
 		r.msg.Record = line[m.recordAt : len(line)-len(r.same.tail)]
@@ -119,7 +125,7 @@ func (r *Reader) Next() (*Message, error) {
 			r.msg.errStream = r.decodeString(env.streamAt, &r.stream)
 		}
 		if env.guessed {
-			r.msg.line = line
+			r.msg.line, r.msg.guessWrong = line, &r.wrong
 			r.same.keep(&r.msg, line, r.fields)
 		}
 	}
@@ -316,7 +322,10 @@ func (r *Reader) members(s *scanner, env *envelope, key []byte, deferRecord bool
 			// line finds where the record ends without reading it. A guess
 			// the record's check does not confirm is read again in full
 			// (Message.CheckRecord).
-			end := guessRecordEnd(line)
+			end := -1
+			if !r.wrong.Load() {
+				end = guessRecordEnd(line)
+			}
 			env.guessed = end > vstart && line[end-1] == '}'
 			if !env.guessed {
 				end = skipObject(line, vstart, MaxDepth-1)

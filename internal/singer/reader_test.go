@@ -486,3 +486,24 @@ func TestSameShape(t *testing.T) {
 		}
 	}
 }
+
+// Once a guess of a record's end proves wrong, the reader stops guessing:
+// a tap writing members that hold objects after the record would make
+// every guess wrong, and every line be read twice.
+func TestReaderStopsGuessingAfterAWrongGuess(t *testing.T) {
+	line := `{"type":"RECORD","stream":"s","record":{"a":1},"x":{"b":2}}`
+	r := NewReader(strings.NewReader(line+"\n"+line+"\n"), ReaderOptions{DeferRecordSyntax: true})
+	m, err := r.Next()
+	if err != nil || m.line == nil {
+		t.Fatalf("first line: %v, guessed %v", err, m != nil && m.line != nil)
+	}
+	if err := m.CheckRecord(); !errors.Is(err, ErrRedecoded) || string(m.Record) != `{"a":1}` {
+		t.Fatalf("first line: CheckRecord %v, record %s", err, m.Record)
+	}
+	if m, err = r.Next(); err != nil || m.line != nil || !m.Unchecked {
+		t.Fatalf("second line: %v, guessed %v, deferred %v", err, m != nil && m.line != nil, m != nil && m.Unchecked)
+	}
+	if err := m.CheckRecord(); err != nil || string(m.Record) != `{"a":1}` {
+		t.Fatalf("second line: CheckRecord %v, record %s", err, m.Record)
+	}
+}
