@@ -247,7 +247,9 @@ func (p *pipeline) streamRecord(s *stream, m *singer.Message) error {
 // invalid). Any other path checks the syntax first.
 func (p *pipeline) onePass(m *singer.Message) bool {
 	s := p.streams[m.Stream]
-	return p.maps.Empty() && s != nil && s.layout != nil && s.fused && m.Version == ""
+	// A version may first need the version columns (DDL, needVersions):
+	// only once the stream has them does such a record go straight on.
+	return p.maps.Empty() && s != nil && s.layout != nil && s.fused && (m.Version == "" || s.opts.UsesVersions)
 }
 
 // fill converts a record into row. With the fused checks the record is

@@ -172,7 +172,7 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 		}
 	}()
 
-	in := startReader(ctx, p.o.Input)
+	in := startReader(ctx, p.o.Input, p.cfg.ValidateRecords && p.maps.Empty())
 	defer in.close()
 
 	tick := time.NewTicker(tickInterval(p.cfg))

@@ -37,12 +37,15 @@ type inputReader struct {
 	cancel context.CancelFunc
 }
 
-func startReader(ctx context.Context, r io.Reader) *inputReader {
+// startReader starts the reader goroutine. With deferRecords, records'
+// syntax is checked by the one pass that converts them, or by the
+// pipeline before any other use (singer.Message.Unchecked); without it
+// (no one pass: validate_records off or stream maps), by the reader, which
+// runs beside the coordinator when there are cores for both.
+func startReader(ctx context.Context, r io.Reader, deferRecords bool) *inputReader {
 	ctx, cancel := context.WithCancel(ctx)
 	in := &inputReader{chunks: make(chan readChunk, 4), free: make(chan readChunk, 8), cancel: cancel}
-	// Records' syntax is checked by the one pass that converts them, or
-	// by pipeline.settle before any other use (singer.Message.Unchecked).
-	go in.loop(ctx, singer.NewReader(r, singer.ReaderOptions{DeferRecordSyntax: true}))
+	go in.loop(ctx, singer.NewReader(r, singer.ReaderOptions{DeferRecordSyntax: deferRecords}))
 	return in
 }
 

@@ -181,3 +181,18 @@ func TestNoUnknownPropertyWarningForMalformedRecord(t *testing.T) {
 		}
 	}
 }
+
+// Once a stream has its version columns, records with a version take the
+// one pass too; a malformed one still ends the run with the reader's error.
+func TestMalformedVersionedRecord(t *testing.T) {
+	bad := `{"type":"RECORD","stream":"s","record":{"id":2,"v":"x",},"version":1}`
+	_, want := singer.NewReader(strings.NewReader(bad), singer.ReaderOptions{}).Next()
+	for _, set := range []string{`{}`, `{"on_invalid_record": "skip"}`} {
+		eng := newEngine()
+		in := input(schemaLine, `{"type":"RECORD","stream":"s","record":{"id":1,"v":"a"},"version":1}`, state(1), bad, state(2))
+		states, err := run(t, eng, loadConfig(t, set), in)
+		if err == nil || !strings.Contains(err.Error(), want.(*singer.InputError).Msg) || strings.Join(states, "|") != `{"n":1}` || ids(eng, "S") != "1" {
+			t.Errorf("%s: err %v states %q rows %s; want %v", set, err, states, ids(eng, "S"), want)
+		}
+	}
+}
