@@ -186,17 +186,27 @@ func (p *pipeline) onStreamRecord(m *singer.Message) error {
 	}
 	s.read++
 	err := p.streamRecord(s, m)
-	if errors.Is(err, singer.ErrRedecoded) {
+	switch {
+	case err != nil && m.Unchecked:
+		// A malformed line, found after it was counted (the reader
+		// refuses it before when it checks records itself).
+		p.uncount(s)
+	case errors.Is(err, singer.ErrRedecoded):
 		// The reader's guess of the record's end was wrong; m is now the
 		// line as read in full, and may even name another stream or be
 		// another kind of message (members the guess took for part of the
 		// record): start over, nothing of the first try remains.
-		if s.read--; s.read == s.reported {
-			p.unreported = p.unreported[:len(p.unreported)-1]
-		}
+		p.uncount(s)
 		return p.handle(m)
 	}
 	return err
+}
+
+// uncount takes back the count of the record onStreamRecord just counted.
+func (p *pipeline) uncount(s *stream) {
+	if s.read--; s.read == s.reported {
+		p.unreported = p.unreported[:len(p.unreported)-1]
+	}
 }
 
 // streamRecord validates, converts and buffers a record of stream s.
@@ -275,9 +285,10 @@ func (p *pipeline) fill(s *stream, m *singer.Message, meta *table.Meta, row []st
 			return nil
 		}
 		if serr := m.CheckRecord(); serr != nil {
-			if errors.Is(serr, singer.ErrRedecoded) {
-				p.warnUnknown(s, held...) // a valid line, whose record was walked
-			}
+			// Malformed, or not the record the walk took it for (the
+			// line read again in full): a record handled later may
+			// report these properties.
+			s.layout.ForgetUnknown(held)
 			return serr
 		}
 		p.warnUnknown(s, held...)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/target-oracle/target-oracle/internal/metrics"
 	"github.com/target-oracle/target-oracle/internal/pipeline"
 	"github.com/target-oracle/target-oracle/internal/singer"
 )
@@ -167,17 +168,29 @@ func TestHiddenStreamAfterRecord(t *testing.T) {
 // The properties of a malformed record are not warned about: the reader
 // would have refused the line before any walk. A valid record's are.
 func TestNoUnknownPropertyWarningForMalformedRecord(t *testing.T) {
+	valid := `{"type":"RECORD","stream":"s","record":{"id":1,"w":1,"v":"a"}}`
 	for in, want := range map[string]int{
 		`{"type":"RECORD","stream":"s","record":{"id":1,"w":1,"v":"a",}}`: 0,
-		`{"type":"RECORD","stream":"s","record":{"id":1,"w":1,"v":"a"}}`:  1,
+		valid: 1,
+		// Found by a probe: a guess of the record's end that proves wrong
+		// is no record of s, but the next one reports w.
+		`{"type":"RECORD","stream":"s","record":{"id":3,"w":2},"type":"STATE","value":{"y":1}}`: 0,
+		`{"type":"RECORD","stream":"s","record":{"id":3,"w":2},"type":"STATE","value":{"y":1}}` + "\n" + valid: 1,
 	} {
 		var logs strings.Builder
+		reg := metrics.New(io.Discard, 0, fixedNow)
 		pipeline.Run(context.Background(), pipeline.Options{Config: loadConfig(t, ""), Engine: newEngine(),
 			Server: pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
-			Input:  strings.NewReader(input(schemaLine, in)), StateOut: io.Discard,
+			Input:  strings.NewReader(input(schemaLine, in)), StateOut: io.Discard, Metrics: reg,
 			Log: slog.New(slog.NewTextHandler(&logs, nil))})
 		if got := strings.Count(logs.String(), "is not in the schema"); got != want {
 			t.Errorf("%s: %d warnings about unknown properties, want %d:\n%s", in, got, want, logs.String())
+		}
+		// A malformed record is not counted as read, as when the reader
+		// refused it.
+		wantRead := int64(strings.Count(in, valid))
+		if sum := reg.Finish(fixedNow, nil); sum.Records != wantRead {
+			t.Errorf("%s: %d records read, want %d", in, sum.Records, wantRead)
 		}
 	}
 }

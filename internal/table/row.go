@@ -503,6 +503,28 @@ func (l *Layout) member(b []byte, j int, op *objPlan, key []byte, expected bool,
 	return l.skip(b, j)
 }
 
+// ForgetUnknown lets the unknown callback of Row and RowChecked be called
+// again for the property paths given, which it reported for a record the
+// caller did not use after all (a line read again in full, see
+// singer.ErrRedecoded): each unknown key is otherwise reported once per
+// Layout.
+func (l *Layout) ForgetUnknown(paths []string) {
+	for _, p := range paths {
+		l.root.forgetUnknown(p)
+	}
+}
+
+func (op *objPlan) forgetUnknown(path string) {
+	if key, ok := strings.CutPrefix(path, op.prefix); ok {
+		delete(op.seen, key)
+	}
+	for _, e := range op.entries {
+		if e.child != nil {
+			e.child.forgetUnknown(path)
+		}
+	}
+}
+
 // forget clears the values (and held errors) of the columns an object
 // plan fills.
 func (l *Layout) forget(op *objPlan) {
