@@ -174,7 +174,7 @@ func TestNoUnknownPropertyWarningForMalformedRecord(t *testing.T) {
 		valid: 1,
 		// Found by a probe: a guess of the record's end that proves wrong
 		// is no record of s, but the next one reports w.
-		`{"type":"RECORD","stream":"s","record":{"id":3,"w":2},"type":"STATE","value":{"y":1}}`: 0,
+		`{"type":"RECORD","stream":"s","record":{"id":3,"w":2},"type":"STATE","value":{"y":1}}`:                0,
 		`{"type":"RECORD","stream":"s","record":{"id":3,"w":2},"type":"STATE","value":{"y":1}}` + "\n" + valid: 1,
 	} {
 		var logs strings.Builder
