@@ -7,6 +7,7 @@ package jsonscan
 import (
 	"encoding/binary"
 	"math/bits"
+	"unicode/utf8"
 )
 
 const (
@@ -69,4 +70,17 @@ func StringClose(b []byte, i int) int {
 		}
 		i += 2 // the escaped byte cannot close the string
 	}
+}
+
+// Plain reports whether a string (a property name) appears in JSON text
+// exactly as itself when written without escapes: valid UTF-8 without a
+// quote, a backslash or a control character. Scanners compare such names
+// with the input bytes in place.
+func Plain(name string) bool {
+	for _, c := range []byte(name) {
+		if c < 0x20 || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return utf8.ValidString(name)
 }

@@ -76,3 +76,14 @@ func TestSearchesRandom(t *testing.T) {
 		}
 	}
 }
+
+func TestPlain(t *testing.T) {
+	for name, want := range map[string]bool{
+		"id": true, "é": true, "a b": true, "": true,
+		`a"b`: false, `a\b`: false, "a\tb": false, "a\x7f": true, "\xff": false,
+	} {
+		if got := Plain(name); got != want {
+			t.Errorf("Plain(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/target-oracle/target-oracle/internal/jsonscan"
 	"github.com/target-oracle/target-oracle/internal/value"
 )
 
@@ -413,7 +413,7 @@ func (n *fnode) setRequired(names []string) error {
 		bit <<= 1
 	}
 	for i := range n.props {
-		n.props[i].plain = plainKey(n.props[i].name)
+		n.props[i].plain = jsonscan.Plain(n.props[i].name)
 	}
 	if len(n.props) > indexFrom {
 		n.index = make(map[string]int, len(n.props))
@@ -422,17 +422,6 @@ func (n *fnode) setRequired(names []string) error {
 		}
 	}
 	return nil
-}
-
-// plainKey reports whether name appears in JSON text exactly as itself when
-// written without escapes.
-func plainKey(name string) bool {
-	for _, c := range []byte(name) {
-		if c < 0x20 || c == '"' || c == '\\' {
-			return false
-		}
-	}
-	return utf8.ValidString(name)
 }
 
 func (n *fnode) find(name string) int {

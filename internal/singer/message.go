@@ -157,15 +157,7 @@ func (m *Message) CheckRecord() error {
 func (m *Message) redecode() (*Message, error) {
 	r := &Reader{}
 	r.lr.n = m.Line
-	var env envelope
-	if err := r.scan(m.line, &env, false); err != nil {
-		return nil, r.syntaxError(m.line, &env, err)
-	}
-	r.msg = Message{Line: m.Line}
-	if err := r.decode(&env); err != nil {
-		return nil, err
-	}
-	return &r.msg, nil
+	return r.full(m.line)
 }
 
 // RawSize is the number of bytes AppendRaw copies.

@@ -90,6 +90,9 @@ func (r *Reader) Next() (*Message, error) {
 	default:
 		return nil, fmt.Errorf("read input line %d: %w", r.lr.n+1, err)
 	}
+	if !r.deferRecord {
+		return r.full(line)
+	}
 	if m := r.same.match(line); m != nil && !r.wrong.Load() {
 		r.msg = *m
 		r.msg.Line = r.lr.n
@@ -98,36 +101,33 @@ func (r *Reader) Next() (*Message, error) {
 		return &r.msg, nil
 	}
 	var env envelope
-	err = r.scan(line, &env, r.deferRecord)
-	if env.deferred && (err != nil || !env.deferOK()) {
+	err = r.scan(line, &env, true)
+	if !env.deferred {
+		if err != nil {
+			return nil, r.syntaxError(line, &env, err)
+		}
+		return r.decoded(&env)
+	}
+	if err != nil || !env.deferOK() {
 		// Whatever is wrong with the line, the full check finds the same
 		// first fault as without deferral; a record that is not a RECORD's
 		// only one is checked now.
-		env = envelope{}
-		err = r.scan(line, &env, false)
-	}
-	if err != nil {
-		return nil, r.syntaxError(line, &env, err)
+		return r.full(line)
 	}
 	r.msg = Message{Line: r.lr.n}
 	if err := r.decode(&env); err != nil {
-		if env.deferred {
-			// The line read in full: a syntax error comes first, as
-			// without deferral, and a wrong guess of the record's end may
-			// have hidden the members decode missed.
-			return r.full(line)
-		}
-		return nil, err
+		// A syntax error comes first, as without deferral, and a wrong
+		// guess of the record's end may have hidden the members decode
+		// missed.
+		return r.full(line)
 	}
-	if env.deferred {
-		r.msg.Unchecked, r.msg.recordAt = true, env.recordAt
-		if isString(env.streamAt) {
-			r.msg.errStream = r.decodeString(env.streamAt, &r.stream)
-		}
-		if env.guessed {
-			r.msg.line, r.msg.guessWrong = line, &r.wrong
-			r.same.keep(&r.msg, line, r.fields)
-		}
+	r.msg.Unchecked, r.msg.recordAt = true, env.recordAt
+	if isString(env.streamAt) {
+		r.msg.errStream = r.decodeString(env.streamAt, &r.stream)
+	}
+	if env.guessed {
+		r.msg.line, r.msg.guessWrong = line, &r.wrong
+		r.same.keep(&r.msg, line, r.fields)
 	}
 	return &r.msg, nil
 }
@@ -138,8 +138,13 @@ func (r *Reader) full(line []byte) (*Message, error) {
 	if err := r.scan(line, &env, false); err != nil {
 		return nil, r.syntaxError(line, &env, err)
 	}
+	return r.decoded(&env)
+}
+
+// decoded returns the message of a checked envelope.
+func (r *Reader) decoded(env *envelope) (*Message, error) {
 	r.msg = Message{Line: r.lr.n}
-	if err := r.decode(&env); err != nil {
+	if err := r.decode(env); err != nil {
 		return nil, err
 	}
 	return &r.msg, nil

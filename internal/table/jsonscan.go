@@ -338,15 +338,3 @@ func validKey(body []byte) bool {
 	}
 	return !high || utf8.Valid(body)
 }
-
-// plainName reports whether a property name appears in JSON text as
-// itself, without escapes: no quote, backslash or control character (names
-// come from decoded JSON, so they are valid UTF-8).
-func plainName(name string) bool {
-	for _, c := range []byte(name) {
-		if c < 0x20 || c == '"' || c == '\\' {
-			return false
-		}
-	}
-	return true
-}

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/target-oracle/target-oracle/internal/jsonscan"
 	"github.com/target-oracle/target-oracle/internal/schema"
 	"github.com/target-oracle/target-oracle/internal/value"
 )
@@ -188,7 +189,7 @@ func (l *Layout) planObject(b *builder, obj *schema.Property, depth int, propCol
 			op.cols = append(op.cols, e.child.cols...)
 		}
 		op.names = append(op.names, p.Name)
-		op.plain = append(op.plain, plainName(p.Name))
+		op.plain = append(op.plain, jsonscan.Plain(p.Name))
 	}
 	return op
 }
