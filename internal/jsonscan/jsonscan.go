@@ -1,7 +1,9 @@
-// Package jsonscan holds the byte-level searches the JSON scanners of the
-// reader (singer), the validator (schema) and the row builder (table)
-// share: finding the end of a string and the next byte a string scan must
-// look at, eight bytes at a time.
+// Package jsonscan holds the byte-level pieces the JSON scanners share:
+// the string searches of the reader (singer) and the validator (schema) —
+// the end of a string, the next byte a string scan must look at, eight
+// bytes at a time — and the test of whether a property name appears in
+// JSON as itself, by which the validator and the row builder (table)
+// compare keys in place.
 package jsonscan
 
 import (
