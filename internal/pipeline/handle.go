@@ -105,7 +105,10 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 	s.layout = layout
 	s.fused = p.cfg.ValidateRecords && layout.UseChecks(s.schema)
 	s.buf = s.newBuffer(0)
-	p.enqueue(s, &job{kind: jobEnsure, stream: s, layout: layout, line: noLine, schemaLine: line})
+	// The job carries the SCHEMA's line: until its DDL is applied, no
+	// STATE read after the SCHEMA may be written (SPEC §7 rule 1), and if
+	// it fails, none ever is.
+	p.enqueue(s, &job{kind: jobEnsure, stream: s, layout: layout, line: line, schemaLine: line})
 	return nil
 }
 
@@ -242,8 +245,8 @@ func (p *pipeline) streamRecord(s *stream, m *singer.Message) error {
 	size := int64(len(m.Record)) + 64
 	s.buf.commitRow(m.Line, size)
 	p.buffered += size
-	if s.settings.LoadMethod == "overwrite" && s.firstRecord == 0 {
-		s.firstRecord = m.Line
+	if s.firstRecord == 0 && p.holdsStates(s) {
+		p.holdStates(s, m.Line)
 	}
 	if s.buf.rows() >= s.settings.BatchSizeRows || s.buf.bytes >= p.cfg.BatchSizeBytes {
 		p.flush(s)
@@ -565,4 +568,25 @@ func (q *sequencer) next(now time.Time) int64 {
 	}
 	q.last = v
 	return v
+}
+
+// holdsStates reports whether the stream's first flush of the run removes
+// rows (overwrite replaces the table, truncate_before_load truncates it):
+// a resumed run would remove them again, so no STATE covering its records
+// may be written before the end of input (SPEC §6.2, §7 rule 3).
+func (p *pipeline) holdsStates(s *stream) bool {
+	return s.settings.LoadMethod == "overwrite" || p.cfg.TruncateBeforeLoad
+}
+
+// holdStates holds the frontier at the stream's first record until the end
+// of input. A STATE covers every stream, so this holds back all states;
+// users see why in the log.
+func (p *pipeline) holdStates(s *stream, line int64) {
+	s.firstRecord = line
+	why := "load_method is overwrite"
+	if p.cfg.TruncateBeforeLoad {
+		why = "truncate_before_load is true"
+	}
+	p.log.Info("states are held until the end of input: a resumed run would remove this stream's rows again",
+		"stream", s.name, "reason", why)
 }

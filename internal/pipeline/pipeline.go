@@ -339,8 +339,16 @@ func (p *pipeline) flushLargest() {
 	}
 }
 
-// frontier is the input line of the oldest record or ACTIVATE_VERSION not
-// yet committed, over every stream.
+// frontier is the input line of the oldest message not yet in full effect
+// — a record not committed, a SCHEMA whose table changes are not applied,
+// an ACTIVATE_VERSION not run — over every stream (SPEC §7 rule 1).
+//
+// Every queued job is looked at, not only a stream's first: a job's line
+// is the lowest line it covers, and although a stream's jobs run in input
+// order, nothing makes their lines increase (a batch's first record may
+// have been read before the SCHEMA whose DDL job runs ahead of it). The
+// queues are short (a stream has at most one job waiting behind the
+// running one), so this costs little.
 func (p *pipeline) frontier() int64 {
 	f := noLine
 	for _, s := range p.order {
@@ -354,7 +362,6 @@ func (p *pipeline) frontier() int64 {
 			if j.line < f {
 				f = j.line
 			}
-			break // jobs of a stream are in input order
 		}
 	}
 	return f

@@ -34,7 +34,7 @@ type stream struct {
 	queued  bool // on the coordinator's ready list
 
 	flushed     bool  // a batch of this stream was loaded in this run (overwrite, truncate)
-	firstRecord int64 // line of the first record (overwrite streams hold state until the end)
+	firstRecord int64 // line of the first record, for streams that hold states until the end (holdsStates)
 
 	warnedUnknown map[string]bool
 	warnedKeyless bool
