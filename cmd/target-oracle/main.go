@@ -14,6 +14,10 @@ import (
 
 func main() {
 	tuneGC()
+	if err := checkStdoutOpen(); err != nil {
+		fmt.Fprintf(os.Stderr, "target-oracle: %v\n", err)
+		os.Exit(cli.ExitFailed)
+	}
 	state := protectStdout()
 	stop := startProfile(os.Getenv(config.CPUProfileEnv))
 	wd, _ := os.Getwd()
@@ -24,6 +28,7 @@ func main() {
 		Env:     os.Environ(),
 		Dir:     wd,
 		Signals: cli.Signals(),
+		Exit:    os.Exit,
 	})
 	stop()
 	os.Exit(code)

@@ -67,10 +67,11 @@ func TestStdoutHoldsOnlyState(t *testing.T) {
 	}
 }
 
-// SIGTERM while input is still open: the buffered records are committed,
-// the state that is then true is written, and the exit code is 128+N.
+// SIGTERM, SIGINT or SIGHUP while input is still open: the buffered
+// records are committed, the state that is then true is written, and the
+// exit code is 128+N (SIGHUP: 129).
 func TestSignalDrains(t *testing.T) {
-	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) {
 			dump := filepath.Join(t.TempDir(), "dump")
 			r := start(t, []string{"TARGET_ORACLE_BATCH_WAIT_LIMIT_SECONDS=3600", "TARGET_ORACLE_METRICS_INTERVAL_SECONDS=1"},

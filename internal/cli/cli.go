@@ -12,7 +12,9 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -60,8 +62,15 @@ type IO struct {
 	Stderr io.Writer
 	Env    []string
 	Dir    string // working directory (for .env)
-	// Signals delivers SIGINT/SIGTERM; nil disables signal handling.
+	// Signals delivers SIGINT, SIGTERM, SIGHUP and SIGQUIT; nil disables
+	// signal handling.
 	Signals <-chan os.Signal
+	// Exit ends the process with a code. After a hard stop (a second
+	// signal, or SIGQUIT) the run may be blocked writing a STATE to a fd 1
+	// nobody reads; the abort must not wait on it (SPEC §7 rule 5), so the
+	// signal watcher calls Exit itself if the run has not ended within
+	// abortGrace. Nil: never forced (tests of Main in-process).
+	Exit func(code int)
 }
 
 type options struct {
@@ -174,7 +183,9 @@ Exit status:
   1    the database, the file system or anything else failed
   2    the settings or the command line are wrong
   3    the input alone is wrong (malformed message, invalid schema or record)
-  128+N  stopped by signal N (130 for SIGINT, 143 for SIGTERM)
+  128+N  stopped by signal N (129 SIGHUP, 130 SIGINT, 143 SIGTERM: drain, commit,
+         write the true state; a second signal, or SIGQUIT (131, goroutine stacks
+         on stderr), aborts at once, rolling back)
 `)
 }
 
@@ -260,7 +271,10 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stop := make(chan struct{})
-	sig := watchSignals(std.Signals, stop, cancel, log)
+	ended := make(chan struct{})
+	defer close(ended)
+	sig := watchSignals(signalWatch{sigs: std.Signals, stop: stop, cancel: cancel, log: log,
+		stderr: std.Stderr, exit: std.Exit, ended: ended})
 
 	err = pipeline.Run(ctx, pipeline.Options{
 		Config:   cfg,
@@ -383,33 +397,84 @@ func exitCode(err error, signalled os.Signal, report func(string, error)) int {
 	return ExitFailed
 }
 
-// watchSignals turns the first SIGINT/SIGTERM into a soft stop (close
-// stop) and the second into a hard stop (cancel). It returns a func that
-// reports the first signal received, if any.
-func watchSignals(sigs <-chan os.Signal, stop chan struct{}, cancel context.CancelFunc, log *slog.Logger) func() os.Signal {
-	got := make(chan os.Signal, 1)
-	if sigs == nil {
+// abortGrace is how long a hard stop lets the run unwind (cancelled
+// statements, rollbacks) before the process exits anyway. Exiting without
+// the rollback loses nothing: Oracle rolls back the transactions of a
+// session that ends, and the embedded store commits atomically.
+const abortGrace = time.Second
+
+// signalWatch is what watchSignals needs.
+type signalWatch struct {
+	sigs   <-chan os.Signal
+	stop   chan struct{}      // closed by the first draining signal
+	cancel context.CancelFunc // the hard stop
+	log    *slog.Logger
+	stderr io.Writer
+	exit   func(int)     // nil: never forced
+	ended  chan struct{} // closed when the run has returned
+}
+
+// watchSignals turns the first SIGINT, SIGTERM or SIGHUP into a soft stop
+// (close stop: drain, commit, write the true state) and a second signal,
+// or SIGQUIT at any time, into a hard stop: cancel the run (rolling back)
+// and, if it has not ended within abortGrace (say it is blocked writing to
+// a fd 1 that nobody reads), exit without it. SIGQUIT first writes every
+// goroutine's stack to stderr, as Go's default handler would, but exits
+// 131 instead of 2. It returns a func that reports the signal the exit
+// code is decided by: the hard stop's, else the first.
+func watchSignals(w signalWatch) func() os.Signal {
+	if w.sigs == nil {
 		return func() os.Signal { return nil }
 	}
+	var mu sync.Mutex
+	var decided os.Signal
+	set := func(s os.Signal) {
+		mu.Lock()
+		decided = s
+		mu.Unlock()
+	}
 	go func() {
-		first, ok := <-sigs
-		if !ok {
-			return
-		}
-		got <- first
-		close(stop)
-		if _, ok := <-sigs; ok {
-			log.Warn("second signal: aborting, rolling back")
-			cancel()
+		drained := false
+		for s := range w.sigs {
+			if s == syscall.SIGQUIT || drained {
+				set(s)
+				w.hardStop(s)
+				return
+			}
+			drained = true
+			set(s)
+			close(w.stop)
 		}
 	}()
 	return func() os.Signal {
-		select {
-		case s := <-got:
-			return s
-		default:
-			return nil
+		mu.Lock()
+		defer mu.Unlock()
+		return decided
+	}
+}
+
+func (w signalWatch) hardStop(s os.Signal) {
+	if s == syscall.SIGQUIT {
+		fmt.Fprintf(w.stderr, "SIGQUIT: goroutine stacks follow\n")
+		pprof.Lookup("goroutine").WriteTo(w.stderr, 2)
+	}
+	what := "second signal"
+	if s == syscall.SIGQUIT {
+		what = "SIGQUIT"
+	}
+	w.log.Warn(what+": aborting, rolling back; nothing more is written to stdout", "signal", s.String())
+	w.cancel()
+	if w.exit == nil {
+		return
+	}
+	select {
+	case <-w.ended:
+	case <-time.After(abortGrace):
+		code := 128 + 15
+		if n, ok := s.(syscall.Signal); ok {
+			code = 128 + int(n)
 		}
+		w.exit(code)
 	}
 }
 
@@ -456,10 +521,11 @@ func newLogger(cfg *config.Config, w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, ho))
 }
 
-// Signals returns a channel of SIGINT and SIGTERM for Main.
+// Signals returns a channel of SIGINT, SIGTERM, SIGHUP and SIGQUIT for
+// Main.
 func Signals() <-chan os.Signal {
-	c := make(chan os.Signal, 2)
-	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
+	c := make(chan os.Signal, 4)
+	signal.Notify(c, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	// A closed stdout (the orchestrator went away) must be a write error
 	// the run reports and exits 1 with, not a silent death by SIGPIPE.
 	signal.Ignore(syscall.SIGPIPE)

@@ -1,0 +1,7 @@
+//go:build !unix
+
+package main
+
+// checkStdoutOpen has nothing to check where the runtime does not replace
+// closed standard descriptors.
+func checkStdoutOpen() error { return nil }
