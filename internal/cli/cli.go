@@ -277,15 +277,16 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 		stderr: std.Stderr, exit: std.Exit, ended: ended})
 
 	err = pipeline.Run(ctx, pipeline.Options{
-		Config:   cfg,
-		Engine:   eng,
-		Server:   srvInfo,
-		Input:    in,
-		StateOut: stateOut,
-		Log:      log,
-		Now:      now,
-		Stop:     stop,
-		Metrics:  reg,
+		StreamsChanged: limitMemory(cfg, std.Env),
+		Config:         cfg,
+		Engine:         eng,
+		Server:         srvInfo,
+		Input:          in,
+		StateOut:       stateOut,
+		Log:            log,
+		Now:            now,
+		Stop:           stop,
+		Metrics:        reg,
 	})
 	if cerr := eng.Close(); cerr != nil {
 		fmt.Fprintf(std.Stderr, "target-oracle: close: %v\n", cerr)

@@ -499,6 +499,9 @@ func (p *pipeline) newStream(name string) *stream {
 	s := &stream{name: name, settings: st, opts: p.tableOptions(name, st)}
 	p.streams[name] = s
 	p.order = append(p.order, s)
+	if p.o.StreamsChanged != nil {
+		p.o.StreamsChanged(len(p.order))
+	}
 	return s
 }
 

@@ -56,6 +56,9 @@ type Options struct {
 	Stop <-chan struct{}
 	// Metrics receives counters; may be nil.
 	Metrics *metrics.Registry
+	// StreamsChanged, when set, is told the number of streams each time a
+	// new one appears (the CLI's memory limit counts them, SPEC §10).
+	StreamsChanged func(streams int)
 }
 
 // MaxStreams is the most streams one run accepts. Each stream costs a

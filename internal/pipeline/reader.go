@@ -53,6 +53,9 @@ func (in *inputReader) close() { in.cancel() }
 
 // recycle hands a processed chunk back to the reader.
 func (in *inputReader) recycle(c readChunk) {
+	if cap(c.arena) == 0 {
+		return // a long line's chunk (see loop): nothing worth keeping
+	}
 	clear(c.msgs)
 	c.msgs, c.arena = c.msgs[:0], c.arena[:0]
 	select {
@@ -87,6 +90,18 @@ func (in *inputReader) loop(ctx context.Context, r *singer.Reader) {
 			}
 			send()
 			return
+		}
+		if r.LineOwned() {
+			// A long line's buffer is ours: hand it over as a chunk of
+			// its own, without the arena copy.
+			if !send() {
+				return
+			}
+			c = readChunk{msgs: []singer.Message{*m}, at: time.Now()}
+			if !send() {
+				return
+			}
+			continue
 		}
 		if arena == nil {
 			select {

@@ -351,6 +351,14 @@ func (l *Layout) rowText(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
+	if len(b) > blockSize && len(b) == len(l.buf) && &b[0] == &l.buf[0] {
+		// A row larger than a block takes the scratch buffer itself
+		// instead of a copy: with a 127 MiB value, a copy would be one
+		// more 127 MiB alive beside the line and the buffer (SPEC §10).
+		// The buffer is never written again: the next row gets a new one.
+		l.buf = nil
+		return unsafe.String(&b[0], len(b))
+	}
 	if cap(l.block)-len(l.block) < len(b) {
 		l.block = make([]byte, 0, max(blockSize, len(b)))
 	}
