@@ -152,6 +152,13 @@ func parseFlags(args []string, stdout, stderr io.Writer) (options, int, bool) {
 		fmt.Fprintln(stderr, "target-oracle: --check excludes --dry-run and --plan")
 		return o, ExitConfig, true
 	}
+	formatGiven := false
+	fs.Visit(func(f *flag.Flag) { formatGiven = formatGiven || f.Name == "format" })
+	if formatGiven && !o.about {
+		// SPEC §2: --format shapes a one-shot report; a load has none.
+		fmt.Fprintln(stderr, "target-oracle: --format needs --about")
+		return o, ExitConfig, true
+	}
 	switch o.format {
 	case "text", "json", "markdown":
 	default:
@@ -298,6 +305,9 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 		for _, st := range dump.Statements() {
 			log.Info("plan", "sql", st)
 		}
+	}
+	if errors.Is(err, pipeline.ErrStopped) {
+		reg.Stopped() // a drain that succeeded is no failure
 	}
 	sum := reg.Finish(time.Now(), err)
 	code := exitCode(err, sig(), reporter(cfg, log, std.Stderr))

@@ -33,6 +33,7 @@ type Registry struct {
 	lastFlushOK bool
 	lastFlush   time.Time
 	lastState   time.Time
+	stopped     bool // a signal's drain ended the run (Stopped)
 	buffered    int64
 	latency     map[string]*histogram
 }
@@ -210,6 +211,14 @@ type Summary struct {
 	Error         string             `json:"error,omitempty"`
 }
 
+// Stopped marks the run as ended by a signal whose drain succeeded: the
+// summary says so instead of "failed".
+func (r *Registry) Stopped() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stopped = true
+}
+
 // Finish writes the last METRIC lines and the summary table to stderr and
 // returns the summary.
 func (r *Registry) Finish(now time.Time, err error) Summary {
@@ -218,7 +227,12 @@ func (r *Registry) Finish(now time.Time, err error) Summary {
 	r.end = now
 	r.emit(now, 0)
 	sum := Summary{Streams: r.streams, Seconds: now.Sub(r.start).Seconds(), Status: "succeeded"}
-	if err != nil {
+	switch {
+	case err != nil && r.stopped:
+		// A signal's drain: what was read is committed and its state
+		// written; the input was not read to its end.
+		sum.Status = "stopped by signal, drained"
+	case err != nil:
 		sum.Status, sum.Error = "failed", err.Error()
 	}
 	for _, s := range r.streams {
@@ -228,10 +242,11 @@ func (r *Registry) Finish(now time.Time, err error) Summary {
 		sum.RecordsPerSec = float64(sum.Records) / sum.Seconds
 	}
 	fmt.Fprintf(r.out, "summary: %s in %.2fs, %d records (%.0f records/s)\n", sum.Status, sum.Seconds, sum.Records, sum.RecordsPerSec)
-	fmt.Fprintf(r.out, "  %-30s %10s %10s %10s %10s %10s %8s\n", "stream", "read", "written", "inserted", "updated", "rejected", "batches")
+	fmt.Fprintf(r.out, "  %-30s %10s %10s %10s %10s %10s %10s %8s\n", "stream", "read", "written", "inserted", "updated", "deleted", "rejected", "batches")
 	for _, name := range r.names() {
 		s := r.streams[name]
-		fmt.Fprintf(r.out, "  %-30s %10d %10d %10s %10s %10d %8d\n", printable(name), s.Read, s.Written, optional(s.Inserted), optional(s.Updated), s.Rejected, s.Batches)
+		fmt.Fprintf(r.out, "  %-30s %10d %10d %10s %10s %10s %10d %8d\n", printable(name), s.Read, s.Written,
+			optional(s.Inserted), optional(s.Updated), fmt.Sprint(s.Deleted), s.Rejected, s.Batches)
 	}
 	return sum
 }

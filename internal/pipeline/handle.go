@@ -385,7 +385,8 @@ func (p *pipeline) invalid(s *stream, m *singer.Message, err error) error {
 		p.log.Warn("rejecting invalid record", "err", err.Error(), "reject_path", p.cfg.RejectPath)
 		return p.rejects.write(append(line, '\n'))
 	}
-	return err
+	// The run stops here: say how to keep loading past such records.
+	return fmt.Errorf("%w (set on_invalid_record to skip or reject to load the other records)", err)
 }
 
 func (p *pipeline) warnUnknown(s *stream, props ...string) {

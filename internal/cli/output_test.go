@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/target-oracle/target-oracle/internal/metrics"
+	"github.com/target-oracle/target-oracle/internal/pipeline"
+)
+
+// --format shapes a one-shot report: without --about it is a usage error
+// (SPEC §2; issue 19), not the start of a load.
+func TestFormatNeedsAbout(t *testing.T) {
+	for _, args := range [][]string{{"--format", "json"}, {"--dry-run", "--format", "text"}} {
+		_, errs, code := runMain(t, example, nil, args...)
+		if code != ExitConfig || !strings.Contains(errs, "--format needs --about") {
+			t.Fatalf("%v: exit %d, stderr %q", args, code, errs)
+		}
+	}
+}
+
+// An invalid record that stops the run says how to load past it.
+func TestInvalidRecordNamesThePolicy(t *testing.T) {
+	in := example + `{"type":"RECORD","stream":"orders","record":{"id":"x"}}` + "\n"
+	_, errs, code := runMain(t, in, nil, "--dry-run")
+	if code != ExitInput || !strings.Contains(errs, "on_invalid_record to skip or reject") {
+		t.Fatalf("exit %d, stderr:\n%s", code, errs)
+	}
+}
+
+// The summary has a deleted column, and a drain after a signal that
+// succeeded is not labelled failed.
+func TestSummaryWords(t *testing.T) {
+	var out strings.Builder
+	reg := metrics.New(&out, 0, time.Now())
+	reg.Loaded("s", 3, 0, 0, 2, false, time.Millisecond)
+	reg.Stopped()
+	sum := reg.Finish(time.Now(), pipeline.ErrStopped)
+	if sum.Status != "stopped by signal, drained" || strings.Contains(out.String(), "failed") {
+		t.Fatalf("status %q:\n%s", sum.Status, out.String())
+	}
+	if !strings.Contains(out.String(), "deleted") {
+		t.Fatalf("no deleted column:\n%s", out.String())
+	}
+	var fout strings.Builder
+	failed := metrics.New(&fout, 0, time.Now()).Finish(time.Now(), errors.New("boom"))
+	if failed.Status != "failed" {
+		t.Fatalf("a failure is %q", failed.Status)
+	}
+}
