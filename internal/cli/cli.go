@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/pprof"
 	"strings"
 	"sync"
@@ -311,6 +312,9 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 	}
 	sum := reg.Finish(time.Now(), err)
 	code := exitCode(err, sig(), reporter(cfg, log, std.Stderr))
+	if o.dumpDir != "" {
+		announceDump(log, o.dumpDir, err)
+	}
 	if cfg.SummaryPath != "" {
 		if serr := metrics.WriteSummary(cfg.SummaryPath, sum); serr != nil {
 			fmt.Fprintf(std.Stderr, "target-oracle: summary: %v\n", serr)
@@ -320,6 +324,18 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 		}
 	}
 	return code
+}
+
+// announceDump is the last log line of a run with --dry-run-dump: where
+// the dump is and what it holds (SPEC §11), also after a failure.
+func announceDump(log *slog.Logger, dir string, runErr error) {
+	tables, _ := filepath.Glob(filepath.Join(dir, "tables", "*.jsonl"))
+	what := "what the run committed"
+	if runErr != nil {
+		what = "what was committed before the run stopped"
+	}
+	log.Info("dry-run dump written: statements.sql (every statement run), tables.json (table shapes), tables/SCHEMA.TABLE.jsonl (rows by primary key)",
+		"dir", dir, "tables", len(tables), "holds", what)
 }
 
 // reporter returns how the final error is shown: a plain line a person

@@ -50,3 +50,24 @@ func TestSummaryWords(t *testing.T) {
 		t.Fatalf("a failure is %q", failed.Status)
 	}
 }
+
+// A run with --dry-run-dump ends by naming the folder and what it holds,
+// also when it fails.
+func TestDumpAnnouncesItself(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		code int
+		want string
+	}{
+		{example, ExitOK, "holds=\"what the run committed\""},
+		{example + `{"type":"RECORD","stream":"orders","record":{"id":"x"}}` + "\n", ExitInput, "before the run stopped"},
+	} {
+		dump := t.TempDir() + "/dump"
+		_, errs, code := runMain(t, c.in, nil, "--dry-run", "--dry-run-dump", dump)
+		lines := strings.Split(strings.TrimSpace(errs), "\n")
+		last := lines[len(lines)-1]
+		if code != c.code || !strings.Contains(last, "dry-run dump written") || !strings.Contains(last, dump) || !strings.Contains(last, c.want) {
+			t.Fatalf("exit %d, last line %q", code, last)
+		}
+	}
+}
