@@ -9,6 +9,8 @@ import (
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
 	"go.starlark.net/syntax"
+
+	"github.com/target-oracle/target-oracle/internal/value"
 )
 
 // clock is the source of datetime.datetime.now(); tests replace it.
@@ -79,37 +81,31 @@ func isUTC(tz starlark.Value) (bool, error) {
 	return false, fmt.Errorf("only datetime.timezone.utc is supported as a time zone, got %s", tz.Type())
 }
 
-// isoLayouts are the forms datetime.fromisoformat accepts (Python 3.11).
-var isoLayouts = []string{
-	"2006-01-02T15:04:05.999999999Z07:00",
-	"2006-01-02T15:04:05.999999999",
-	"2006-01-02T15:04Z07:00",
-	"2006-01-02T15:04",
-	"2006-01-02",
-}
-
+// fromISO is datetime.datetime.fromisoformat (or, with dateOnly,
+// datetime.date.fromisoformat). A date-time must follow the target's one
+// grammar (SPEC §4, value.ParseDateTime): what a stream map parses is what
+// a record's date-time column accepts, seconds and zone optional. A zone
+// makes the result aware (held in UTC), none naive. datetime.fromisoformat
+// also takes a bare date, as Python does: midnight, naive.
 func fromISO(dateOnly bool) func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 	return func(_ *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
 		var s string
 		if err := starlark.UnpackPositionalArgs(fn.Name(), args, kw, 1, &s); err != nil {
 			return nil, err
 		}
-		norm := strings.Replace(s, " ", "T", 1)
-		for _, layout := range isoLayouts {
-			if dateOnly && layout != "2006-01-02" {
-				continue
+		if len(s) == len("2006-01-02") {
+			if value.CheckDate(s) != nil {
+				return nil, fmt.Errorf("%s: invalid isoformat string: %q", fn.Name(), s)
 			}
-			t, err := time.Parse(layout, norm)
-			if err != nil {
-				continue
-			}
-			aware := strings.HasSuffix(layout, "Z07:00")
-			if aware {
-				t = t.UTC()
-			}
-			return &dateTime{t: t, aware: aware, date: dateOnly}, nil
+			t, _ := time.Parse("2006-01-02", s)
+			return &dateTime{t: t, date: dateOnly}, nil
 		}
-		return nil, fmt.Errorf("%s: invalid isoformat string: %q", fn.Name(), s)
+		dt, err := value.ParseDateTime(s)
+		if dateOnly || err != nil {
+			return nil, fmt.Errorf("%s: invalid isoformat string: %q", fn.Name(), s)
+		}
+		t := time.Date(dt.Year, time.Month(dt.Month), dt.Day, dt.Hour, dt.Minute, dt.Second, dt.Nanosecond, time.UTC)
+		return &dateTime{t: t, aware: value.HasZone(s)}, nil
 	}
 }
 

@@ -79,3 +79,35 @@ func TestExpressions(t *testing.T) {
 		})
 	}
 }
+
+// datetime.datetime.fromisoformat follows the target's one date-time
+// grammar (SPEC §4): what a stream map parses is what a date-time column
+// accepts, and nothing else.
+func TestFromISOFormatGrammar(t *testing.T) {
+	tests := []struct{ in, want string }{ // want "" means refused
+		{"2018-05-15T11:30Z", "2018-05-15T11:30:00+00:00"},
+		{"2018-05-15T11:30", "2018-05-15T11:30:00"},
+		{"2018-05-15 11:30+01:00", "2018-05-15T10:30:00+00:00"},
+		{"2018-05-15t11:30:05z", "2018-05-15T11:30:05+00:00"},
+		{"2018-05-15T11:30:05.123456789-00:00", "2018-05-15T11:30:05.123456+00:00"},
+		{"2018-05-15", "2018-05-15T00:00:00"},
+		{"2018-05-15T11:30:05.1234567890Z", ""},
+		{"2018-05-15T11:30+0000", ""},
+		{"2018-05-15T11:30.5", ""},
+		{"2018-05-15T11", ""},
+		{"2016-12-31T23:59:60Z", ""},
+		{"2018-02-30T00:00Z", ""},
+		{"2018-05-15X11:30", ""},
+	}
+	for _, tt := range tests {
+		m := compile(t, `{"users":{"__else__":null,"x":"datetime.datetime.fromisoformat(s).isoformat()"}}`, "")
+		sm := one(t, m, `{"type":"object","properties":{"s":{"type":"string"}}}`, nil)
+		out, _, err := sm.Apply([]byte(`{"s":"` + tt.in + `"}`))
+		switch {
+		case tt.want == "" && err == nil:
+			t.Errorf("fromisoformat(%q) = %s; want an error", tt.in, out)
+		case tt.want != "" && (err != nil || string(out) != `{"x":"`+tt.want+`"}`):
+			t.Errorf("fromisoformat(%q) = %s, %v; want %s", tt.in, out, err, tt.want)
+		}
+	}
+}

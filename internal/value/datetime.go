@@ -1,13 +1,19 @@
 package value
 
-// Date-times (SPEC §4): RFC 3339 date-time, also with a space instead of
-// 'T', with 0–9 fractional second digits, and with no zone at all (taken as
-// UTC). 't' and 'z' are accepted as RFC 3339 allows. Years are 0001–9999,
-// before and after converting to UTC.
+// Date-times (SPEC §4) match exactly
+//
+//	full-date ("T"|"t"|" ") HH ":" MM [":" SS ["." 1*9DIGIT]] [("Z"|"z") | ("+"|"-") HH ":" MM]
+//
+// that is RFC 3339 date-time, also with a space instead of 'T', without
+// seconds (the Meltano tutorial's tap writes "2018-05-15T11:30Z"; the
+// seconds are then 00, so "11:30Z" and "11:30:00Z" are one instant and one
+// key) and with no zone at all (taken as UTC). 't' and 'z' are accepted as
+// RFC 3339 allows. Years are 0001–9999, before and after converting to UTC.
 //
 // Decisions:
-//   - A '.' must be followed by 1–9 digits ("12:00:00." is invalid); more
-//     than 9 digits is invalid, since the instant could not be kept exactly.
+//   - A '.' must follow seconds and be followed by 1–9 digits ("12:00:00."
+//     and "12:00.5" are invalid); more than 9 digits is invalid, since the
+//     instant could not be kept exactly.
 //   - Hour 24 and second 60 (leap seconds) are invalid: neither Oracle nor
 //     Go's time package can represent them without changing the value.
 //   - Offsets are ±HH:MM with HH <= 23 and MM <= 59; "-00:00" is UTC.
@@ -33,6 +39,18 @@ func ParseDateTime[T ~string | ~[]byte](s T) (DateTime, error) {
 	return dt, nil
 }
 
+// HasZone reports whether a date-time that ParseDateTime accepts names its
+// zone ('Z', 'z' or an offset) rather than being taken as UTC.
+func HasZone[T ~string | ~[]byte](s T) bool {
+	n := len(s)
+	if n == 0 {
+		return false
+	}
+	// The date's '-' are at 4 and 7; after the minutes only a zone has
+	// one.
+	return s[n-1] == 'Z' || s[n-1] == 'z' || n-6 >= 16 && (s[n-6] == '+' || s[n-6] == '-')
+}
+
 // CanonicalDateTime returns the canonical UTC text of a date-time,
 // "YYYY-MM-DDTHH:MM:SS[.fffffffff]Z" with trailing fractional zeros trimmed
 // (no '.' when the fraction is zero), and the number of fractional digits
@@ -54,9 +72,9 @@ func AppendCanonicalDateTime(dst, s []byte) ([]byte, int, error) {
 	if reason != "" {
 		return dst, 0, newError("date-time", s, reason)
 	}
-	if s[10] == 'T' && s[len(s)-1] == 'Z' {
-		// Already UTC and written as the canonical text is: copy it,
-		// minus the fraction's trailing zeros.
+	if s[10] == 'T' && s[len(s)-1] == 'Z' && s[16] == ':' {
+		// Already UTC and written as the canonical text is (seconds
+		// included): copy it, minus the fraction's trailing zeros.
 		if dt.Frac == 0 {
 			return append(append(dst, s[:19]...), 'Z'), 0, nil
 		}
@@ -147,8 +165,8 @@ func checkTime[T ~string | ~[]byte](s T) string {
 
 func parseDateTime[T ~string | ~[]byte](s T) (DateTime, string) {
 	var dt DateTime
-	if len(s) < 19 {
-		return dt, "expected YYYY-MM-DDTHH:MM:SS"
+	if len(s) < 16 {
+		return dt, "expected YYYY-MM-DDTHH:MM[:SS]"
 	}
 	var reason string
 	if dt.Year, dt.Month, dt.Day, reason = parseDate(s[:10]); reason != "" {
@@ -157,20 +175,25 @@ func parseDateTime[T ~string | ~[]byte](s T) (DateTime, string) {
 	if c := s[10]; c != 'T' && c != 't' && c != ' ' {
 		return dt, "expected 'T' or a space between date and time"
 	}
-	if dt.Hour, dt.Minute, dt.Second, reason = parseClock(s, 11); reason != "" {
+	if dt.Hour, dt.Minute, reason = parseHourMinute(s, 11); reason != "" {
 		return dt, reason
 	}
-	ns, next, reason := parseFraction(s, 19)
-	if reason != "" {
-		return dt, reason
-	}
-	dt.Nanosecond = ns
-	dt.Frac = next - 20
-	if dt.Frac < 0 {
-		dt.Frac = 0
-	}
-	for dt.Frac > 0 && s[19+dt.Frac] == '0' {
-		dt.Frac--
+	next := 16
+	if next < len(s) && s[next] == ':' {
+		// Seconds are optional, and only with them a fraction.
+		if dt.Second, reason = parseSecond(s, next); reason != "" {
+			return dt, reason
+		}
+		ns, after, reason := parseFraction(s, 19)
+		if reason != "" {
+			return dt, reason
+		}
+		dt.Nanosecond = ns
+		dt.Frac = max(after-20, 0)
+		for dt.Frac > 0 && s[19+dt.Frac] == '0' {
+			dt.Frac--
+		}
+		next = after
 	}
 	offset, reason := parseZone(s, next)
 	if reason != "" {
@@ -203,21 +226,43 @@ func parseDate[T ~string | ~[]byte](s T) (y, m, d int, reason string) {
 
 // parseClock parses "HH:MM:SS" at s[i:i+8] (len(s) >= i+8).
 func parseClock[T ~string | ~[]byte](s T, i int) (h, m, sec int, reason string) {
+	if h, m, reason = parseHourMinute(s, i); reason != "" {
+		return 0, 0, 0, reason
+	}
+	if sec, reason = parseSecond(s, i+5); reason != "" {
+		return 0, 0, 0, reason
+	}
+	return h, m, sec, ""
+}
+
+// parseHourMinute parses "HH:MM" at s[i:i+5] (len(s) >= i+5).
+func parseHourMinute[T ~string | ~[]byte](s T, i int) (h, m int, reason string) {
 	h = num2(s[i : i+2])
 	m = num2(s[i+3 : i+5])
-	sec = num2(s[i+6 : i+8])
-	if h < 0 || m < 0 || sec < 0 || s[i+2] != ':' || s[i+5] != ':' {
-		return 0, 0, 0, "expected HH:MM:SS"
+	if h < 0 || m < 0 || s[i+2] != ':' {
+		return 0, 0, "expected HH:MM"
 	}
 	switch {
 	case h > 23:
-		return 0, 0, 0, "hour out of range 00-23"
+		return 0, 0, "hour out of range 00-23"
 	case m > 59:
-		return 0, 0, 0, "minute out of range 00-59"
-	case sec > 59:
-		return 0, 0, 0, "second out of range 00-59 (leap seconds are not supported)"
+		return 0, 0, "minute out of range 00-59"
 	}
-	return h, m, sec, ""
+	return h, m, ""
+}
+
+// parseSecond parses ":SS" at s[i:i+3].
+func parseSecond[T ~string | ~[]byte](s T, i int) (sec int, reason string) {
+	if i+3 > len(s) || s[i] != ':' {
+		return 0, "expected :SS after HH:MM"
+	}
+	if sec = num2(s[i+1 : i+3]); sec < 0 {
+		return 0, "expected :SS after HH:MM"
+	}
+	if sec > 59 {
+		return 0, "second out of range 00-59 (leap seconds are not supported)"
+	}
+	return sec, ""
 }
 
 // parseFraction parses an optional ".f" (1–9 digits) at s[i:] and returns

@@ -35,6 +35,18 @@ func TestCanonicalDateTime(t *testing.T) {
 		{"0001-01-01T00:00:00Z", "0001-01-01T00:00:00Z", 0},
 		{"9999-12-31T23:59:59.999999999Z", "9999-12-31T23:59:59.999999999Z", 9},
 		{"0001-01-01T05:00:00+04:00", "0001-01-01T01:00:00Z", 0},
+		// Without seconds (the Meltano tutorial's tap): seconds 00, so one
+		// instant and one key with the form that has them.
+		{"2018-05-15T11:30Z", "2018-05-15T11:30:00Z", 0},
+		{"2018-05-15T11:30", "2018-05-15T11:30:00Z", 0},
+		{"2018-05-15t11:30z", "2018-05-15T11:30:00Z", 0},
+		{"2018-05-15 11:30", "2018-05-15T11:30:00Z", 0},
+		{"2018-05-15T11:30+01:00", "2018-05-15T10:30:00Z", 0},
+		{"2018-05-15T00:10+00:30", "2018-05-14T23:40:00Z", 0},
+		{"2018-05-15T23:59-14:00", "2018-05-16T13:59:00Z", 0},
+		{"2018-05-15T11:30-00:00", "2018-05-15T11:30:00Z", 0},
+		{"9999-12-31T23:59Z", "9999-12-31T23:59:00Z", 0},
+		{"0001-01-01T00:00Z", "0001-01-01T00:00:00Z", 0},
 	}
 	for _, tt := range tests {
 		got, frac, err := CanonicalDateTime([]byte(tt.in))
@@ -54,9 +66,23 @@ func TestCanonicalDateTime(t *testing.T) {
 
 func TestCanonicalDateTimeInvalid(t *testing.T) {
 	tests := []struct{ in, reason string }{
-		{"", "expected YYYY-MM-DDTHH:MM:SS"},
-		{"2024-01-02", "expected YYYY-MM-DDTHH:MM:SS"},
-		{"2024-13-45", "expected YYYY-MM-DDTHH:MM:SS"},
+		{"", "expected YYYY-MM-DDTHH:MM[:SS]"},
+		{"2024-01-02", "expected YYYY-MM-DDTHH:MM[:SS]"},
+		{"2024-13-45", "expected YYYY-MM-DDTHH:MM[:SS]"},
+		{"2024-01-02T11", "expected YYYY-MM-DDTHH:MM[:SS]"},
+		{"2024-01-02T11:3", "expected YYYY-MM-DDTHH:MM[:SS]"},
+		{"2024-01-02T11:3Z", "expected HH:MM"},
+		{"2024-01-02T1130Z", "expected HH:MM"},
+		{"2024-01-02T11:30:", "expected :SS"},
+		{"2024-01-02T11:30:5Z", "expected :SS"},
+		{"2024-01-02T11:30:5", "expected :SS"},
+		{"2024-01-02T11:30.5Z", "expected 'Z', a zone offset"},
+		{"2024-01-02T11:30+0000", "expected 'Z', a zone offset"},
+		{"2024-01-02T11:30+00", "expected 'Z', a zone offset"},
+		{"2024-01-02T11:30 ", "expected 'Z', a zone offset"},
+		{"2024-01-02T24:00Z", "hour out of range"},
+		{"2024-01-02T23:60Z", "minute out of range"},
+		{"9999-12-31T23:59-00:01", "year out of range"},
 		{"2024-13-01T00:00:00Z", "month out of range"},
 		{"2024-00-01T00:00:00Z", "month out of range"},
 		{"2024-02-30T00:00:00Z", "day out of range"},
@@ -72,6 +98,12 @@ func TestCanonicalDateTimeInvalid(t *testing.T) {
 		{"2024-01-01T00:00:00.Z", "digit after the decimal point"},
 		{"2024-01-01T00:00:00.1234567890Z", "more than 9"},
 		{"2024-01-01T00:00:00+0530", "expected 'Z', a zone offset"},
+		{"2024-01-01T00:00:00+0000", "expected 'Z', a zone offset"},
+		{"2024-01-01T00:00:00+00:00:00", "expected 'Z', a zone offset"},
+		{"2024-01-01T00:00:00.123456789012Z", "more than 9"},
+		{"2024-01-01T00:00:00,5Z", "expected 'Z', a zone offset"},
+		{"2024-01-01T00:00:00UTC", "expected 'Z', a zone offset"},
+		{"2024-01-01T00:00:00.5.5Z", "expected 'Z', a zone offset"},
 		{"2024-01-01T00:00:00+05:3x", "expected a zone offset"},
 		{"2024-01-01T00:00:00+24:00", "zone offset out of range"},
 		{"2024-01-01T00:00:00+05:60", "zone offset out of range"},
@@ -80,7 +112,7 @@ func TestCanonicalDateTimeInvalid(t *testing.T) {
 		{"2024/01/01T00:00:00Z", "expected YYYY-MM-DD"},
 		{"+2024-01-01T00:00:00Z", "expected YYYY-MM-DD"},
 		{"2024-1-01T00:00:00Z", "expected YYYY-MM-DD"},
-		{"2024-01-01T0:00:00Z", "expected HH:MM:SS"},
+		{"2024-01-01T0:00:00Z", "expected HH:MM"},
 		{"9999-12-31T23:00:00-01:00", "year out of range"},
 		{"0001-01-01T00:30:00+01:00", "year out of range"},
 	}
@@ -138,7 +170,8 @@ func TestValidTime(t *testing.T) {
 func FuzzCanonicalDateTime(f *testing.F) {
 	for _, s := range []string{"2024-01-02T03:04:05Z", "2024-01-02 03:04:05", "2024-01-02T02:00:00+05:30",
 		"2024-02-29T23:59:59.999999999-23:59", "0001-01-01T00:00:00+00:01", "2024-13-45", "2016-12-31T23:59:60Z",
-		"2024-01-02T03:04:05.120Z", "2024-01-02T03:04:05.000Z", "2024-01-02t03:04:05.1z", "2024-01-02 03:04:05Z"} {
+		"2024-01-02T03:04:05.120Z", "2024-01-02T03:04:05.000Z", "2024-01-02t03:04:05.1z", "2024-01-02 03:04:05Z",
+		"2018-05-15T11:30Z", "2018-05-15 11:30", "2018-05-15T11:30+05:30"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
