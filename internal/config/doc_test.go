@@ -34,7 +34,14 @@ Any ` + "`dsn`" + ` form but a URL may start with SQL*Plus's ` + "`user/password
 Configs written for the Singer SDK targets, radbrt's target-oracle and flext-target-oracle load as
 they are: aliases are honoured with their values mapped (the effective value is logged at start),
 flext's nesting under a ` + "`TargetOracle`" + ` key is read, and peer settings that do not apply are
-ignored with a warning. Unknown keys are warned about, naming the closest known setting. A wrong
+ignored with a warning. A config shaped for flext (a ` + "`TargetOracle`" + ` block or ` + "`oracle_*`" + ` names) draws one
+warning naming each flext default it relies on that target-oracle does not share (` + "`storage_mode`" + `
+flattened, ` + "`load_method`" + ` INSERT, schema ` + "`SINGER_DATA`" + `, service ` + "`XEPDB1`" + `). flext's ` + "`sdc_mode`" + ` is
+combined with ` + "`load_method`" + ` as flext does when ` + "`load_method`" + ` is absent or a flext value (` + "`INSERT`" + `,
+` + "`BULK_INSERT`, `MERGE`, `BULK_MERGE`" + `, any case): upsert if either says merge, else append-only;
+beside a target-oracle ` + "`load_method`" + ` it is ignored, with a warning if it disagrees. Meltano's own
+variables (` + "`TARGET_ORACLE__*`" + `, a double underscore) are not settings and draw no warning.
+Unknown keys are warned about, naming the closest known setting. A wrong
 type or value, or one setting given twice in one source with different values (say a name and an
 alias), is a configuration error (exit code 2). Secrets never appear in logs or errors. Names used
 verbatim in SQL (` + "`tablespace`, `index_tablespace`, `lob_tablespace`, `grant_select_to`" + `, the values of

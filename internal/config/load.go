@@ -90,6 +90,9 @@ type loader struct {
 	t      []setting
 	report Report
 	errs   []error
+	// flextShape says where a config first looked written for
+	// flext-target-oracle; "" when it does not.
+	flextShape string
 }
 
 // Load reads the configuration: defaults, then the --config files left to
@@ -163,6 +166,7 @@ func (l *loader) fileLayer(path string) layer {
 func (l *loader) addObject(src string, lay layer, obj *object) {
 	for _, m := range obj.members {
 		if strings.EqualFold(m.key, flextGroup) {
+			l.noteFlextShape("a "+flextGroup+" block", src)
 			group, ok := asObject(m.val)
 			if !ok {
 				l.fail(&Error{Source: src, Key: m.key, Msg: "expected an object of settings"})
@@ -178,7 +182,14 @@ func (l *loader) addObject(src string, lay layer, obj *object) {
 // add checks one key of one source and records it in lay. display is the
 // key as the user wrote it (an env var name for the environment).
 func (l *loader) add(src string, lay layer, key, display string, raw any) {
+	if strings.HasPrefix(strings.ToLower(key), "oracle_") {
+		l.noteFlextShape(display, src)
+	}
 	s, a := lookup(l.t, key)
+	if a != nil && a.name == sdcModeKey {
+		l.addSDCMode(src, lay, a, display, raw)
+		return
+	}
 	if s == nil {
 		l.unknown(src, key, display)
 		return
@@ -225,14 +236,17 @@ func envVar(name string) string { return EnvPrefix + strings.ToUpper(name) }
 
 // envLayer reads the TARGET_ORACLE_* variables of environ ("KEY=value"
 // strings). An empty value leaves a non-text setting unset, as an unset
-// variable would.
+// variable would. TARGET_ORACLE__* (a double underscore) are Meltano's
+// own variables for the plugin's extras, never settings: they are skipped
+// without a warning.
 func (l *loader) envLayer(src string, environ []string) layer {
 	vars := slices.Clone(environ)
 	slices.Sort(vars)
 	lay := layer{}
 	for _, kv := range vars {
 		k, v, _ := strings.Cut(kv, "=")
-		if !strings.HasPrefix(k, EnvPrefix) || len(k) == len(EnvPrefix) || strings.HasPrefix(k, TestEnvPrefix) || k == CPUProfileEnv {
+		if !strings.HasPrefix(k, EnvPrefix) || len(k) == len(EnvPrefix) || k[len(EnvPrefix)] == '_' ||
+			strings.HasPrefix(k, TestEnvPrefix) || k == CPUProfileEnv {
 			continue
 		}
 		name := strings.ToLower(k[len(EnvPrefix):])
@@ -345,8 +359,13 @@ func (l *loader) build(final layer, environ []string) *Config {
 			l.fail(&Error{Source: e.source, Key: e.key, Msg: "internal error", Err: err})
 			continue
 		}
+		if s.name == "load_method" && combinesSDCMode(final) {
+			continue // resolveSDCMode reports it
+		}
 		l.noteAlias(s, e)
 	}
+	l.resolveSDCMode(c, final)
+	l.reportFlextDefaults(final)
 	l.resolveFlattening(c, final)
 	l.resolveDSN(c, final)
 	if final["tns_admin"] == nil {

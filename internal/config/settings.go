@@ -190,7 +190,9 @@ func loadingSettings() []setting {
 				"MERGE", "upsert", "BULK_MERGE", "upsert"),
 			desc: "upsert: the last record per key replaces the row (keyless streams append); append-only: insert every record; overwrite: the first flush of the run replaces the table's contents.",
 			aliases: []alias{{name: "sdc_mode", values: vm("insert", "append-only", "append", "append-only", "merge", "upsert"),
-				note: "flext-target-oracle"}},
+				note: "flext-target-oracle's own setting, combined with load_method when load_method is absent or a flext value " +
+					"(INSERT, BULK_INSERT, MERGE, BULK_MERGE): upsert if either says merge, else append-only; " +
+					"ignored, with a warning if it disagrees, beside a target-oracle load_method"}},
 			field: func(c *Config) any { return &c.LoadMethod }},
 		{name: "truncate_before_load", kind: kindBoolean, def: false,
 			desc: "Truncate each table before its first flush of the run.", field: func(c *Config) any { return &c.TruncateBeforeLoad }},
@@ -239,7 +241,8 @@ func typeSettings() []setting {
 			desc: "widen: add columns and widen types; additive: add columns only; fail: stop on any table change.",
 			aliases: []alias{
 				{name: "allow_alter_table", kind: kindBoolean, values: vm("false", "fail", "true", "widen")},
-				{name: "freeze_schema", kind: kindBoolean, values: vm("true", "fail", "false", "widen"), note: "radbrt's target-oracle"},
+				{name: "freeze_schema", kind: kindBoolean, values: vm("true", "additive", "false", "widen"),
+					note: "radbrt's target-oracle, which still adds new columns when frozen"},
 			},
 			field: func(c *Config) any { return &c.SchemaEvolution }},
 		{name: "varchar_max_bytes", kind: kindEnum, def: "auto", enum: []string{"auto", "4000", "32767"},
