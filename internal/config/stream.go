@@ -43,6 +43,12 @@ func (c *Config) ForStream(stream string) StreamSettings {
 	return s
 }
 
+// Matches reports whether the override applies to stream: its pattern is
+// the stream's name, or a "*" pattern that matches it.
+func (o *StreamOverride) Matches(stream string) bool {
+	return o.Pattern == stream || strings.Contains(o.Pattern, "*") && globMatch(o.Pattern, stream)
+}
+
 func (o *StreamOverride) apply(s *StreamSettings) {
 	if o.StorageMode != nil {
 		s.StorageMode = *o.StorageMode

@@ -86,6 +86,7 @@ func (p *pipeline) onStreamSchema(m *singer.Message) error {
 		return fmt.Errorf("stream %q: describe table: %w", s.name, err)
 	}
 	s.schemaText, s.schema, s.keys = ident, sch, keys
+	p.seen.schema(s.name, sch.Root)
 	if p.cfg.ValidateRecords {
 		p.log.Debug("record validation", "stream", s.name, "compiled_plan", sch.Fast())
 	}

@@ -76,7 +76,11 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
-	return p.run(ctx)
+	if err := p.run(ctx); err != nil {
+		return err
+	}
+	p.warnUnmatched()
+	return nil
 }
 
 type pipeline struct {
@@ -95,6 +99,7 @@ type pipeline struct {
 	// registry: reporting costs per active stream, not per stream.
 	unreported []*stream
 	order      []*stream // in order of first SCHEMA, for deterministic iteration
+	seen       seenPaths // property paths of every SCHEMA, for warnUnmatched
 	ready      []*stream // streams with a job to start and no running job
 	running    int       // workers busy
 	waiting    int       // jobs queued but not started
