@@ -226,6 +226,7 @@ func (r *Report) serverItems() {
 		orUnknown(s.Compatible), orUnknown(s.MaxStringSize), s.IdentifierMaxBytes)
 	r.add(Info, "server", "character sets %s (national %s)", orUnknown(s.DBCharset), orUnknown(s.NCharset))
 	r.add(Info, "session", "user %s, current schema %s", s.SessionUser, s.CurrentSchema)
+	r.autonomousItems()
 	f := r.Facts
 	r.add(Info, "settings", "identifiers %d bytes, VARCHAR2 up to %d bytes, booleans as %s, JSON as %s, text as %s",
 		f.IdentifierMaxBytes, f.VarcharMaxBytes, pick(f.BooleanNative, "BOOLEAN", "NUMBER(1)"),
@@ -235,6 +236,23 @@ func (r *Report) serverItems() {
 	}
 	for _, p := range f.Problems {
 		r.add(Fail, "settings", "%s", p)
+	}
+}
+
+// autonomousItems report an Autonomous Database and its service. Every
+// session turns parallel DML off (oraclesql.SessionSetup), so the _high
+// and _medium services work, but they admit few concurrent statements and
+// spend parallel servers on small ones: _tp and _low suit frequent loads.
+func (r *Report) autonomousItems() {
+	s := r.Facts.Server
+	if !s.Autonomous() {
+		return
+	}
+	r.add(Info, "server", "Autonomous Database (workload %s), service %s; every session runs ALTER SESSION DISABLE PARALLEL DML",
+		s.CloudService, orUnknown(s.ServiceName))
+	if parallelService(s.ServiceName) {
+		r.add(Warn, "service", "%s is a _high or _medium service: few concurrent sessions, statements run in parallel; "+
+			"for frequent loads connect to the _tp (Transaction Processing) or _low service", s.ServiceName)
 	}
 }
 

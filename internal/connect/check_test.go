@@ -241,3 +241,72 @@ func golden(t *testing.T, path, got string) {
 		t.Errorf("%s differs:\n%s", path, got)
 	}
 }
+
+// An Autonomous Database is recognised from SYS_CONTEXT('USERENV',
+// 'CLOUD_SERVICE'); --check reports it, says that parallel DML is turned
+// off, and advises the _tp or _low service when the session uses _high or
+// _medium. A database without CLOUD_SERVICE (ORA-02003 before 18c) is not
+// one.
+func TestCheckReportsAutonomousDatabase(t *testing.T) {
+	base := []rule{
+		on(qServer, row("ADMIN", "ADMIN", "19.0.0.0.0", "AL32UTF8", "AL16UTF16")),
+		on(qProduct, row("Oracle Database 19c Enterprise Edition", "19.24.0.1.0")),
+		rows(qParams, 2, "compatible", "19.0.0", "max_string_size", "EXTENDED"),
+	}
+	tests := []struct {
+		name, cloud, service string
+		err                  error
+		info, warn           string // substrings; "" = none expected
+	}{
+		{name: "ATP on _high", cloud: "OLTP", service: "g1234_mydb_high.adb.oraclecloud.com",
+			info: "Autonomous Database (workload OLTP), service g1234_mydb_high.adb.oraclecloud.com; every session runs ALTER SESSION DISABLE PARALLEL DML",
+			warn: "for frequent loads connect to the _tp (Transaction Processing) or _low service"},
+		{name: "ADW on _medium", cloud: "DWCS", service: "g1234_dw_medium.adb.oraclecloud.com", info: "workload DWCS", warn: "_medium service"},
+		{name: "ATP on _tp", cloud: "OLTP", service: "g1234_mydb_tp.adb.oraclecloud.com", info: "Autonomous Database"},
+		{name: "on-premises", service: "FREEPDB1"},
+		{name: "12.2 has no CLOUD_SERVICE", err: ora(2003, "ORA-02003: invalid USERENV parameter")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cloud := on("'CLOUD_SERVICE'", row(nullable(tt.cloud), tt.service))
+			if tt.err != nil {
+				cloud = fails("'CLOUD_SERVICE'", tt.err)
+			}
+			s := &fakeServer{rules: append([]rule{cloud}, base...)}
+			info, err := Probe(context.Background(), s.conn(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.Autonomous() != (tt.cloud != "") || len(info.Warnings) > 0 {
+				t.Errorf("Autonomous() = %v, warnings %q", info.Autonomous(), info.Warnings)
+			}
+			cfg := loadConfig()
+			r := Evaluate(cfg, info.Resolve(cfg), Access{User: "ADMIN", Schema: "ADMIN", SchemaExists: true,
+				Privileges: []string{"CREATE TABLE", "UNLIMITED TABLESPACE"}})
+			report := dump(r)
+			if (tt.info == "") == strings.Contains(report, "Autonomous Database") {
+				t.Errorf("Autonomous Database line wrong:\n%s", report)
+			}
+			if tt.info != "" && !hasItem(r, Info, tt.info) {
+				t.Errorf("no info line with %q:\n%s", tt.info, report)
+			}
+			if tt.warn != "" && !hasItem(r, Warn, tt.warn) {
+				t.Errorf("no warning with %q:\n%s", tt.warn, report)
+			}
+			if tt.warn == "" && hasItem(r, Warn, "service") {
+				t.Errorf("unexpected service warning:\n%s", report)
+			}
+			if !r.OK() {
+				t.Errorf("an Autonomous Database service is advice, not a failure:\n%s", report)
+			}
+		})
+	}
+}
+
+// nullable is a NULL column value for "".
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}

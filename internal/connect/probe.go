@@ -27,6 +27,10 @@ type ServerInfo struct {
 	JSONType           bool   // the JSON type exists (21c+, COMPATIBLE >= 20)
 	CurrentSchema      string // SYS_CONTEXT('USERENV','CURRENT_SCHEMA')
 	SessionUser        string // SYS_CONTEXT('USERENV','SESSION_USER'): whose privileges apply
+	// CloudService is SYS_CONTEXT('USERENV','CLOUD_SERVICE'): the workload
+	// type of an Autonomous Database ("OLTP", "DWCS", …), "" elsewhere.
+	CloudService string
+	ServiceName  string // SYS_CONTEXT('USERENV','SERVICE_NAME') of the session
 	// Warnings say which facts were inferred because a view was not
 	// readable, and how to let the target read it.
 	Warnings []string
@@ -51,7 +55,7 @@ func probe(ctx context.Context, q querier) (ServerInfo, error) {
 	var s ServerInfo
 	steps := []func(context.Context, querier) error{
 		s.readServer, s.readProduct, s.readParameters,
-		s.readIdentifiers, s.readStringSize, s.readBoolean, s.readJSON,
+		s.readIdentifiers, s.readStringSize, s.readBoolean, s.readJSON, s.readCloud,
 	}
 	for _, step := range steps {
 		if err := step(ctx, q); err != nil {
@@ -191,6 +195,29 @@ func (s *ServerInfo) readJSON(ctx context.Context, q querier) error {
 		return err
 	}
 	return nil
+}
+
+// readCloud reads whether the database is an Autonomous Database, and the
+// service the session uses. A server error (before 18c) means it is not.
+func (s *ServerInfo) readCloud(ctx context.Context, q querier) error {
+	var cloud, service sql.NullString
+	err := queryRow(ctx, q, probeCloud(), &cloud, &service)
+	if fatal := optional(err); fatal != nil {
+		return fatal
+	}
+	s.CloudService, s.ServiceName = cloud.String, service.String
+	return nil
+}
+
+// Autonomous reports whether the server is an Autonomous Database.
+func (s ServerInfo) Autonomous() bool { return s.CloudService != "" }
+
+// parallelService reports whether an Autonomous Database service name is
+// one of the _high or _medium services, which run statements in parallel
+// and admit few concurrent ones ("g1234_mydb_high.adb.oraclecloud.com").
+func parallelService(service string) bool {
+	first, _, _ := strings.Cut(strings.ToLower(service), ".")
+	return strings.HasSuffix(first, "_high") || strings.HasSuffix(first, "_medium")
 }
 
 // feature runs a probe query: success means the feature exists, a server

@@ -46,6 +46,18 @@ func probeCompatibleLevel() oraclesql.Statement {
 	return oraclesql.Statement{SQL: "SELECT DCL.VALUE FROM DATABASE_COMPATIBLE_LEVEL DCL", Kind: oraclesql.KindQuery}
 }
 
+// probeCloud returns one row: SYS_CONTEXT('USERENV','CLOUD_SERVICE')
+// ('OLTP', 'DWCS', 'JDCS', 'PAAS' on Autonomous Database; NULL elsewhere)
+// and the session's SERVICE_NAME. Before 18c the CLOUD_SERVICE parameter
+// does not exist (ORA-02003): not Autonomous.
+func probeCloud() oraclesql.Statement {
+	return oraclesql.Statement{
+		SQL: "SELECT SYS_CONTEXT('USERENV', 'CLOUD_SERVICE') AS CLOUD_SERVICE," +
+			" SYS_CONTEXT('USERENV', 'SERVICE_NAME') AS SERVICE_NAME FROM DUAL",
+		Kind: oraclesql.KindQuery,
+	}
+}
+
 // probeDefaultTablespace returns one row: the session user's
 // DEFAULT_TABLESPACE (USER_USERS is readable by every user).
 func probeDefaultTablespace() oraclesql.Statement {

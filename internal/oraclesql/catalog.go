@@ -19,8 +19,12 @@ func fixed(label, v string) Bind {
 // one round trip: UTC session time zone, '.' decimal separator, Gregorian
 // calendar, ISO date and timestamp formats, binary comparison and sorting
 // (so that MERGE matches keys byte for byte), the DDL lock timeout
-// (ddl_lock_timeout_seconds; 0 leaves the server's), and MODULE/ACTION for
-// V$SESSION (action is the stream or worker name). The block form also
+// (ddl_lock_timeout_seconds; 0 leaves the server's), parallel DML off, and
+// MODULE/ACTION for V$SESSION (action is the stream or worker name).
+// Parallel DML is on by default on Autonomous Database's _high and _medium
+// services, and a table modified in parallel cannot be read or modified
+// again in the same transaction (ORA-12838); a load's transaction does both.
+// Elsewhere parallel DML is off by default and the statement changes nothing. The block form also
 // keeps to the lint grammar, which has no ALTER SESSION SET with quoted
 // values.
 func SessionSetup(action string, ddlLockTimeoutSeconds int) Statement {
@@ -44,6 +48,7 @@ func SessionSetup(action string, ddlLockTimeoutSeconds int) Statement {
 		b.WriteString(literal("ALTER SESSION SET " + s))
 		b.WriteString(";\n")
 	}
+	b.WriteString("  EXECUTE IMMEDIATE 'ALTER SESSION DISABLE PARALLEL DML';\n")
 	b.WriteString("  DBMS_APPLICATION_INFO.SET_MODULE(:1, :2);\nEND;")
 	return Statement{
 		SQL:   b.String(),

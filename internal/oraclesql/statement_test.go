@@ -364,3 +364,20 @@ func TestLiteralKeepsOneLine(t *testing.T) {
 		}
 	}
 }
+
+// Autonomous Database enables parallel DML on its _high and _medium
+// services; a MERGE run in parallel makes the next read or write of the
+// table in the same transaction fail with ORA-12838. Every session turns
+// it off before its first statement.
+func TestSessionSetupDisablesParallelDML(t *testing.T) {
+	for _, timeout := range []int{0, 30} {
+		sql := SessionSetup("orders", timeout).SQL
+		const want = "EXECUTE IMMEDIATE 'ALTER SESSION DISABLE PARALLEL DML';"
+		if !strings.Contains(sql, want) {
+			t.Errorf("ddl_lock_timeout %d: session setup lacks %q:\n%s", timeout, want, sql)
+		}
+		if strings.Index(sql, want) > strings.Index(sql, "SET_MODULE") {
+			t.Errorf("parallel DML must be off before the block ends:\n%s", sql)
+		}
+	}
+}
