@@ -55,7 +55,10 @@ func ConnectorLog(cfg *config.Config, log *slog.Logger) (driver.Connector, error
 	if err != nil {
 		return nil, red.wrap("connect: settings for "+t.where, err)
 	}
-	return &connector{inner: go_ora.NewConnector(dsn), red: red, where: t.where}, nil
+	return &connector{
+		inner: go_ora.NewConnector(dsn), perAttempt: goOraConnector(dsn), red: red, where: t.where,
+		timing: timing{timeout: t.connectTimeout(), slow: slowConnect, log: log},
+	}, nil
 }
 
 // Open returns a pool of sessions for cfg after one successful ping, so
@@ -74,28 +77,70 @@ func Open(ctx context.Context, cfg *config.Config) (*sql.DB, error) {
 	return db, nil
 }
 
-// connector wraps go-ora's connector to redact connection errors and to
-// guard its sessions against the driver's panics.
+// connector makes go-ora sessions: each within the connect timeout, with
+// errors redacted, and guarded against the driver's panics. Every Connect
+// uses a go-ora connector of its own, so that its dialer (and TLS
+// configuration) belong to that one attempt.
 type connector struct {
-	inner driver.Connector
-	red   redactor
-	where string
+	inner driver.Connector // Driver; and Connect when perAttempt is nil (tests)
+	// perAttempt returns the go-ora connector of one attempt.
+	perAttempt func(*attempt) driver.Connector
+	red        redactor
+	where      string
+	timing     timing
+}
+
+// goOraConnector makes, for each attempt, a go-ora connector for dsn that
+// dials through the attempt.
+func goOraConnector(dsn string) func(*attempt) driver.Connector {
+	return func(a *attempt) driver.Connector {
+		oc := go_ora.NewConnector(dsn).(*go_ora.OracleConnector)
+		oc.Dialer(a)
+		return oc
+	}
 }
 
 func (c *connector) Connect(ctx context.Context) (driver.Conn, error) {
 	var conn driver.Conn
-	err := guard(func() error {
-		var err error
-		conn, err = c.inner.Connect(ctx)
-		return err
+	err := c.timing.bound(ctx, c.where, func(ctx context.Context, a *attempt) error {
+		inner := c.inner
+		if c.perAttempt != nil {
+			inner = c.perAttempt(a)
+		}
+		return guard(func() error {
+			var err error
+			conn, err = inner.Connect(ctx)
+			return err
+		})
 	})
 	if err != nil {
-		return nil, c.red.wrap("connect to Oracle at "+c.where, err)
+		if conn != nil { // connected just after the timeout closed its socket
+			conn.Close()
+		}
+		e := c.red.wrap("connect to Oracle at "+c.where, err)
+		if h := listenerHint(Code(err)); h != "" {
+			e.(*Error).msg += "; " + h
+		}
+		return nil, e
 	}
 	return &guardedConn{inner: conn, red: c.red}, nil
 }
 
 func (c *connector) Driver() driver.Driver { return c.inner.Driver() }
+
+// listenerHint explains the listener's refusals that come from a setting
+// in the wrong place.
+func listenerHint(code int) string {
+	switch code {
+	case 12505:
+		return "the listener knows no such SID: sid (and its alias database) names a SID; " +
+			"a service name (lsnrctl services lists them, e.g. FREEPDB1) belongs in service_name"
+	case 12514:
+		return "the listener knows no such service: check service_name (or the descriptor's SERVICE_NAME) " +
+			"against lsnrctl services; a SID belongs in sid"
+	}
+	return ""
+}
 
 // redactor removes secrets from error text.
 type redactor struct {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
@@ -417,6 +418,16 @@ func (t *target) applySettings(cfg *config.Config) {
 		set(optEncryption, ne)
 		set(optIntegrity, ne)
 	}
+}
+
+// connectTimeout is the bound of one connection attempt: the dsn URL's
+// CONNECT TIMEOUT, else connect_timeout_seconds (applySettings put either
+// in opts), else defaultConnectTimeout.
+func (t *target) connectTimeout() time.Duration {
+	if n, err := strconv.Atoi(t.opts.Get(optConnTimeout)); err == nil && n > 0 {
+		return time.Duration(n) * time.Second
+	}
+	return defaultConnectTimeout
 }
 
 // url renders the target as go-ora's URL. It is built with net/url, not
