@@ -143,8 +143,6 @@ func errorsIsDeadline(err error) bool {
 	return err != nil && (strings.Contains(err.Error(), "timed out") && isDeadline(err))
 }
 
-
-
 func isDeadline(err error) bool { return errors.Is(err, context.DeadlineExceeded) }
 
 // A slow attempt says so once, naming the address, before it times out.
