@@ -22,6 +22,8 @@ type Config struct {
 	TNSAdmin              string
 	Protocol              string // tcp | tcps
 	SSLVerify             bool
+	SSLServerDNMatch      *bool // nil: not given (the descriptor's, else true)
+	SSLServerCertDN       string
 	WalletLocation        string
 	WalletPassword        Secret
 	NetworkEncryption     string // accepted|requested|required|rejected

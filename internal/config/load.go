@@ -460,6 +460,11 @@ func (s *setting) store(c *Config, v any) error {
 		return assign(p, v)
 	case *bool:
 		return assign(p, v)
+	case **bool: // a boolean whose absence means something (ssl_server_dn_match)
+		var b bool
+		err := assign(&b, v)
+		*p = &b
+		return err
 	case *[]string:
 		return assign(p, v)
 	case *map[string]any:

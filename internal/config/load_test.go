@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -92,8 +93,9 @@ var aliasCases = []struct {
 	{`{"use_ssl":true}`, func(c *Config) any { return c.Protocol }, "tcps"},
 	{`{"use_ssl":false}`, func(c *Config) any { return c.Protocol }, "tcp"},
 	{`{"use_ssl":"yes"}`, func(c *Config) any { return c.Protocol }, "tcps"},
-	{`{"disable_dn_matching":true}`, func(c *Config) any { return c.SSLVerify }, false},
-	{`{"disable_dn_matching":false}`, func(c *Config) any { return c.SSLVerify }, true},
+	// disable_dn_matching turns DN matching off, never chain verification.
+	{`{"disable_dn_matching":true}`, tlsChecks, "dn_match=false verify=true"},
+	{`{"disable_dn_matching":false}`, tlsChecks, "dn_match=true verify=true"},
 	{`{"ssl_wallet_location":"/w"}`, func(c *Config) any { return c.WalletLocation }, "/w"},
 	{`{"ssl_wallet_password":"wp"}`, func(c *Config) any { return c.WalletPassword.Reveal() }, "wp"},
 	{`{"connection_timeout":5}`, func(c *Config) any { return c.ConnectTimeoutSeconds }, 5},
@@ -615,4 +617,32 @@ func TestTestVariablesAreNotSettings(t *testing.T) {
 	if len(rep.Warnings) != 0 {
 		t.Fatalf("warnings for reserved test variables: %q", rep.Warnings)
 	}
+}
+
+// ssl_server_dn_match given or not: absent, the descriptor's choice applies.
+func TestTLSSettings(t *testing.T) {
+	for doc, want := range map[string]string{
+		`{}`:                             "dn_match=unset verify=true",
+		`{"ssl_server_dn_match":false}`:  "dn_match=false verify=true",
+		`{"ssl_server_dn_match":"true"}`: "dn_match=true verify=true",
+		`{"ssl_verify":false}`:           "dn_match=unset verify=false",
+	} {
+		c, _ := mustLoad(t, nil, doc)
+		if got := tlsChecks(c); got != want {
+			t.Errorf("%s: %s, want %s", doc, got, want)
+		}
+	}
+	c, _ := mustLoad(t, nil, `{"ssl_server_cert_dn":"CN=db, O=Example"}`)
+	if c.SSLServerCertDN != "CN=db, O=Example" {
+		t.Errorf("ssl_server_cert_dn = %q", c.SSLServerCertDN)
+	}
+}
+
+// tlsChecks shows ssl_server_dn_match ("unset" when not given) and ssl_verify.
+func tlsChecks(c *Config) any {
+	m := "unset"
+	if c.SSLServerDNMatch != nil {
+		m = fmt.Sprint(*c.SSLServerDNMatch)
+	}
+	return fmt.Sprintf("dn_match=%s verify=%v", m, c.SSLVerify)
 }

@@ -115,9 +115,20 @@ func connectionSettings() []setting {
 		{name: "protocol", kind: kindEnum, def: "tcp", enum: []string{"tcp", "tcps"}, desc: "TLS when tcps.",
 			aliases: []alias{{name: "use_ssl", kind: kindBoolean, values: vm("true", "tcps", "false", "tcp")}},
 			field:   func(c *Config) any { return &c.Protocol }},
-		{name: "ssl_verify", kind: kindBoolean, def: true, desc: "Verify the server certificate and its DN.",
-			aliases: []alias{{name: "disable_dn_matching", kind: kindBoolean, values: vm("true", "false", "false", "true")}},
-			field:   func(c *Config) any { return &c.SSLVerify }},
+		{name: "ssl_verify", kind: kindBoolean, def: true,
+			desc: "Verify the server certificate chain against the wallet's certificates (the system roots " +
+				"without a wallet). false turns every certificate check off, DN matching included (testing only; warned).",
+			field: func(c *Config) any { return &c.SSLVerify }},
+		{name: "ssl_server_dn_match", kind: kindBoolean,
+			desc: "true: the server certificate must match the host connected to (SAN, else CN), or, when " +
+				"ssl_server_cert_dn or the descriptor's SSL_SERVER_CERT_DN is given, its subject DN must equal that DN; " +
+				"false: the chain only (warned). Default: the descriptor's SSL_SERVER_DN_MATCH, else true.",
+			aliases: []alias{{name: "disable_dn_matching", kind: kindBoolean, values: vm("true", "false", "false", "true"),
+				note: "turns DN matching off, never chain verification"}},
+			field: func(c *Config) any { return &c.SSLServerDNMatch }},
+		{name: "ssl_server_cert_dn", kind: kindString,
+			desc:  "The server certificate's expected subject DN (\"CN=…, O=…, C=…\", any order). Default: the descriptor's SSL_SERVER_CERT_DN.",
+			field: func(c *Config) any { return &c.SSLServerCertDN }},
 		{name: "wallet_location", kind: kindString, desc: "Wallet directory (cwallet.sso or ewallet.p12).",
 			aliases: names("ssl_wallet_location"), field: func(c *Config) any { return &c.WalletLocation }},
 		{name: "wallet_password", kind: kindSecret, desc: "Password of an ewallet.p12 wallet.",

@@ -16,12 +16,14 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/url"
 	"os"
 	"strings"
 
 	go_ora "github.com/sijms/go-ora/v2"
+	"github.com/sijms/go-ora/v2/configurations"
 	"github.com/sijms/go-ora/v2/network"
 
 	"github.com/target-oracle/target-oracle/internal/config"
@@ -43,10 +45,18 @@ func ConnectorLog(cfg *config.Config, log *slog.Logger) (driver.Connector, error
 	if err != nil {
 		return nil, err
 	}
-	for _, w := range t.warnings {
+	tlsSet, tlsWarnings, err := t.tlsConfig()
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range append(t.warnings, tlsWarnings...) {
 		log.Warn(w)
 	}
 	red := newRedactor(t.secrets(cfg))
+	if err := t.walletCredentials(red); err != nil {
+		return nil, err
+	}
+	red = newRedactor(t.secrets(cfg)) // with a password from the wallet
 	dsn := t.url()
 	err = guard(func() error {
 		_, err := go_ora.ParseConfig(dsn)
@@ -56,9 +66,41 @@ func ConnectorLog(cfg *config.Config, log *slog.Logger) (driver.Connector, error
 		return nil, red.wrap("connect: settings for "+t.where, err)
 	}
 	return &connector{
-		inner: go_ora.NewConnector(dsn), perAttempt: goOraConnector(dsn), red: red, where: t.where,
+		inner: go_ora.NewConnector(dsn), perAttempt: goOraConnector(dsn, tlsSet), tlsSet: tlsSet, red: red, where: t.where,
 		timing: timing{timeout: t.connectTimeout(), slow: slowConnect, log: log},
 	}, nil
+}
+
+// walletCredentials takes the password from the wallet's stored
+// credentials (secure external password store) when a user and a wallet
+// are given and no password. go-ora looks them up (ParseConfig), matching
+// only a credential whose connect string holds this HOST, PORT and
+// SERVICE_NAME (configurations/wallet.go:478-530), and refuses a wallet
+// with a SID (connect_config.go:418-421).
+func (t *target) walletCredentials(red redactor) error {
+	if t.password != "" || t.wallet == "" || t.user == "" {
+		return nil
+	}
+	var pc *configurations.ConnectionConfig
+	err := guard(func() error {
+		var err error
+		pc, err = go_ora.ParseConfig(t.urlWithWallet())
+		return err
+	})
+	switch {
+	case err != nil && strings.Contains(err.Error(), "specify server/service"):
+		return fmt.Errorf("connect: %s: no password is set, and go-ora v2.9.0 reads the wallet's stored credentials "+
+			"only for a service name, not a SID (sid, database, SID=): set password, or connect by service_name", t.where)
+	case err != nil && strings.Contains(err.Error(), "cannot find credentials"):
+		return fmt.Errorf("connect: %s: no password is set and the wallet %s holds no credential for user %s at this "+
+			"address: go-ora matches a stored credential only by a connect string holding the same HOST, PORT and "+
+			"SERVICE_NAME; one made with mkstore -createCredential <alias> is keyed by the alias and is not found. "+
+			"Set password, or store the credential under the full connect descriptor", t.where, t.wallet, t.user)
+	case err != nil:
+		return red.wrap("connect: read the credentials of wallet "+t.wallet, err)
+	}
+	t.password = pc.DatabaseInfo.Password
+	return nil
 }
 
 // Open returns a pool of sessions for cfg after one successful ping, so
@@ -85,17 +127,21 @@ type connector struct {
 	inner driver.Connector // Driver; and Connect when perAttempt is nil (tests)
 	// perAttempt returns the go-ora connector of one attempt.
 	perAttempt func(*attempt) driver.Connector
+	tlsSet     *tlsSetup // nil without TLS
 	red        redactor
 	where      string
 	timing     timing
 }
 
 // goOraConnector makes, for each attempt, a go-ora connector for dsn that
-// dials through the attempt.
-func goOraConnector(dsn string) func(*attempt) driver.Connector {
+// dials through the attempt and, for TLS, has a configuration of its own.
+func goOraConnector(dsn string, tlsSet *tlsSetup) func(*attempt) driver.Connector {
 	return func(a *attempt) driver.Connector {
 		oc := go_ora.NewConnector(dsn).(*go_ora.OracleConnector)
 		oc.Dialer(a)
+		if tlsSet != nil {
+			oc.WithTLSConfig(tlsSet.clone())
+		}
 		return oc
 	}
 }

@@ -46,8 +46,16 @@ type target struct {
 	service, sid   string
 	descriptor     string     // (DESCRIPTION=…) sent verbatim as connect data
 	opts           url.Values // go-ora options
-	where          string     // what the error messages call the database
-	warnings       []string
+	// TLS: the wallet is read by the target (tls.go), never passed to
+	// go-ora in the URL it connects with.
+	wallet, walletPassword string
+	sslVerify              bool
+	dnMatch                *bool  // ssl_server_dn_match, when given
+	certDN                 string // ssl_server_cert_dn
+	descDNMatch            *bool  // the descriptor's (or Easy Connect's) SSL_SERVER_DN_MATCH
+	descCertDN             string // the descriptor's (or Easy Connect's) SSL_SERVER_CERT_DN
+	where                  string // what the error messages call the database
+	warnings               []string
 }
 
 // env reads an environment variable; tests replace it.
@@ -168,6 +176,11 @@ func (t *target) fromURL(s string) error {
 		key := canonicalOption(k)
 		t.opts[key] = append(t.opts[key], vs...)
 	}
+	// The wallet is the target's to read (tls.go); URL options win over
+	// the settings.
+	t.wallet, t.walletPassword = t.opts.Get(optWallet), t.opts.Get(optWalletPass)
+	t.opts.Del(optWallet)
+	t.opts.Del(optWalletPass)
 	if d := t.opts.Get(optConnStr); d != "" {
 		t.opts.Del(optConnStr)
 		t.where = "the connect descriptor in dsn"
@@ -217,7 +230,42 @@ func (t *target) fromDescriptor(d string) error {
 		return errors.New("connect: connect descriptor has no (SERVICE_NAME=…) or (SID=…)")
 	}
 	t.descriptor = compact
+	if v, ok := descriptorValue(compact, "SSL_SERVER_DN_MATCH"); ok {
+		b := yes(v)
+		t.descDNMatch = &b
+	}
+	t.descCertDN, _ = descriptorValue(compact, "SSL_SERVER_CERT_DN")
 	return nil
+}
+
+// descriptorValue returns the value of the first (NAME=value) in a
+// compact descriptor, NAME compared without regard to case, without the
+// double quotes of a quoted value.
+func descriptorValue(d, name string) (string, bool) {
+	i := strings.Index(strings.ToUpper(d), "("+name+"=")
+	if i < 0 {
+		return "", false
+	}
+	rest := d[i+len(name)+2:]
+	quoted := false
+	for j := 0; j < len(rest); j++ {
+		switch c := rest[j]; {
+		case c == '"':
+			quoted = !quoted
+		case c == ')' && !quoted:
+			return strings.Trim(strings.TrimSpace(rest[:j]), `"`), true
+		}
+	}
+	return "", false
+}
+
+// yes reads an Oracle Net boolean: yes, on, true (any case).
+func yes(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "yes", "on", "true":
+		return true
+	}
+	return false
 }
 
 // isAlias reports whether s can only be a TNS alias: a name without '/'
@@ -286,7 +334,7 @@ func (t *target) walletFromTNSDir(cfg *config.Config, dir string) {
 	}
 	for _, f := range []string{"cwallet.sso", "ewallet.p12"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
-			t.opts.Set(optWallet, dir)
+			t.wallet = dir
 			t.warnings = append(t.warnings, fmt.Sprintf("using the wallet in %s (the tnsnames.ora folder); set wallet_location to choose another", dir))
 			return
 		}
@@ -356,8 +404,9 @@ func (t *target) easyHost(hostPort string) error {
 	return nil
 }
 
-// easyParams applies Easy Connect Plus parameters: wallet_location is
-// honoured, every other one is reported as ignored.
+// easyParams applies Easy Connect Plus parameters: wallet_location,
+// ssl_server_dn_match and ssl_server_cert_dn are honoured, every other one
+// is reported as ignored.
 func (t *target) easyParams(params string) error {
 	if params == "" {
 		return nil
@@ -367,9 +416,19 @@ func (t *target) easyParams(params string) error {
 		return errors.New("connect: dsn: Easy Connect parameters (after '?') are malformed")
 	}
 	for k, vs := range q {
-		if strings.EqualFold(k, "wallet_location") && len(vs) > 0 {
-			t.opts.Set(optWallet, vs[0])
-			continue
+		if len(vs) > 0 {
+			switch strings.ToLower(k) {
+			case "wallet_location":
+				t.wallet = vs[0]
+				continue
+			case "ssl_server_dn_match":
+				b := yes(vs[0])
+				t.descDNMatch = &b
+				continue
+			case "ssl_server_cert_dn":
+				t.descCertDN = vs[0]
+				continue
+			}
 		}
 		t.warnings = append(t.warnings, fmt.Sprintf("Easy Connect parameter %q is not supported by the pure-Go driver and is ignored", k))
 	}
@@ -406,14 +465,26 @@ func (t *target) applySettings(cfg *config.Config) {
 	if cfg.ConnectTimeoutSeconds > 0 {
 		set(optConnTimeout, strconv.Itoa(cfg.ConnectTimeoutSeconds))
 	}
-	if strings.EqualFold(cfg.Protocol, "tcps") {
+	// A TCPS address in a descriptor turns TLS on in go-ora only once it
+	// connects (network/session.go:560); saying so in the URL keeps
+	// go-ora's view (ParseConfig's SSL) true from the start.
+	if strings.EqualFold(cfg.Protocol, "tcps") || strings.Contains(strings.ToUpper(t.descriptor), "(PROTOCOL=TCPS)") {
 		set(optSSL, "true")
 	}
 	if !cfg.SSLVerify {
 		set(optSSLVerify, "false")
 	}
-	set(optWallet, cfg.WalletLocation)
-	set(optWalletPass, cfg.WalletPassword.Reveal())
+	t.sslVerify = cfg.SSLVerify
+	if v, ok := t.opts[optSSLVerify]; ok && len(v) > 0 {
+		t.sslVerify = yes(v[0]) || strings.EqualFold(v[0], "enable") || strings.EqualFold(v[0], "enabled")
+	}
+	if t.wallet == "" {
+		t.wallet = cfg.WalletLocation
+	}
+	if t.walletPassword == "" {
+		t.walletPassword = cfg.WalletPassword.Reveal()
+	}
+	t.dnMatch, t.certDN = cfg.SSLServerDNMatch, cfg.SSLServerCertDN
 	if ne := strings.ToUpper(cfg.NetworkEncryption); ne != "" {
 		set(optEncryption, ne)
 		set(optIntegrity, ne)
@@ -428,6 +499,21 @@ func (t *target) connectTimeout() time.Duration {
 		return time.Duration(n) * time.Second
 	}
 	return defaultConnectTimeout
+}
+
+// urlWithWallet is url with the wallet options, for go-ora to look up
+// the wallet's stored credentials (ParseConfig).
+func (t *target) urlWithWallet() string {
+	u := *t
+	u.opts = url.Values{}
+	for k, vs := range t.opts {
+		u.opts[k] = vs
+	}
+	u.opts.Set(optWallet, t.wallet)
+	if t.walletPassword != "" {
+		u.opts.Set(optWalletPass, t.walletPassword)
+	}
+	return u.url()
 }
 
 // url renders the target as go-ora's URL. It is built with net/url, not
@@ -462,5 +548,5 @@ func (t *target) url() string {
 // the passwords, wherever they came from (a dsn's password is one of
 // them, so the dsn text itself need not be).
 func (t *target) secrets(cfg *config.Config) []string {
-	return []string{t.password, cfg.Password.Reveal(), cfg.WalletPassword.Reveal(), t.opts.Get(optWalletPass)}
+	return []string{t.password, cfg.Password.Reveal(), cfg.WalletPassword.Reveal(), t.walletPassword}
 }

@@ -95,7 +95,7 @@ func TestResolveURL(t *testing.T) {
 			want{host: "h", port: 1521, service: "svc", user: "loader", password: "s3cret!", sslVerify: true, timeout: 30 * time.Second}},
 		{"descriptor with commas in a quoted DN", func(c *config.Config) {
 			c.DSN = "(DESCRIPTION=\n  (ADDRESS=(PROTOCOL=tcps)(HOST=adb.example.com)(PORT=1522))\n  (CONNECT_DATA=(SERVICE_NAME=x_high.adb.example.com))\n  (SECURITY=(ssl_server_cert_dn=\"CN=adb, O=Oracle, C=US\")))"
-		}, want{user: "loader", password: "s3cret!", service: "x_high.adb.example.com", sslVerify: true, timeout: 30 * time.Second, servers: 1,
+		}, want{user: "loader", password: "s3cret!", service: "x_high.adb.example.com", ssl: true, sslVerify: true, timeout: 30 * time.Second, servers: 1,
 			descriptor: `(DESCRIPTION=(ADDRESS=(PROTOCOL=tcps)(HOST=adb.example.com)(PORT=1522))(CONNECT_DATA=(SERVICE_NAME=x_high.adb.example.com))(SECURITY=(ssl_server_cert_dn="CN=adb, O=Oracle, C=US")))`}},
 		{"TNS alias, case-insensitive, ADDRESS_LIST", func(c *config.Config) { c.DSN, c.TNSAdmin = "Orcl", "testdata/onprem" },
 			want{user: "loader", password: "s3cret!", service: "orclpdb1.example.com", sslVerify: true, timeout: 30 * time.Second, servers: 2,
@@ -109,8 +109,11 @@ func TestResolveURL(t *testing.T) {
 				descriptor: "(DESCRIPTION=(ADDRESS=(PROTOCOL=TCP)(HOST=old.example.com)(PORT=1526))(CONNECT_DATA=(SID=OLD)))"}},
 		{"TNS alias holding Easy Connect", func(c *config.Config) { c.DSN, c.TNSAdmin = "ez", "testdata/onprem" },
 			want{host: "ezhost.example.com", port: 1600, service: "ezsvc", user: "loader", password: "s3cret!", sslVerify: true, timeout: 30 * time.Second, warning: "alias orcl is defined again"}},
+		// A TCPS address turns go-ora's SSL on from the start (it used to
+		// stay false until the session connected, and the wallet was never
+		// loaded); the wallet itself is the target's (tls.go).
 		{"TNS alias from $TNS_ADMIN-less wallet_location", func(c *config.Config) { c.DSN, c.WalletLocation = "MYDB_LOW", "testdata/adb" },
-			want{user: "loader", password: "s3cret!", service: "g1234567890abcd_mydb_low.adb.oraclecloud.com", sslVerify: true, timeout: 30 * time.Second, servers: 1,
+			want{user: "loader", password: "s3cret!", service: "g1234567890abcd_mydb_low.adb.oraclecloud.com", ssl: true, sslVerify: true, timeout: 30 * time.Second, servers: 1,
 				descriptor: "(description=(retry_count=20)(retry_delay=3)(address=(protocol=tcps)(port=1522)(host=adb.eu-frankfurt-1.oraclecloud.com))(connect_data=(service_name=g1234567890abcd_mydb_low.adb.oraclecloud.com))(security=(ssl_server_dn_match=yes)))"}},
 	}
 	for _, tt := range tests {
@@ -120,10 +123,6 @@ func TestResolveURL(t *testing.T) {
 			tg, err := resolve(cfg, noEnv)
 			if err != nil {
 				t.Fatal(err)
-			}
-			if tt.name == "TNS alias from $TNS_ADMIN-less wallet_location" {
-				// The wallet file does not exist: go-ora would fail reading it.
-				tg.opts.Del(optWallet)
 			}
 			checkParsed(t, tg, tt.want)
 		})
@@ -255,17 +254,15 @@ func TestWalletFromTNSFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u, err := url.Parse(tg.url())
-	if err != nil {
-		t.Fatal(err)
+	if tg.wallet != dir || tg.walletPassword != "w,allet pass" || !tg.usesTLS() {
+		t.Errorf("wallet %q password %q TLS %v", tg.wallet, tg.walletPassword, tg.usesTLS())
 	}
-	q := u.Query()
-	if q.Get("WALLET") != dir || q.Get("WALLET PASSWORD") != "w,allet pass" {
-		t.Errorf("wallet options = %v", q)
+	if q, _ := url.Parse(tg.url()); q.Query().Get(optWallet) != "" {
+		t.Errorf("go-ora is given the wallet (it would load it only too late): %s", q.RawQuery)
 	}
 	cfg.WalletLocation = "/elsewhere"
-	if tg, err = resolve(cfg, noEnv); err != nil || tg.opts.Get(optWallet) != "/elsewhere" {
-		t.Errorf("wallet_location must win: %v %v", tg.opts, err)
+	if tg, err = resolve(cfg, noEnv); err != nil || tg.wallet != "/elsewhere" {
+		t.Errorf("wallet_location must win: %v %v", tg.wallet, err)
 	}
 }
 
@@ -276,8 +273,8 @@ func TestEasyConnectWalletParameter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tg.opts.Get(optWallet) != "/w" || tg.opts.Get(optSSL) != "true" {
-		t.Errorf("opts = %v", tg.opts)
+	if tg.wallet != "/w" || tg.opts.Get(optSSL) != "true" {
+		t.Errorf("wallet %q opts = %v", tg.wallet, tg.opts)
 	}
 }
 
@@ -302,7 +299,6 @@ func TestPasswordRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s %q: %v", form, pw, err)
 			}
-			tg.opts.Del(optWallet)
 			pc, err := go_ora.ParseConfig(tg.url())
 			if err != nil {
 				t.Fatalf("%s %q: go-ora: %v", form, pw, err)
@@ -310,7 +306,9 @@ func TestPasswordRoundTrip(t *testing.T) {
 			if pc.DatabaseInfo.Password != pw {
 				t.Errorf("%s: password %q arrived as %q", form, pw, pc.DatabaseInfo.Password)
 			}
-			if got, _ := url.Parse(tg.url()); got.Query().Get(optWalletPass) != pw {
+			// The wallet's password reaches go-ora's wallet reader (readWallet
+			// and walletCredentials) in a URL's query.
+			if got, _ := url.Parse(tg.urlWithWallet()); got.Query().Get(optWalletPass) != pw || tg.walletPassword != pw {
 				t.Errorf("%s: wallet password %q arrived as %q", form, pw, got.Query().Get(optWalletPass))
 			}
 		}
