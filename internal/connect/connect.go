@@ -245,9 +245,9 @@ func (r redactor) clean(s string) string { return r.r.Replace(s) }
 
 // wrap returns err with context and without secrets. The result still
 // matches errors.As(*network.OracleError) (server messages never hold the
-// client's password) and errors.Is for context cancellation and
-// driver.ErrBadConn; other wrapped errors are not exposed, since their
-// text may hold the URL.
+// client's password), errors.Is for context cancellation and
+// driver.ErrBadConn, and errors.As(net.Error) for a connect timeout; other
+// wrapped errors are not exposed, since their text may hold the URL.
 func (r redactor) wrap(what string, err error) error {
 	e := &Error{msg: what + ": " + r.clean(err.Error())}
 	var ue *url.Error
@@ -265,6 +265,10 @@ func (r redactor) wrap(what string, err error) error {
 			e.is = target
 		}
 	}
+	var te *timeoutError
+	if errors.As(err, &te) {
+		e.is = te // its text holds no secret: what, an address, a duration
+	}
 	return e
 }
 
@@ -277,8 +281,8 @@ type Error struct {
 
 func (e *Error) Error() string { return e.msg }
 
-// Unwrap exposes only what is safe to print: the server's error, or a
-// context / bad-connection sentinel.
+// Unwrap exposes only what is safe to print: the server's error, a
+// context / bad-connection sentinel, or a connect timeout.
 func (e *Error) Unwrap() []error {
 	var out []error
 	if e.ora != nil {

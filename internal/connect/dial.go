@@ -152,4 +152,10 @@ func (e *timeoutError) Error() string {
 		"connect_timeout_seconds)", e.after, orUnknown(e.addr))
 }
 
-func (e *timeoutError) Unwrap() error { return context.DeadlineExceeded }
+// Timeout and Temporary make it a net.Error, as a dial timeout is: the
+// connection failed, the caller's context did not end (so it does not
+// match context.DeadlineExceeded, which means "the caller gave up").
+func (e *timeoutError) Timeout() bool   { return true }
+func (e *timeoutError) Temporary() bool { return true }
+
+var _ net.Error = (*timeoutError)(nil)
