@@ -166,7 +166,7 @@ func describe(s config.Setting) (string, error) {
 // acronyms are words a label writes in capitals.
 var acronyms = map[string]string{
 	"dsn": "DSN", "sid": "SID", "tns": "TNS", "ssl": "SSL", "json": "JSON", "ddl": "DDL",
-	"http": "HTTP", "lob": "LOB", "id": "ID",
+	"http": "HTTP", "lob": "LOB", "id": "ID", "dn": "DN",
 }
 
 // Label turns a setting name into a title: connect_timeout_seconds is
