@@ -121,7 +121,7 @@ type verifier struct {
 // verification is off (InsecureSkipVerify): it cannot match a subject DN,
 // and for an IP address it has no ServerName in the connection state.
 // go-ora writes the host it connects to into ServerName
-// (network/session.go:342), and the check reads it from this clone.
+// (network/session.go:343), and the check reads it from this clone.
 func (s *tlsSetup) clone() *tls.Config {
 	c := s.base.Clone()
 	c.VerifyConnection = func(cs tls.ConnectionState) error { return s.v.check(cs, c.ServerName) }

@@ -241,7 +241,7 @@ func TestTLSWithWallet(t *testing.T) {
 func ptr[T any](v T) *T { return &v }
 
 // go-ora writes the host into the TLS configuration it is given
-// (network/session.go:342): every connection gets a clone, and the
+// (network/session.go:343): every connection gets a clone, and the
 // connector's own configuration is never written.
 func TestTLSConfigClonedPerConnection(t *testing.T) {
 	p := getPKI(t)
