@@ -1,0 +1,69 @@
+package oracle_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/target-oracle/target-oracle/internal/oracle"
+	"github.com/target-oracle/target-oracle/internal/oracle/fake"
+	"github.com/target-oracle/target-oracle/internal/oraclesql"
+)
+
+// halfMigrationInputs are the three runs of the stale-copy scenario: the
+// first loads seven rows with an integer C, then a SCHEMA makes C text (a
+// rewrite migration); the second loads new values for the same keys
+// under the old schema, which needs no migration; the third sends the
+// text schema again.
+func halfMigrationInputs() (first, second, third string) {
+	v1 := `{"type":"SCHEMA","stream":"m","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"c":{"type":["null","integer"]}}}}`
+	v2 := `{"type":"SCHEMA","stream":"m","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"c":{"type":["null","string"],"maxLength":40}}}}`
+	rows := func(factor int) string {
+		var b strings.Builder
+		for i := 1; i <= 7; i++ {
+			fmt.Fprintf(&b, `{"type":"RECORD","stream":"m","record":{"id":%d,"c":%d}}`+"\n", i, i*factor)
+		}
+		return b.String()
+	}
+	return v1 + "\n" + rows(10) + v2 + "\n", v1 + "\n" + rows(100), v2 + "\n"
+}
+
+// TestHalfDoneMigrationIsFinishedBeforeWrites: a run dies after the first
+// chunk of a rewrite migration was copied into the marker column; the
+// next run, which needs no migration, must not write beside the marker
+// (its new values would be skipped by the copy later, SPEC §5.5): the
+// migration is finished before any write, and every row ends with the
+// newest value.
+func TestHalfDoneMigrationIsFinishedBeforeWrites(t *testing.T) {
+	first, second, third := halfMigrationInputs()
+	ro := oraclesql.Options{MigrationChunkRows: 3}
+	r := newRig(t, oracle.Options{}, ro)
+	r.db.Inject(fake.Fault{Op: fake.OpUpdate, Nth: 2, Code: 1031}) // the first chunk commits, the second fails
+	if _, err := run(t, r.eng, upsertSettings, first); err == nil || !strings.Contains(err.Error(), "ORA-01031") {
+		t.Fatalf("first run: err = %v, want the injected ORA-01031", err)
+	}
+	if cols := strings.Join(r.db.Columns("DRY_RUN.M"), ","); !strings.Contains(cols, "C$M ") {
+		t.Fatalf("the first run left no half-done migration: %s", cols)
+	}
+	for i, in := range []string{second, third} {
+		eng := newEngine(r.db, oracle.Options{}, ro) // a new process
+		if _, err := run(t, eng, upsertSettings, in); err != nil {
+			t.Fatalf("run %d: %v", i+2, err)
+		}
+		eng.Close()
+	}
+	if cols := strings.Join(r.db.Columns("DRY_RUN.M"), ","); strings.Contains(cols, "$M") {
+		t.Errorf("a marker column is left: %s", cols)
+	}
+	rows := r.db.Rows("DRY_RUN.M")
+	if len(rows) != 7 {
+		t.Fatalf("%d rows, want 7", len(rows))
+	}
+	for _, row := range rows {
+		var id int
+		fmt.Sscan(row["ID"], &id)
+		if want := fmt.Sprint(id * 100); row["C"] != want {
+			t.Errorf("row %s: C = %q, want the second run's %q", row["ID"], row["C"], want)
+		}
+	}
+}
