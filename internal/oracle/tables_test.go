@@ -1,6 +1,7 @@
 package oracle_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/oracle"
 	"github.com/target-oracle/target-oracle/internal/oracle/fake"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
+	"github.com/target-oracle/target-oracle/internal/singer"
 )
 
 // halfMigrationInputs are the three runs of the stale-copy scenario: the
@@ -65,5 +67,50 @@ func TestHalfDoneMigrationIsFinishedBeforeWrites(t *testing.T) {
 		if want := fmt.Sprint(id * 100); row["C"] != want {
 			t.Errorf("row %s: C = %q, want the second run's %q", row["ID"], row["C"], want)
 		}
+	}
+}
+
+// fullSchema is a SCHEMA of n properties p0 … p(n-1), key p0, all
+// integers but p1 when p1String.
+func fullSchema(n int, p1String bool) string {
+	var b strings.Builder
+	b.WriteString(`{"type":"SCHEMA","stream":"full","key_properties":["p0"],"schema":{"type":"object","properties":{`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		typ := "integer"
+		if i == 1 && p1String {
+			typ = "string"
+		}
+		fmt.Fprintf(&b, `"p%d":{"type":["null","%s"]}`, i, typ)
+	}
+	b.WriteString(`}}}`)
+	return b.String()
+}
+
+// TestRewriteOnFullTableRefusedBeforeItStarts: on the Oracle engine, a
+// rewrite migration of a 1000-column table is refused before any DDL
+// (Oracle would stop at the temporary column with ORA-01792, half-way),
+// as invalid input naming the stream, with the manual procedure.
+func TestRewriteOnFullTableRefusedBeforeItStarts(t *testing.T) {
+	const settings = `{"add_record_metadata": false}`
+	rec := `{"type":"RECORD","stream":"full","record":{"p0":1}}`
+	r := defaultRig(t)
+	if _, err := run(t, r.eng, settings, fullSchema(1000, false)+"\n"+rec+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	ddl := r.db.Calls(fake.OpDDL)
+	eng := newEngine(r.db, oracle.Options{}, oraclesql.Options{})
+	_, err := run(t, eng, settings, fullSchema(1000, true)+"\n"+rec+"\n")
+	var ie *singer.InputError
+	if !errors.As(err, &ie) || ie.Stream != "full" || ie.Line != 1 || !strings.Contains(err.Error(), "temporary column") || !strings.Contains(err.Error(), "DROP UNUSED COLUMNS") {
+		t.Fatalf("err = %v, want an input error of line 1, stream full, with the manual procedure", err)
+	}
+	if got := r.db.Calls(fake.OpDDL); got != ddl {
+		t.Errorf("%d DDL statements ran before the refusal", got-ddl)
+	}
+	if cols := r.db.Columns("DRY_RUN.FULL"); len(cols) != 1000 || !strings.HasPrefix(cols[1], "P1 NUMBER") {
+		t.Errorf("the table changed: %d columns, %s", len(cols), cols[1])
 	}
 }

@@ -77,6 +77,10 @@ type Table struct {
 	Columns    []Column
 	PrimaryKey []string // column names; empty when the stream has no key
 	Indexes    []Index
+	// Unused counts the columns set UNUSED (the old columns of rewrite
+	// migrations): Oracle counts them toward its column limit until
+	// ALTER TABLE … DROP UNUSED COLUMNS removes them.
+	Unused int
 }
 
 // QualifiedName is SCHEMA.TABLE as used in dump file names and messages.
