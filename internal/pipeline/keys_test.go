@@ -49,6 +49,20 @@ func TestStreamsIntoOneTableMustAgreeOnKeys(t *testing.T) {
 	}
 }
 
+// Two streams mapped to one table with the same key but load methods
+// that disagree on the primary key constraint (append-only creates none)
+// fail naming the load methods, not the keys (which agree).
+func TestStreamsIntoOneTableLoadMethodsConflict(t *testing.T) {
+	cfg := loadConfig(t, `{"table_name_mappings": {"a": "T", "b": "T"}, "stream_overrides": {"b": {"load_method": "append-only"}}}`)
+	a := `{"type":"SCHEMA","stream":"a","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"}}}}`
+	b := strings.Replace(a, `"stream":"a"`, `"stream":"b"`, 1)
+	_, err := run(t, newEngine(), cfg, input(a, b))
+	wantInputError(t, err, `streams "a" (load_method upsert) and "b" (load_method append-only) both load into table DRY_RUN.T`)
+	if strings.Contains(err.Error(), "keys must agree") {
+		t.Errorf("error blames the keys, which agree: %v", err)
+	}
+}
+
 // A key appearing or disappearing on a table with rows is a changed
 // key_properties too (SPEC §4); a table an append-only load made (no
 // constraint, key columns NOT NULL) takes upserts matched on the key
