@@ -271,6 +271,11 @@ func (s *session) describe(ctx context.Context, schema, name string) (*table.Tab
 	if err != nil {
 		return nil, &Error{Table: schema + "." + name, Code: oraCode(err), Err: fmt.Errorf("read the catalog: %w", err)}
 	}
+	if t != nil {
+		if err := s.describeComment(ctx, t); err != nil {
+			return nil, err
+		}
+	}
 	return t, nil
 }
 

@@ -6,10 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/oracle"
 	"github.com/target-oracle/target-oracle/internal/oracle/fake"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/singer"
+	"github.com/target-oracle/target-oracle/internal/table"
 )
 
 // halfMigrationInputs are the three runs of the stale-copy scenario: the
@@ -112,5 +114,78 @@ func TestRewriteOnFullTableRefusedBeforeItStarts(t *testing.T) {
 	}
 	if cols := r.db.Columns("DRY_RUN.FULL"); len(cols) != 1000 || !strings.HasPrefix(cols[1], "P1 NUMBER") {
 		t.Errorf("the table changed: %d columns, %s", len(cols), cols[1])
+	}
+}
+
+// TestTableCommentDecidesTheStreamsTable: on the Oracle engine, a created
+// table's comment records its stream (COMMENT ON TABLE), the catalog read
+// returns it, and a later run's stream whose name conforms alike takes
+// the suffixed name instead of writing into the other stream's table
+// (SPEC §5.1); the next run of the first stream adopts its table by the
+// comment.
+func TestTableCommentDecidesTheStreamsTable(t *testing.T) {
+	schemaOf := func(stream string) string {
+		return `{"type":"SCHEMA","stream":"` + stream + `","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"}}}}`
+	}
+	recordOf := func(stream string, id int) string {
+		return fmt.Sprintf(`{"type":"RECORD","stream":%q,"record":{"id":%d}}`, stream, id)
+	}
+	r := defaultRig(t)
+	for _, in := range []string{
+		schemaOf("日本") + "\n" + recordOf("日本", 1) + "\n",
+		schemaOf("中国") + "\n" + recordOf("中国", 2) + "\n",
+		schemaOf("日本") + "\n" + recordOf("日本", 3) + "\n",
+	} {
+		eng := newEngine(r.db, oracle.Options{}, oraclesql.Options{})
+		if _, err := run(t, eng, upsertSettings, in); err != nil {
+			t.Fatal(err)
+		}
+		eng.Close()
+	}
+	if got := r.db.TableComment("DRY_RUN.__"); got != `target-oracle:streams=["日本"]` {
+		t.Errorf("comment of __: %q", got)
+	}
+	hashed := "DRY_RUN.__" + table.NameHash("中国")
+	if got := r.db.TableComment(hashed); got != `target-oracle:streams=["中国"]` {
+		t.Errorf("comment of %s: %q", hashed, got)
+	}
+	if ids := rowIDs(r.db.Rows("DRY_RUN.__")); ids != "1,3" {
+		t.Errorf("table __ holds ids %s, want 1,3", ids)
+	}
+	if ids := rowIDs(r.db.Rows(hashed)); ids != "2" {
+		t.Errorf("table %s holds ids %s, want 2", hashed, ids)
+	}
+	got, err := newEngine(r.db, oracle.Options{}, oraclesql.Options{}).Describe(t.Context(), "DRY_RUN", "__")
+	if err != nil || got == nil || strings.Join(got.Streams, ",") != "日本" {
+		t.Fatalf("Describe: %+v, %v; want the streams of the comment", got, err)
+	}
+}
+
+func rowIDs(rows []map[string]string) string {
+	var ids []string
+	for _, r := range rows {
+		ids = append(ids, r["ID"])
+	}
+	return strings.Join(ids, ",")
+}
+
+// TestConcurrentCreateForAnotherStream: a CREATE TABLE that finds the
+// table made at the same moment by another pipeline for another stream
+// (its comment names that stream) fails instead of relabelling it and
+// writing into it.
+func TestConcurrentCreateForAnotherStream(t *testing.T) {
+	r := defaultRig(t)
+	tbl := &table.Table{Schema: schemaName, Name: "__", PrimaryKey: []string{"ID"}, Streams: []string{"中国"},
+		Columns: []table.Column{prop("ID", integer, false)}}
+	other := tbl.Clone()
+	other.Streams = []string{"日本"}
+	session(t, r, other)
+	s := session(t, r)
+	err := s.Apply(t.Context(), engine.Change{Table: tbl, Change: table.Change{Kind: table.CreateTable}})
+	if err == nil || !strings.Contains(err.Error(), "another run") || !strings.Contains(err.Error(), "日本") {
+		t.Fatalf("err = %v, want the table named as another run's", err)
+	}
+	if got := r.db.TableComment("DRY_RUN.__"); got != `target-oracle:streams=["日本"]` {
+		t.Errorf("comment relabelled: %q", got)
 	}
 }

@@ -77,13 +77,13 @@ func (p *pipeline) onStreamSchema(m *singer.Message) error {
 	}
 	// A changed schema first flushes what was buffered under the old one.
 	p.flush(s)
-	name, err := table.TableName(s.name, &s.opts)
+	existing, err := p.tableFor(s)
+	var de *describeError
+	if errors.As(err, &de) {
+		return err // the database failed, not the input
+	}
 	if err != nil {
 		return inputErrorFrom(m.Line, s.name, err)
-	}
-	existing, err := p.tables.describe(p.workCtx, s.opts.Schema, name)
-	if err != nil {
-		return fmt.Errorf("stream %q: describe table: %w", s.name, err)
 	}
 	s.schemaText, s.schema, s.keys = ident, sch, keys
 	p.seen.schema(s.name, sch.Root)

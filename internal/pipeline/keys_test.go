@@ -37,12 +37,13 @@ func TestChangedKeyProperties(t *testing.T) {
 	})
 }
 
-// Two stream names that load into one table must have the same key: the
-// second SCHEMA fails, at its own line, before anything is loaded.
+// Two streams mapped to one table must have the same key: the second
+// SCHEMA fails, at its own line, before anything is loaded.
 func TestStreamsIntoOneTableMustAgreeOnKeys(t *testing.T) {
 	a := `{"type":"SCHEMA","stream":"Orders","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"a":{"type":"integer"}}}}`
 	b := `{"type":"SCHEMA","stream":"orders","key_properties":["a"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"a":{"type":"integer"}}}}`
-	_, err := run(t, newEngine(), loadConfig(t, ""), input(a, b, `{"type":"RECORD","stream":"orders","record":{"id":1,"a":2}}`))
+	cfg := loadConfig(t, `{"table_name_mappings": {"Orders": "ORDERS", "orders": "ORDERS"}}`)
+	_, err := run(t, newEngine(), cfg, input(a, b, `{"type":"RECORD","stream":"orders","record":{"id":1,"a":2}}`))
 	wantInputError(t, err, "keys must agree")
 	if !strings.HasPrefix(err.Error(), `line 2: stream "orders"`) {
 		t.Fatalf("error %q does not name line 2 and stream orders", err)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -162,5 +163,114 @@ func TestRewriteOnFullTableRefusedBeforeItStarts(t *testing.T) {
 				t.Errorf("the table changed: P1 %s, was %s", after.Column("P1").Type, before.Column("P1").Type)
 			}
 		})
+	}
+}
+
+func streamSchema(stream string) string {
+	return `{"type":"SCHEMA","stream":"` + stream + `","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"v":{"type":["null","string"]}}}}`
+}
+
+func streamRecord(stream string, id int, v string) string {
+	return fmt.Sprintf(`{"type":"RECORD","stream":%q,"record":{"id":%d,"v":%q}}`, stream, id, v)
+}
+
+// tablesOfStreams maps each table of eng to the v values of its rows,
+// "table:v1,v2".
+func tablesOfStreams(eng *memory.Engine) string {
+	var out []string
+	for q := range eng.Tables() {
+		var vs []string
+		for _, r := range eng.Rows(q) {
+			vs = append(vs, r["V"])
+		}
+		out = append(out, q+":"+strings.Join(vs, ","))
+	}
+	slices.Sort(out)
+	return strings.Join(out, " ")
+}
+
+// TestStreamsWhoseNamesConformAlikeNeverShareATable: two streams whose
+// generated names conform to one table name get two tables (SPEC §5.1):
+// the first in the input keeps the name, the other takes the name cut and
+// suffixed with the hash of its own name; each table's comment records
+// its stream, so later runs decide by comment, whatever the order or the
+// streams present; with several workers the outcome is the same on every
+// run.
+func TestStreamsWhoseNamesConformAlikeNeverShareATable(t *testing.T) {
+	hashed := func(base, stream string) string { return "DRY_RUN." + base + table.NameHash(stream) }
+	for _, c := range []struct {
+		a, b, base string
+	}{
+		{"日本", "中国", "__"},
+		{"public-orders", "public_orders", "PUBLIC_ORDERS"},
+	} {
+		t.Run(c.a+"/"+c.b, func(t *testing.T) {
+			want := fmt.Sprintf("DRY_RUN.%s:a1,a2 %s:b1", c.base, hashed(c.base, c.b))
+			both := input(streamSchema(c.a), streamSchema(c.b), streamRecord(c.a, 1, "a1"), streamRecord(c.b, 1, "b1"), streamRecord(c.a, 2, "a2"))
+			for i := 0; i < 20; i++ {
+				eng := newEngine()
+				if _, err := run(t, eng, loadConfig(t, `{"max_parallelism": 4, "batch_size_rows": 1}`), both); err != nil {
+					t.Fatal(err)
+				}
+				if got := tablesOfStreams(eng); got != want {
+					t.Fatalf("run %d: tables %s, want %s", i, got, want)
+				}
+				if s := eng.Tables()["DRY_RUN."+c.base].Streams; !slices.Equal(s, []string{c.a}) {
+					t.Fatalf("table %s records streams %q", c.base, s)
+				}
+			}
+			// Across runs: the first stream alone, then the second alone
+			// (the comment names the first, absent now), then both in the
+			// other order: the same two tables.
+			eng := newEngine()
+			for _, in := range []string{
+				input(streamSchema(c.a), streamRecord(c.a, 1, "a1")),
+				input(streamSchema(c.b), streamRecord(c.b, 1, "b1")),
+				input(streamSchema(c.b), streamSchema(c.a), streamRecord(c.b, 1, "b1"), streamRecord(c.a, 2, "a2")),
+			} {
+				if _, err := run(t, eng, loadConfig(t, ""), in); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := tablesOfStreams(eng); got != want {
+				t.Fatalf("after three runs: tables %s, want %s", got, want)
+			}
+		})
+	}
+}
+
+// TestTableNameRulesOfAdoption: a table without a target-oracle comment
+// is adopted by name; a table whose comment names another stream is
+// never taken by a generated name, but a mapping uses it verbatim and
+// shares it deliberately; collisions are per schema.
+func TestTableNameRulesOfAdoption(t *testing.T) {
+	eng := newEngine()
+	sess, err := eng.Session(t.Context(), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	legacy := &table.Table{Schema: "DRY_RUN", Name: "LEGACY", PrimaryKey: []string{"ID"}, Columns: []table.Column{
+		{Name: "ID", Type: table.Type{Kind: table.KindNumber, Precision: 38}},
+		{Name: "V", Type: table.Type{Kind: table.KindVarchar, Length: 4000}, Nullable: true},
+	}}
+	if err := sess.Apply(t.Context(), engine.Change{Table: legacy, Change: table.Change{Kind: table.CreateTable}}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := `{"add_record_metadata": false}`
+	if _, err := run(t, eng, loadConfig(t, cfg), input(streamSchema("legacy"), streamRecord("legacy", 1, "l1"),
+		streamSchema("owned"), streamRecord("owned", 1, "o1"))); err != nil {
+		t.Fatal(err)
+	}
+	mapped := loadConfig(t, `{"add_record_metadata": false, "table_name_mappings": {"other": "OWNED"}}`)
+	if _, err := run(t, eng, mapped, input(streamSchema("other"), streamRecord("other", 2, "x2"), streamSchema("OWNED"), streamRecord("OWNED", 3, "y3"))); err != nil {
+		t.Fatal(err)
+	}
+	other := loadConfig(t, `{"add_record_metadata": false, "default_target_schema": "ELSEWHERE"}`)
+	if _, err := run(t, eng, other, input(streamSchema("Owned"), streamRecord("Owned", 4, "z4"))); err != nil {
+		t.Fatal(err)
+	}
+	want := "DRY_RUN.LEGACY:l1 DRY_RUN.OWNED:o1,x2 DRY_RUN.OWNED" + table.NameHash("OWNED") + ":y3 ELSEWHERE.OWNED:z4"
+	if got := tablesOfStreams(eng); got != want {
+		t.Fatalf("tables %s, want %s", got, want)
 	}
 }

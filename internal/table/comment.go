@@ -80,3 +80,29 @@ func ParseComment(s string) (role Role, source []string, description string, ok 
 	}
 	return 0, nil, s, false
 }
+
+// Table comments record the source streams of a table the target created
+// (SPEC §5.1), so that a later run, or another pipeline, knows whose table
+// a generated name is:
+//
+//	target-oracle:streams=["public-orders"]
+const tableCommentPrefix = commentPrefix + "streams="
+
+// FormatTableComment returns the comment of a table loaded from streams.
+func FormatTableComment(streams []string) string {
+	b, _ := json.Marshal(streams) // []string always marshals
+	return tableCommentPrefix + string(b)
+}
+
+// ParseTableComment reads a comment written by FormatTableComment; ok is
+// false for any other comment (a table the target did not create).
+func ParseTableComment(s string) (streams []string, ok bool) {
+	rest, found := strings.CutPrefix(s, tableCommentPrefix)
+	if !found {
+		return nil, false
+	}
+	if err := json.Unmarshal([]byte(rest), &streams); err != nil || streams == nil {
+		return nil, false
+	}
+	return streams, true
+}

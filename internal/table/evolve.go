@@ -506,6 +506,9 @@ func (t *Table) Clone() *Table {
 		c.Columns[i] = col
 	}
 	c.PrimaryKey = append([]string(nil), t.PrimaryKey...)
+	if t.Streams != nil {
+		c.Streams = append([]string{}, t.Streams...)
+	}
 	c.Indexes = make([]Index, len(t.Indexes))
 	for i, ix := range t.Indexes {
 		ix.Columns = append([]string(nil), ix.Columns...)

@@ -42,6 +42,7 @@ type tbl struct {
 	rows         []map[string]string
 	key          map[string]int // primary key text -> index in rows; nil when stale
 	unused       int            // columns SET UNUSED: they still count toward the column limit
+	comment      string         // COMMENT ON TABLE
 }
 
 // maxColumns is Oracle's limit of columns per table, UNUSED ones included.
@@ -93,6 +94,8 @@ func (db *DB) ddl(sql string) error {
 		return db.alterTable(strings.TrimPrefix(sql, "ALTER TABLE "))
 	case strings.HasPrefix(sql, "COMMENT ON COLUMN "):
 		return db.comment(strings.TrimPrefix(sql, "COMMENT ON COLUMN "))
+	case strings.HasPrefix(sql, "COMMENT ON TABLE "):
+		return db.tableComment(strings.TrimPrefix(sql, "COMMENT ON TABLE "))
 	case strings.HasPrefix(sql, "CREATE INDEX "), strings.HasPrefix(sql, "CREATE UNIQUE INDEX "):
 		return db.createIndex(sql)
 	case strings.HasPrefix(sql, "GRANT SELECT ON "):

@@ -1,0 +1,126 @@
+package pipeline
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/target-oracle/target-oracle/internal/table"
+)
+
+// maxTableCandidates bounds the suffixed names tried for one stream.
+const maxTableCandidates = 100
+
+// describeError is a catalog read that failed while choosing a table: not
+// the input's fault.
+type describeError struct {
+	stream string
+	err    error
+}
+
+func (e *describeError) Error() string {
+	return fmt.Sprintf("stream %q: describe table: %v", e.stream, e.err)
+}
+func (e *describeError) Unwrap() error { return e.err }
+
+// tableFor decides the table of stream s at its first SCHEMA, once per run,
+// and returns it as the catalog has it (nil: it does not exist yet).
+// Tables follow the name collision rule of SPEC §5.1:
+//
+//   - a mapping (table_name_mappings) is used verbatim, whoever else loads
+//     into that table: only deliberate mappings join streams;
+//   - a generated name is the stream's when no table has it, when the
+//     table's comment names the stream, or when the table has no
+//     target-oracle comment (adopted by name);
+//   - it is taken when the table's comment names only other streams (also
+//     streams absent from this run), or when another stream of this run
+//     took it first (its table may not exist yet); the stream then tries
+//     the name cut and suffixed with the hash of its own name
+//     (table.CollidingTableName), with a warning naming both.
+//
+// The decision is made on the coordinator in input order, never by which
+// worker creates a table first; a table's comment decides over arrival
+// wherever the table exists. Collisions are per schema.
+func (p *pipeline) tableFor(s *stream) (*table.Table, error) {
+	schema := s.opts.Schema
+	if s.table != "" {
+		return p.describeFor(s, s.table)
+	}
+	base, err := table.TableName(s.name, &s.opts)
+	if err != nil {
+		return nil, err
+	}
+	if s.opts.TableName != "" {
+		existing, err := p.describeFor(s, base)
+		if err != nil {
+			return nil, err
+		}
+		p.claimTable(s, base)
+		return existing, nil
+	}
+	name := base
+	for n := 1; n <= maxTableCandidates; n++ {
+		if n > 1 {
+			name = table.CollidingTableName(s.name, &s.opts, n-1)
+		}
+		other := p.tableClaims[schema+"."+name]
+		if other != "" && other != s.name {
+			p.warnCollision(s, base, name, fmt.Sprintf("stream %q of this run", other))
+			continue
+		}
+		existing, err := p.describeFor(s, name)
+		if err != nil {
+			return nil, err
+		}
+		if existing != nil && existing.Streams != nil && !slices.Contains(existing.Streams, s.name) {
+			p.warnCollision(s, base, name, fmt.Sprintf("the table's comment, which names stream(s) %s", quoteStreams(existing.Streams)))
+			continue
+		}
+		if existing != nil && existing.Streams == nil && n == 1 {
+			p.log.Debug("adopting by name a table without a target-oracle comment", "stream", s.name, "table", existing.QualifiedName())
+		}
+		p.claimTable(s, name)
+		return existing, nil
+	}
+	return nil, fmt.Errorf("table %s.%s and %d suffixed names for stream %q are all taken by other streams' tables: use table_name_mappings", schema, base, maxTableCandidates-1, s.name)
+}
+
+func (p *pipeline) describeFor(s *stream, name string) (*table.Table, error) {
+	t, err := p.tables.describe(p.workCtx, s.opts.Schema, name)
+	if err != nil {
+		return nil, &describeError{stream: s.name, err: err}
+	}
+	return t, nil
+}
+
+// claimTable makes name the stream's table for the rest of the run.
+func (p *pipeline) claimTable(s *stream, name string) {
+	if p.tableClaims == nil {
+		p.tableClaims = map[string]string{}
+	}
+	key := s.opts.Schema + "." + name
+	if p.tableClaims[key] == "" {
+		p.tableClaims[key] = s.name
+	}
+	s.table = name
+	s.opts.TableName = name // the layout uses it verbatim from now on
+}
+
+// warnCollision says that stream s cannot have table name: it tries the
+// next candidate.
+func (p *pipeline) warnCollision(s *stream, base, name, holder string) {
+	next := table.CollidingTableName(s.name, &s.opts, 1)
+	if name != base {
+		next = "the next suffixed name"
+	}
+	p.log.Warn("table name collision: the stream's generated table name belongs to another stream; it takes a suffixed name",
+		"stream", s.name, "table", s.opts.Schema+"."+name, "taken_by", holder, "next", next)
+}
+
+func quoteStreams(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}
