@@ -117,6 +117,29 @@ func TestRewriteOnFullTableRefusedBeforeItStarts(t *testing.T) {
 	}
 }
 
+// TestColumnsAddedPastUnusedOnesRefused: the catalog read counts the
+// UNUSED columns a migration left (ALL_UNUSED_COL_TABS), so a column
+// added to a table they fill is refused before any DDL, with DROP UNUSED
+// COLUMNS as the way out, not stopped by ORA-01792.
+func TestColumnsAddedPastUnusedOnesRefused(t *testing.T) {
+	const settings = `{"add_record_metadata": false}`
+	rec := `{"type":"RECORD","stream":"full","record":{"p0":1}}`
+	r := defaultRig(t)
+	if _, err := run(t, r.eng, settings, fullSchema(999, false)+"\n"+rec+"\n"+fullSchema(999, true)+"\n"+rec+"\n"); err != nil {
+		t.Fatal(err) // 999 columns and one UNUSED after the rewrite of P1
+	}
+	ddl := r.db.Calls(fake.OpDDL)
+	eng := newEngine(r.db, oracle.Options{}, oraclesql.Options{})
+	_, err := run(t, eng, settings, fullSchema(1000, true)+"\n"+rec+"\n")
+	var ie *singer.InputError
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "1 UNUSED") || !strings.Contains(err.Error(), "DROP UNUSED COLUMNS") {
+		t.Fatalf("err = %v, want an input error naming the UNUSED column and DROP UNUSED COLUMNS", err)
+	}
+	if got := r.db.Calls(fake.OpDDL); got != ddl {
+		t.Errorf("%d DDL statements ran before the refusal", got-ddl)
+	}
+}
+
 // TestTableCommentDecidesTheStreamsTable: on the Oracle engine, a created
 // table's comment records its stream (COMMENT ON TABLE), the catalog read
 // returns it, and a later run's stream whose name conforms alike takes
