@@ -219,15 +219,21 @@ func TestStreamsWhoseNamesConformAlikeNeverShareATable(t *testing.T) {
 					t.Fatalf("table %s records streams %q", c.base, s)
 				}
 			}
-			// Across runs: the first stream alone, then the second alone
-			// (the comment names the first, absent now), then both in the
-			// other order: the same two tables.
-			eng := newEngine()
+			// Across runs (each a new process on the persistent test
+			// store): the first stream alone, then the second alone (the
+			// comment names the first, absent now), then both in the other
+			// order: the same two tables.
+			store := filepath.Join(t.TempDir(), "store.json")
+			var eng *memory.Engine
 			for _, in := range []string{
 				input(streamSchema(c.a), streamRecord(c.a, 1, "a1")),
 				input(streamSchema(c.b), streamRecord(c.b, 1, "b1")),
 				input(streamSchema(c.b), streamSchema(c.a), streamRecord(c.b, 1, "b1"), streamRecord(c.a, 2, "a2")),
 			} {
+				var err error
+				if eng, err = memory.Open(memory.Options{StorePath: store, Now: func() time.Time { return fixedNow }}); err != nil {
+					t.Fatal(err)
+				}
 				if _, err := run(t, eng, loadConfig(t, ""), in); err != nil {
 					t.Fatal(err)
 				}
