@@ -59,13 +59,14 @@ func (p *pipeline) tableFor(s *stream) (*table.Table, error) {
 		return existing, nil
 	}
 	name := base
+	var holders []string // who holds the names tried before
 	for n := 1; n <= maxTableCandidates; n++ {
 		if n > 1 {
 			name = table.CollidingTableName(s.name, &s.opts, n-1)
 		}
 		other := p.tableClaims[schema+"."+name]
 		if other != "" && other != s.name {
-			p.warnCollision(s, base, name, fmt.Sprintf("stream %q of this run", other))
+			holders = append(holders, fmt.Sprintf("%s: stream %q of this run", name, other))
 			continue
 		}
 		existing, err := p.describeFor(s, name)
@@ -73,10 +74,13 @@ func (p *pipeline) tableFor(s *stream) (*table.Table, error) {
 			return nil, err
 		}
 		if existing != nil && existing.Streams != nil && !slices.Contains(existing.Streams, s.name) {
-			p.warnCollision(s, base, name, fmt.Sprintf("the table's comment, which names stream(s) %s", quoteStreams(existing.Streams)))
+			holders = append(holders, fmt.Sprintf("%s: stream(s) %s (the table's comment)", name, quoteStreams(existing.Streams)))
 			continue
 		}
-		if existing != nil && existing.Streams == nil && n == 1 {
+		if len(holders) > 0 {
+			p.log.Warn("table name collision: the stream's generated table name belongs to another stream, so it takes a suffixed name",
+				"stream", s.name, "wanted", schema+"."+base, "taken_by", strings.Join(holders, "; "), "table", schema+"."+name)
+		} else if existing != nil && existing.Streams == nil {
 			p.log.Debug("adopting by name a table without a target-oracle comment", "stream", s.name, "table", existing.QualifiedName())
 		}
 		p.claimTable(s, name)
@@ -104,17 +108,6 @@ func (p *pipeline) claimTable(s *stream, name string) {
 	}
 	s.table = name
 	s.opts.TableName = name // the layout uses it verbatim from now on
-}
-
-// warnCollision says that stream s cannot have table name: it tries the
-// next candidate.
-func (p *pipeline) warnCollision(s *stream, base, name, holder string) {
-	next := table.CollidingTableName(s.name, &s.opts, 1)
-	if name != base {
-		next = "the next suffixed name"
-	}
-	p.log.Warn("table name collision: the stream's generated table name belongs to another stream; it takes a suffixed name",
-		"stream", s.name, "table", s.opts.Schema+"."+name, "taken_by", holder, "next", next)
 }
 
 func quoteStreams(names []string) string {

@@ -1,8 +1,12 @@
 package pipeline_test
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,6 +15,7 @@ import (
 
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/memory"
+	"github.com/target-oracle/target-oracle/internal/pipeline"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
@@ -217,6 +222,20 @@ func TestStreamsWhoseNamesConformAlikeNeverShareATable(t *testing.T) {
 				}
 				if s := eng.Tables()["DRY_RUN."+c.base].Streams; !slices.Equal(s, []string{c.a}) {
 					t.Fatalf("table %s records streams %q", c.base, s)
+				}
+			}
+			var log bytes.Buffer
+			err := pipeline.Run(context.Background(), pipeline.Options{
+				Config: loadConfig(t, ""), Engine: newEngine(), Input: strings.NewReader(both), StateOut: io.Discard,
+				Server: pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
+				Log:    slog.New(slog.NewTextHandler(&log, nil)), Now: func() time.Time { return fixedNow },
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range []string{"table name collision", fmt.Sprintf("stream=%s", c.b), fmt.Sprintf("stream %q of this run", c.a), hashed(c.base, c.b)} {
+				if !strings.Contains(log.String(), strings.ReplaceAll(w, `"`, `\"`)) { // quotes escaped in a quoted value
+					t.Errorf("the log lacks %s:\n%s", w, log.String())
 				}
 			}
 			// Across runs (each a new process on the persistent test
