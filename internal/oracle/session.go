@@ -132,7 +132,7 @@ func (s *session) checkShape(ctx context.Context, ch engine.Change) error {
 	}
 	if ch.Change.Kind == table.CreateTable && got != nil && got.Streams != nil {
 		for _, st := range t.Streams {
-			if !slices.Contains(got.Streams, st) {
+			if !table.StreamsInclude(got.Streams, st) {
 				// Another pipeline created the table for its stream at the
 				// same moment: its comment stands, and this stream must not
 				// write there (SPEC §5.1). A new run decides by the comment.

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/target-oracle/target-oracle/internal/table"
@@ -73,7 +72,7 @@ func (p *pipeline) tableFor(s *stream) (*table.Table, error) {
 		if err != nil {
 			return nil, err
 		}
-		if existing != nil && existing.Streams != nil && !slices.Contains(existing.Streams, s.name) {
+		if existing != nil && existing.Streams != nil && !table.StreamsInclude(existing.Streams, s.name) {
 			holders = append(holders, fmt.Sprintf("%s: stream(s) %s (the table's comment)", name, quoteStreams(existing.Streams)))
 			continue
 		}
