@@ -28,9 +28,10 @@ func (e *describeError) Unwrap() error { return e.err }
 //
 //   - a mapping (table_name_mappings) is used verbatim, whoever else loads
 //     into that table: only deliberate mappings join streams;
-//   - a generated name is the stream's when no table has it, when the
-//     table's comment names the stream, or when the table has no
-//     target-oracle comment (adopted by name);
+//   - a generated name is the stream's when the table's comment names the
+//     stream, when no table has it, or when the table has no target-oracle
+//     comment (adopted by name) — unless, in these last two cases, the
+//     stream's first suffixed table exists with a comment naming it;
 //   - it is taken when the table's comment names only other streams (also
 //     streams absent from this run), or when another stream of this run
 //     took it first (its table may not exist yet); the stream then tries
@@ -76,6 +77,15 @@ func (p *pipeline) tableFor(s *stream) (*table.Table, error) {
 			holders = append(holders, fmt.Sprintf("%s: stream(s) %s (the table's comment)", name, quoteStreams(existing.Streams)))
 			continue
 		}
+		if n == 1 && (existing == nil || existing.Streams == nil) {
+			// The name is free, or a table without a comment: the stream's
+			// own table may still be the suffixed one from a run when the
+			// name was another stream's (whose table is gone since, or
+			// was made by hand). A comment naming the stream wins.
+			if own, err := p.ownSuffixedTable(s); err != nil || own != nil {
+				return own, err
+			}
+		}
 		if len(holders) > 0 {
 			p.log.Warn("table name collision: the stream's generated table name belongs to another stream, so it takes a suffixed name",
 				"stream", s.name, "wanted", schema+"."+base, "taken_by", strings.Join(holders, "; "), "table", schema+"."+name)
@@ -86,6 +96,22 @@ func (p *pipeline) tableFor(s *stream) (*table.Table, error) {
 		return existing, nil
 	}
 	return nil, fmt.Errorf("table %s.%s and %d suffixed names for stream %q are all taken by other streams' tables: use table_name_mappings", schema, base, maxTableCandidates-1, s.name)
+}
+
+// ownSuffixedTable returns the stream's first suffixed table when it
+// exists, its comment names the stream and no other stream of this run
+// took it; nil otherwise. It claims the table it returns.
+func (p *pipeline) ownSuffixedTable(s *stream) (*table.Table, error) {
+	name := table.CollidingTableName(s.name, &s.opts, 1)
+	if other := p.tableClaims[s.opts.Schema+"."+name]; other != "" && other != s.name {
+		return nil, nil
+	}
+	t, err := p.describeFor(s, name)
+	if err != nil || t == nil || !table.StreamsInclude(t.Streams, s.name) {
+		return nil, err
+	}
+	p.claimTable(s, name)
+	return t, nil
 }
 
 func (p *pipeline) describeFor(s *stream, name string) (*table.Table, error) {

@@ -299,3 +299,27 @@ func TestTableNameRulesOfAdoption(t *testing.T) {
 		t.Fatalf("tables %s, want %s", got, want)
 	}
 }
+
+// TestStreamKeepsItsSuffixedTable: a stream whose table got the suffixed
+// name in an earlier run (its generated name was another stream's) keeps
+// it when the generated name is free again: the comment decides.
+func TestStreamKeepsItsSuffixedTable(t *testing.T) {
+	eng := newEngine()
+	sess, err := eng.Session(t.Context(), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := &table.Table{Schema: "DRY_RUN", Name: "__" + table.NameHash("中国"), PrimaryKey: []string{"ID"}, Streams: []string{"中国"}, Columns: []table.Column{
+		{Name: "ID", Type: table.Type{Kind: table.KindNumber, Precision: 38}, Role: table.RoleProperty, Source: []string{"id"}},
+		{Name: "V", Type: table.Type{Kind: table.KindVarchar, Length: 4000}, Nullable: true, Role: table.RoleProperty, Source: []string{"v"}},
+	}}
+	if err := sess.Apply(t.Context(), engine.Change{Table: own, Change: table.Change{Kind: table.CreateTable}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run(t, eng, loadConfig(t, `{"add_record_metadata": false}`), input(streamSchema("中国"), streamRecord("中国", 1, "b1"))); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := tablesOfStreams(eng), "DRY_RUN."+own.Name+":b1"; got != want {
+		t.Fatalf("tables %s, want %s", got, want)
+	}
+}
