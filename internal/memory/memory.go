@@ -48,7 +48,15 @@ type Options struct {
 	// context is cancelled, when the change is not made), so tests can
 	// signal or kill the target in the middle of a schema migration.
 	ApplyDelay time.Duration
+	// MigrationChunkRows is how many rows one committed step of a rewrite
+	// migration copies, as the Oracle engine's UPDATE chunks; 0 means
+	// oraclesql.DefaultMigrationChunkRows.
+	MigrationChunkRows int
 }
+
+// defaultMigrationChunkRows is oraclesql.DefaultMigrationChunkRows (not
+// imported: the renderer is optional here).
+const defaultMigrationChunkRows = 10000
 
 // Renderer turns plan steps into the SQL the Oracle engine would run.
 type Renderer interface {
@@ -65,6 +73,10 @@ type Hooks struct {
 	Load     func(steps []engine.Step) error
 	Commit   func(steps []engine.Step) error
 	Truncate func(t *table.Table) error
+	// Chunk runs before the n-th (from 1) copy step of a rewrite
+	// migration; an error stops the migration there, as a killed run
+	// would, with the steps before it committed.
+	Chunk func(ch engine.Change, n int) error
 }
 
 // Engine is the embedded engine. It is safe for concurrent use.
@@ -104,16 +116,38 @@ type memTable struct {
 	hasRows bool
 	rows    []map[string]string // in insertion order; nil entries are deleted rows
 	byKey   map[string]int      // key text -> index in rows
+	// unused counts the columns rewrite migrations set UNUSED: they count
+	// toward Oracle's column limit.
+	unused int
+	// migration is a rewrite migration that was started and not finished
+	// (its marker column is in def): the next Describe finishes it.
+	migration *migration
+}
+
+// migration is a rewrite migration in progress, as the store keeps it.
+type migration struct {
+	Change engine.Change `json:"change"`
+	Marker string        `json:"marker"` // the column the copy fills
 }
 
 // Describe implements engine.Engine.
 func (e *Engine) Describe(ctx context.Context, schema, name string) (*table.Table, error) {
 	e.mu.Lock()
 	t := e.tables[schema+"."+name]
-	e.mu.Unlock()
 	if t != nil {
-		return cloneTable(t.def), nil
+		defer e.mu.Unlock()
+		if t.migration != nil {
+			// A run stopped half-way through a rewrite: finish it before
+			// anything can write beside the half-filled marker (SPEC §5.5).
+			ch := t.migration.Change
+			if err := e.copyAndSwap(t); err != nil {
+				return nil, fmt.Errorf("%s.%s: finish the migration of column %s left by an earlier run: %w", schema, name, table.Quote(ch.Change.Column), err)
+			}
+			e.render(func(r Renderer) []string { return r.RenderChange(ch) })
+		}
+		return t.described(), nil
 	}
+	e.mu.Unlock()
 	if e.opts.Catalog == nil {
 		return nil, nil
 	}
@@ -230,13 +264,25 @@ func (s *session) Apply(ctx context.Context, ch engine.Change) error {
 	defer e.mu.Unlock()
 	key := ch.Table.QualifiedName()
 	t := e.tables[key]
-	if t == nil {
-		t = &memTable{keep: e.keepRows(), byKey: map[string]int{}}
-		e.tables[key] = t
-	} else if err := t.migrate(ch.Table); err != nil {
+	if err := t.columnLimit(ch); err != nil {
 		return fmt.Errorf("%s: %w", key, err)
 	}
-	t.def = cloneTable(ch.Table)
+	switch {
+	case t == nil:
+		t = &memTable{keep: e.keepRows(), byKey: map[string]int{}}
+		t.def = cloneTable(ch.Table)
+		e.tables[key] = t
+	case ch.Change.Kind == table.Migrate && t.rewrites(ch):
+		if err := e.rewrite(t, ch); err != nil {
+			return fmt.Errorf("%s: %w", key, err)
+		}
+	default:
+		next := t.inPlace(ch.Table)
+		if err := t.migrate(next); err != nil {
+			return fmt.Errorf("%s: %w", key, err)
+		}
+		t.def = next
+	}
 	t.reindex()
 	if err := e.commit(); err != nil {
 		return err
@@ -366,6 +412,13 @@ func IsOracleError(err error, code int) bool {
 	return errors.As(err, &oe) && oe.Code == code
 }
 
+// described is the table as a catalog read shows it.
+func (t *memTable) described() *table.Table {
+	d := cloneTable(t.def)
+	d.Unused = t.unused
+	return d
+}
+
 func cloneTable(t *table.Table) *table.Table {
 	c := *t
 	c.Columns = append([]table.Column(nil), t.Columns...)
@@ -375,7 +428,7 @@ func cloneTable(t *table.Table) *table.Table {
 }
 
 func (t *memTable) clone() *memTable {
-	c := &memTable{def: t.def, keep: t.keep, hasRows: t.hasRows}
+	c := &memTable{def: t.def, keep: t.keep, hasRows: t.hasRows, unused: t.unused, migration: t.migration}
 	if t.keep {
 		c.rows = make([]map[string]string, len(t.rows))
 		for i, r := range t.rows {

@@ -27,6 +27,9 @@ type snapshotTable struct {
 	Def     *table.Table        `json:"def"`
 	HasRows bool                `json:"has_rows"`
 	Rows    []map[string]string `json:"rows"`
+	// Unused and Migration: see memTable.
+	Unused    int        `json:"unused,omitempty"`
+	Migration *migration `json:"migration,omitempty"`
 }
 
 // load reads the store, if it exists. The caller holds no lock (New).
@@ -43,7 +46,7 @@ func (e *Engine) load() error {
 		return fmt.Errorf("store %s: %w", e.opts.StorePath, err)
 	}
 	for name, st := range s.Tables {
-		t := &memTable{def: st.Def, keep: true, hasRows: st.HasRows, rows: st.Rows}
+		t := &memTable{def: st.Def, keep: true, hasRows: st.HasRows, rows: st.Rows, unused: st.Unused, migration: st.Migration}
 		t.reindex()
 		e.tables[name] = t
 	}
@@ -57,7 +60,7 @@ func (e *Engine) commit() error {
 	}
 	s := snapshot{Tables: map[string]snapshotTable{}}
 	for name, t := range e.tables {
-		s.Tables[name] = snapshotTable{Def: t.def, HasRows: t.hasRows, Rows: t.ordered()}
+		s.Tables[name] = snapshotTable{Def: t.def, HasRows: t.hasRows, Rows: t.ordered(), Unused: t.unused, Migration: t.migration}
 	}
 	b, err := json.Marshal(s)
 	if err != nil {

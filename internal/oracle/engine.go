@@ -171,12 +171,15 @@ func (e *Engine) Close() error {
 }
 
 // Describe implements engine.Engine. It reads the catalog once per table;
-// when it finds the marker column of a migration that a killed run left
-// after dropping the old column, it finishes that migration first (SPEC
-// §5.5), so that nothing else ever sees the half-migrated table. A marker
-// column beside its still-present old column is left out of the answer:
-// the old column still has every value, and reconciling the table runs
-// the same migration again, whose statements are idempotent.
+// when it finds the marker column of a migration that a killed run left,
+// it finishes that migration first (SPEC §5.5), so that nothing ever
+// writes to a half-migrated table: after the old column was dropped it
+// renames the marker; while the old column is still there it runs the
+// same migration again (its statements are idempotent: the copy goes on
+// from the rows not copied yet). A write beside a half-filled marker
+// would leave stale copies: the copy skips rows whose marker is set, so
+// their newer values would be lost when the marker replaces the column.
+// In read-only mode (--plan) a half-done migration is an error.
 func (e *Engine) Describe(ctx context.Context, schema, name string) (*table.Table, error) {
 	e.catMu.Lock()
 	defer e.catMu.Unlock()
@@ -184,22 +187,30 @@ func (e *Engine) Describe(ctx context.Context, schema, name string) (*table.Tabl
 	if err != nil || t == nil {
 		return t, err
 	}
-	orphans, hidden := e.markers(t)
-	if len(orphans) > 0 && e.o.ReadOnly {
-		return nil, &Error{Table: t.QualifiedName(), Err: fmt.Errorf("a migration of column %s left half-way by an earlier run must be finished first: run without --plan once", table.Quote(orphans[0].column))}
+	orphans, pending := e.markers(t)
+	if len(orphans)+len(pending) == 0 {
+		return t, nil
 	}
-	if len(orphans) > 0 {
-		for _, m := range orphans {
-			if err := e.cat.finishMigration(ctx, t, m); err != nil {
-				return nil, &Error{Table: t.QualifiedName(), Code: oraCode(err), Err: fmt.Errorf("finish the migration of column %s left by an earlier run: %w", table.Quote(m.column), err)}
-			}
+	if e.o.ReadOnly {
+		col := append(orphans, pending...)[0].column
+		return nil, &Error{Table: t.QualifiedName(), Err: fmt.Errorf("a migration of column %s left half-way by an earlier run must be finished first: run without --plan once", table.Quote(col))}
+	}
+	for _, m := range pending {
+		e.o.Log.Warn("finishing a migration an earlier run left half-way", "table", t.QualifiedName(), "column", m.column)
+		if err := e.cat.rerunMigration(ctx, t, m); err != nil {
+			return nil, &Error{Table: t.QualifiedName(), Code: oraCode(err), Err: fmt.Errorf("finish the migration of column %s left by an earlier run: %w", table.Quote(m.column), err)}
 		}
 		if t, err = e.cat.describe(ctx, schema, name); err != nil || t == nil {
 			return t, err
 		}
-		_, hidden = e.markers(t)
 	}
-	return withoutColumns(t, hidden), nil
+	for _, m := range orphans {
+		e.o.Log.Warn("finishing a migration an earlier run left half-way", "table", t.QualifiedName(), "column", m.column)
+		if err := e.cat.finishMigration(ctx, t, m); err != nil {
+			return nil, &Error{Table: t.QualifiedName(), Code: oraCode(err), Err: fmt.Errorf("finish the migration of column %s left by an earlier run: %w", table.Quote(m.column), err)}
+		}
+	}
+	return e.cat.describe(ctx, schema, name)
 }
 
 // HasRows implements engine.RowChecker.
@@ -260,6 +271,11 @@ func (s *session) describe(ctx context.Context, schema, name string) (*table.Tab
 	if err != nil {
 		return nil, &Error{Table: schema + "." + name, Code: oraCode(err), Err: fmt.Errorf("read the catalog: %w", err)}
 	}
+	if t != nil {
+		if err := s.describeComment(ctx, t); err != nil {
+			return nil, err
+		}
+	}
 	return t, nil
 }
 
@@ -270,14 +286,14 @@ type marker struct {
 }
 
 // markers finds migration marker columns: orphans (the old column is
-// gone: finish the migration) and the names of markers beside their old
-// column (hide them). A marker name is column + "$M" unless the name had
-// to be cut and hashed; a hashed marker whose column is gone cannot be
-// traced back to it and is left alone.
-func (e *Engine) markers(t *table.Table) (orphans []marker, hidden []string) {
+// gone: rename the marker) and pending ones (beside their old column: the
+// copy was not finished). A marker name is column + "$M" unless the name
+// had to be cut and hashed; a hashed marker whose column is gone cannot
+// be traced back to it and is left alone.
+func (e *Engine) markers(t *table.Table) (orphans, pending []marker) {
 	for _, c := range t.Columns {
 		if m := e.r.MigrationColumn(c.Name); t.Column(m) != nil {
-			hidden = append(hidden, m)
+			pending = append(pending, marker{column: c.Name, name: m})
 		}
 	}
 	for _, c := range t.Columns {
@@ -289,30 +305,37 @@ func (e *Engine) markers(t *table.Table) (orphans []marker, hidden []string) {
 			orphans = append(orphans, marker{column: col, name: c.Name})
 		}
 	}
-	return orphans, hidden
+	return orphans, pending
 }
 
-func withoutColumns(t *table.Table, names []string) *table.Table {
-	if len(names) == 0 {
-		return t
-	}
-	out := t.Clone()
-	out.Columns = out.Columns[:0]
+// rerunMigration finishes a migration whose copy was cut off: the change
+// is rebuilt from the catalog (the old column's type, and the marker's,
+// which the migration created with the new type) and run again; its ADD
+// finds the marker there, its copy fills the rows still NULL in it, and
+// the rest drops the old column, renames the marker and restores what the
+// old column had (NOT NULL, primary key, indexes, comment).
+func (s *session) rerunMigration(ctx context.Context, t *table.Table, m marker) error {
+	old, mk := t.Column(m.column), t.Column(m.name)
+	next := t.Clone()
+	next.Columns = next.Columns[:0]
 	for _, c := range t.Columns {
-		if !contains(names, c.Name) {
-			out.Columns = append(out.Columns, c)
+		if c.Name != m.column && c.Name != m.name {
+			next.Columns = append(next.Columns, c)
 		}
 	}
-	return out
-}
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
+	moved := *old
+	moved.Type = mk.Type
+	next.Columns = append(next.Columns, moved)
+	ch := engine.Change{Table: next, Change: table.Change{Kind: table.Migrate, Column: m.column, From: old.Type, To: mk.Type}}
+	stmts, err := s.e.r.Change(ch)
+	if err != nil {
+		return err
 	}
-	return false
+	if old.Comment == "" && old.Source == nil {
+		stmts = withoutComments(stmts) // nothing to restore
+	}
+	_, err = s.runDDL(ctx, next, stmts)
+	return err
 }
 
 // finishMigration renames an orphaned marker column to its column with

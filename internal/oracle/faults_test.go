@@ -60,26 +60,27 @@ type faultCase struct {
 func callSites(code int) map[string]faultCase {
 	f := func(op fake.Op, nth int) fake.Fault { return fake.Fault{Op: op, Nth: nth, Code: code} }
 	return map[string]faultCase{
-		"dial/catalog":     {upsertSettings, f(fake.OpDial, 1)},
-		"dial/worker":      {upsertSettings, f(fake.OpDial, 2)},
-		"setup":            {upsertSettings, f(fake.OpSetup, 2)},
-		"describe":         {upsertSettings, f(fake.OpQuery, 1)},
-		"ddl/create":       {upsertSettings, f(fake.OpDDL, 1)},
-		"ddl/comment":      {upsertSettings, f(fake.OpDDL, 3)},
-		"ddl/add-column":   {upsertSettings, f(fake.OpDDL, 1+11)}, // CREATE, 10 comments, ADD
-		"merge/first":      {upsertSettings, f(fake.OpMerge, 1)},
-		"merge/later":      {upsertSettings, f(fake.OpMerge, 4)},
-		"merge/soft":       {upsertSettings, f(fake.OpMerge, 6)},
-		"insert/first":     {appendSettings, f(fake.OpInsert, 1)},
-		"insert/later":     {appendSettings, f(fake.OpInsert, 3)},
-		"delete/by-key":    {hardSettings, f(fake.OpDelete, 1)},
-		"delete/versions":  {hardSettings, f(fake.OpDelete, 2)},
-		"update/versions":  {upsertSettings, f(fake.OpUpdate, 1)},
-		"begin":            {upsertSettings, f(fake.OpBegin, 2)},
-		"commit/upsert":    {upsertSettings, f(fake.OpCommit, 2)},
-		"commit/hard":      {hardSettings, f(fake.OpCommit, 5)},
-		"commit/versions":  {upsertSettings, f(fake.OpCommit, 6)},
-		"rollback/ignored": {upsertSettings, f(fake.OpRollback, 1)},
+		"dial/catalog":      {upsertSettings, f(fake.OpDial, 1)},
+		"dial/worker":       {upsertSettings, f(fake.OpDial, 2)},
+		"setup":             {upsertSettings, f(fake.OpSetup, 2)},
+		"describe":          {upsertSettings, f(fake.OpQuery, 1)},
+		"ddl/create":        {upsertSettings, f(fake.OpDDL, 1)},
+		"ddl/table-comment": {upsertSettings, f(fake.OpDDL, 2)},
+		"ddl/comment":       {upsertSettings, f(fake.OpDDL, 3)},
+		"ddl/add-column":    {upsertSettings, f(fake.OpDDL, 2+11)}, // CREATE, the table comment, 10 column comments, ADD
+		"merge/first":       {upsertSettings, f(fake.OpMerge, 1)},
+		"merge/later":       {upsertSettings, f(fake.OpMerge, 4)},
+		"merge/soft":        {upsertSettings, f(fake.OpMerge, 6)},
+		"insert/first":      {appendSettings, f(fake.OpInsert, 1)},
+		"insert/later":      {appendSettings, f(fake.OpInsert, 3)},
+		"delete/by-key":     {hardSettings, f(fake.OpDelete, 1)},
+		"delete/versions":   {hardSettings, f(fake.OpDelete, 2)},
+		"update/versions":   {upsertSettings, f(fake.OpUpdate, 1)},
+		"begin":             {upsertSettings, f(fake.OpBegin, 2)},
+		"commit/upsert":     {upsertSettings, f(fake.OpCommit, 2)},
+		"commit/hard":       {hardSettings, f(fake.OpCommit, 5)},
+		"commit/versions":   {upsertSettings, f(fake.OpCommit, 6)},
+		"rollback/ignored":  {upsertSettings, f(fake.OpRollback, 1)},
 	}
 }
 

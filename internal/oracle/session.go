@@ -130,6 +130,16 @@ func (s *session) checkShape(ctx context.Context, ch engine.Change) error {
 			want = append(want, c.Name)
 		}
 	}
+	if ch.Change.Kind == table.CreateTable && got != nil && got.Streams != nil {
+		for _, st := range t.Streams {
+			if !table.StreamsInclude(got.Streams, st) {
+				// Another pipeline created the table for its stream at the
+				// same moment: its comment stands, and this stream must not
+				// write there (SPEC §5.1). A new run decides by the comment.
+				return &Error{Table: t.QualifiedName(), Err: fmt.Errorf("the table was just created by another run for stream(s) %q: run again, and stream %q takes a suffixed table name", got.Streams, st)}
+			}
+		}
+	}
 	for _, name := range want {
 		if got == nil || got.Column(name) == nil {
 			return &Error{Table: t.QualifiedName(), Err: fmt.Errorf("the table already exists without column %s (made by another run with another shape?)", table.Quote(name))}

@@ -165,6 +165,7 @@ func (r *Renderer) createTable(t *table.Table) []Statement {
 	}
 	b.WriteString(r.lobStorage(lobs...))
 	out := []Statement{{SQL: b.String(), Kind: KindDDL, IgnoreCodes: []int{oraNameInUse}}}
+	out = append(out, r.TableComment(t)...)
 	for i := range t.Columns {
 		out = append(out, r.comment(t, &t.Columns[i])...)
 	}

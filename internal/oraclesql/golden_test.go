@@ -162,6 +162,12 @@ func goldenCases() []goldenCase {
 		{name: "truncate_own_schema", render: stmts(plain.Truncate(odd())...)},
 
 		{name: "session_setup", render: stmts(SessionSetup("orders", 30), SetAction("customers"))},
+		{name: "describe_table_comment", render: stmts(DescribeTableComment("SHOP", "ORDERS"), DescribeTableComment("", "select"))},
+		{name: "create_table_streams", render: func() ([]Statement, error) {
+			t := small()
+			t.Name, t.Streams = "__", []string{"日本", "it's"}
+			return plain.Change(engine.Change{Table: t, Change: table.Change{Kind: table.CreateTable}})
+		}},
 		{name: "describe_table", render: stmts(DescribeTable("SHOP", "ORDERS"), DescribeTable("", "select"), DescribeIndexes("SHOP", "ORDERS"), DescribeIndexes("", "select"))},
 		{name: "check_probes", render: stmts(ProbeServer(), ProbeLongIdentifiers(), ProbeExtendedStrings(), ProbeBoolean(), ProbeJSONType(),
 			ProbePrivileges(), ProbeQuotas(), ProbeSchema("SHOP"))},

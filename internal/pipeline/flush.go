@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -221,7 +222,7 @@ func (p *pipeline) reconcile(ctx context.Context, sess engine.Session, j *job, s
 	}
 	next, changes, err := table.Reconcile(cur, want, stats, p.cfg.SchemaEvolution, j.opts)
 	if err != nil {
-		return nil, err // names the table and the refused DDL
+		return nil, jobInputError(j, err) // names the table and the refused DDL
 	}
 	for _, ch := range changes {
 		if ch.Kind == table.ReplaceKey {
@@ -242,6 +243,26 @@ func (p *pipeline) reconcile(ctx context.Context, sess engine.Session, j *job, s
 	}
 	p.tables.set(next)
 	return next, nil
+}
+
+// jobInputError gives an input error of the table model (a table that
+// would need more columns than Oracle allows) the job's stream and line:
+// the SCHEMA's, or the batch's first record's.
+func jobInputError(j *job, err error) error {
+	var ie *singer.InputError
+	if !errors.As(err, &ie) {
+		return err
+	}
+	if ie.Stream == "" {
+		ie.Stream = j.stream.name
+	}
+	if ie.Line == 0 {
+		ie.Line = j.schemaLine
+		if j.kind != jobEnsure || ie.Line == 0 {
+			ie.Line = j.line
+		}
+	}
+	return ie
 }
 
 // keyMayChange allows replacing the primary key only on an empty table

@@ -77,13 +77,13 @@ func (p *pipeline) onStreamSchema(m *singer.Message) error {
 	}
 	// A changed schema first flushes what was buffered under the old one.
 	p.flush(s)
-	name, err := table.TableName(s.name, &s.opts)
+	existing, err := p.tableFor(s)
+	var de *describeError
+	if errors.As(err, &de) {
+		return err // the database failed, not the input
+	}
 	if err != nil {
 		return inputErrorFrom(m.Line, s.name, err)
-	}
-	existing, err := p.tables.describe(p.workCtx, s.opts.Schema, name)
-	if err != nil {
-		return fmt.Errorf("stream %q: describe table: %w", s.name, err)
 	}
 	s.schemaText, s.schema, s.keys = ident, sch, keys
 	p.seen.schema(s.name, sch.Root)
@@ -140,10 +140,23 @@ func (p *pipeline) keysAgree(s *stream, l *table.Layout, line int64) error {
 		p.tableOwner[name] = s
 		return nil
 	}
-	if !slices.Equal(other.layout.Table().PrimaryKey, t.PrimaryKey) || !slices.Equal(other.keys, s.keys) {
+	switch {
+	case !slices.Equal(other.keys, s.keys):
 		return &singer.InputError{Line: line, Stream: s.name, Msg: fmt.Sprintf(
 			"streams %q (key_properties %v) and %q (key_properties %v) both load into table %s: their keys must agree",
 			other.name, other.keys, s.name, s.keys, name)}
+	case !slices.Equal(other.layout.Table().PrimaryKey, t.PrimaryKey) &&
+		(other.settings.LoadMethod == "append-only") != (s.settings.LoadMethod == "append-only"):
+		// Same key_properties, but one load method keeps no PRIMARY KEY
+		// constraint (append-only) and the other needs one.
+		return &singer.InputError{Line: line, Stream: s.name, Msg: fmt.Sprintf(
+			"streams %q (load_method %s) and %q (load_method %s) both load into table %s with key_properties %v: "+
+				"append-only loads keep no PRIMARY KEY constraint, the other methods need one; give both streams the same kind of load_method (stream_overrides)",
+			other.name, other.settings.LoadMethod, s.name, s.settings.LoadMethod, name, s.keys)}
+	case !slices.Equal(other.layout.Table().PrimaryKey, t.PrimaryKey):
+		return &singer.InputError{Line: line, Stream: s.name, Msg: fmt.Sprintf(
+			"streams %q (primary key columns %v) and %q (primary key columns %v) both load into table %s: their key columns must agree",
+			other.name, other.layout.Table().PrimaryKey, s.name, t.PrimaryKey, name)}
 	}
 	return nil
 }

@@ -37,15 +37,30 @@ func TestChangedKeyProperties(t *testing.T) {
 	})
 }
 
-// Two stream names that load into one table must have the same key: the
-// second SCHEMA fails, at its own line, before anything is loaded.
+// Two streams mapped to one table must have the same key: the second
+// SCHEMA fails, at its own line, before anything is loaded.
 func TestStreamsIntoOneTableMustAgreeOnKeys(t *testing.T) {
 	a := `{"type":"SCHEMA","stream":"Orders","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"a":{"type":"integer"}}}}`
 	b := `{"type":"SCHEMA","stream":"orders","key_properties":["a"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"a":{"type":"integer"}}}}`
-	_, err := run(t, newEngine(), loadConfig(t, ""), input(a, b, `{"type":"RECORD","stream":"orders","record":{"id":1,"a":2}}`))
+	cfg := loadConfig(t, `{"table_name_mappings": {"Orders": "ORDERS", "orders": "ORDERS"}}`)
+	_, err := run(t, newEngine(), cfg, input(a, b, `{"type":"RECORD","stream":"orders","record":{"id":1,"a":2}}`))
 	wantInputError(t, err, "keys must agree")
 	if !strings.HasPrefix(err.Error(), `line 2: stream "orders"`) {
 		t.Fatalf("error %q does not name line 2 and stream orders", err)
+	}
+}
+
+// Two streams mapped to one table with the same key but load methods
+// that disagree on the primary key constraint (append-only creates none)
+// fail naming the load methods, not the keys (which agree).
+func TestStreamsIntoOneTableLoadMethodsConflict(t *testing.T) {
+	cfg := loadConfig(t, `{"table_name_mappings": {"a": "T", "b": "T"}, "stream_overrides": {"b": {"load_method": "append-only"}}}`)
+	a := `{"type":"SCHEMA","stream":"a","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"}}}}`
+	b := strings.Replace(a, `"stream":"a"`, `"stream":"b"`, 1)
+	_, err := run(t, newEngine(), cfg, input(a, b))
+	wantInputError(t, err, `streams "a" (load_method upsert) and "b" (load_method append-only) both load into table DRY_RUN.T`)
+	if strings.Contains(err.Error(), "keys must agree") {
+		t.Errorf("error blames the keys, which agree: %v", err)
 	}
 }
 

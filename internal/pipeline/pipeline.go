@@ -95,6 +95,9 @@ type pipeline struct {
 	// tableOwner is the first stream that loads into each table, to check
 	// that later streams into the same table have the same key.
 	tableOwner map[string]*stream
+	// tableClaims maps SCHEMA.TABLE to the stream that took the table in
+	// this run (tables.go): generated names never share a table.
+	tableClaims map[string]string
 	// unreported are the streams with reads not yet given to the metrics
 	// registry: reporting costs per active stream, not per stream.
 	unreported []*stream

@@ -38,3 +38,33 @@ func TestPlanStartsFromTheCatalog(t *testing.T) {
 		t.Fatalf("plan:\n%s", sql)
 	}
 }
+
+// --plan shows the table each stream gets: a catalog table whose comment
+// names another stream is not the plan's target; the plan creates the
+// suffixed table with its comment.
+func TestPlanShowsTableCollisions(t *testing.T) {
+	existing := &table.Table{Schema: "DRY_RUN", Name: "__", PrimaryKey: []string{"ID"}, Streams: []string{"日本"}, Columns: []table.Column{
+		{Name: "ID", Type: table.Type{Kind: table.KindNumber, Precision: 38}, Source: []string{"id"}, Role: table.RoleProperty},
+	}}
+	catalog := func(_ context.Context, schema, name string) (*table.Table, error) {
+		if schema+"."+name == "DRY_RUN.__" {
+			return existing, nil
+		}
+		return nil, nil
+	}
+	eng := memory.New(memory.Options{Catalog: catalog, Render: oraclesql.New(oraclesql.Options{}), Now: func() time.Time { return fixedNow }})
+	cfg := loadConfig(t, `{"add_record_metadata": false}`)
+	if _, err := run(t, eng, cfg, input(streamSchema("中国"), streamRecord("中国", 1, "b"))); err != nil {
+		t.Fatal(err)
+	}
+	sql := strings.Join(eng.Statements(), "\n/\n")
+	hashed := `"DRY_RUN"."__` + table.NameHash("中国") + `"`
+	for _, want := range []string{"CREATE TABLE " + hashed, "COMMENT ON TABLE " + hashed + ` IS 'target-oracle:streams=["中国"]'`, "MERGE INTO " + hashed} {
+		if !strings.Contains(sql, want) {
+			t.Errorf("plan lacks %s:\n%s", want, sql)
+		}
+	}
+	if strings.Contains(sql, `"DRY_RUN"."__" `) {
+		t.Errorf("the plan writes to the other stream's table:\n%s", sql)
+	}
+}

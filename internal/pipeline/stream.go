@@ -15,6 +15,7 @@ type stream struct {
 	name     string
 	settings config.StreamSettings
 	opts     table.Options
+	table    string // the stream's table, decided at its first SCHEMA (tableFor)
 
 	// Set by the stream's SCHEMA.
 	schemaText   []byte // compact schema + key properties: identity of the SCHEMA

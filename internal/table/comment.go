@@ -1,6 +1,8 @@
 package table
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -79,4 +81,64 @@ func ParseComment(s string) (role Role, source []string, description string, ok 
 		return RoleProperty, path, desc, true
 	}
 	return 0, nil, s, false
+}
+
+// Table comments record the source streams of a table the target created
+// (SPEC §5.1), so that a later run, or another pipeline, knows whose table
+// a generated name is:
+//
+//	target-oracle:streams=["public-orders"]
+const tableCommentPrefix = commentPrefix + "streams="
+
+// FormatTableComment returns the comment of a table loaded from streams.
+// Should the names not fit Oracle's 4000 bytes, each is recorded as
+// "sha256:" + the hex SHA-256 of the name (StreamsInclude matches both).
+func FormatTableComment(streams []string) string {
+	b, _ := json.Marshal(streams) // []string always marshals
+	if len(tableCommentPrefix)+len(b) > maxCommentBytes {
+		hashed := make([]string, len(streams))
+		for i, s := range streams {
+			hashed[i] = streamDigest(s)
+		}
+		b, _ = json.Marshal(hashed)
+	}
+	return tableCommentPrefix + string(b)
+}
+
+func streamDigest(stream string) string {
+	sum := sha256.Sum256([]byte(stream))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// StreamsInclude reports whether a table comment's streams name stream,
+// by name or by digest.
+func StreamsInclude(streams []string, stream string) bool {
+	digest := ""
+	for _, s := range streams {
+		if s == stream {
+			return true
+		}
+		if strings.HasPrefix(s, "sha256:") {
+			if digest == "" {
+				digest = streamDigest(stream)
+			}
+			if s == digest {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ParseTableComment reads a comment written by FormatTableComment; ok is
+// false for any other comment (a table the target did not create).
+func ParseTableComment(s string) (streams []string, ok bool) {
+	rest, found := strings.CutPrefix(s, tableCommentPrefix)
+	if !found {
+		return nil, false
+	}
+	if err := json.Unmarshal([]byte(rest), &streams); err != nil || streams == nil {
+		return nil, false
+	}
+	return streams, true
 }

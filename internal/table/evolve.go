@@ -304,6 +304,10 @@ func inPlace(from, to Type) bool {
 	return false
 }
 
+// Rewrites reports whether changing a column from one type to the other
+// rewrites its data (a Migrate change) rather than only the dictionary.
+func Rewrites(from, to Type) bool { return from != to && !inPlace(from, to) }
+
 // Reconcile joins the current table (nil: it does not exist) with the
 // layout's wanted shape and with what a batch's values need, and returns
 // the next table and the ordered changes to get there. stats[i] describes
@@ -388,7 +392,57 @@ func Reconcile(current, want *Table, stats []Stats, policy string, opts Options)
 	if len(refused) > 0 {
 		return nil, nil, &EvolutionError{Table: current.QualifiedName(), Policy: policy, Refused: refused}
 	}
+	if err := fitsColumnLimit(current, changes); err != nil {
+		return nil, nil, err
+	}
+	for _, c := range changes {
+		if c.Kind == Migrate {
+			next.Unused++ // the old column, set UNUSED
+		}
+	}
 	return next, changes, nil
+}
+
+// fitsColumnLimit refuses changes that would take the table past Oracle's
+// column limit at any statement (SPEC §5.2): each added column counts, and
+// so does each rewrite's temporary column, which stays behind as an
+// UNUSED column; so do the table's UNUSED columns. The refusal comes
+// before any change is made, with the manual procedure.
+func fitsColumnLimit(current *Table, changes []Change) error {
+	peak := len(current.Columns) + current.Unused
+	var rewrites []Change
+	for _, c := range changes {
+		switch c.Kind {
+		case AddColumn:
+			peak++
+		case Migrate:
+			peak++
+			rewrites = append(rewrites, c)
+		}
+	}
+	if peak <= MaxColumns {
+		return nil
+	}
+	name := Quote(current.Schema) + "." + Quote(current.Name)
+	var b strings.Builder
+	fmt.Fprintf(&b, "table %s would need %d columns at once (%d in use", current.QualifiedName(), peak, len(current.Columns))
+	if current.Unused > 0 {
+		fmt.Fprintf(&b, ", %d UNUSED left by earlier migrations", current.Unused)
+	}
+	fmt.Fprintf(&b, "), more than Oracle's %d; nothing was changed.", MaxColumns)
+	if current.Unused > 0 {
+		fmt.Fprintf(&b, " Free the UNUSED columns first (it rewrites every row): ALTER TABLE %s DROP UNUSED COLUMNS CHECKPOINT 10000; then run the load again.", name)
+	}
+	if len(rewrites) > 0 {
+		c := rewrites[0]
+		col := Quote(c.Column)
+		fmt.Fprintf(&b, " Rewriting column %s from %s to %s needs a temporary column. To rewrite it by hand: "+
+			"CREATE TABLE %s AS SELECT ROWID AS RID, %s FROM %s; ALTER TABLE %s SET UNUSED (%s); ALTER TABLE %s DROP UNUSED COLUMNS CHECKPOINT 10000; "+
+			"ALTER TABLE %s ADD (%s %s); then copy the values back converted (UPDATE %s T SET %s = (SELECT … FROM the copy WHERE RID = T.ROWID)) and drop the copy; see docs/types.md.",
+			col, c.From, c.To, Quote(current.Schema)+"."+Quote(DerivedName(current.Name, "$COPY", MaxBytesShort)), col, name, name, col, name, name, col, c.To, name, col)
+	}
+	b.WriteString(" Or keep the table smaller: storage_mode json, a smaller flattening_max_depth or ignored_columns.")
+	return inputError("", "", "%s", b.String())
 }
 
 // keyChanged reports whether the stream's key differs from the table's
@@ -452,6 +506,9 @@ func (t *Table) Clone() *Table {
 		c.Columns[i] = col
 	}
 	c.PrimaryKey = append([]string(nil), t.PrimaryKey...)
+	if t.Streams != nil {
+		c.Streams = append([]string{}, t.Streams...)
+	}
 	c.Indexes = make([]Index, len(t.Indexes))
 	for i, ix := range t.Indexes {
 		ix.Columns = append([]string(nil), ix.Columns...)

@@ -476,7 +476,13 @@ func matchExisting(all []*cand, t *Table, max int) {
 // document, metadata.
 func (b *builder) table(name string, existing *Table) (*Table, error) {
 	o := b.opts
-	t := &Table{Schema: o.Schema, Name: name}
+	t := &Table{Schema: o.Schema, Name: name, Streams: []string{b.stream}}
+	if existing != nil {
+		t.Streams, t.Unused = existing.Streams, existing.Unused
+		if t.Streams != nil {
+			t.Streams = append([]string{}, t.Streams...)
+		}
+	}
 	ceiling := o.ceiling()
 	byExisting := make(map[int]*cand)
 	for _, c := range b.all() {

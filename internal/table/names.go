@@ -205,6 +205,21 @@ func TableName(stream string, opts *Options) (string, error) {
 	return base, nil
 }
 
+// CollidingTableName is the n-th (from 1) candidate name for a stream
+// whose generated table name is taken by another stream's table (SPEC
+// §5.1): the generated name cut to fit, then "_" + the first 8 hex digits
+// of SHA-256 of the stream name; from n = 2 on, of stream + "#n" (should
+// even the suffixed name be taken). Only generated names collide: a
+// mapping is used verbatim.
+func CollidingTableName(stream string, opts *Options, n int) string {
+	base := ConformName(opts.TablePrefix+stream+opts.TableSuffix, opts.IdentifierUpper)
+	src := stream
+	if n > 1 {
+		src = fmt.Sprintf("%s#%d", stream, n)
+	}
+	return suffixed(unprefixed(base), src, opts.maxBytes())
+}
+
 // SchemaName conforms default_target_schema like a generated name. ""
 // stays "" (the login user's own schema).
 func SchemaName(s string, upper bool, maxBytes int) string {

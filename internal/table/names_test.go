@@ -205,3 +205,32 @@ func FuzzConformName(f *testing.F) {
 		}
 	})
 }
+
+// TestTableComment: a table comment round-trips its streams; names too
+// long for Oracle's 4000 bytes are recorded by digest and still match;
+// other comments are not the target's.
+func TestTableComment(t *testing.T) {
+	for _, streams := range [][]string{{"日本"}, {"a", `quote" and \ back`, "nul\x00"}, {strings.Repeat("s", 5000)}} {
+		c := FormatTableComment(streams)
+		if len(c) > 4000 {
+			t.Fatalf("comment of %d bytes", len(c))
+		}
+		got, ok := ParseTableComment(c)
+		if !ok {
+			t.Fatalf("%q does not parse", c)
+		}
+		for _, s := range streams {
+			if !StreamsInclude(got, s) {
+				t.Errorf("comment %.80q does not include %.40q", c, s)
+			}
+		}
+		if StreamsInclude(got, "other") {
+			t.Errorf("comment %.80q includes another stream", c)
+		}
+	}
+	for _, c := range []string{"", "a DBA's note", "target-oracle:streams=", "target-oracle:streams=[1]", "target-oracle:path=[\"a\"]"} {
+		if s, ok := ParseTableComment(c); ok {
+			t.Errorf("%q parsed as %q", c, s)
+		}
+	}
+}

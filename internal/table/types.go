@@ -77,6 +77,15 @@ type Table struct {
 	Columns    []Column
 	PrimaryKey []string // column names; empty when the stream has no key
 	Indexes    []Index
+	// Streams are the source streams the table's comment records
+	// (target-oracle:streams=[…], SPEC §5.1): a created table names the
+	// stream that created it. nil when the table has no such comment (a
+	// table the target did not create, or made by an older release).
+	Streams []string
+	// Unused counts the columns set UNUSED (the old columns of rewrite
+	// migrations): Oracle counts them toward its column limit until
+	// ALTER TABLE … DROP UNUSED COLUMNS removes them.
+	Unused int
 }
 
 // QualifiedName is SCHEMA.TABLE as used in dump file names and messages.

@@ -41,7 +41,12 @@ type tbl struct {
 	checks       map[string]check // by constraint name
 	rows         []map[string]string
 	key          map[string]int // primary key text -> index in rows; nil when stale
+	unused       int            // columns SET UNUSED: they still count toward the column limit
+	comment      string         // COMMENT ON TABLE
 }
+
+// maxColumns is Oracle's limit of columns per table, UNUSED ones included.
+const maxColumns = 1000
 
 func (t *tbl) qualified() string { return t.schema + "." + t.name }
 
@@ -89,6 +94,8 @@ func (db *DB) ddl(sql string) error {
 		return db.alterTable(strings.TrimPrefix(sql, "ALTER TABLE "))
 	case strings.HasPrefix(sql, "COMMENT ON COLUMN "):
 		return db.comment(strings.TrimPrefix(sql, "COMMENT ON COLUMN "))
+	case strings.HasPrefix(sql, "COMMENT ON TABLE "):
+		return db.tableComment(strings.TrimPrefix(sql, "COMMENT ON TABLE "))
 	case strings.HasPrefix(sql, "CREATE INDEX "), strings.HasPrefix(sql, "CREATE UNIQUE INDEX "):
 		return db.createIndex(sql)
 	case strings.HasPrefix(sql, "GRANT SELECT ON "):
@@ -345,6 +352,9 @@ func (t *tbl) addColumn(def string) error {
 	if c.notNull && t.hasRows() {
 		return oraError(1758, "table must be empty to add mandatory (NOT NULL) column")
 	}
+	if len(t.cols)+t.unused >= maxColumns {
+		return oraError(1792, "maximum number of columns in a table or view is 1000")
+	}
 	t.cols = append(slices.Clone(t.cols), c)
 	if ckName != "" {
 		t.checks = cloneChecks(t.checks)
@@ -562,6 +572,7 @@ func (db *DB) setUnused(t *tbl, name string, cascade bool) error {
 		}
 	}
 	t.cols = cols
+	t.unused++
 	t.checks = cloneChecks(t.checks)
 	for k, ck := range t.checks {
 		if ck.col == name {

@@ -442,7 +442,8 @@ func (c *conn) Query(ctx context.Context, st *oraclesql.Statement, args []any) (
 		return nil, c.failWith(f, OpQuery)
 	}
 	c.db.log = append(c.db.log, st.SQL)
-	if !strings.HasPrefix(st.SQL, "SELECT COL.COLUMN_NAME, COL.DATA_TYPE") {
+	isComment := strings.HasPrefix(st.SQL, "SELECT TC.COMMENTS")
+	if !strings.HasPrefix(st.SQL, "SELECT COL.COLUMN_NAME, COL.DATA_TYPE") && !isComment {
 		return nil, fmt.Errorf("fake: unsupported query %.60q", st.SQL)
 	}
 	b, err := decodeArgs(st, args, c.db.o.MaxStringBytes)
@@ -457,6 +458,9 @@ func (c *conn) Query(ctx context.Context, st *oraclesql.Statement, args []any) (
 		case "table":
 			name = b.text(i, 0)
 		}
+	}
+	if isComment {
+		return c.db.describeComment(owner + "." + name), nil
 	}
 	return c.db.describe(owner + "." + name), nil
 }

@@ -1,0 +1,144 @@
+package pipeline
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/target-oracle/target-oracle/internal/table"
+)
+
+// maxTableCandidates bounds the suffixed names tried for one stream.
+const maxTableCandidates = 100
+
+// describeError is a catalog read that failed while choosing a table: not
+// the input's fault.
+type describeError struct {
+	stream string
+	err    error
+}
+
+func (e *describeError) Error() string {
+	return fmt.Sprintf("stream %q: describe table: %v", e.stream, e.err)
+}
+func (e *describeError) Unwrap() error { return e.err }
+
+// tableFor decides the table of stream s at its first SCHEMA, once per run,
+// and returns it as the catalog has it (nil: it does not exist yet).
+// Tables follow the name collision rule of SPEC §5.1:
+//
+//   - a mapping (table_name_mappings) is used verbatim, whoever else loads
+//     into that table: only deliberate mappings join streams;
+//   - a generated name is the stream's when the table's comment names the
+//     stream, when no table has it, or when the table has no target-oracle
+//     comment (adopted by name) — unless, in these last two cases, the
+//     stream's first suffixed table exists with a comment naming it;
+//   - it is taken when the table's comment names only other streams (also
+//     streams absent from this run), or when another stream of this run
+//     took it first (its table may not exist yet); the stream then tries
+//     the name cut and suffixed with the hash of its own name
+//     (table.CollidingTableName), with a warning naming both.
+//
+// The decision is made on the coordinator in input order, never by which
+// worker creates a table first; a table's comment decides over arrival
+// wherever the table exists. Collisions are per schema.
+func (p *pipeline) tableFor(s *stream) (*table.Table, error) {
+	schema := s.opts.Schema
+	if s.table != "" {
+		return p.describeFor(s, s.table)
+	}
+	base, err := table.TableName(s.name, &s.opts)
+	if err != nil {
+		return nil, err
+	}
+	if s.opts.TableName != "" {
+		existing, err := p.describeFor(s, base)
+		if err != nil {
+			return nil, err
+		}
+		p.claimTable(s, base)
+		return existing, nil
+	}
+	name := base
+	var holders []string // who holds the names tried before
+	for n := 1; n <= maxTableCandidates; n++ {
+		if n > 1 {
+			name = table.CollidingTableName(s.name, &s.opts, n-1)
+		}
+		other := p.tableClaims[schema+"."+name]
+		if other != "" && other != s.name {
+			holders = append(holders, fmt.Sprintf("%s: stream %q of this run", name, other))
+			continue
+		}
+		existing, err := p.describeFor(s, name)
+		if err != nil {
+			return nil, err
+		}
+		if existing != nil && existing.Streams != nil && !table.StreamsInclude(existing.Streams, s.name) {
+			holders = append(holders, fmt.Sprintf("%s: stream(s) %s (the table's comment)", name, quoteStreams(existing.Streams)))
+			continue
+		}
+		if n == 1 && (existing == nil || existing.Streams == nil) {
+			// The name is free, or a table without a comment: the stream's
+			// own table may still be the suffixed one from a run when the
+			// name was another stream's (whose table is gone since, or
+			// was made by hand). A comment naming the stream wins.
+			if own, err := p.ownSuffixedTable(s); err != nil || own != nil {
+				return own, err
+			}
+		}
+		if len(holders) > 0 {
+			p.log.Warn("table name collision: the stream's generated table name belongs to another stream, so it takes a suffixed name",
+				"stream", s.name, "wanted", schema+"."+base, "taken_by", strings.Join(holders, "; "), "table", schema+"."+name)
+		} else if existing != nil && existing.Streams == nil {
+			p.log.Debug("adopting by name a table without a target-oracle comment", "stream", s.name, "table", existing.QualifiedName())
+		}
+		p.claimTable(s, name)
+		return existing, nil
+	}
+	return nil, fmt.Errorf("table %s.%s and %d suffixed names for stream %q are all taken by other streams' tables: use table_name_mappings", schema, base, maxTableCandidates-1, s.name)
+}
+
+// ownSuffixedTable returns the stream's first suffixed table when it
+// exists, its comment names the stream and no other stream of this run
+// took it; nil otherwise. It claims the table it returns.
+func (p *pipeline) ownSuffixedTable(s *stream) (*table.Table, error) {
+	name := table.CollidingTableName(s.name, &s.opts, 1)
+	if other := p.tableClaims[s.opts.Schema+"."+name]; other != "" && other != s.name {
+		return nil, nil
+	}
+	t, err := p.describeFor(s, name)
+	if err != nil || t == nil || !table.StreamsInclude(t.Streams, s.name) {
+		return nil, err
+	}
+	p.claimTable(s, name)
+	return t, nil
+}
+
+func (p *pipeline) describeFor(s *stream, name string) (*table.Table, error) {
+	t, err := p.tables.describe(p.workCtx, s.opts.Schema, name)
+	if err != nil {
+		return nil, &describeError{stream: s.name, err: err}
+	}
+	return t, nil
+}
+
+// claimTable makes name the stream's table for the rest of the run.
+func (p *pipeline) claimTable(s *stream, name string) {
+	if p.tableClaims == nil {
+		p.tableClaims = map[string]string{}
+	}
+	key := s.opts.Schema + "." + name
+	if p.tableClaims[key] == "" {
+		p.tableClaims[key] = s.name
+	}
+	s.table = name
+	s.opts.TableName = name // the layout uses it verbatim from now on
+}
+
+func quoteStreams(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}
