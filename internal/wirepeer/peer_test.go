@@ -43,3 +43,94 @@ func TestLogin(t *testing.T) {
 	got := strings.Join(p.CallNames(1), " ")
 	t.Log(got)
 }
+
+// lastExec runs one statement on a pinned connection and returns what
+// the peer decoded from it.
+func lastExec(t *testing.T, p *wirepeer.Peer, db *sql.DB, query string, args ...any) *wirepeer.Execute {
+	t.Helper()
+	if _, err := db.ExecContext(context.Background(), query, args...); err != nil {
+		t.Fatalf("exec: %v", err)
+	}
+	ex := p.Executes()
+	if len(ex) == 0 {
+		t.Fatal("the peer decoded no execute")
+	}
+	return ex[len(ex)-1]
+}
+
+func TestArrayInsertDecoded(t *testing.T) {
+	p, db := open(t, wirepeer.Facts{})
+	long := strings.Repeat("x", 4001)
+	nlong := strings.Repeat("ü", 1250) // 2,500 bytes of UTF-8, 2,500 of UTF-16
+	const insert = `INSERT INTO T (S, L, LL, NV, N, NN) VALUES (:1, :2, :3, :4, :5, :6)`
+	e := lastExec(t, p, db, insert,
+		[]sql.NullString{{String: "abc", Valid: true}, {}, {String: "dé", Valid: true}},
+		[]sql.NullString{{String: long, Valid: true}, {String: "short", Valid: true}, {}},
+		[]sql.NullString{{String: "short", Valid: true}, {}, {String: long, Valid: true}},
+		[]go_ora.NVarChar{"abc", "", go_ora.NVarChar(nlong)},
+		[]go_ora.NullNVarChar{{NVarChar: "abc", Valid: true}, {NVarChar: "dé", Valid: true}, {}},
+		[]go_ora.NullNVarChar{{NVarChar: "x", Valid: true}, {}, {NVarChar: "yz", Valid: true}},
+	)
+	if e.SQL != insert {
+		t.Errorf("SQL = %q", e.SQL)
+	}
+	if e.Iterations != 3 || e.ArrayDML != 3 || len(e.Rows) != 3 {
+		t.Fatalf("iterations %d, DML array %d, rows %d; want 3 each", e.Iterations, e.ArrayDML, len(e.Rows))
+	}
+	if !e.AutoCommit() {
+		t.Error("an execute outside a transaction should ask for a commit")
+	}
+	type decl struct{ typ, form, csid, maxLen int }
+	want := []decl{
+		{wirepeer.TypeVarchar, 1, wirepeer.AL32UTF8, 3},        // longest value "dé": 3 bytes
+		// go-ora takes an array's type from its last non-NULL element:
+		// a value over 4,000 bytes followed by a short one declares a
+		// VARCHAR of 4,001 bytes; a long last value declares LONG.
+		{wirepeer.TypeVarchar, 1, wirepeer.AL32UTF8, 4001},
+		{wirepeer.TypeLongVarchar, 1, wirepeer.AL32UTF8, 4001},
+		{wirepeer.TypeVarchar, 2, wirepeer.AL16UTF16, 2500},    // 1,250 UTF-16 units
+		// go-ora v2.9.0 takes the declaration of a []NullNVarChar from
+		// its last element: a NULL last element declares no form and no
+		// character set (go-ora-audit §8 item 2) ...
+		{wirepeer.TypeVarchar, 0, 0, 6},
+		// ... and a non-NULL last element declares the national set.
+		{wirepeer.TypeVarchar, 2, wirepeer.AL16UTF16, 4},
+	}
+	if len(e.Binds) != len(want) {
+		t.Fatalf("%d binds, want %d", len(e.Binds), len(want))
+	}
+	for i, w := range want {
+		b := e.Binds[i]
+		got := decl{b.Type, b.CSForm, b.CharsetID, b.MaxLen}
+		if got != w {
+			t.Errorf("bind %d: type/form/charset/maxlen = %v, want %v (%+v)", i+1, got, w, b)
+		}
+	}
+	text := func(v wirepeer.Value) string {
+		if v.Null {
+			return "NULL"
+		}
+		return v.Text
+	}
+	// The form-0 bind carries AL16UTF16 bytes; read in the database
+	// character set, as the peer does, they are text with NULs.
+	utf16 := func(s string) string {
+		var b []byte
+		for _, r := range s {
+			b = append(b, byte(r>>8), byte(r))
+		}
+		return string(b)
+	}
+	wantRows := [][]string{
+		{"abc", long, "short", "abc", utf16("abc"), "x"},
+		{"NULL", "short", "NULL", "NULL", utf16("dé"), "NULL"},
+		{"dé", "NULL", long, nlong, "NULL", "yz"},
+	}
+	for i, row := range e.Rows {
+		for j, v := range row {
+			if got := text(v); got != wantRows[i][j] {
+				t.Errorf("row %d bind %d = %.20q (%d bytes), want %.20q", i+1, j+1, got, len(got), wantRows[i][j])
+			}
+		}
+	}
+}

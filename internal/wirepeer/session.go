@@ -80,7 +80,9 @@ type session struct {
 
 func newSession(p *Peer, id int, nc net.Conn) *session {
 	t := &tnsConn{rw: nc, sdu: 2048}
-	return &session{p: p, id: id, t: t, r: &ttcReader{c: t}, ttc: serverFieldVer}
+	// The server advertises big-chunk CLR (ccapTTC3), so long values come
+	// in chunks with UB4 lengths.
+	return &session{p: p, id: id, t: t, r: &ttcReader{c: t, bigChunks: true}, ttc: serverFieldVer}
 }
 
 func (s *session) run() error {
