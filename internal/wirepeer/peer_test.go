@@ -30,18 +30,46 @@ func open(t *testing.T, f wirepeer.Facts) (*wirepeer.Peer, *sql.DB) {
 }
 
 func TestLogin(t *testing.T) {
-	p, db := open(t, wirepeer.Facts{})
-	ctx := context.Background()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name  string
+		url   func(p *wirepeer.Peer) string
+		calls []string
+		err   string
+	}{
+		{"right password", (*wirepeer.Peer).URL, append(loginCalls, "ping"), ""},
+		{"wrong password",
+			func(p *wirepeer.Peer) string { return strings.Replace(p.URL(), ":tiger@", ":lion@", 1) },
+			[]string{"connect", "protocol", "datatypes", "auth1", "auth2"},
+			"ORA-01017"},
+		{"unknown service",
+			func(p *wirepeer.Peer) string { return strings.Replace(p.URL(), "/FREEPDB1", "/NOSUCH", 1) },
+			[]string{"refused"},
+			"ORA-12514"},
 	}
-	if err := conn.PingContext(ctx); err != nil {
-		t.Fatal(err)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := wirepeer.Start(wirepeer.Facts{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			db := sql.OpenDB(go_ora.NewConnector(tt.url(p)))
+			defer db.Close()
+			err = db.PingContext(context.Background())
+			if tt.err == "" && err != nil {
+				t.Fatalf("ping: %v", err)
+			}
+			if tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
+				t.Fatalf("ping: error %v, want %s", err, tt.err)
+			}
+			if got := strings.Join(p.CallNames(1), " "); got != strings.Join(tt.calls, " ") {
+				t.Errorf("round trips:\n got %s\nwant %s", got, strings.Join(tt.calls, " "))
+			}
+			if err := p.Err(); err != nil {
+				t.Errorf("peer: %v", err)
+			}
+		})
 	}
-	conn.Close()
-	got := strings.Join(p.CallNames(1), " ")
-	t.Log(got)
 }
 
 // lastExec runs one statement on a pinned connection and returns what
@@ -82,13 +110,13 @@ func TestArrayInsertDecoded(t *testing.T) {
 	}
 	type decl struct{ typ, form, csid, maxLen int }
 	want := []decl{
-		{wirepeer.TypeVarchar, 1, wirepeer.AL32UTF8, 3},        // longest value "dé": 3 bytes
+		{wirepeer.TypeVarchar, 1, wirepeer.AL32UTF8, 3}, // longest value "dé": 3 bytes
 		// go-ora takes an array's type from its last non-NULL element:
 		// a value over 4,000 bytes followed by a short one declares a
 		// VARCHAR of 4,001 bytes; a long last value declares LONG.
 		{wirepeer.TypeVarchar, 1, wirepeer.AL32UTF8, 4001},
 		{wirepeer.TypeLongVarchar, 1, wirepeer.AL32UTF8, 4001},
-		{wirepeer.TypeVarchar, 2, wirepeer.AL16UTF16, 2500},    // 1,250 UTF-16 units
+		{wirepeer.TypeVarchar, 2, wirepeer.AL16UTF16, 2500}, // 1,250 UTF-16 units
 		// go-ora v2.9.0 takes the declaration of a []NullNVarChar from
 		// its last element: a NULL last element declares no form and no
 		// character set (go-ora-audit §8 item 2) ...
@@ -132,5 +160,59 @@ func TestArrayInsertDecoded(t *testing.T) {
 				t.Errorf("row %d bind %d = %.20q (%d bytes), want %.20q", i+1, j+1, got, len(got), wantRows[i][j])
 			}
 		}
+	}
+}
+
+// loginCalls are the round trips of go-ora v2.9.0's login against the
+// peer: the TNS handshake, the two negotiations, O5LOGON's two calls, the
+// version call and the SYSTIMESTAMP query (answered with an error, so
+// go-ora takes UTC as the server's time zone).
+var loginCalls = []string{"connect", "protocol", "datatypes", "auth1", "auth2", "version", "execute"}
+
+func TestTransactionRoundTrips(t *testing.T) {
+	p, db := open(t, wirepeer.Facts{})
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO T (A) VALUES (:1)`, []sql.NullString{{String: "1", Valid: true}, {String: "2", Valid: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 2 {
+		t.Errorf("rows affected = %d, %v; want 2", n, err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	calls := p.Calls()
+	var names []string
+	for _, c := range calls {
+		n := c.Name
+		if len(c.Piggyback) > 0 {
+			n += "+" + strings.Join(c.Piggyback, "+")
+		}
+		names = append(names, n)
+	}
+	// Each execute costs two round trips: go-ora closes the statement's
+	// cursor right away (a piggybacked close on a ping).
+	want := append(append([]string(nil), loginCalls...), "execute", "ping+close 1 cursors", "commit", "logoff")
+	if strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Errorf("round trips:\n got %s\nwant %s", strings.Join(names, " "), strings.Join(want, " "))
+	}
+	e := p.Executes()[len(p.Executes())-1]
+	if e.AutoCommit() {
+		t.Error("an execute inside a transaction asked for a commit")
 	}
 }
