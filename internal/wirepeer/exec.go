@@ -306,6 +306,12 @@ func (s *session) value(b Bind) (Value, error) {
 	v := Value{Bytes: data}
 	if !b.IsLOB() {
 		v.Text = s.decodeText(b, data)
+		return v, nil
+	}
+	if b.Type != TypeBLOB {
+		if v.Text, err = s.lobText(data); err != nil {
+			return Value{}, err
+		}
 	}
 	return v, nil
 }
@@ -318,18 +324,22 @@ func (s *session) decodeText(b Bind, data []byte) string {
 	if b.CSForm == 2 {
 		cs = s.p.facts.NCharset
 	}
-	switch cs {
-	case AL16UTF16:
-		if len(data)%2 != 0 {
-			return string(data)
-		}
-		u := make([]uint16, len(data)/2)
-		for i := range u {
-			u[i] = uint16(data[2*i])<<8 | uint16(data[2*i+1])
-		}
-		return string(utf16.Decode(u))
+	if cs == AL16UTF16 {
+		return decodeUTF16(data)
 	}
 	return string(data)
+}
+
+// decodeUTF16 decodes big-endian UTF-16; an odd length is returned as is.
+func decodeUTF16(data []byte) string {
+	if len(data)%2 != 0 {
+		return string(data)
+	}
+	u := make([]uint16, len(data)/2)
+	for i := range u {
+		u[i] = uint16(data[2*i])<<8 | uint16(data[2*i+1])
+	}
+	return string(utf16.Decode(u))
 }
 
 // answer replies to a decoded execute. The peer has no SQL interpreter

@@ -75,6 +75,8 @@ type Peer struct {
 	calls []Call
 	errs  []error
 	conns int
+	// temporary LOBs created and freed, over all sessions
+	lobsCreated, lobsFreed int
 }
 
 // Start listens on 127.0.0.1 on a free port and serves every connection
@@ -188,4 +190,23 @@ func serviceOf(desc string) string {
 		return rest[:j]
 	}
 	return rest
+}
+
+func (p *Peer) countCreated() {
+	p.mu.Lock()
+	p.lobsCreated++
+	p.mu.Unlock()
+}
+
+func (p *Peer) countFreed(n int) {
+	p.mu.Lock()
+	p.lobsFreed += n
+	p.mu.Unlock()
+}
+
+// TempLOBs reports how many temporary LOBs clients created and freed.
+func (p *Peer) TempLOBs() (created, freed int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.lobsCreated, p.lobsFreed
 }

@@ -72,6 +72,23 @@ func TestLogin(t *testing.T) {
 	}
 }
 
+// roundTrips names the round trips of connection conn, each with the
+// calls piggybacked on it ("ping+close 1 cursors").
+func roundTrips(p *wirepeer.Peer, conn int) []string {
+	var names []string
+	for _, c := range p.Calls() {
+		if c.Conn != conn {
+			continue
+		}
+		n := c.Name
+		if len(c.Piggyback) > 0 {
+			n += "+" + strings.Join(c.Piggyback, "+")
+		}
+		names = append(names, n)
+	}
+	return names
+}
+
 // lastExec runs one statement on a pinned connection and returns what
 // the peer decoded from it.
 func lastExec(t *testing.T, p *wirepeer.Peer, db *sql.DB, query string, args ...any) *wirepeer.Execute {
@@ -196,15 +213,7 @@ func TestTransactionRoundTrips(t *testing.T) {
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	calls := p.Calls()
-	var names []string
-	for _, c := range calls {
-		n := c.Name
-		if len(c.Piggyback) > 0 {
-			n += "+" + strings.Join(c.Piggyback, "+")
-		}
-		names = append(names, n)
-	}
+	names := roundTrips(p, 1)
 	// Each execute costs two round trips: go-ora closes the statement's
 	// cursor right away (a piggybacked close on a ping).
 	want := append(append([]string(nil), loginCalls...), "execute", "ping+close 1 cursors", "commit", "logoff")
@@ -214,5 +223,63 @@ func TestTransactionRoundTrips(t *testing.T) {
 	e := p.Executes()[len(p.Executes())-1]
 	if e.AutoCommit() {
 		t.Error("an execute inside a transaction asked for a commit")
+	}
+}
+
+// TestLOBBinds runs an array INSERT with CLOB and NCLOB binds after the
+// VARCHAR ones, as the loader orders them: each non-NULL value is a
+// temporary LOB (create, write: two round trips), NULLs are typed LOB
+// NULLs, and go-ora frees the LOBs when it closes the statement.
+func TestLOBBinds(t *testing.T) {
+	p, db := open(t, wirepeer.Facts{})
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	big := strings.Repeat("é", 3000)
+	const insert = `INSERT INTO T (ID, C, NC) VALUES (:1, :2, :3)`
+	_, err = conn.ExecContext(ctx, insert,
+		[]sql.NullString{{String: "1", Valid: true}, {String: "2", Valid: true}},
+		[]go_ora.Clob{{String: big, Valid: true}, {}},
+		[]go_ora.NClob{{}, {String: "ναι", Valid: true}},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := p.Executes()[len(p.Executes())-1]
+	type decl struct{ typ, form, csid int }
+	want := []decl{
+		{wirepeer.TypeVarchar, 1, wirepeer.AL32UTF8},
+		{wirepeer.TypeCLOB, 1, wirepeer.AL32UTF8},
+		{wirepeer.TypeCLOB, 2, wirepeer.AL16UTF16},
+	}
+	for i, w := range want {
+		b := e.Binds[i]
+		if got := (decl{b.Type, b.CSForm, b.CharsetID}); got != w {
+			t.Errorf("bind %d: type/form/charset = %v, want %v", i+1, got, w)
+		}
+	}
+	wantRows := [][]string{{"1", big, "NULL"}, {"2", "NULL", "ναι"}}
+	for i, row := range e.Rows {
+		for j, v := range row {
+			got := v.Text
+			if v.Null {
+				got = "NULL"
+			}
+			if got != wantRows[i][j] {
+				t.Errorf("row %d bind %d = %.20q (%d bytes), want %.20q", i+1, j+1, got, len(got), wantRows[i][j])
+			}
+		}
+	}
+	got := strings.Join(roundTrips(p, 1)[len(loginCalls):], " ")
+	// The cursor close follows the LOB free in a second round trip.
+	wantCalls := "lob create lob write lob create lob write execute ping+free 2 temporary lobs ping+close 1 cursors"
+	if got != wantCalls {
+		t.Errorf("round trips:\n got %s\nwant %s", got, wantCalls)
+	}
+	if created, freed := p.TempLOBs(); created != 2 || freed != 2 {
+		t.Errorf("temporary LOBs created %d, freed %d; want 2 and 2", created, freed)
 	}
 }

@@ -76,13 +76,17 @@ type session struct {
 	// tzInNego: the client sends, and expects, time zones in the type
 	// negotiation.
 	tzInNego bool
+	lobs     map[string]*lob // temporary LOBs by LOB id
+	lobSeq   int
+	freed    int
 }
 
 func newSession(p *Peer, id int, nc net.Conn) *session {
 	t := &tnsConn{rw: nc, sdu: 2048}
 	// The server advertises big-chunk CLR (ccapTTC3), so long values come
 	// in chunks with UB4 lengths.
-	return &session{p: p, id: id, t: t, r: &ttcReader{c: t, bigChunks: true}, ttc: serverFieldVer}
+	return &session{p: p, id: id, t: t, r: &ttcReader{c: t, bigChunks: true}, ttc: serverFieldVer,
+		lobs: map[string]*lob{}}
 }
 
 func (s *session) run() error {
@@ -307,6 +311,21 @@ func (s *session) piggyback() (string, error) {
 	if _, err := s.r.ub1(); err != nil { // sequence number
 		return "", err
 	}
+	if fn == fnLOB {
+		op, err := s.readLOBOp()
+		if err != nil {
+			return "", err
+		}
+		if op.op != lobFreeTemp|lobArrayFlag {
+			return "", fmt.Errorf("piggybacked LOB operation %#x not served", op.op)
+		}
+		before := s.freed
+		if err := s.freeLOBs(op.source); err != nil {
+			return "", err
+		}
+		s.p.countFreed(s.freed - before)
+		return fmt.Sprintf("free %d temporary lobs", s.freed-before), nil
+	}
 	if fn != fnCloseCurs {
 		return "", fmt.Errorf("piggybacked function %#x not served", fn)
 	}
@@ -347,6 +366,8 @@ func (s *session) function(c *Call, w *ttcWriter) error {
 	case fnExecute:
 		c.Name = "execute"
 		return s.execute(c, w)
+	case fnLOB:
+		return s.lobCall(c, w)
 	case fnCommit:
 		c.Name = "commit"
 	case fnRollback:
