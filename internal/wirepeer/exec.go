@@ -78,6 +78,9 @@ type Execute struct {
 	ArrayDML   int // the DML row-count array size, 0 when not asked for
 	Binds      []Bind
 	Rows       [][]Value // row-major, in bind order
+	// Problems are declarations a real server may take otherwise than
+	// the client meant (see check); they do not fail the call.
+	Problems []string
 }
 
 // AutoCommit reports that the execute asked the server to commit.
@@ -346,6 +349,10 @@ func decodeUTF16(data []byte) string {
 // yet: an INSERT succeeds with one row per iteration, anything else gets
 // ORA-03001.
 func (s *session) answer(c *Call, e *Execute, w *ttcWriter) error {
+	if ora, msg := s.check(e); ora != 0 {
+		s.fail(w, c, ora, msg)
+		return nil
+	}
 	verb := strings.ToUpper(strings.Fields(e.SQL + " x")[0])
 	if verb != "INSERT" || e.Options&OptExecute == 0 {
 		s.fail(w, c, 3001, "unimplemented feature (the wire peer serves INSERT only)")
@@ -362,4 +369,35 @@ func (s *session) answer(c *Call, e *Execute, w *ttcWriter) error {
 	}
 	s.summary(w, summary{rows: rows, cursor: cursor})
 	return nil
+}
+
+// check applies the server's rules on bind declarations that need no
+// catalog. A VARCHAR bind longer than the server's VARCHAR limit after a
+// LOB or LONG bind is refused with ORA-24816, as servers do (go-ora issue
+// #156). A character bind declared with form 0 (no character set) that
+// carries values is a problem: the server reads it in the database
+// character set, whatever the client encoded.
+func (s *session) check(e *Execute) (ora int, msg string) {
+	limit := 4000
+	if s.p.facts.Varchar32K {
+		limit = 32767
+	}
+	seenLOB := false
+	for i, b := range e.Binds {
+		switch {
+		case b.IsLOB() || b.IsLong():
+			seenLOB = true
+		case seenLOB && b.MaxLen > limit:
+			return 24816, fmt.Sprintf("Expanded non LONG bind data supplied after actual LONG or LOB column (bind %d, %d bytes)", i+1, b.MaxLen)
+		}
+		if b.Type == TypeVarchar && b.CSForm == 0 {
+			for r, row := range e.Rows {
+				if !row[i].Null {
+					e.Problems = append(e.Problems, fmt.Sprintf("bind %d: character set form 0 (no character set) with a value in row %d (%d bytes)", i+1, r+1, len(row[i].Bytes)))
+					break
+				}
+			}
+		}
+	}
+	return 0, ""
 }

@@ -151,6 +151,9 @@ func TestArrayInsertDecoded(t *testing.T) {
 			t.Errorf("bind %d: type/form/charset/maxlen = %v, want %v (%+v)", i+1, got, w, b)
 		}
 	}
+	if len(e.Problems) != 1 || !strings.HasPrefix(e.Problems[0], "bind 5: character set form 0") {
+		t.Errorf("problems = %q, want one for bind 5 (form 0)", e.Problems)
+	}
 	text := func(v wirepeer.Value) string {
 		if v.Null {
 			return "NULL"
@@ -281,5 +284,20 @@ func TestLOBBinds(t *testing.T) {
 	}
 	if created, freed := p.TempLOBs(); created != 2 || freed != 2 {
 		t.Errorf("temporary LOBs created %d, freed %d; want 2 and 2", created, freed)
+	}
+}
+
+// TestLongAfterLOBRefused: a VARCHAR bind over 4,000 bytes after a LOB
+// bind is what servers refuse with ORA-24816 (go-ora #156); the loader
+// avoids it by binding every later LOB column as a LOB.
+func TestLongAfterLOBRefused(t *testing.T) {
+	_, db := open(t, wirepeer.Facts{})
+	long := strings.Repeat("x", 4001)
+	_, err := db.ExecContext(context.Background(), `INSERT INTO T (C, S) VALUES (:1, :2)`,
+		[]go_ora.Clob{{String: "a", Valid: true}, {}},
+		[]sql.NullString{{String: long, Valid: true}, {String: "b", Valid: true}},
+	)
+	if err == nil || !strings.Contains(err.Error(), "ORA-24816") {
+		t.Fatalf("error %v, want ORA-24816", err)
 	}
 }
