@@ -37,6 +37,10 @@ type Facts struct {
 	// Varchar32K sets the runtime capability bit that tells go-ora the
 	// server takes 32,767-byte VARCHAR binds (MAX_STRING_SIZE=EXTENDED).
 	Varchar32K bool
+	// HoldOn: an execute whose SQL contains this text gets no reply until
+	// the client breaks it (a MARKER packet); then it fails with
+	// ORA-01013. Held reports each held execute.
+	HoldOn string
 }
 
 func (f *Facts) complete() {
@@ -63,6 +67,7 @@ type Call struct {
 	Piggyback []string
 	Exec      *Execute // for execute
 	ORA       int      // the error code replied, 0 for success
+	Broken    bool     // the client broke the call (MARKER) before a reply
 }
 
 // Peer is a listening wire peer. Its methods are safe for concurrent use.
@@ -77,6 +82,7 @@ type Peer struct {
 	conns int
 	// temporary LOBs created and freed, over all sessions
 	lobsCreated, lobsFreed int
+	held                   chan string
 }
 
 // Start listens on 127.0.0.1 on a free port and serves every connection
@@ -87,7 +93,7 @@ func Start(f Facts) (*Peer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("wirepeer: listen: %w", err)
 	}
-	p := &Peer{facts: f, ln: ln}
+	p := &Peer{facts: f, ln: ln, held: make(chan string, 64)}
 	p.wg.Add(1)
 	go p.accept()
 	return p, nil
@@ -115,6 +121,10 @@ func (p *Peer) accept() {
 		}()
 	}
 }
+
+// Held receives the SQL of each execute held by Facts.HoldOn, once the
+// peer has decoded it and waits for the client's break.
+func (p *Peer) Held() <-chan string { return p.held }
 
 // Addr is the host:port the peer listens on.
 func (p *Peer) Addr() string { return p.ln.Addr().String() }

@@ -164,6 +164,9 @@ func (s *session) request() error {
 			return fmt.Errorf("%s: %d bytes left after the request was decoded", c.Name, n)
 		}
 		c.Conn, c.Piggyback = s.id, piggy
+		if h := s.p.facts.HoldOn; h != "" && c.Exec != nil && strings.Contains(c.Exec.SQL, h) {
+			return s.holdUntilBreak(&c)
+		}
 		s.p.record(c)
 		return s.t.writeData(w.b)
 	}
@@ -461,4 +464,52 @@ func (s *session) summary(w *ttcWriter, sm summary) {
 func (s *session) fail(w *ttcWriter, c *Call, ora int, msg string) {
 	c.ORA = ora
 	s.summary(w, summary{ora: ora, msg: fmt.Sprintf("ORA-%05d: %s\n", ora, msg)})
+}
+
+// TNS marker types (the third byte of a MARKER packet's body).
+const (
+	markerBreak     = 1
+	markerReset     = 2
+	markerInterrupt = 3
+)
+
+// holdUntilBreak leaves a decoded call unanswered until the client sends
+// a break, then runs the reset exchange and fails the call: the peer
+// sends break, the client answers reset, the peer sends reset and the
+// error ORA-01013.
+func (s *session) holdUntilBreak(c *Call) error {
+	s.p.held <- c.Exec.SQL
+	expect := func(types ...byte) error {
+		p, err := s.t.readPacket()
+		if err != nil {
+			return err
+		}
+		if p.typ != pktMarker || len(p.body) != 3 {
+			return fmt.Errorf("held call: packet type %d (%d bytes), want a MARKER", p.typ, len(p.body))
+		}
+		for _, t := range types {
+			if p.body[2] == t {
+				return nil
+			}
+		}
+		return fmt.Errorf("held call: marker type %d, want %v", p.body[2], types)
+	}
+	if err := expect(markerBreak, markerInterrupt); err != nil {
+		return err
+	}
+	if err := s.t.writePacket(pktMarker, 0, []byte{1, 0, markerBreak}); err != nil {
+		return err
+	}
+	if err := expect(markerReset); err != nil {
+		return err
+	}
+	if err := s.t.writePacket(pktMarker, 0, []byte{1, 0, markerReset}); err != nil {
+		return err
+	}
+	var w ttcWriter
+	w.bigChunks = true
+	c.Broken = true
+	s.fail(&w, c, 1013, "user requested cancel of current operation")
+	s.p.record(*c)
+	return s.t.writeData(w.b)
 }
