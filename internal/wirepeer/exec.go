@@ -327,10 +327,43 @@ func (s *session) decodeText(b Bind, data []byte) string {
 	if b.CSForm == 2 {
 		cs = s.p.facts.NCharset
 	}
-	if cs == AL16UTF16 {
+	return decodeCharset(cs, data)
+}
+
+// decodeCharset decodes text in the character sets the peer knows;
+// others are returned as they are.
+func decodeCharset(cs int, data []byte) string {
+	switch cs {
+	case AL16UTF16:
 		return decodeUTF16(data)
+	case WE8MSWIN1252:
+		return decode1252(data)
 	}
 	return string(data)
+}
+
+// cp1252 maps bytes 0x80..0x9F of Windows-1252; 0 marks the five
+// unassigned bytes (decoded as U+FFFD). The other bytes are Latin-1.
+var cp1252 = [32]rune{
+	0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+	0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0,
+	0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+	0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178,
+}
+
+func decode1252(data []byte) string {
+	out := make([]rune, len(data))
+	for i, c := range data {
+		switch {
+		case c < 0x80 || c > 0x9F:
+			out[i] = rune(c)
+		case cp1252[c-0x80] == 0:
+			out[i] = 0xFFFD
+		default:
+			out[i] = cp1252[c-0x80]
+		}
+	}
+	return string(out)
 }
 
 // decodeUTF16 decodes big-endian UTF-16; an odd length is returned as is.

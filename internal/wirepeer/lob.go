@@ -244,8 +244,5 @@ func (s *session) lobText(loc []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if l.charset == AL16UTF16 {
-		return decodeUTF16(l.data), nil
-	}
-	return string(l.data), nil
+	return decodeCharset(l.charset, l.data), nil
 }

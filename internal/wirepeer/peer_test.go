@@ -337,3 +337,65 @@ func TestBreak(t *testing.T) {
 		t.Errorf("%d broken calls, want 1", broken)
 	}
 }
+
+// TestServerFacts: the database character set and the VARCHAR limit
+// the server advertises change what go-ora sends.
+func TestServerFacts(t *testing.T) {
+	long := strings.Repeat("x", 4001)
+	tests := []struct {
+		name  string
+		facts wirepeer.Facts
+		args  []any
+		// per bind: type, form, charset id; then row 1's texts
+		decls [][3]int
+		texts []string
+	}{
+		{
+			// go-ora encodes database-set text in WE8MSWIN1252 and
+			// replaces what it cannot encode with 0xFD ("ý") silently
+			// (go-ora-audit §8 item 5); national text stays AL16UTF16.
+			name:  "WE8MSWIN1252 database",
+			facts: wirepeer.Facts{Charset: wirepeer.WE8MSWIN1252},
+			args: []any{
+				[]sql.NullString{{String: "€ü 😀 中", Valid: true}},
+				[]go_ora.NVarChar{"€ü 😀 中"},
+				[]go_ora.Clob{{String: "€ü 😀", Valid: true}},
+			},
+			decls: [][3]int{
+				{wirepeer.TypeVarchar, 1, wirepeer.WE8MSWIN1252},
+				{wirepeer.TypeVarchar, 2, wirepeer.AL16UTF16},
+				{wirepeer.TypeCLOB, 1, wirepeer.WE8MSWIN1252},
+			},
+			texts: []string{"€ü ýý ý", "€ü 😀 中", "€ü ýý"},
+		},
+		{
+			name:  "4,001 bytes, STANDARD: LONG",
+			args:  []any{[]sql.NullString{{String: long, Valid: true}}},
+			decls: [][3]int{{wirepeer.TypeLongVarchar, 1, wirepeer.AL32UTF8}},
+			texts: []string{long},
+		},
+		{
+			name:  "4,001 bytes, EXTENDED: VARCHAR",
+			facts: wirepeer.Facts{Varchar32K: true},
+			args:  []any{[]sql.NullString{{String: long, Valid: true}}},
+			decls: [][3]int{{wirepeer.TypeVarchar, 1, wirepeer.AL32UTF8}},
+			texts: []string{long},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, db := open(t, tt.facts)
+			marks := strings.Repeat(", :x", len(tt.args))[2:]
+			e := lastExec(t, p, db, "INSERT INTO T VALUES ("+marks+")", tt.args...)
+			for i, w := range tt.decls {
+				b := e.Binds[i]
+				if got := [3]int{b.Type, b.CSForm, b.CharsetID}; got != w {
+					t.Errorf("bind %d: type/form/charset = %v, want %v", i+1, got, w)
+				}
+				if got := e.Rows[0][i].Text; got != tt.texts[i] {
+					t.Errorf("bind %d: text %.20q, want %.20q", i+1, got, tt.texts[i])
+				}
+			}
+		})
+	}
+}
