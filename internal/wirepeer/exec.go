@@ -400,7 +400,26 @@ func (s *session) answer(c *Call, e *Execute, w *ttcWriter) error {
 	if len(e.Binds) == 0 {
 		rows = 1
 	}
-	s.summary(w, summary{rows: rows, cursor: cursor})
+	var failed []rowError
+	if f := s.p.facts.FailRow; f != nil {
+		for i := range e.Rows {
+			if ora := f(e, i); ora != 0 {
+				failed = append(failed, rowError{ora: ora, row: i, msg: fmt.Sprintf("ORA-%05d: row %d refused by the test's FailRow\n", ora, i+1)})
+			}
+		}
+	}
+	switch {
+	case len(failed) == 0:
+		s.summary(w, summary{rows: rows, cursor: cursor})
+	case e.Options&OptBatchErrs == 0:
+		// Without batch errors the server stops at the first failed row.
+		c.ORA = failed[0].ora
+		s.summary(w, summary{rows: failed[0].row, cursor: cursor, ora: failed[0].ora, msg: failed[0].msg})
+	default:
+		c.ORA = 24381
+		s.summary(w, summary{rows: rows - len(failed), cursor: cursor, ora: 24381,
+			msg: "ORA-24381: error(s) in array DML\n", batch: failed})
+	}
 	return nil
 }
 

@@ -41,6 +41,12 @@ type Facts struct {
 	// the client breaks it (a MARKER packet); then it fails with
 	// ORA-01013. Held reports each held execute.
 	HoldOn string
+	// FailRow, when set, is asked for each row of an INSERT: a non-zero
+	// ORA code fails that row. In batch-error mode (go-ora asks for it
+	// for arrays of more than one row) the other rows succeed and the
+	// reply is ORA-24381 with each failed row's code, offset and message;
+	// otherwise the execute stops at the failed row.
+	FailRow func(e *Execute, row int) int
 }
 
 func (f *Facts) complete() {

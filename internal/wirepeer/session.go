@@ -418,6 +418,13 @@ type summary struct {
 	cursor int
 	ora    int
 	msg    string
+	batch  []rowError // batch errors, with ora 24381
+}
+
+// rowError is one failed row of a batch-error execute.
+type rowError struct {
+	ora, row int
+	msg      string
 }
 
 // summary writes message 4, the call's outcome, in the layout of TTC
@@ -450,9 +457,31 @@ func (s *session) summary(w *ttcWriter, sm summary) {
 	w.ub(0)  // successful iterations
 	w.ub(0)  // error detail bytes
 	if s.ttc >= 7 {
-		w.ub(0) // batch error codes
-		w.ub(0) // batch error offsets
-		w.ub(0) // batch error messages
+		// Batch errors: codes, row offsets and messages, each an array
+		// in the long form (0xFE, a chunk per element, a zero end).
+		arr := func(each func(e rowError)) {
+			w.ub(uint64(len(sm.batch)))
+			if len(sm.batch) == 0 {
+				return
+			}
+			w.ub1(0xFE)
+			for _, e := range sm.batch {
+				w.ub(1) // chunk length
+				each(e)
+			}
+			w.ub1(0)
+		}
+		arr(func(e rowError) { w.ub(uint64(e.ora)) })
+		arr(func(e rowError) { w.ub(uint64(e.row)) })
+		w.ub(uint64(len(sm.batch)))
+		if len(sm.batch) > 0 {
+			w.ub1(1) // packed size
+			for _, e := range sm.batch {
+				w.ub(uint64(len(e.msg))) // chunk length
+				w.clr([]byte(e.msg))
+				w.ub1(0, 0) // end of element
+			}
+		}
 		w.ub(uint64(sm.ora))
 		w.ub(uint64(sm.rows))
 	}
