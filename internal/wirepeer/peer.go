@@ -13,6 +13,7 @@ package wirepeer
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"strings"
 	"sync"
@@ -47,6 +48,8 @@ type Facts struct {
 	// reply is ORA-24381 with each failed row's code, offset and message;
 	// otherwise the execute stops at the failed row.
 	FailRow func(e *Execute, row int) int
+	// Trace, when not nil, receives a line per TNS packet (for debugging).
+	Trace io.Writer
 }
 
 func (f *Facts) complete() {

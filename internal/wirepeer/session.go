@@ -82,7 +82,7 @@ type session struct {
 }
 
 func newSession(p *Peer, id int, nc net.Conn) *session {
-	t := &tnsConn{rw: nc, sdu: 2048}
+	t := &tnsConn{rw: nc, sdu: 2048, trace: p.facts.Trace}
 	// The server advertises big-chunk CLR (ccapTTC3), so long values come
 	// in chunks with UB4 lengths.
 	return &session{p: p, id: id, t: t, r: &ttcReader{c: t, bigChunks: true}, ttc: serverFieldVer,
@@ -257,8 +257,14 @@ func (s *session) dataTypes(w *ttcWriter) error {
 			}
 		}
 	}
-	if _, err := r.fixed16LE(); err != nil { // national character set
-		return err
+	// go-ora (like the .NET driver it follows) then sends the national
+	// character set; python-oracledb and node-oracledb send neither time
+	// zones nor this field. The peer reads it from clients that sent time
+	// zones: a guess at the server's rule that serves both kinds.
+	if s.tzInNego {
+		if _, err := r.fixed16LE(); err != nil {
+			return err
+		}
 	}
 	next := func() (int, error) {
 		if ub2Types {

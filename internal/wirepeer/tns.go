@@ -29,9 +29,10 @@ type packet struct {
 // length is a 16-bit word; once a version ≥ 315 is accepted it is 32 bits.
 type tnsConn struct {
 	rw      io.ReadWriter
-	long    bool // 32-bit lengths
-	sdu     int  // largest packet this side sends
-	packets int  // packets read, for error messages
+	trace   io.Writer // when not nil, every packet is logged
+	long    bool      // 32-bit lengths
+	sdu     int       // largest packet this side sends
+	packets int       // packets read, for error messages
 }
 
 func (c *tnsConn) readPacket() (packet, error) {
@@ -53,6 +54,9 @@ func (c *tnsConn) readPacket() (packet, error) {
 	if _, err := io.ReadFull(c.rw, body); err != nil {
 		return packet{}, fmt.Errorf("tns packet %d (type %d, %d bytes): %w", c.packets, hdr[4], n, err)
 	}
+	if c.trace != nil {
+		fmt.Fprintf(c.trace, "wirepeer: read  type %2d, %5d bytes: % x\n", hdr[4], n, body[:min(len(body), 96)])
+	}
 	return packet{typ: hdr[4], flags: hdr[5], body: body}, nil
 }
 
@@ -66,6 +70,9 @@ func (c *tnsConn) writePacket(typ, flags byte, body []byte) error {
 	}
 	out[4], out[5] = typ, flags
 	out = append(out, body...)
+	if c.trace != nil {
+		fmt.Fprintf(c.trace, "wirepeer: write type %2d, %5d bytes: % x\n", typ, n, body[:min(len(body), 96)])
+	}
 	_, err := c.rw.Write(out)
 	return err
 }
@@ -137,6 +144,8 @@ func (c *tnsConn) parseConnect(p packet) (connectRequest, error) {
 	return r, nil
 }
 
+const acceptLen = 45
+
 // accept answers a CONNECT. Flags 0x04 ("native network services
 // disabled") in both ACFL bytes tell the client to skip advanced
 // negotiation (encryption, checksums, authentication services).
@@ -145,15 +154,15 @@ func (c *tnsConn) accept(req connectRequest, sdu uint32) error {
 	if version > 317 {
 		version = 317
 	}
-	body := make([]byte, 40-8)
+	body := make([]byte, acceptLen-8) // byte 40: no compression; 41..44: flags2 (version 318+)
 	put16 := func(off int, v uint16) { binary.BigEndian.PutUint16(body[off-8:], v) }
 	put16(8, version)
 	put16(10, req.options&^0x0400) // no out-of-band breaks
 	put16(12, uint16(min(sdu, 0xFFFF)))
 	put16(14, uint16(min(sdu, 0xFFFF)))
 	put16(16, 0x0100)
-	put16(18, 0)  // no accept data
-	put16(20, 40) // data offset: the end of the packet
+	put16(18, 0)         // no accept data
+	put16(20, acceptLen) // data offset: the end of the packet
 	body[22-8], body[23-8] = 0x04, 0x04
 	binary.BigEndian.PutUint32(body[32-8:], sdu)
 	binary.BigEndian.PutUint32(body[36-8:], sdu)
