@@ -83,7 +83,6 @@ type Call struct {
 type Peer struct {
 	facts Facts
 	ln    net.Listener
-	wg    sync.WaitGroup
 
 	mu    sync.Mutex
 	calls []Call
@@ -103,13 +102,11 @@ func Start(f Facts) (*Peer, error) {
 		return nil, fmt.Errorf("wirepeer: listen: %w", err)
 	}
 	p := &Peer{facts: f, ln: ln, held: make(chan string, 64)}
-	p.wg.Add(1)
 	go p.accept()
 	return p, nil
 }
 
 func (p *Peer) accept() {
-	defer p.wg.Done()
 	for {
 		nc, err := p.ln.Accept()
 		if err != nil {
@@ -119,9 +116,7 @@ func (p *Peer) accept() {
 		p.conns++
 		id := p.conns
 		p.mu.Unlock()
-		p.wg.Add(1)
 		go func() {
-			defer p.wg.Done()
 			defer nc.Close()
 			s := newSession(p, id, nc)
 			if err := s.run(); err != nil && !errors.Is(err, errHangUp) && !errors.Is(err, net.ErrClosed) {
