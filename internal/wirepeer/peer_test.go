@@ -305,39 +305,52 @@ func TestLongAfterLOBRefused(t *testing.T) {
 	}
 }
 
-// TestBreak cancels an execute the peer holds: go-ora sends a break
-// marker, the peer and go-ora exchange resets, the call fails with
-// ORA-01013 and the session goes on.
-func TestBreak(t *testing.T) {
-	p, db := open(t, wirepeer.Facts{HoldOn: "SLOW"})
-	conn, err := db.Conn(context.Background())
-	if err != nil {
-		t.Fatal(err)
+// TestBatchErrors: go-ora asks for batch errors on arrays of more than
+// one row; the peer fails the rows the test names. go-ora reports the
+// first failed row's code and message, and not its offset: the loader
+// has to find the row itself (bisection).
+func TestBatchErrors(t *testing.T) {
+	tests := []struct {
+		name      string
+		rows      int
+		fail      map[int]int // row → ORA code
+		batchMode bool
+		wantCode  int
+		wantText  string
+		wantORA   int // the code the peer replied
+	}{
+		{"two of three rows fail", 3, map[int]int{1: 1400, 2: 12899}, true, 1400, "row 2 refused", 24381},
+		{"one row, no batch mode", 1, map[int]int{0: 1400}, false, 1400, "row 1 refused", 1400},
 	}
-	defer conn.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		_, err := conn.ExecContext(ctx, `INSERT /* SLOW */ INTO T (A) VALUES (:1)`, []sql.NullString{{String: "1", Valid: true}})
-		done <- err
-	}()
-	<-p.Held()
-	cancel()
-	if err := <-done; err == nil || !strings.Contains(err.Error(), "ORA-01013") {
-		t.Fatalf("held execute: error %v, want ORA-01013", err)
-	}
-	if _, err := conn.ExecContext(context.Background(), `INSERT INTO T (A) VALUES (:1)`, []sql.NullString{{String: "2", Valid: true}}); err != nil {
-		t.Fatalf("execute after the break: %v", err)
-	}
-	var broken int
-	for _, c := range p.Calls() {
-		if c.Broken {
-			broken++
-		}
-	}
-	if broken != 1 {
-		t.Errorf("%d broken calls, want 1", broken)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, db := open(t, wirepeer.Facts{FailRow: func(e *wirepeer.Execute, row int) int { return tt.fail[row] }})
+			vals := make([]sql.NullString, tt.rows)
+			for i := range vals {
+				vals[i] = sql.NullString{String: strconv.Itoa(i), Valid: true}
+			}
+			_, err := db.ExecContext(context.Background(), `INSERT INTO T (A) VALUES (:1)`, vals)
+			var oe *network.OracleError
+			if !errors.As(err, &oe) {
+				t.Fatalf("error %v (%T), want an OracleError", err, err)
+			}
+			if oe.ErrCode != tt.wantCode || !strings.Contains(oe.ErrMsg, tt.wantText) {
+				t.Errorf("error code %d %q, want %d containing %q", oe.ErrCode, oe.ErrMsg, tt.wantCode, tt.wantText)
+			}
+			e := p.Executes()[len(p.Executes())-1]
+			if got := e.Options&wirepeer.OptBatchErrs != 0; got != tt.batchMode {
+				t.Errorf("batch-error option %v, want %v", got, tt.batchMode)
+			}
+			var replied int
+			for _, c := range p.Calls() {
+				if c.Exec == e {
+					replied = c.ORA
+				}
+			}
+			if replied != tt.wantORA {
+				t.Errorf("the peer replied ORA-%05d, want ORA-%05d", replied, tt.wantORA)
+			}
+		})
 	}
 }
 
@@ -398,55 +411,6 @@ func TestServerFacts(t *testing.T) {
 				if got := e.Rows[0][i].Text; got != tt.texts[i] {
 					t.Errorf("bind %d: text %.20q, want %.20q", i+1, got, tt.texts[i])
 				}
-			}
-		})
-	}
-}
-
-// TestBatchErrors: go-ora asks for batch errors on arrays of more than
-// one row; the peer fails the rows the test names. go-ora reports the
-// first failed row's code and message, and not its offset: the loader
-// has to find the row itself (bisection).
-func TestBatchErrors(t *testing.T) {
-	tests := []struct {
-		name      string
-		rows      int
-		fail      map[int]int // row → ORA code
-		batchMode bool
-		wantCode  int
-		wantText  string
-		wantORA   int // the code the peer replied
-	}{
-		{"two of three rows fail", 3, map[int]int{1: 1400, 2: 12899}, true, 1400, "row 2 refused", 24381},
-		{"one row, no batch mode", 1, map[int]int{0: 1400}, false, 1400, "row 1 refused", 1400},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p, db := open(t, wirepeer.Facts{FailRow: func(e *wirepeer.Execute, row int) int { return tt.fail[row] }})
-			vals := make([]sql.NullString, tt.rows)
-			for i := range vals {
-				vals[i] = sql.NullString{String: strconv.Itoa(i), Valid: true}
-			}
-			_, err := db.ExecContext(context.Background(), `INSERT INTO T (A) VALUES (:1)`, vals)
-			var oe *network.OracleError
-			if !errors.As(err, &oe) {
-				t.Fatalf("error %v (%T), want an OracleError", err, err)
-			}
-			if oe.ErrCode != tt.wantCode || !strings.Contains(oe.ErrMsg, tt.wantText) {
-				t.Errorf("error code %d %q, want %d containing %q", oe.ErrCode, oe.ErrMsg, tt.wantCode, tt.wantText)
-			}
-			e := p.Executes()[len(p.Executes())-1]
-			if got := e.Options&wirepeer.OptBatchErrs != 0; got != tt.batchMode {
-				t.Errorf("batch-error option %v, want %v", got, tt.batchMode)
-			}
-			var replied int
-			for _, c := range p.Calls() {
-				if c.Exec == e {
-					replied = c.ORA
-				}
-			}
-			if replied != tt.wantORA {
-				t.Errorf("the peer replied ORA-%05d, want ORA-%05d", replied, tt.wantORA)
 			}
 		})
 	}
