@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 
 	"os"
@@ -56,11 +57,38 @@ func TestAbortWhileStdoutBlocks(t *testing.T) {
 			cmd.Env = append(cmd.Env, "TARGET_ORACLE_BATCH_SIZE_ROWS=1")
 			cmd.Stdout = pw
 			var stderr strings.Builder
-			cmd.Stderr = &stderr
+			er, ew, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd.Stderr = ew
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
 			pw.Close()
+			ew.Close()
+			// The first stderr line comes from Main, which runs after the
+			// signal handlers are installed: a signal sent before would meet
+			// Go's default handler instead.
+			first := make(chan struct{})
+			copied := make(chan struct{})
+			go func() {
+				defer close(copied)
+				sc := bufio.NewScanner(er)
+				sc.Buffer(nil, 1<<20)
+				for n := 0; sc.Scan(); n++ {
+					if n == 0 {
+						close(first)
+					}
+					stderr.WriteString(sc.Text() + "\n")
+				}
+			}()
+			select {
+			case <-first:
+			case <-time.After(20 * time.Second):
+				cmd.Process.Kill()
+				t.Fatal("the target wrote nothing to stderr")
+			}
 			// The run has nothing to wait for but fd 1: give it time to
 			// fill the pipe. Whether or not it has by the signal, the only
 			// way out is the abort.
@@ -76,8 +104,10 @@ func TestAbortWhileStdoutBlocks(t *testing.T) {
 			case <-time.After(20 * time.Second):
 				cmd.Process.Kill()
 				<-done
+				<-copied
 				t.Fatalf("the process did not end after the abort:\n%s", stderr.String())
 			}
+			<-copied
 			if got := cmd.ProcessState.ExitCode(); got != c.code {
 				t.Fatalf("exit %d, want %d:\n%s", got, c.code, stderr.String())
 			}
