@@ -8,6 +8,7 @@ package engine
 
 import (
 	"context"
+	"encoding/binary"
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/table"
@@ -149,4 +150,15 @@ type Result struct {
 	Inserted, Updated, Deleted int64
 	Written                    int64 // rows written (inserted + updated when those are unknown)
 	Known                      bool
+}
+
+// AppendKey appends one key column's value to a composite key's text,
+// length first, so that no two different key tuples give the same text
+// (values may hold any byte, NUL included: joined with a separator,
+// ("a\x00b","c") and ("a","b\x00c") would be one key). Every place that
+// compares keys by text — the loader's in-batch dedupe, the embedded
+// engine, the fake Oracle — builds them with it.
+func AppendKey(b []byte, v string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(v)))
+	return append(b, v...)
 }

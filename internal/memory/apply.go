@@ -120,7 +120,7 @@ func distinctKeys(w *engine.Write) error {
 	for _, r := range w.Rows {
 		kb = kb[:0]
 		for _, i := range idx {
-			kb = append(append(kb, r.Values[i]...), 0)
+			kb = engine.AppendKey(kb, r.Values[i])
 		}
 		if line, dup := seen[string(kb)]; dup {
 			return oraError(30926, fmt.Sprintf("unable to get a stable set of rows in the source tables (input lines %d and %d share a key)", line, r.Line))

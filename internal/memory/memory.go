@@ -470,7 +470,7 @@ func (t *memTable) reindex() {
 func (t *memTable) keyOf(r map[string]string) string {
 	var k []byte
 	for _, c := range t.def.PrimaryKey {
-		k = append(append(k, r[c]...), 0)
+		k = engine.AppendKey(k, r[c])
 	}
 	return string(k)
 }

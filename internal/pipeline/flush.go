@@ -421,15 +421,15 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 }
 
 // rowKey is the dedupe key of a row's values: the one key column's value
-// as it is, or the key values joined with NUL bytes.
+// as it is, or the key values each after its length (engine.AppendKey:
+// values may hold NUL bytes, so no separator is safe).
 func rowKey(vals []string, keys []int, kb *[]byte) string {
 	if len(keys) == 1 {
 		return vals[keys[0]]
 	}
 	b := (*kb)[:0]
 	for _, k := range keys {
-		b = append(b, vals[k]...)
-		b = append(b, 0)
+		b = engine.AppendKey(b, vals[k])
 	}
 	*kb = b
 	return string(b)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
@@ -615,13 +616,14 @@ func (t *tbl) index() {
 	}
 }
 
+// keyText is a row's key as one text, each value after its length, as
+// the loader's (engine.AppendKey): values may hold NUL bytes.
 func keyText(r map[string]string, cols []string) string {
-	var b strings.Builder
+	var b []byte
 	for _, c := range cols {
-		b.WriteString(r[c])
-		b.WriteByte(0)
+		b = engine.AppendKey(b, r[c])
 	}
-	return b.String()
+	return string(b)
 }
 
 // ordered returns the live rows by primary key (numerically for NUMBER
