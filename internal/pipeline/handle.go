@@ -115,15 +115,17 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 
 // checkVersion refuses a version _SDC_TABLE_VERSION (NUMBER(38,0)) could
 // not hold exactly: Oracle would round it, and comparisons with "<" would
-// then differ from the dry run's.
+// then differ from the dry run's. It makes m.Version canonical: a version
+// is a number, so "-0" is stored, and activated, as 0.
 func checkVersion(m *singer.Message) error {
-	info, err := value.CheckNumber(m.Version)
+	canon, info, err := value.CanonicalNumber(m.Version)
 	if err == nil && info.IntDigits > 38 {
 		err = fmt.Errorf("more than 38 digits")
 	}
 	if err != nil {
 		return &singer.InputError{Line: m.Line, Stream: m.Stream, Property: "version", Msg: fmt.Sprintf("%s is not a table version (an integer of at most 38 digits): %v", m.Version, err)}
 	}
+	m.Version = canon
 	return nil
 }
 

@@ -32,3 +32,33 @@ func TestCompositeKeysWithNULStayApart(t *testing.T) {
 		})
 	}
 }
+
+// Versions are canonical numbers (issue 13 item 11): "-0" is 0, in a
+// RECORD (stored as 0) and in ACTIVATE_VERSION, so activating version 0
+// keeps a row of version -0 and activating -0 keeps a row of version 0.
+func TestVersionsAreCanonical(t *testing.T) {
+	recAt := func(id int, version string) string {
+		return `{"type":"RECORD","stream":"s","record":{"id":` + string(rune('0'+id)) + `,"v":"x"},"version":` + version + `}`
+	}
+	activate := func(version string) string {
+		return `{"type":"ACTIVATE_VERSION","stream":"s","version":` + version + `}`
+	}
+	for name, lines := range map[string][]string{
+		"record -0, activate 0": {schemaLine, recAt(1, "-0"), activate("0")},
+		"record 0, activate -0": {schemaLine, recAt(1, "0"), activate("-0")},
+		// the second record takes the one pass (the columns exist by then)
+		"records 0 and -0, activate 0": {schemaLine, recAt(1, "0"), recAt(2, "-0"), activate("0")},
+	} {
+		t.Run(name, func(t *testing.T) {
+			eng := newEngine()
+			if _, err := run(t, eng, loadConfig(t, ""), input(lines...)); err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range eng.Rows("DRY_RUN.S") {
+				if r["_SDC_TABLE_VERSION"] != "0" || r["_SDC_DELETED_AT"] != "" {
+					t.Errorf("row %s: version %q, deleted at %q; want 0, not deleted", r["ID"], r["_SDC_TABLE_VERSION"], r["_SDC_DELETED_AT"])
+				}
+			}
+		})
+	}
+}
