@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"strconv"
@@ -46,7 +47,10 @@ func (e *ValidationError) Error() string {
 // satisfy to be stored unchanged (value.CheckNumber, at most MaxNumberText
 // characters), wherever the number is.
 func (s *Schema) Validate(record any) error {
-	if e := checkNumbers(record); e != nil {
+	if e := checkNumbers(record, false); e != nil {
+		// Map order found one: the message names the first by path, so
+		// that the same record always gets the same text.
+		e = checkNumbers(record, true)
 		slices.Reverse(e.Path)
 		return e
 	}
@@ -79,12 +83,23 @@ func cutMessage(m string) string {
 	return m[:cut] + fmt.Sprintf("… (%d more bytes)", len(m)-cut)
 }
 
-// checkNumbers returns the first invalid number, with its path reversed.
-func checkNumbers(v any) *ValidationError {
+// checkNumbers returns an invalid number, with its path reversed: with
+// sorted, the first by path (object members by name); without, whichever
+// Go's map order meets first (cheaper: no sorting while all is well).
+func checkNumbers(v any, sorted bool) *ValidationError {
 	switch v := v.(type) {
 	case map[string]any:
+		if sorted {
+			for _, k := range slices.Sorted(maps.Keys(v)) {
+				if err := checkNumbers(v[k], true); err != nil {
+					err.Path = append(err.Path, k)
+					return err
+				}
+			}
+			return nil
+		}
 		for k, e := range v {
-			if err := checkNumbers(e); err != nil {
+			if err := checkNumbers(e, false); err != nil {
 				err.Path = append(err.Path, k)
 				return err
 			}
@@ -92,7 +107,7 @@ func checkNumbers(v any) *ValidationError {
 		}
 	case []any:
 		for i, e := range v {
-			if err := checkNumbers(e); err != nil {
+			if err := checkNumbers(e, sorted); err != nil {
 				err.Path = append(err.Path, strconv.Itoa(i))
 				return err
 			}
@@ -146,7 +161,10 @@ func reason(err error) string {
 // deepest instance location, preferring a specific keyword (format,
 // multipleOf, …) over a type mismatch, since in anyOf [T, null] the type
 // error of the null branch says nothing. Type errors of alternatives at
-// that location are merged ("not of type string or null").
+// that location are merged ("not of type string or null"). Leaves that
+// rank alike are taken in leafOrder: the library visits an object's
+// members in Go's map order, and the same record must always get the
+// same message.
 func describe(root *jsonschema.ValidationError, instance any) *ValidationError {
 	var leaves []*jsonschema.ValidationError
 	var collect func(e *jsonschema.ValidationError)
@@ -159,6 +177,7 @@ func describe(root *jsonschema.ValidationError, instance any) *ValidationError {
 		}
 	}
 	collect(root)
+	slices.SortStableFunc(leaves, leafOrder)
 	best := root
 	bestDepth, bestSpecific := -1, -1
 	for _, l := range leaves {
@@ -188,6 +207,51 @@ func describe(root *jsonschema.ValidationError, instance any) *ValidationError {
 	return message(best, path, v)
 }
 
+// leafOrder orders error leaves by instance location (member names as
+// text, array indexes as numbers), then schema location, then the
+// library's text: an order that does not depend on the order the library
+// met them in.
+func leafOrder(a, b *jsonschema.ValidationError) int {
+	if c := slices.CompareFunc(a.InstanceLocation, b.InstanceLocation, locationStep); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.SchemaURL, b.SchemaURL); c != 0 {
+		return c
+	}
+	if c := slices.Compare(a.ErrorKind.KeywordPath(), b.ErrorKind.KeywordPath()); c != 0 {
+		return c
+	}
+	return strings.Compare(libraryText(a.ErrorKind), libraryText(b.ErrorKind))
+}
+
+// locationStep compares two steps of instance locations: indexes (digits
+// only, no leading zeros) by value, before names; names as text.
+func locationStep(x, y string) int {
+	xi, yi := isIndex(x), isIndex(y)
+	switch {
+	case xi && yi && len(x) != len(y):
+		return len(x) - len(y)
+	case xi != yi:
+		if xi {
+			return -1
+		}
+		return 1
+	}
+	return strings.Compare(x, y)
+}
+
+func isIndex(s string) bool {
+	if s == "" || len(s) > 1 && s[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 func rank(e *jsonschema.ValidationError) (depth, specific int) {
 	depth, specific = len(e.InstanceLocation), 1
 	switch e.ErrorKind.(type) {
@@ -207,8 +271,9 @@ func message(e *jsonschema.ValidationError, path []string, v any) *ValidationErr
 		out.Path = append(out.Path, k.Missing[0])
 		out.Msg = fmt.Sprintf("missing required property %q", k.Missing[0])
 	case *kind.AdditionalProperties:
-		out.Path = append(out.Path, k.Properties[0])
-		out.Msg = fmt.Sprintf("property %q is not allowed by the schema", k.Properties[0])
+		name := slices.Min(k.Properties) // listed in map order: the first by name
+		out.Path = append(out.Path, name)
+		out.Msg = fmt.Sprintf("property %q is not allowed by the schema", name)
 	case *kind.Format:
 		out.Msg = fmt.Sprintf("%s is not a valid %s", got, k.Want)
 		if k.Err != nil {
