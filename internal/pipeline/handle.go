@@ -182,6 +182,21 @@ func (p *pipeline) needVersions(s *stream, line int64) error {
 	return p.relayout(s, existing, line)
 }
 
+// needDeletes adds _SDC_DELETED_AT to the stream's table for a record
+// carrying an undeclared _sdc_deleted_at (add_record_metadata false):
+// the records before it are flushed with the old layout, then the column
+// is added like a SCHEMA change, before the record's batch is written
+// (SPEC §5.4).
+func (p *pipeline) needDeletes(s *stream, line int64) error {
+	s.opts.UsesDeletes = true
+	p.flush(s)
+	existing, err := p.tables.describe(p.workCtx, s.opts.Schema, s.layout.Table().Name)
+	if err != nil {
+		return fmt.Errorf("stream %q: describe table: %w", s.name, err)
+	}
+	return p.relayout(s, existing, line)
+}
+
 // schemaIdentity is what makes two SCHEMA messages "identical": the
 // compact schema text and the key properties.
 func schemaIdentity(m *singer.Message) ([]byte, error) {
@@ -256,6 +271,12 @@ func (p *pipeline) streamRecord(s *stream, m *singer.Message) error {
 	if err := p.fill(s, m, meta, row); err != nil {
 		s.buf.drop()
 		p.seq.last = seq
+		if errors.Is(err, table.ErrDeletedColumnNeeded) && !s.opts.UsesDeletes {
+			if err := p.needDeletes(s, m.Line); err != nil {
+				return err
+			}
+			return p.streamRecord(s, m) // once: the layout has the column now
+		}
 		return p.invalid(s, m, err)
 	}
 	size := int64(len(m.Record)) + 64
@@ -303,6 +324,12 @@ func (p *pipeline) fill(s *stream, m *singer.Message, meta *table.Meta, row []st
 			p.warnUnknown(s, held...)
 			return nil
 		}
+		if err == table.ErrDeletedColumnNeeded {
+			// The whole record was walked and checked: converted again
+			// once the column is there.
+			s.layout.ForgetUnknown(held)
+			return err
+		}
 		if serr := m.CheckRecord(); serr != nil {
 			// Malformed, or not the record the walk took it for (the
 			// line read again in full): a record handled later may
@@ -319,6 +346,10 @@ func (p *pipeline) fill(s *stream, m *singer.Message, meta *table.Meta, row []st
 		}
 	}
 	if err := s.layout.Row(m.Record, meta, row, s.buf.stats, unknown); err != nil {
+		if err == table.ErrDeletedColumnNeeded {
+			s.layout.ForgetUnknown(held)
+			return err
+		}
 		return inputErrorFrom(m.Line, s.name, err)
 	}
 	return nil

@@ -103,3 +103,75 @@ func TestRejectMessagesAreDeterministic(t *testing.T) {
 		})
 	}
 }
+
+// A record's _sdc_deleted_at is honoured whether or not the SCHEMA
+// declares it (issue 13 item 7, SPEC §5.4, §6.4): PipelineWise-style taps
+// send it undeclared. A soft delete changes only _SDC_DELETED_AT (and
+// metadata) of an existing row, a hard delete removes the row, and with
+// add_record_metadata false the column is added before the record's
+// batch is written.
+func TestUndeclaredDeletedAt(t *testing.T) {
+	schema := `{"type":"SCHEMA","stream":"p","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"v":{"type":["null","string"]}}}}`
+	recP := func(body string) string { return `{"type":"RECORD","stream":"p","record":{` + body + `}}` }
+	in := input(schema, recP(`"id":1,"v":"a"`), recP(`"id":2,"v":"b"`), state(1),
+		recP(`"id":1,"_sdc_deleted_at":"2025-01-01T00:00:00Z"`), recP(`"id":3,"v":"c","_sdc_deleted_at":null`), state(2))
+	for _, c := range []struct {
+		name, settings string
+		want           string // ID:V:_SDC_DELETED_AT per row
+	}{
+		{"soft", ``, "1:a:2025-01-01T00:00:00Z 2:b: 3:c:"},
+		{"hard", `{"hard_delete": true}`, "2:b: 3:c:"},
+		{"soft, no metadata", `{"add_record_metadata": false}`, "1:a:2025-01-01T00:00:00Z 2:b: 3:c:"},
+		{"hard, no metadata", `{"add_record_metadata": false, "hard_delete": true}`, "2:b: 3:c:"},
+		{"soft, one row a batch", `{"batch_size_rows": 1, "add_record_metadata": false}`, "1:a:2025-01-01T00:00:00Z 2:b: 3:c:"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			eng := newEngine()
+			states, err := run(t, eng, loadConfig(t, c.settings), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(states) == 0 || states[len(states)-1] != `{"n":2}` {
+				t.Errorf("states %q", states)
+			}
+			var got []string
+			for _, r := range eng.Rows("DRY_RUN.P") {
+				got = append(got, r["ID"]+":"+r["V"]+":"+r["_SDC_DELETED_AT"])
+			}
+			if strings.Join(got, " ") != c.want {
+				t.Errorf("rows %q, want %q", strings.Join(got, " "), c.want)
+			}
+		})
+	}
+	t.Run("null only: no column", func(t *testing.T) {
+		eng := newEngine()
+		if _, err := run(t, eng, loadConfig(t, `{"add_record_metadata": false}`), input(schema, recP(`"id":3,"v":"c","_sdc_deleted_at":null`))); err != nil {
+			t.Fatal(err)
+		}
+		if c := eng.Tables()["DRY_RUN.P"].Column("_SDC_DELETED_AT"); c != nil {
+			t.Errorf("a null _sdc_deleted_at added %+v", c)
+		}
+	})
+	for _, settings := range []string{``, `{"add_record_metadata": false}`} {
+		t.Run("not a date-time "+settings, func(t *testing.T) {
+			bad := input(schema, recP(`"id":1,"v":"a"`), state(1), recP(`"id":2,"v":"b","_sdc_deleted_at":"yesterday"`), recP(`"id":3,"v":"c"`), state(2))
+			eng := newEngine()
+			states, err := run(t, eng, loadConfig(t, settings), bad)
+			wantInputError(t, err, `line 4: stream "p": property "_sdc_deleted_at"`)
+			if strings.Join(states, "|") != `{"n":1}` || ids(eng, "P") != "1" {
+				t.Errorf("states %q, rows %s", states, ids(eng, "P"))
+			}
+			cfg := `{"on_invalid_record": "skip"}`
+			if settings != "" {
+				cfg = `{"on_invalid_record": "skip", "add_record_metadata": false}`
+			}
+			eng = newEngine()
+			if _, err := run(t, eng, loadConfig(t, cfg), bad); err != nil {
+				t.Fatal(err)
+			}
+			if ids(eng, "P") != "1,3" {
+				t.Errorf("rows %s, want 1,3", ids(eng, "P"))
+			}
+		})
+	}
+}

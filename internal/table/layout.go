@@ -133,6 +133,8 @@ type Layout struct {
 	pendingAt []int // order of the errors in the record
 	npending  int
 	seq       int
+
+	needsDeleted bool // the record carries an undeclared _sdc_deleted_at the table has no column for
 }
 
 // cand is a column the layout wants before it has a name.

@@ -87,10 +87,14 @@ type objPlan struct {
 }
 
 type entry struct {
-	col   int      // column fed by the value, -1 for none
-	child *objPlan // flattened object
-	node  schema.Node
-	bit   uint64 // required bit of the fused check
+	col int // column fed by the value, -1 for none
+	// needsDeleted marks the record's undeclared _sdc_deleted_at when the
+	// table has no _SDC_DELETED_AT column: a non-null value needs one
+	// (ErrDeletedColumnNeeded).
+	needsDeleted bool
+	child        *objPlan // flattened object
+	node         schema.Node
+	bit          uint64 // required bit of the fused check
 }
 
 type span struct {
@@ -172,8 +176,10 @@ func (l *Layout) planObject(b *builder, obj *schema.Property, depth int, propCol
 	if len(obj.Path) > 0 {
 		op.prefix = strings.Join(obj.Path, ".") + "."
 	}
+	declaredDeleted := false
 	for _, p := range obj.Properties {
 		e := entry{col: -1}
+		declaredDeleted = declaredDeleted || depth == 0 && p.Name == deletedProperty
 		if i, ok := propCol[p]; ok {
 			e.col = i
 		} else if depth == 0 && p.Name == deletedProperty {
@@ -190,6 +196,19 @@ func (l *Layout) planObject(b *builder, obj *schema.Property, depth int, propCol
 		}
 		op.names = append(op.names, p.Name)
 		op.plain = append(op.plain, jsonscan.Plain(p.Name))
+	}
+	if depth == 0 && !declaredDeleted {
+		// PipelineWise-style taps send _sdc_deleted_at undeclared: it is
+		// honoured all the same (SPEC §5.4), as a date-time or null.
+		e := entry{col: l.MetaIndex(MetaDeletedAt)}
+		e.needsDeleted = e.col < 0
+		op.index[deletedProperty] = len(op.entries)
+		op.entries = append(op.entries, e)
+		if e.col >= 0 {
+			op.cols = append(op.cols, e.col)
+		}
+		op.names = append(op.names, deletedProperty)
+		op.plain = append(op.plain, true)
 	}
 	return op
 }
@@ -218,6 +237,14 @@ func (l *Layout) Row(record []byte, meta *Meta, row []string, stats []Stats, unk
 // tap inventing a key per record must not grow memory or the log without
 // bound.
 const MaxUnknownReported = 1000
+
+// ErrDeletedColumnNeeded is Row's and RowChecked's answer for a record
+// that carries a non-null _sdc_deleted_at its schema does not declare,
+// when the table has no _SDC_DELETED_AT column: the caller adds it (a
+// layout with Options.UsesDeletes) before the record's batch is written,
+// as for a SCHEMA change, and converts the record again. The record is
+// otherwise valid and convertible.
+var ErrDeletedColumnNeeded = errors.New("table: the record's _sdc_deleted_at needs an _SDC_DELETED_AT column")
 
 // ErrUnchecked is RowChecked's answer when the fused checks did not accept
 // the record: it may be invalid, or valid in a way only the general path
@@ -278,6 +305,7 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []Stats, unk
 		return fmt.Errorf("table: row of %d values and %d stats for %d columns", len(row), len(stats), len(l.cols))
 	}
 	l.buf = l.buf[:0]
+	l.needsDeleted = false
 	clear(l.spans)
 	if l.npending > 0 {
 		clear(l.pending)
@@ -317,6 +345,9 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []Stats, unk
 		if sp := l.spans[k]; sp.start == sp.end {
 			return inputError(l.stream, l.cols[k].path, "key property is missing, null or empty")
 		}
+	}
+	if l.needsDeleted {
+		return ErrDeletedColumnNeeded
 	}
 	// Only a record that made it into a row counts towards the columns'
 	// needs: a rejected record's values must not widen a column.
@@ -504,6 +535,24 @@ func (l *Layout) member(b []byte, j int, op *objPlan, key []byte, expected bool,
 	switch {
 	case e.col >= 0:
 		return l.value(b, j, end, e.col, stats)
+	case e.needsDeleted:
+		if end < 0 {
+			var err error
+			if end, err = l.skip(b, j); err != nil {
+				return j, err
+			}
+		}
+		l.needsDeleted = b[j] != 'n' // a duplicate key replaces the value
+		if l.needsDeleted {
+			// Checked now, so that an invalid value adds no column.
+			start := len(l.buf)
+			err := l.time(&colPlan{conv: convTimestamp, format: "date-time"}, b[j:end], &Stats{})
+			l.buf = l.buf[:start]
+			if err != nil {
+				return j, inputError(l.stream, deletedProperty, "%v", err)
+			}
+		}
+		return end, nil
 	case isObject:
 		return l.object(b, j, e.child, stats, unknown, check && e.child.walk)
 	case end >= 0:
