@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/target-oracle/target-oracle/internal/engine"
+	"github.com/target-oracle/target-oracle/internal/schema"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
@@ -31,6 +32,20 @@ func storage() Options {
 		Tablespace: "data_ts", IndexTablespace: "IDX_TS", LOBTablespace: "lob_ts",
 		GrantSelectTo: []string{"reporting", "public", "Mixed Case"}, ColumnComments: true,
 	}
+}
+
+// datetimeKeyTable is the table NewLayout makes for a stream keyed by a
+// date-time property.
+func datetimeKeyTable() *table.Table {
+	sch, err := schema.Compile([]byte(`{"type":"object","properties":{"at":{"type":"string","format":"date-time"},"v":{"type":["null","string"],"maxLength":10}}}`))
+	if err != nil {
+		panic(err)
+	}
+	l, err := table.NewLayout("events", sch.Root, []string{"at"}, table.Options{Schema: "SHOP", IdentifierUpper: true, TimestampTZ: true}, nil)
+	if err != nil {
+		panic(err)
+	}
+	return l.Table()
 }
 
 func goldenCases() []goldenCase {
@@ -106,6 +121,11 @@ func goldenCases() []goldenCase {
 		{name: "create_table_national", render: chg(plain, change(national, table.CreateTable, "", table.Type{}, table.Type{}))},
 		{name: "create_table_30_byte_identifiers", render: chg(short, change(long, table.CreateTable, "", table.Type{}, table.Type{}))},
 		{name: "create_table_odd_names", render: chg(New(Options{ColumnComments: true}), change(odd(), table.CreateTable, "", table.Type{}, table.Type{}))},
+		// The table model, not a hand-made table: a new date-time key is
+		// TIMESTAMP(9), as keys never widen (SPEC §5.2).
+		{name: "create_table_datetime_key", render: func() ([]Statement, error) {
+			return plain.Change(change(datetimeKeyTable(), table.CreateTable, "", table.Type{}, table.Type{}))
+		}},
 
 		{name: "add_column", render: chg(New(Options{ColumnComments: true}), change(withColumn(small(), prop("ZIP", tVarChar, "address", "zip"), false), table.AddColumn, "ZIP", table.Type{}, tVarChar))},
 		{name: "add_column_bool_number", render: chg(plain, change(withColumn(small(), prop("ACTIVE", tBoolNum), false), table.AddColumn, "ACTIVE", table.Type{}, tBoolNum))},

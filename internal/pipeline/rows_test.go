@@ -175,3 +175,80 @@ func TestUndeclaredDeletedAt(t *testing.T) {
 		})
 	}
 }
+
+// A key value its column cannot hold is invalid input naming the line,
+// the stream and the key, found when the row is built: on_invalid_record
+// applies and the batch's other records commit; keys never widen (issue
+// 13 item 9, SPEC §5.2). New tables give date-time keys TIMESTAMP(9).
+func TestKeyValueThatDoesNotFit(t *testing.T) {
+	decimal := `{"type":"SCHEMA","stream":"d","key_properties":["k"],"schema":{"type":"object","properties":{"k":{"type":"string","format":"x-singer.decimal","precision":5,"scale":2},"v":{"type":"integer"}}}}`
+	recD := func(k string, v int) string {
+		return fmt.Sprintf(`{"type":"RECORD","stream":"d","record":{"k":%q,"v":%d}}`, k, v)
+	}
+	// An existing TIMESTAMP(6) key: the column was made as a property,
+	// then became the key of the empty table.
+	tsSchema := func(key string) string {
+		return `{"type":"SCHEMA","stream":"t","key_properties":["` + key + `"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"ts":{"type":"string","format":"date-time"}}}}`
+	}
+	recT := func(id int, ts string) string {
+		return fmt.Sprintf(`{"type":"RECORD","stream":"t","record":{"id":%d,"ts":%q}}`, id, ts)
+	}
+	cases := []struct {
+		name, table, col string
+		prepare, in      string
+		err              string
+		want             string // the key column's values after on_invalid_record skip
+	}{
+		{"decimal digits before the point", "D", "K", "", input(decimal, recD("1.25", 1), recD("1234.5", 2), state(1), recD("2", 3), state(2)),
+			`line 3: stream "d": property "k": key value 1234.5 does not fit its column NUMBER(5,2) (keys never widen)`, "1.25,2"},
+		{"decimal scale", "D", "K", "", input(decimal, recD("1.25", 1), recD("2.125", 2), state(1), recD("2", 3), state(2)),
+			`line 3: stream "d": property "k": key value 2.125 does not fit its column NUMBER(5,2) (keys never widen)`, "1.25,2"},
+		{"seventh fraction digit in TIMESTAMP(6)", "T", "TS", input(tsSchema("id")),
+			input(tsSchema("ts"), recT(1, "2025-01-01T00:00:00.123456Z"), recT(2, "2025-01-01T00:00:00.1234567Z"), state(1), recT(3, "2025-01-02T00:00:00Z"), state(2)),
+			`line 3: stream "t": property "ts": key value 2025-01-01T00:00:00.1234567Z does not fit its column TIMESTAMP(6) WITH TIME ZONE (keys never widen)`,
+			"2025-01-01T00:00:00.123456Z,2025-01-02T00:00:00Z"},
+	}
+	for _, c := range cases {
+		for _, policy := range []string{"fail", "skip"} {
+			t.Run(c.name+" "+policy, func(t *testing.T) {
+				eng := newEngine()
+				if c.prepare != "" {
+					if _, err := run(t, eng, loadConfig(t, ""), c.prepare); err != nil {
+						t.Fatal(err)
+					}
+				}
+				states, err := run(t, eng, loadConfig(t, `{"on_invalid_record": "`+policy+`"}`), c.in)
+				if policy == "fail" {
+					wantInputError(t, err, c.err)
+					if err.Error() != c.err {
+						t.Errorf("error %q, want %q", err, c.err)
+					}
+					if len(states) != 0 {
+						t.Errorf("states %q, want none", states)
+					}
+					wantValues(t, eng, c.table, c.col, strings.Split(c.want, ",")[0])
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(states) == 0 || states[len(states)-1] != `{"n":2}` {
+					t.Errorf("states %q", states)
+				}
+				wantValues(t, eng, c.table, c.col, strings.Split(c.want, ",")...)
+				if typ := eng.Tables()["DRY_RUN."+c.table].Column(c.col).Type.String(); typ != map[string]string{"D": "NUMBER(5,2)", "T": "TIMESTAMP(6) WITH TIME ZONE"}[c.table] {
+					t.Errorf("key column widened to %s", typ)
+				}
+			})
+		}
+	}
+	t.Run("new date-time key is TIMESTAMP(9)", func(t *testing.T) {
+		eng := newEngine()
+		if _, err := run(t, eng, loadConfig(t, ""), input(tsSchema("ts"), recT(1, "2025-01-01T00:00:00.123456789Z"))); err != nil {
+			t.Fatal(err)
+		}
+		wantColumnType(t, eng, "T", "TS", "TIMESTAMP(9) WITH TIME ZONE")
+		wantColumnType(t, eng, "T", "_SDC_RECEIVED_AT", "TIMESTAMP(6) WITH TIME ZONE")
+		wantValues(t, eng, "T", "TS", "2025-01-01T00:00:00.123456789Z")
+	})
+}

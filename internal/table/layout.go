@@ -522,6 +522,9 @@ func (b *builder) table(name string, existing *Table) (*Table, error) {
 	var fresh []*cand
 	for _, c := range b.keys {
 		if c.existing < 0 {
+			if c.typ.Kind == KindTimestamp {
+				c.typ.Frac = 9 // keys never widen: no fraction is too fine (SPEC §5.2)
+			}
 			fresh = append(fresh, c)
 		}
 	}

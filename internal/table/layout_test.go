@@ -231,7 +231,7 @@ func TestLayoutKeys(t *testing.T) {
 		{"json key", tree(p("k", ob)), []string{"k"}, Options{}, "error: LOB"},
 		{"clob key", tree(p("k", str, maxLen(5000))), []string{"k"}, Options{}, "error: CLOB"},
 		{"missing key", tree(p("k", str)), []string{"x"}, Options{}, "error: not in the schema"},
-		{"date-time key", tree(p("k", str, format("date-time"))), []string{"k"}, Options{}, "k TIMESTAMP(6) NOT NULL"},
+		{"date-time key", tree(p("k", str, format("date-time"))), []string{"k"}, Options{}, "k TIMESTAMP(9) NOT NULL"}, // keys never widen: no fraction is too fine
 	}
 	for _, tt := range tests {
 		l, err := NewLayout("s", tt.root, tt.keys, tt.opts, nil)

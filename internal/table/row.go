@@ -655,12 +655,12 @@ func (l *Layout) value(b []byte, j, end int, c int, stats []Stats) (int, error) 
 		if cp.key || cp.national || (stats != nil && len(v) > stats[c].MaxChars) {
 			st.MaxChars = textChars(v, cp.national)
 		}
-		if cp.key {
-			if err := keyFits(cp, &st, l.ceiling); err != nil {
-				l.buf = l.buf[:start]
-				l.spans[c] = span{}
-				return end, l.hold(c, inputError(l.stream, cp.path, "%v", err))
-			}
+	}
+	if cp.key {
+		if err := keyFits(cp, v, &st, l.ceiling); err != nil {
+			l.buf = l.buf[:start]
+			l.spans[c] = span{}
+			return end, l.hold(c, inputError(l.stream, cp.path, "%v", err))
 		}
 	}
 	l.spans[c] = span{int32(start), int32(len(l.buf)), true}
@@ -727,13 +727,19 @@ func textChars(v []byte, national bool) int {
 	return n
 }
 
-// keyFits checks a key value against its column: keys never widen.
-func keyFits(cp *colPlan, st *Stats, ceiling int) error {
+// keyFits checks a key value (v, stored form) against its column: keys
+// never widen (a wider key column could outgrow the index key limit, and
+// the engine would fail the whole batch), so a value that would widen a
+// property column is invalid input for a key.
+func keyFits(cp *colPlan, v []byte, st *Stats, ceiling int) error {
 	t := cp.typ
-	if t.Kind != KindVarchar || textFits(t, *st, ceiling) {
+	if Fit(t, *st, ceiling) == t {
 		return nil
 	}
-	return fmt.Errorf("key value of %d bytes (%d characters) does not fit its column %s", st.MaxBytes, st.MaxChars, t)
+	if t.Kind == KindVarchar {
+		return fmt.Errorf("key value of %d bytes (%d characters) does not fit its column %s", st.MaxBytes, st.MaxChars, t)
+	}
+	return fmt.Errorf("key value %s does not fit its column %s (keys never widen)", v, t)
 }
 
 // unquote returns the text of the JSON string raw, unescaped into scratch
