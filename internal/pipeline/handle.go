@@ -104,6 +104,8 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 		return err
 	}
 	s.layout = layout
+	// CLOB JSON keeps number text as received: no NUMBER bounds there.
+	s.schema.KeepNumberText(layout.NumberTextPaths())
 	s.fused = p.cfg.ValidateRecords && layout.UseChecks(s.schema)
 	s.buf = s.newBuffer(0)
 	// The job carries the SCHEMA's line: until its DDL is applied, no

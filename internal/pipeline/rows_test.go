@@ -252,3 +252,49 @@ func TestKeyValueThatDoesNotFit(t *testing.T) {
 		wantValues(t, eng, "T", "TS", "2025-01-01T00:00:00.123456789Z")
 	})
 }
+
+// CLOB JSON columns and documents keep number text as received, however
+// many digits (issue 13 item 12, SPEC §5.3): only NUMBER columns and
+// native JSON columns are bounded by Oracle NUMBER.
+func TestNumberTextInClobJSON(t *testing.T) {
+	const big = "123456789012345678901234567890123456789012345"
+	schema := `{"type":"SCHEMA","stream":"j","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"o":{"type":["null","object"],"properties":{"n":{"type":"number"}}},"a":{"type":["null","array"],"items":{"type":"number"}},"any":{},"n":{"type":["null","number"]}}}}`
+	recJ := func(body string) string { return `{"type":"RECORD","stream":"j","record":{"id":1,` + body + `}}` }
+	for _, c := range []struct {
+		name, settings, body string
+		col, want, err   string
+	}{
+		{"object in a CLOB JSON column", `{"json_type": "clob"}`, `"o":{"n":` + big + `}`, "O", `{"n":` + big + `}`, ""},
+		{"array in a CLOB JSON column", `{"json_type": "clob"}`, `"a":[1e400,-` + big + `.5]`, "A", `[1e400,-` + big + `.5]`, ""},
+		{"bare number in a CLOB JSON column", `{"json_type": "clob"}`, `"any":` + big, "ANY", big, ""},
+		{"the dry run's default", ``, `"o":{"n":` + big + `}`, "O", `{"n":` + big + `}`, ""},
+		{"document of storage_mode json", `{"json_type": "clob", "storage_mode": "json"}`, `"n":` + big + `,"o":{"n":1e400}`, "DATA", `{"id":1,"n":` + big + `,"o":{"n":1e400}}`, ""},
+		{"NUMBER column", `{"json_type": "clob"}`, `"n":` + big, "", "", `property "n": ` + big + ` is not a valid number`},
+		{"native JSON column", `{"json_type": "json"}`, `"o":{"n":` + big + `}`, "", "", `property "o.n": ` + big + ` is not a valid number`},
+		{"native JSON document", `{"json_type": "json", "storage_mode": "json"}`, `"n":` + big, "", "", `property "n": ` + big + ` is not a valid number`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			eng := newEngine()
+			// twice: the first record of a stream and the one pass after it
+			in := input(schema, recJ(c.body), strings.Replace(recJ(c.body), `"id":1`, `"id":2`, 1))
+			_, err := run(t, eng, loadConfig(t, c.settings), in)
+			if c.err != "" {
+				wantInputError(t, err, c.err)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows := eng.Rows("DRY_RUN.J")
+			if len(rows) != 2 {
+				t.Fatalf("%d rows, want 2", len(rows))
+			}
+			for i, r := range rows {
+				want := strings.Replace(c.want, `"id":1`, fmt.Sprintf(`"id":%d`, i+1), 1)
+				if r[c.col] != want {
+					t.Errorf("row %d: %s = %s, want %s", i+1, c.col, r[c.col], want)
+				}
+			}
+		})
+	}
+}

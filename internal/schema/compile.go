@@ -25,6 +25,7 @@ type Schema struct {
 
 	validator *jsonschema.Schema
 	fast      *fastPlan // see ValidateRaw
+	asText    *textPaths // see KeepNumberText
 }
 
 // Compile compiles the "schema" object of a SCHEMA message. It resolves

@@ -47,10 +47,10 @@ func (e *ValidationError) Error() string {
 // satisfy to be stored unchanged (value.CheckNumber, at most MaxNumberText
 // characters), wherever the number is.
 func (s *Schema) Validate(record any) error {
-	if e := checkNumbers(record, false); e != nil {
+	if e := checkNumbers(record, false, s.asText); e != nil {
 		// Map order found one: the message names the first by path, so
 		// that the same record always gets the same text.
-		e = checkNumbers(record, true)
+		e = checkNumbers(record, true, s.asText)
 		slices.Reverse(e.Path)
 		return e
 	}
@@ -83,15 +83,90 @@ func cutMessage(m string) string {
 	return m[:cut] + fmt.Sprintf("… (%d more bytes)", len(m)-cut)
 }
 
+// KeepNumberText tells Validate (and ValidateRaw) where the record's
+// numbers are kept as text as received — CLOB JSON columns and documents
+// (SPEC §5.3) — so that Oracle NUMBER's bounds (value.CheckNumber) do not
+// apply to them: every number below a path of inside (in its objects and
+// arrays; the empty path is the whole record), and a number standing at a
+// path of bare itself. Such numbers must still be at most MaxNumberText
+// characters with an exponent of at most maxTextExponentDigits digits, so
+// that the validator library can compare them. Paths are property names
+// from the record root; the call replaces the earlier one. Not safe to
+// call while the schema validates.
+func (s *Schema) KeepNumberText(inside, bare [][]string) {
+	if len(inside) == 0 && len(bare) == 0 {
+		s.asText = nil
+		return
+	}
+	t := &textPaths{}
+	for _, p := range inside {
+		t.at(p).inside = true
+	}
+	for _, p := range bare {
+		t.at(p).bare = true
+	}
+	s.asText = t
+}
+
+// textPaths is a tree of property names: where numbers keep their text.
+type textPaths struct {
+	inside, bare bool
+	next         map[string]*textPaths
+}
+
+func (t *textPaths) at(path []string) *textPaths {
+	for _, name := range path {
+		if t.next == nil {
+			t.next = map[string]*textPaths{}
+		}
+		n := t.next[name]
+		if n == nil {
+			n = &textPaths{}
+			t.next[name] = n
+		}
+		t = n
+	}
+	return t
+}
+
+// allText is every value inside a value whose numbers keep their text.
+var allText = &textPaths{inside: true, bare: true}
+
+// member returns the paths at member name of an object at t; nil when
+// none (numbers there are bounded).
+func (t *textPaths) member(name string) *textPaths {
+	switch {
+	case t == nil:
+		return nil
+	case t.inside:
+		return allText
+	}
+	return t.next[name]
+}
+
+// element returns the paths at an element of an array at t.
+func (t *textPaths) element() *textPaths {
+	if t != nil && t.inside {
+		return allText
+	}
+	return nil
+}
+
+// maxTextExponentDigits bounds the exponent of a number kept as text: the
+// validator library computes with it (math/big), and 1e9999 is already
+// far beyond any number a tap means.
+const maxTextExponentDigits = 4
+
 // checkNumbers returns an invalid number, with its path reversed: with
 // sorted, the first by path (object members by name); without, whichever
-// Go's map order meets first (cheaper: no sorting while all is well).
-func checkNumbers(v any, sorted bool) *ValidationError {
+// Go's map order meets first (cheaper: no sorting while all is well). at
+// says where numbers keep their text (nil: nowhere below v).
+func checkNumbers(v any, sorted bool, at *textPaths) *ValidationError {
 	switch v := v.(type) {
 	case map[string]any:
 		if sorted {
 			for _, k := range slices.Sorted(maps.Keys(v)) {
-				if err := checkNumbers(v[k], true); err != nil {
+				if err := checkNumbers(v[k], true, at.member(k)); err != nil {
 					err.Path = append(err.Path, k)
 					return err
 				}
@@ -99,7 +174,7 @@ func checkNumbers(v any, sorted bool) *ValidationError {
 			return nil
 		}
 		for k, e := range v {
-			if err := checkNumbers(e, false); err != nil {
+			if err := checkNumbers(e, false, at.member(k)); err != nil {
 				err.Path = append(err.Path, k)
 				return err
 			}
@@ -107,7 +182,7 @@ func checkNumbers(v any, sorted bool) *ValidationError {
 		}
 	case []any:
 		for i, e := range v {
-			if err := checkNumbers(e, sorted); err != nil {
+			if err := checkNumbers(e, sorted, at.element()); err != nil {
 				err.Path = append(err.Path, strconv.Itoa(i))
 				return err
 			}
@@ -117,10 +192,17 @@ func checkNumbers(v any, sorted bool) *ValidationError {
 		if len(v) > MaxNumberText {
 			return &ValidationError{Msg: fmt.Sprintf("number text of %d characters is longer than the %d allowed", len(v), MaxNumberText)}
 		}
-		if _, err := value.CheckNumber(string(v)); err != nil {
-			return &ValidationError{Msg: fmt.Sprintf("%s is not a valid number: %s", display(v), reason(err))}
+		_, err := value.CheckNumber(string(v))
+		if err == nil || at == nil || !at.bare {
+			if err != nil {
+				return &ValidationError{Msg: fmt.Sprintf("%s is not a valid number: %s", display(v), reason(err))}
+			}
+			return nil
 		}
-
+		// Kept as text: any number JSON allows, within the library's means.
+		if exponentDigits(string(v)) > maxTextExponentDigits {
+			return &ValidationError{Msg: fmt.Sprintf("%s has an exponent of more than %d digits", display(v), maxTextExponentDigits)}
+		}
 	}
 	return nil
 }

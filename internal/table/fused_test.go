@@ -36,6 +36,7 @@ func newFusedPair(t testing.TB, schemaText string, keys []string, opts Options) 
 	if err != nil {
 		t.Fatalf("second NewLayout failed where the first did not: %v", err)
 	}
+	sch.KeepNumberText(g.NumberTextPaths()) // as the pipeline does
 	if !f.UseChecks(sch) {
 		return nil, false
 	}

@@ -621,3 +621,28 @@ func (l *Layout) KeyIndexes() []int { return l.keys }
 // DocumentIndex returns the position of the json mode document column, or
 // -1.
 func (l *Layout) DocumentIndex() int { return l.doc }
+
+// NumberTextPaths says where the layout keeps a record's numbers as text
+// as received (SPEC §5.3), for schema.KeepNumberText: inside are the
+// property paths whose objects and arrays are stored as compact JSON text
+// (CLOB JSON, CLOB and VARCHAR2 columns; the empty path for a CLOB JSON
+// document), bare those where a number itself keeps its text too (CLOB
+// JSON columns). NUMBER columns, and native JSON columns, which hold
+// numbers in Oracle's canonical form, are bounded by Oracle NUMBER.
+func (l *Layout) NumberTextPaths() (inside, bare [][]string) {
+	for i, c := range l.table.Columns {
+		clobJSON := c.Type.Kind == KindJSON && c.Type.JSONAsClob
+		switch {
+		case i == l.doc:
+			if clobJSON {
+				inside = append(inside, nil)
+			}
+		case c.Role != RoleProperty || l.cols[i].conv == convNone:
+		case clobJSON:
+			inside, bare = append(inside, c.Source), append(bare, c.Source)
+		case l.cols[i].conv == convText:
+			inside = append(inside, c.Source)
+		}
+	}
+	return inside, bare
+}
