@@ -262,7 +262,7 @@ func TestNumberTextInClobJSON(t *testing.T) {
 	recJ := func(body string) string { return `{"type":"RECORD","stream":"j","record":{"id":1,` + body + `}}` }
 	for _, c := range []struct {
 		name, settings, body string
-		col, want, err   string
+		col, want, err       string
 	}{
 		{"object in a CLOB JSON column", `{"json_type": "clob"}`, `"o":{"n":` + big + `}`, "O", `{"n":` + big + `}`, ""},
 		{"array in a CLOB JSON column", `{"json_type": "clob"}`, `"a":[1e400,-` + big + `.5]`, "A", `[1e400,-` + big + `.5]`, ""},

@@ -24,7 +24,7 @@ type Schema struct {
 	Root *Property
 
 	validator *jsonschema.Schema
-	fast      *fastPlan // see ValidateRaw
+	fast      *fastPlan  // see ValidateRaw
 	asText    *textPaths // see KeepNumberText
 }
 
