@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// End to end through the dry run's dump (issue 13 items 7 and 9): a
+// PipelineWise-style delete (an undeclared _sdc_deleted_at) soft-deletes
+// or, with hard_delete, removes the row; a key value its column cannot
+// hold is exit 3 naming line, stream and key, and the batch's valid
+// records are in the dump, with on_invalid_record skip and with fail.
+func TestRowFixesEndToEnd(t *testing.T) {
+	pw := `{"type":"SCHEMA","stream":"public-users","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":["null","string"]}}}}
+{"type":"RECORD","stream":"public-users","record":{"id":1,"name":"ada"}}
+{"type":"RECORD","stream":"public-users","record":{"id":2,"name":"bob"}}
+{"type":"STATE","value":{"s":1}}
+{"type":"RECORD","stream":"public-users","record":{"id":1,"name":null,"_sdc_deleted_at":"2025-01-01T00:00:00+00:00"}}
+{"type":"STATE","value":{"s":2}}
+`
+	dec := `{"type":"SCHEMA","stream":"d","key_properties":["k"],"schema":{"type":"object","properties":{"k":{"type":"string","format":"x-singer.decimal","precision":5,"scale":2}}}}
+{"type":"RECORD","stream":"d","record":{"k":"1.25"}}
+{"type":"RECORD","stream":"d","record":{"k":"2.125"}}
+{"type":"RECORD","stream":"d","record":{"k":"3"}}
+{"type":"STATE","value":{"s":1}}
+`
+	for _, c := range []struct {
+		name, in, config, table string
+		code                    int
+		state, rows, errText    string
+	}{
+		{"soft delete", pw, `{"add_record_metadata": false}`, "DRY_RUN.PUBLIC_USERS", 0, `{"s":2}`,
+			`{"ID":1,"NAME":"ada","_SDC_DELETED_AT":"2025-01-01T00:00:00Z"}` + "\n" + `{"ID":2,"NAME":"bob","_SDC_DELETED_AT":null}` + "\n", ""},
+		{"hard delete", pw, `{"add_record_metadata": false, "hard_delete": true}`, "DRY_RUN.PUBLIC_USERS", 0, `{"s":2}`,
+			`{"ID":2,"NAME":"bob","_SDC_DELETED_AT":null}` + "\n", ""},
+		{"key value too fine, skip", dec, `{"add_record_metadata": false, "on_invalid_record": "skip"}`, "DRY_RUN.D", 0, `{"s":1}`,
+			`{"K":1.25}` + "\n" + `{"K":3}` + "\n", `line 3: stream \"d\": property \"k\": key value 2.125 does not fit its column NUMBER(5,2)`},
+		{"key value too fine, fail", dec, `{"add_record_metadata": false}`, "DRY_RUN.D", ExitInput, ``,
+			`{"K":1.25}` + "\n", `target-oracle: invalid input: line 3: stream "d": property "k": key value 2.125 does not fit its column NUMBER(5,2) (keys never widen)`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dump := filepath.Join(t.TempDir(), "dump")
+			out, errs, code := runMain(t, c.in, nil, "--dry-run", "--config", writeFile(t, "config.json", c.config), "--dry-run-dump", dump)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d: %s", code, c.code, errs)
+			}
+			if got := strings.TrimSuffix(out, "\n"); c.state != "" && !strings.HasSuffix(got, c.state) || c.state == "" && got != "" {
+				t.Errorf("states %q, want the last %q", out, c.state)
+			}
+			if c.errText != "" && !strings.Contains(errs, c.errText) {
+				t.Errorf("stderr lacks %q:\n%s", c.errText, errs)
+			}
+			rows, err := os.ReadFile(filepath.Join(dump, "tables", c.table+".jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(rows) != c.rows {
+				t.Errorf("rows:\n%s\nwant:\n%s", rows, c.rows)
+			}
+		})
+	}
+}
