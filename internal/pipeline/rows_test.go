@@ -200,12 +200,12 @@ func TestKeyValueThatDoesNotFit(t *testing.T) {
 		want             string // the key column's values after on_invalid_record skip
 	}{
 		{"decimal digits before the point", "D", "K", "", input(decimal, recD("1.25", 1), recD("1234.5", 2), state(1), recD("2", 3), state(2)),
-			`line 3: stream "d": property "k": key value 1234.5 does not fit its column NUMBER(5,2) (keys never widen)`, "1.25,2"},
+			`line 3: stream "d": property "k": key value 1234.5 does not fit its column NUMBER(5,2); keys never widen`, "1.25,2"},
 		{"decimal scale", "D", "K", "", input(decimal, recD("1.25", 1), recD("2.125", 2), state(1), recD("2", 3), state(2)),
-			`line 3: stream "d": property "k": key value 2.125 does not fit its column NUMBER(5,2) (keys never widen)`, "1.25,2"},
+			`line 3: stream "d": property "k": key value 2.125 does not fit its column NUMBER(5,2); keys never widen`, "1.25,2"},
 		{"seventh fraction digit in TIMESTAMP(6)", "T", "TS", input(tsSchema("id")),
 			input(tsSchema("ts"), recT(1, "2025-01-01T00:00:00.123456Z"), recT(2, "2025-01-01T00:00:00.1234567Z"), state(1), recT(3, "2025-01-02T00:00:00Z"), state(2)),
-			`line 3: stream "t": property "ts": key value 2025-01-01T00:00:00.1234567Z does not fit its column TIMESTAMP(6) WITH TIME ZONE (keys never widen)`,
+			`line 3: stream "t": property "ts": key value 2025-01-01T00:00:00.1234567Z does not fit its column TIMESTAMP(6) WITH TIME ZONE; keys never widen`,
 			"2025-01-01T00:00:00.123456Z,2025-01-02T00:00:00Z"},
 	}
 	for _, c := range cases {
@@ -220,8 +220,8 @@ func TestKeyValueThatDoesNotFit(t *testing.T) {
 				states, err := run(t, eng, loadConfig(t, `{"on_invalid_record": "`+policy+`"}`), c.in)
 				if policy == "fail" {
 					wantInputError(t, err, c.err)
-					if err.Error() != c.err {
-						t.Errorf("error %q, want %q", err, c.err)
+					if !strings.HasPrefix(err.Error(), c.err) {
+						t.Errorf("error %q, want it to start with %q", err, c.err)
 					}
 					if len(states) != 0 {
 						t.Errorf("states %q, want none", states)

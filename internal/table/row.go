@@ -739,7 +739,7 @@ func keyFits(cp *colPlan, v []byte, st *Stats, ceiling int) error {
 	if t.Kind == KindVarchar {
 		return fmt.Errorf("key value of %d bytes (%d characters) does not fit its column %s", st.MaxBytes, st.MaxChars, t)
 	}
-	return fmt.Errorf("key value %s does not fit its column %s (keys never widen)", v, t)
+	return fmt.Errorf("key value %s does not fit its column %s; keys never widen", v, t)
 }
 
 // unquote returns the text of the JSON string raw, unescaped into scratch
