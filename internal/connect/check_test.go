@@ -252,6 +252,7 @@ func TestCheckReportsAutonomousDatabase(t *testing.T) {
 		on(qServer, row("ADMIN", "ADMIN", "19.0.0.0.0", "AL32UTF8", "AL16UTF16")),
 		on(qProduct, row("Oracle Database 19c Enterprise Edition", "19.24.0.1.0")),
 		rows(qParams, 2, "compatible", "19.0.0", "max_string_size", "EXTENDED"),
+		on(qBind, row("4001")), // the driver binds 4001 bytes as VARCHAR
 	}
 	tests := []struct {
 		name, cloud, service string

@@ -15,11 +15,15 @@ import (
 
 // ServerInfo is what the server supports, as read once per run.
 type ServerInfo struct {
-	Version            string // "19.21.0.0.0" (VERSION_FULL) or "19.0.0.0.0"
-	Major              int    // 19, 21, 23
-	Edition            string // "Enterprise Edition", "Free", "Express Edition"; "" if unknown
-	Compatible         string // COMPATIBLE ("19.0.0"); "" when it could not be read
-	MaxStringSize      string // STANDARD | EXTENDED
+	Version       string // "19.21.0.0.0" (VERSION_FULL) or "19.0.0.0.0"
+	Major         int    // 19, 21, 23
+	Edition       string // "Enterprise Edition", "Free", "Express Edition"; "" if unknown
+	Compatible    string // COMPATIBLE ("19.0.0"); "" when it could not be read
+	MaxStringSize string // STANDARD | EXTENDED
+	// StringBindBytes is the longest string go-ora binds as VARCHAR
+	// (4000 or 32767), probed when MAX_STRING_SIZE is EXTENDED; 0 when
+	// not probed.
+	StringBindBytes    int
 	IdentifierMaxBytes int    // 30 or 128
 	DBCharset          string // NLS_CHARACTERSET, e.g. AL32UTF8
 	NCharset           string // NLS_NCHAR_CHARACTERSET, e.g. AL16UTF16
@@ -55,7 +59,7 @@ func probe(ctx context.Context, q querier) (ServerInfo, error) {
 	var s ServerInfo
 	steps := []func(context.Context, querier) error{
 		s.readServer, s.readProduct, s.readParameters,
-		s.readIdentifiers, s.readStringSize, s.readBoolean, s.readJSON, s.readCloud,
+		s.readIdentifiers, s.readStringSize, s.readStringBind, s.readBoolean, s.readJSON, s.readCloud,
 	}
 	for _, step := range steps {
 		if err := step(ctx, q); err != nil {
@@ -167,6 +171,34 @@ func (s *ServerInfo) readStringSize(ctx context.Context, q querier) error {
 		s.MaxStringSize = "EXTENDED"
 	}
 	return err
+}
+
+// readStringBind decides the VARCHAR bind limit the way go-ora will
+// encode binds: go-ora takes it from a server capability bit
+// (connection.go:1390-1398), not from MAX_STRING_SIZE, and sends a longer
+// string as a LONG bind (parameter_encode.go:367-372), which a MERGE's
+// select list refuses. If the two disagreed, 4,001-32,767-byte values
+// would fail; a 4001-byte bind answered with 4001 proves they agree.
+func (s *ServerInfo) readStringBind(ctx context.Context, q querier) error {
+	if s.MaxStringSize != "EXTENDED" {
+		return nil
+	}
+	var n sql.NullString
+	err := queryRow(ctx, q, oraclesql.ProbeStringBind(), &n)
+	if fatal := optional(err); fatal != nil {
+		return fatal
+	}
+	if err == nil && n.String == strconv.Itoa(oraclesql.StringBindProbeBytes) {
+		s.StringBindBytes = 32767
+		return nil
+	}
+	s.StringBindBytes = 4000
+	answer := "answered " + n.String
+	if err != nil {
+		answer = "failed with " + oraText(err)
+	}
+	s.warn("MAX_STRING_SIZE is EXTENDED but a 4001-byte string bind %s: the driver binds at most 4000 bytes as VARCHAR, so strings stay within 4000 bytes", answer)
+	return nil
 }
 
 func (s *ServerInfo) readBoolean(ctx context.Context, q querier) error {
@@ -367,16 +399,23 @@ func (f *Facts) identifiers(setting string) int {
 	return n
 }
 
+// varchar is the string ceiling: 32767 only when MAX_STRING_SIZE is
+// EXTENDED and go-ora binds such strings as VARCHAR (StringBindBytes), so
+// that columns, the engine's bind limit and go-ora's agree.
 func (f *Facts) varchar(setting string) int {
 	server := 4000
-	if f.Server.MaxStringSize == "EXTENDED" {
+	extended := f.Server.MaxStringSize == "EXTENDED"
+	if extended && (f.Server.StringBindBytes == 0 || f.Server.StringBindBytes >= 32767) {
 		server = 32767
 	}
 	n, err := strconv.Atoi(setting)
 	if err != nil {
 		return server
 	}
-	if n > server {
+	switch {
+	case n > server && extended:
+		f.Problems = append(f.Problems, fmt.Sprintf("varchar_max_bytes is %d but the driver binds at most %d bytes as VARCHAR on this server (MAX_STRING_SIZE is EXTENDED)", n, server))
+	case n > server:
 		f.Problems = append(f.Problems, fmt.Sprintf("varchar_max_bytes is %d but MAX_STRING_SIZE is %s (VARCHAR2 up to %d bytes)", n, orUnknown(f.Server.MaxStringSize), server))
 	}
 	return n

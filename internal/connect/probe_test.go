@@ -20,6 +20,7 @@ const (
 	qExtStr   = "VARCHAR2(32767)"
 	qBoolean  = "AS BOOLEAN"
 	qJSON     = "JSON('{}')"
+	qBind     = "LENGTHB(:1)"
 )
 
 var notReadable = ora(942, "ORA-00942: table or view does not exist")
@@ -65,10 +66,10 @@ func TestProbe(t *testing.T) {
 				on(qServer, row("APP", "APP", "21.0.0.0.0", "WE8MSWIN1252", "AL16UTF16")),
 				on(qProduct, row("Oracle Database 21c Express Edition", "21.3.0.0.0")),
 				fails(qParams, notReadable), on(qDCL, row("21.0.0")),
-				on(qExtStr, row(nil)),
+				on(qExtStr, row(nil)), on(qBind, row("4001")),
 			},
 			want: ServerInfo{Version: "21.3.0.0.0", Major: 21, Edition: "Express Edition", Compatible: "21.0.0",
-				MaxStringSize: "EXTENDED", IdentifierMaxBytes: 128, DBCharset: "WE8MSWIN1252", NCharset: "AL16UTF16",
+				MaxStringSize: "EXTENDED", StringBindBytes: 32767, IdentifierMaxBytes: 128, DBCharset: "WE8MSWIN1252", NCharset: "AL16UTF16",
 				JSONType: true, CurrentSchema: "APP", SessionUser: "APP"},
 			warnings: []string{"V$PARAMETER is not readable"},
 			notSent:  []string{qLongID, qBoolean, qJSON},
@@ -94,11 +95,28 @@ func TestProbe(t *testing.T) {
 				on(qServer, row("APP", "APP", "23.0.0.0.0", "AL32UTF8", "AL16UTF16")),
 				on(qProduct, row("Oracle Database 23ai Free", "23.4.0.24.05")),
 				rows(qParams, 2, "compatible", "23.0.0", "max_string_size", "EXTENDED"),
+				on(qBind, row("4001")),
 			},
 			want: ServerInfo{Version: "23.4.0.24.05", Major: 23, Edition: "Free", Compatible: "23.0.0", MaxStringSize: "EXTENDED",
-				IdentifierMaxBytes: 128, DBCharset: "AL32UTF8", NCharset: "AL16UTF16", BooleanType: true, JSONType: true,
+				StringBindBytes: 32767, IdentifierMaxBytes: 128, DBCharset: "AL32UTF8", NCharset: "AL16UTF16", BooleanType: true, JSONType: true,
 				CurrentSchema: "APP", SessionUser: "APP"},
 			notSent: []string{qBoolean, qJSON, qLongID, qExtStr},
+		},
+		{
+			// go-ora takes its VARCHAR limit from a capability bit, not
+			// from MAX_STRING_SIZE: when it sends the 4001-byte probe as
+			// a LONG bind, the select list refuses it (risk 7).
+			name: "EXTENDED, but the driver binds only 4000 bytes as VARCHAR",
+			rules: []rule{
+				on(qServer, row("APP", "APP", "19.0.0.0.0", "AL32UTF8", "AL16UTF16")),
+				on(qProduct, row("Oracle Database 19c Enterprise Edition", "19.21.0.0.0")),
+				rows(qParams, 2, "compatible", "19.0.0", "max_string_size", "EXTENDED"),
+				fails(qBind, ora(997, "ORA-00997: illegal use of LONG datatype")),
+			},
+			want: ServerInfo{Version: "19.21.0.0.0", Major: 19, Edition: "Enterprise Edition", Compatible: "19.0.0",
+				MaxStringSize: "EXTENDED", StringBindBytes: 4000, IdentifierMaxBytes: 128, DBCharset: "AL32UTF8", NCharset: "AL16UTF16",
+				CurrentSchema: "APP", SessionUser: "APP"},
+			warnings: []string{"a 4001-byte string bind failed with ORA-00997"},
 		},
 	}
 	for _, tt := range tests {
@@ -193,6 +211,7 @@ var (
 		IdentifierMaxBytes: 128, DBCharset: "AL32UTF8", NCharset: "AL16UTF16", CurrentSchema: "LOADER", SessionUser: "LOADER"}
 	server21 = ServerInfo{Version: "21.3.0.0.0", Major: 21, Compatible: "21.0.0", MaxStringSize: "EXTENDED",
 		IdentifierMaxBytes: 128, DBCharset: "WE8MSWIN1252", NCharset: "AL16UTF16", JSONType: true, CurrentSchema: "APP", SessionUser: "APP"}
+	bind4000 = func() ServerInfo { s := server21; s.StringBindBytes = 4000; return s }()
 	server23 = ServerInfo{Version: "23.5.0.24.07", Major: 23, Compatible: "23.0.0", MaxStringSize: "STANDARD",
 		IdentifierMaxBytes: 128, DBCharset: "AL32UTF8", NCharset: "AL16UTF16", BooleanType: true, JSONType: true, CurrentSchema: "APP", SessionUser: "APP"}
 	server12 = ServerInfo{Version: "12.2.0.1.0", Major: 12, Compatible: "12.1.0", MaxStringSize: "STANDARD",
@@ -229,6 +248,11 @@ func TestResolve(t *testing.T) {
 			[]string{"varchar_max_bytes is 32767 but MAX_STRING_SIZE is STANDARD", "boolean_type is boolean but the server has no BOOLEAN", "json_type is json"}},
 		{"identifier limit above the server's", server12, func(c *config.Config) { c.IdentifierMaxBytes = "128" },
 			Facts{IdentifierMaxBytes: 128, VarcharMaxBytes: 4000, DefaultSchema: "OLD"}, []string{"identifier_max_bytes is 128 but the server allows 30"}},
+		{"EXTENDED but go-ora binds 4000 bytes: 4000", bind4000, nil,
+			Facts{IdentifierMaxBytes: 128, VarcharMaxBytes: 4000, JSONNative: true, National: true, DefaultSchema: "APP"}, nil},
+		{"EXTENDED but go-ora binds 4000 bytes: 32767 is a problem", bind4000, func(c *config.Config) { c.VarcharMaxBytes = "32767" },
+			Facts{IdentifierMaxBytes: 128, VarcharMaxBytes: 32767, JSONNative: true, National: true, DefaultSchema: "APP"},
+			[]string{"the driver binds at most 4000 bytes as VARCHAR"}},
 		{"national always/never, preserved schema case", server21, func(c *config.Config) {
 			c.NationalCharacters, c.IdentifierCase, c.DefaultTargetSchema = "never", "preserve", "Stage"
 		}, Facts{IdentifierMaxBytes: 128, VarcharMaxBytes: 32767, JSONNative: true, DefaultSchema: "Stage"}, nil},

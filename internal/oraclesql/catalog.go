@@ -164,6 +164,21 @@ func ProbeExtendedStrings() Statement {
 	return Statement{SQL: "SELECT CAST(NULL AS VARCHAR2(32767)) AS PROBE FROM DUAL", Kind: KindQuery}
 }
 
+// StringBindProbeBytes is the length of ProbeStringBind's bind: one byte
+// over MAX_STRING_SIZE=STANDARD's limit.
+const StringBindProbeBytes = 4001
+
+// ProbeStringBind returns LENGTHB of a 4001-byte string bind. go-ora
+// sends it as VARCHAR only when the server advertises 32K strings in its
+// capabilities, else as a LONG bind, which a select list refuses; so an
+// answer of 4001 means 4001..32767-byte values may be bound as VARCHAR.
+func ProbeStringBind() Statement {
+	return Statement{SQL: "SELECT LENGTHB(:1) AS PROBE FROM DUAL", Kind: KindQuery, Binds: []Bind{{
+		Column: "probe", Type: table.Type{Kind: table.KindVarchar, Length: 32767}, Source: Fixed,
+		Value: strings.Repeat("x", StringBindProbeBytes),
+	}}}
+}
+
 // ProbeBoolean succeeds when the BOOLEAN SQL type exists (23ai); an error
 // (ORA-00902) means NUMBER(1) booleans.
 func ProbeBoolean() Statement {
