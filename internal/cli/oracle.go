@@ -59,6 +59,8 @@ func dial(cfg *config.Config, log *slog.Logger) (*server, int, error) {
 func (s *server) engine(cfg *config.Config, log *slog.Logger, readOnly bool) *oracle.Engine {
 	return oracle.New(oracle.DialDB(s.db), newRenderer(cfg, serverFromFacts(s.facts)), oracle.Options{
 		MaxStringBytes:        s.facts.VarcharMaxBytes,
+		Charset:               s.facts.Server.DBCharset,
+		NationalCharsetID:     oracle.CharsetID(s.facts.Server.NCharset),
 		StatementTimeout:      time.Duration(cfg.StatementTimeoutSeconds) * time.Second,
 		DDLLockTimeoutSeconds: cfg.DDLLockTimeoutSeconds,
 		Log:                   log,

@@ -36,6 +36,17 @@ type Options struct {
 	// bind: 4000, or 32767 with MAX_STRING_SIZE=EXTENDED. Longer values of
 	// LOB columns are bound as LOBs.
 	MaxStringBytes int
+	// NationalCharsetID is the national character set's id (go-ora's
+	// converters): 2000 (AL16UTF16, the default when 0) or 871 (UTF8).
+	// National binds are measured in it.
+	NationalCharsetID int
+	// Charset is the database character set (NLS_CHARACTERSET). When it
+	// is not Unicode, text it cannot hold is refused before it is sent
+	// and JSON travels as ASCII; "" means Unicode.
+	Charset string
+	// MaxTempLOBs bounds the temporary LOBs of one execute; 0 means
+	// DefaultMaxTempLOBs.
+	MaxTempLOBs int
 	// MaxArrayRows bounds the rows of one array execute (at most
 	// MaxArrayRowsLimit; 0 means DefaultMaxArrayRows).
 	MaxArrayRows int

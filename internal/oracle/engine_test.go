@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	go_ora "github.com/sijms/go-ora/v2"
-
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/oracle"
 	"github.com/target-oracle/target-oracle/internal/oracle/fake"
@@ -159,75 +157,84 @@ func TestBindRoundTrip(t *testing.T) {
 }
 
 // TestBindTypes checks the Go type of each column's array bind: one type
-// per column; LOB columns as LOBs only when a value is too long for a
-// VARCHAR bind or all are NULL, and from the first such column on; LOB
-// binds after every other bind.
+// per column; national text as []go_ora.NVarChar; every value that fits
+// a VARCHAR bind as VARCHAR, also in LOB columns and in all-NULL ones; the
+// rows with long values in their own executes (for an upsert the split
+// upsert: a MERGE without the long columns, then an UPDATE of them with
+// LONG binds for CLOB values and LOB binds for national and native JSON
+// ones).
 func TestBindTypes(t *testing.T) {
 	r := defaultRig(t)
 	tbl := allTypes()
 	s := session(t, r, tbl)
 	renderer := oraclesql.New(oraclesql.Options{})
-	for _, c := range []struct {
-		name string
-		rows []map[string]string
-		want map[string]string // column -> Go type
-	}{
-		{"short", roundTripRows()[:1], map[string]string{
-			"ID": "[]sql.NullString", "NAME": "[]sql.NullString", "NOTE_N": "[]go_ora.NullNVarChar",
-			"CREATED_AT": "[]sql.NullString", "BODY": "[]sql.NullString", "BODY_N": "[]go_ora.NullNVarChar",
-			"ATTRS": "[]sql.NullString", "TAGS": "[]sql.NullString", "EMPTY_LOB": "[]go_ora.Clob"}},
-		{"long", roundTripRows(), map[string]string{
-			"ID": "[]sql.NullString", "NOTE_N": "[]go_ora.NullNVarChar", "BODY": "[]go_ora.Clob",
-			"BODY_N": "[]go_ora.NClob", "ATTRS": "[]go_ora.Clob", "TAGS": "[]go_ora.Clob", "EMPTY_LOB": "[]go_ora.Clob"}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			w := write(tbl, engine.Upsert, c.rows...)
-			if _, err := s.Load(context.Background(), []engine.Step{w}); err != nil {
-				t.Fatal(err)
+	short := map[string]string{
+		"ID": "[]sql.NullString", "NAME": "[]sql.NullString", "NOTE_N": "[]go_ora.NVarChar",
+		"CREATED_AT": "[]sql.NullString", "BODY": "[]sql.NullString", "BODY_N": "[]go_ora.NVarChar",
+		"ATTRS": "[]sql.NullString", "TAGS": "[]sql.NullString", "EMPTY_LOB": "[]sql.NullString"}
+	check := func(t *testing.T, st oraclesql.Statement, args []any, rows int, want map[string]string) {
+		t.Helper()
+		if len(args) != len(st.Binds) {
+			t.Fatalf("%d arguments for %d binds", len(args), len(st.Binds))
+		}
+		for i, bd := range st.Binds {
+			typ := fmt.Sprintf("%T", args[i])
+			if w, ok := want[bd.Column]; ok && typ != w {
+				t.Errorf("%s bound as %s, want %s", bd.Column, typ, w)
 			}
-			stmts, err := renderer.Step(w)
-			if err != nil {
-				t.Fatal(err)
+			if n := reflect.ValueOf(args[i]).Len(); n != rows {
+				t.Errorf("%s: %d elements, want %d", bd.Column, n, rows)
 			}
-			calls := r.db.Args("MERGE")
-			args := calls[len(calls)-1]
-			lob := false
-			for i, bd := range stmts[0].Binds {
-				typ := fmt.Sprintf("%T", args[i])
-				if want, ok := c.want[bd.Column]; ok && typ != want {
-					t.Errorf("%s bound as %s, want %s", bd.Column, typ, want)
-				}
-				isLOB := typ == "[]go_ora.Clob" || typ == "[]go_ora.NClob"
-				if lob && !isLOB {
-					t.Errorf("%s (%s) bound after a LOB bind", bd.Column, typ)
-				}
-				lob = lob || isLOB
-				if n := reflect.ValueOf(args[i]).Len(); n != len(c.rows) {
-					t.Errorf("%s: %d elements, want %d", bd.Column, n, len(c.rows))
-				}
-			}
-			// NULL travels as an invalid value, never as "".
-			for i, bd := range stmts[0].Binds {
-				if bd.Column == "EMPTY_LOB" {
-					for _, v := range args[i].([]go_ora.Clob) {
-						if v.Valid {
-							t.Errorf("NULL CLOB bound as valid")
-						}
-					}
-				}
-				if bd.Column == "AMOUNT" && c.name == "long" {
-					if v := args[i].([]sql.NullString)[1]; v.Valid {
-						t.Errorf("NULL AMOUNT bound as %+v", v)
-					}
-				}
-			}
-		})
+		}
 	}
+	last := func(verb string) []any {
+		calls := r.db.Args(verb)
+		return calls[len(calls)-1]
+	}
+
+	w := write(tbl, engine.Upsert, roundTripRows()[:1]...)
+	if _, err := s.Load(context.Background(), []engine.Step{w}); err != nil {
+		t.Fatal(err)
+	}
+	stmts, err := renderer.Step(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("short", func(t *testing.T) { check(t, stmts[0], last("MERGE"), 1, short) })
+
+	merges := r.db.Calls(fake.OpMerge)
+	w = write(tbl, engine.Upsert, roundTripRows()...)
+	if _, err := s.Load(context.Background(), []engine.Step{w}); err != nil {
+		t.Fatal(err)
+	}
+	if n := r.db.Calls(fake.OpMerge) - merges; n != 2 || r.db.Calls(fake.OpUpdate) != 1 {
+		t.Fatalf("%d MERGE and %d UPDATE executes, want 2 and 1", n, r.db.Calls(fake.OpUpdate))
+	}
+	long := []string{"BODY", "BODY_N", "ATTRS", "TAGS"} // row 2's long values
+	split, err := renderer.SplitUpsert(w, long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("long rows: the MERGE", func(t *testing.T) {
+		check(t, split[0], last("MERGE"), 1, short)
+		for _, bd := range split[0].Binds {
+			if contains(long, bd.Column) {
+				t.Errorf("the MERGE binds long column %s", bd.Column)
+			}
+		}
+	})
+	t.Run("long rows: the UPDATE", func(t *testing.T) {
+		check(t, split[1], last("UPDATE"), 1, map[string]string{
+			"BODY": "[]sql.NullString", "BODY_N": "[]go_ora.NClob", "ATTRS": "[]go_ora.Clob", "TAGS": "[]sql.NullString", "ID": "[]sql.NullString"})
+		if st := r.db.LOBs(); st.TempLOBs != 2 || st.LongBinds != 2 {
+			t.Errorf("%+v, want 2 temporary LOBs (BODY_N, ATTRS) and 2 LONG binds (BODY, TAGS)", st)
+		}
+	})
 }
 
-// TestLongValuesNeedLOBBinds: the fake refuses a string longer than the
-// VARCHAR bind limit (a LONG bind); with EXTENDED strings (32767) a
-// 5000-byte value travels as VARCHAR.
+// TestLongValuesNeedLOBBinds: a value longer than the VARCHAR bind limit
+// travels as a LONG bind in the split upsert's UPDATE; with EXTENDED
+// strings (32767) a 5000-byte value travels as VARCHAR in the MERGE.
 func TestLongValuesNeedLOBBinds(t *testing.T) {
 	for _, limit := range []int{4000, 32767} {
 		t.Run(fmt.Sprint(limit), func(t *testing.T) {
@@ -238,22 +245,16 @@ func TestLongValuesNeedLOBBinds(t *testing.T) {
 			if _, err := s.Load(context.Background(), []engine.Step{w}); err != nil {
 				t.Fatal(err)
 			}
-			stmts, err := oraclesql.New(oraclesql.Options{}).Step(w)
-			if err != nil {
-				t.Fatal(err)
+			if got := r.db.Rows("DRY_RUN.ALL_TYPES")[0]["BODY"]; len(got) != 5000 {
+				t.Errorf("BODY stored with %d bytes", len(got))
 			}
-			calls := r.db.Args("MERGE")
-			for i, bd := range stmts[0].Binds {
-				if bd.Column != "BODY" {
-					continue
-				}
-				want := "[]sql.NullString"
-				if limit == 4000 {
-					want = "[]go_ora.Clob"
-				}
-				if got := fmt.Sprintf("%T", calls[len(calls)-1][i]); got != want {
-					t.Errorf("limit %d: BODY bound as %s, want %s", limit, got, want)
-				}
+			st := r.db.LOBs()
+			wantLong, wantUpdates := 0, 0
+			if limit == 4000 {
+				wantLong, wantUpdates = 1, 1
+			}
+			if st.LongBinds != wantLong || st.TempLOBs != 0 || r.db.Calls(fake.OpUpdate) != wantUpdates {
+				t.Errorf("limit %d: %+v and %d UPDATE executes, want %d LONG binds, no temporary LOB", limit, st, r.db.Calls(fake.OpUpdate), wantLong)
 			}
 		})
 	}

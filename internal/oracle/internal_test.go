@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"syscall"
 	"testing"
 
+	go_ora "github.com/sijms/go-ora/v2"
 	"github.com/sijms/go-ora/v2/network"
 
 	"github.com/target-oracle/target-oracle/internal/engine"
@@ -159,16 +161,16 @@ func benchWrite(n int) (*oraclesql.Statement, []engine.Row) {
 // number of allocations per column, not per value.
 func TestArrayArgsAllocations(t *testing.T) {
 	st, rows := benchWrite(1000)
-	b := binder{maxString: 4000}
+	b := newBinder(Options{MaxStringBytes: 4000})
 	allocs := testing.AllocsPerRun(20, func() {
-		if _, err := b.arrayArgs(st, rows); err != nil {
+		if _, err := b.arrayArgs(execute{st: st, rows: rows}); err != nil {
 			t.Fatal(err)
 		}
 	})
 	if allocs > 20 {
 		t.Errorf("%.0f allocations for 1000 rows of 4 columns", allocs)
 	}
-	args, err := b.arrayArgs(st, rows)
+	args, err := b.arrayArgs(execute{st: st, rows: rows})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,12 +185,96 @@ func TestArrayArgsAllocations(t *testing.T) {
 
 func BenchmarkArrayArgs(b *testing.B) {
 	st, rows := benchWrite(10000)
-	bd := binder{maxString: 4000}
+	bd := newBinder(Options{MaxStringBytes: 4000})
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := bd.arrayArgs(st, rows); err != nil {
+		if _, err := bd.arrayArgs(execute{st: st, rows: rows}); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(rows)), "ns/row")
+}
+
+// goOraConn is a driver connection that converts arguments with go-ora's
+// own CheckNamedValue, as a real go-ora session does, and records what
+// database/sql hands it. No server is involved.
+type goOraConn struct{ got *[]driver.NamedValue }
+
+func (c goOraConn) Prepare(string) (driver.Stmt, error) { return nil, errors.New("no Prepare") }
+func (c goOraConn) Close() error                        { return nil }
+func (c goOraConn) Begin() (driver.Tx, error)           { return nil, errors.New("no transactions") }
+func (c goOraConn) CheckNamedValue(nv *driver.NamedValue) error {
+	var g go_ora.Connection // CheckNamedValue reads no connection state
+	return g.CheckNamedValue(nv)
+}
+func (c goOraConn) ExecContext(_ context.Context, _ string, args []driver.NamedValue) (driver.Result, error) {
+	*c.got = args
+	return driver.RowsAffected(len(args)), nil
+}
+
+type goOraConnector struct{ got *[]driver.NamedValue }
+
+func (c goOraConnector) Connect(context.Context) (driver.Conn, error) { return goOraConn(c), nil }
+func (c goOraConnector) Driver() driver.Driver                        { return nil }
+
+// TestBindsPassDatabaseSQL (risk 3): every argument the binder builds,
+// scalar or array, passes database/sql's conversion over go-ora's
+// CheckNamedValue and reaches the driver as the binder built it. A valid
+// scalar go_ora.NullNVarChar did not ("non-Value type *go_ora.NVarChar
+// returned from Value").
+func TestBindsPassDatabaseSQL(t *testing.T) {
+	var got []driver.NamedValue
+	db := sql.OpenDB(goOraConnector{&got})
+	defer db.Close()
+	conn, err := DialDB(db)(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	nv := table.Type{Kind: table.KindVarchar, Length: 40, CharSemantics: true, National: true}
+	nclob := table.Type{Kind: table.KindClob, National: true}
+	text := table.Type{Kind: table.KindVarchar, Length: 40}
+	st := &oraclesql.Statement{SQL: "UPDATE T SET A = :1, B = :2, C = :3, D = :4", Kind: oraclesql.KindDML, Binds: []oraclesql.Bind{
+		{Column: "A", Type: nv, Source: oraclesql.Fixed, Value: "2024-05-06T07:08:09Z"},
+		{Column: "B", Type: nv, Source: oraclesql.Fixed, Value: ""},
+		{Column: "C", Type: nclob, Source: oraclesql.Fixed, Value: strings.Repeat("ü", 2001)},
+		{Column: "D", Type: text, Source: oraclesql.Fixed, Value: "x"},
+	}}
+	b := newBinder(Options{MaxStringBytes: 4000})
+	args, err := b.scalarArgs(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(context.Background(), st, args); err != nil {
+		t.Fatalf("scalar binds refused by database/sql: %v", err)
+	}
+	want := []string{`go_ora.NVarChar "2024-05-06T07:08:09Z"`, `go_ora.NVarChar ""`, "go_ora.NClob", `string "x"`}
+	for i, w := range want {
+		g := fmt.Sprintf("%T", got[i].Value)
+		switch v := got[i].Value.(type) {
+		case go_ora.NVarChar:
+			g += fmt.Sprintf(" %q", string(v))
+		case string:
+			g += fmt.Sprintf(" %q", v)
+		}
+		if g != w {
+			t.Errorf("argument %d reached the driver as %s, want %s", i+1, g, w)
+		}
+	}
+
+	rows := []engine.Row{{Line: 1, Values: []string{"a", "x"}}, {Line: 2, Values: []string{"", ""}}}
+	ast := &oraclesql.Statement{SQL: "INSERT INTO T (A, B) VALUES (:1, :2)", Kind: oraclesql.KindDML, Rows: oraclesql.RowsOf(engine.RowUpsert), Binds: []oraclesql.Bind{
+		{Column: "A", Type: nv, Source: oraclesql.FromRow, Index: 0},
+		{Column: "B", Type: text, Source: oraclesql.FromRow, Index: 1},
+	}}
+	args, err = b.arrayArgs(execute{st: ast, rows: rows})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(context.Background(), ast, args); err != nil {
+		t.Fatalf("array binds refused by database/sql: %v", err)
+	}
+	if a, ok := got[0].Value.([]go_ora.NVarChar); !ok || len(a) != 2 || a[1] != "" {
+		t.Errorf("national array reached the driver as %#v", got[0].Value)
+	}
 }

@@ -2,7 +2,9 @@ package oracle
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
@@ -24,6 +26,9 @@ type planned struct {
 	table string       // SCHEMA.TABLE
 	role  role         //
 	rows  []engine.Row // nil for a statement executed once with fixed binds
+	// write is the step of a Write's statement: rows with long values may
+	// run in another statement shape (oraclesql.SplitUpsert).
+	write *engine.Write
 }
 
 // plan renders the batch's steps and picks each statement's rows. It also
@@ -39,7 +44,7 @@ func (e *Engine) plan(steps []engine.Step) (plan []planned, idempotent bool, err
 		switch st := step.(type) {
 		case *engine.Write:
 			for _, s := range stmts {
-				p := planned{st: s, table: st.Table.QualifiedName(), role: roleMerge}
+				p := planned{st: s, table: st.Table.QualifiedName(), role: roleMerge, write: st}
 				for _, r := range st.Rows {
 					if s.Rows.Has(r.Kind) {
 						p.rows = append(p.rows, r)
@@ -167,7 +172,7 @@ func (s *session) loadOnce(ctx context.Context, plan []planned) (engine.Result, 
 	for i := range plan {
 		p := &plan[i]
 		if p.rows == nil {
-			n, err := s.exec(ctx, tx, &p.st, nil)
+			n, err := s.exec(ctx, tx, p, nil)
 			if err != nil {
 				return fail(&failure{at: i, err: err})
 			}
@@ -176,7 +181,7 @@ func (s *session) loadOnce(ctx context.Context, plan []planned) (engine.Result, 
 		}
 		for lo := 0; lo < len(p.rows); lo += s.e.o.MaxArrayRows {
 			hi := min(lo+s.e.o.MaxArrayRows, len(p.rows))
-			n, err := s.exec(ctx, tx, &p.st, p.rows[lo:hi])
+			n, err := s.exec(ctx, tx, p, p.rows[lo:hi])
 			if err != nil {
 				return fail(&failure{at: i, lo: lo, hi: hi, err: err})
 			}
@@ -190,19 +195,45 @@ func (s *session) loadOnce(ctx context.Context, plan []planned) (engine.Result, 
 	return res, nil
 }
 
-// exec runs st in tx: once with scalar binds when rows is nil, else one
-// array execute for rows.
-func (s *session) exec(ctx context.Context, tx Tx, st *oraclesql.Statement, rows []engine.Row) (int64, error) {
-	var args []any
-	var err error
+// exec runs p in tx: once with scalar binds when rows is nil, else as the
+// array executes binder.executes splits rows into. It returns the rows
+// written.
+func (s *session) exec(ctx context.Context, tx Tx, p *planned, rows []engine.Row) (int64, error) {
 	if rows == nil {
-		args, err = s.b.scalarArgs(st)
-	} else {
-		args, err = s.b.arrayArgs(st, rows)
+		args, err := s.b.scalarArgs(&p.st)
+		if err != nil {
+			return 0, err
+		}
+		return s.execOne(ctx, tx, &p.st, args)
 	}
+	execs, err := s.b.executes(s.e.r, p, rows)
 	if err != nil {
 		return 0, err
 	}
+	var total int64
+	for _, e := range execs {
+		args, err := s.b.arrayArgs(e)
+		var ce *CharsetError
+		if errors.As(err, &ce) && p.write != nil {
+			if c := p.write.Table.Column(ce.Column); c != nil && len(c.Source) > 0 {
+				ce.Property = strings.Join(c.Source, ".")
+			}
+		}
+		if err != nil {
+			return 0, err
+		}
+		n, err := s.execOne(ctx, tx, e.st, args)
+		if err != nil {
+			return 0, err
+		}
+		if e.count {
+			total += n
+		}
+	}
+	return total, nil
+}
+
+func (s *session) execOne(ctx context.Context, tx Tx, st *oraclesql.Statement, args []any) (int64, error) {
 	sctx, cancel := s.statementContext(ctx)
 	defer cancel()
 	return tx.Exec(sctx, st, args)
@@ -270,7 +301,7 @@ func (s *session) probe(ctx context.Context, p *planned, rows []engine.Row) erro
 	if err != nil {
 		return err
 	}
-	_, err = s.exec(ctx, tx, &p.st, rows)
+	_, err = s.exec(ctx, tx, p, rows)
 	if rerr := tx.Rollback(); rerr != nil {
 		s.drop()
 		if err == nil {

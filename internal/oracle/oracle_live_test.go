@@ -224,6 +224,8 @@ func (l *liveDB) engineFor(cfg *config.Config, f connect.Facts, dial oracle.Dial
 	})
 	return oracle.New(dial, r, oracle.Options{
 		MaxStringBytes:        f.VarcharMaxBytes,
+		Charset:               f.Server.DBCharset,
+		NationalCharsetID:     oracle.CharsetID(f.Server.NCharset),
 		StatementTimeout:      time.Duration(cfg.StatementTimeoutSeconds) * time.Second,
 		DDLLockTimeoutSeconds: cfg.DDLLockTimeoutSeconds,
 		Log:                   l.logger(),

@@ -24,7 +24,7 @@ type session struct {
 var _ engine.Session = (*session)(nil)
 
 func (e *Engine) newSession(name string) *session {
-	return &session{e: e, name: name, b: binder{maxString: e.o.MaxStringBytes}}
+	return &session{e: e, name: name, b: newBinder(e.o)}
 }
 
 // connect returns the session's connection, dialing and setting up a new
@@ -161,6 +161,13 @@ func (s *session) Truncate(ctx context.Context, t *table.Table) error {
 // and every statement is idempotent.
 // It returns how many statements were found done already.
 func (s *session) runDDL(ctx context.Context, t *table.Table, stmts []oraclesql.Statement) (ignored int, err error) {
+	for i := range stmts {
+		// Refuse text the database character set cannot hold before the
+		// first statement runs, not half-way through.
+		if err := s.b.checkSQL(&stmts[i]); err != nil {
+			return 0, &Error{Table: t.QualifiedName(), Err: err}
+		}
+	}
 	next := 0
 	err = s.e.retry(ctx, "DDL on "+t.QualifiedName(), func() error {
 		for next < len(stmts) {

@@ -295,3 +295,60 @@ func (r *Renderer) deleteVersions(d *engine.DeleteVersions) ([]Statement, error)
 		Kind:  KindDML,
 	}}, nil
 }
+
+// SplitUpsert returns the upsert of w's rows whose values of the columns
+// long are too long for a VARCHAR bind, in the shape that keeps them out
+// of the MERGE's select list (SPEC §6.1): the "split upsert", a MERGE
+// from DUAL of every other column, then
+//
+//	UPDATE t SET "L1" = :1, … WHERE "K" = :n AND …
+//
+// of the long columns by key, where the engine binds them as LONG binds
+// (a MERGE's select list refuses LONG binds, and a temporary LOB costs two
+// round trips per value). The MERGE inserts a missing row with the long
+// columns NULL and the UPDATE fills them, inside the batch's transaction.
+// Key, database-time and NOT NULL columns cannot be split off (an
+// *UnsupportedError: the engine binds temporary LOBs in the MERGE then).
+func (r *Renderer) SplitUpsert(w *engine.Write, long []string) ([]Statement, error) {
+	cols, err := writeColumns(w)
+	if err != nil {
+		return nil, err
+	}
+	if len(w.KeyColumns) == 0 {
+		return nil, &UnsupportedError{Table: w.Table.QualifiedName(), What: "upsert without key columns"}
+	}
+	var short, set []wcol
+	for _, c := range cols {
+		switch {
+		case !contains(long, c.name):
+			short = append(short, c)
+		case c.key || c.dbTime:
+			return nil, &UnsupportedError{Table: w.Table.QualifiedName(), What: fmt.Sprintf("split upsert of key or database-time column %q", c.name)}
+		case !w.Table.Column(c.name).Nullable:
+			// The MERGE would insert a missing row with it NULL.
+			return nil, &UnsupportedError{Table: w.Table.QualifiedName(), What: fmt.Sprintf("split upsert of NOT NULL column %q", c.name)}
+		default:
+			set = append(set, c)
+		}
+	}
+	if len(set) == 0 {
+		return nil, &UnsupportedError{Table: w.Table.QualifiedName(), What: "split upsert without long columns"}
+	}
+	var sets, where []string
+	var binds []Bind
+	for _, c := range set {
+		binds = append(binds, c.bind())
+		sets = append(sets, table.Quote(c.name)+" = "+bindExpr(c.typ, len(binds)))
+	}
+	for _, c := range cols {
+		if c.key {
+			binds = append(binds, c.bind())
+			where = append(where, table.Quote(c.name)+" = "+bindExpr(c.typ, len(binds)))
+		}
+	}
+	update := Statement{
+		SQL:   "UPDATE " + tableName(w.Table) + " SET " + strings.Join(sets, ", ") + " WHERE " + strings.Join(where, " AND "),
+		Binds: binds, Kind: KindDML, Rows: RowsOf(engine.RowUpsert),
+	}
+	return []Statement{r.merge(w, short, false), update}, nil
+}

@@ -171,6 +171,9 @@ func goldenCases() []goldenCase {
 		{name: "insert_all_types", render: steps(plain, write(allTypes(), engine.Insert, engine.RowUpsert, engine.RowSoftDelete, engine.RowHardDelete))},
 		{name: "insert_keyless", render: steps(plain, keylessWrite)},
 		{name: "upsert_all_types", render: steps(plain, write(allTypes(), engine.Upsert, engine.RowUpsert, engine.RowSoftDelete, engine.RowHardDelete))},
+		{name: "upsert_split_long", render: func() ([]Statement, error) {
+			return plain.SplitUpsert(write(allTypes(), engine.Upsert, engine.RowUpsert), []string{"BODY", "BODY_N", "TAGS"})
+		}},
 		{name: "upsert_only_upserts", render: steps(plain, write(small(), engine.Upsert, engine.RowUpsert, engine.RowUpsert))},
 		{name: "upsert_soft_delete_missing_metadata", render: steps(plain, softMissing)},
 		{name: "upsert_only_key_columns", render: steps(plain, onlyKeysWrite)},

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -42,13 +43,55 @@ func FormatComment(c *Column) string {
 			p = []byte("[]")
 		}
 		b.WriteString("path=")
-		b.Write(p)
+		// ASCII only: go-ora sends SQL text in the database character
+		// set, and a path corrupted there would break column matching on
+		// later runs (a character WE8MSWIN1252 lacks arrives as "ý").
+		b.WriteString(ASCIIJSON(string(p)))
 	}
 	if c.Comment != "" {
 		b.WriteString("; ")
 		b.WriteString(c.Comment)
 	}
 	return cutUTF8(b.String(), maxCommentBytes)
+}
+
+// ASCIIJSON returns JSON text with every non-ASCII character written as
+// a \uXXXX escape (a surrogate pair above U+FFFF): the same JSON, which
+// survives any database character set. In JSON text non-ASCII can only
+// stand inside strings, where the escape means the same character.
+func ASCIIJSON(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return s
+	}
+	const hex = "0123456789abcdef"
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	esc := func(r rune) {
+		b.WriteString(`\u`)
+		for shift := 12; shift >= 0; shift -= 4 {
+			b.WriteByte(hex[(r>>shift)&0xF])
+		}
+	}
+	for _, r := range s {
+		switch {
+		case r < utf8.RuneSelf:
+			b.WriteRune(r)
+		case r > 0xFFFF:
+			r1, r2 := utf16.EncodeRune(r)
+			esc(r1)
+			esc(r2)
+		default:
+			esc(r)
+		}
+	}
+	return b.String()
 }
 
 // ParseComment reads a comment written by FormatComment. ok is false for

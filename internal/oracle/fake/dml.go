@@ -226,6 +226,9 @@ func (w *work) insert(t *tbl, rest string, b *binds) (func(int) (int64, error), 
 	if err != nil {
 		return nil, err
 	}
+	if err := longUses(t, b, as); err != nil {
+		return nil, err
+	}
 	return func(row int) (int64, error) {
 		r, err := w.newRow(t, as, b, row, nil)
 		if err != nil {
@@ -241,6 +244,9 @@ func (w *work) insert(t *tbl, rest string, b *binds) (func(int) (int64, error), 
 // merge is ` TGT USING (SELECT e "A", … FROM DUAL) SRC ON (TGT."K" = SRC."K" AND …)
 // [WHEN MATCHED THEN UPDATE SET TGT."X" = e, …] WHEN NOT MATCHED THEN INSERT (…) VALUES (…)`.
 func (w *work) merge(t *tbl, rest string, b *binds) (func(int) (int64, error), error) {
+	if err := longUses(t, b, nil); err != nil {
+		return nil, err // a MERGE's select list refuses LONG binds
+	}
 	bad := fmt.Errorf("fake: unsupported MERGE %.80q", rest)
 	sel, ok := strings.CutPrefix(rest, " TGT USING (SELECT ")
 	if !ok {
@@ -387,6 +393,9 @@ var (
 // delete is the whole table (Replace), older versions (DeleteVersions
 // hard) or rows by key (hard deletes).
 func (w *work) delete(t *tbl, rest string, b *binds) (func(int) (int64, error), error) {
+	if err := longUses(t, b, nil); err != nil {
+		return nil, err
+	}
 	if rest == "" {
 		return func(int) (int64, error) {
 			var n int64
@@ -523,7 +532,126 @@ func (w *work) update(t *tbl, rest string, b *binds) (func(int) (int64, error), 
 	if m := reMigrate.FindStringSubmatch(rest); m != nil && m[1] == m[2] {
 		return w.migrateChunk(t, m[1], m[3], m[4], b)
 	}
-	return nil, fmt.Errorf("fake: unsupported UPDATE %.80q", rest)
+	return w.updateByKey(t, rest, b)
+}
+
+// updateByKey is the UPDATE of a split upsert:
+// ` SET "A" = e, … WHERE "K" = e AND …`, one execution per row.
+func (w *work) updateByKey(t *tbl, rest string, b *binds) (func(int) (int64, error), error) {
+	bad := fmt.Errorf("fake: unsupported UPDATE %.80q", rest)
+	body, ok := strings.CutPrefix(rest, " SET ")
+	if !ok {
+		return nil, bad
+	}
+	setList, cond, ok := strings.Cut(body, " WHERE ")
+	if !ok {
+		return nil, bad
+	}
+	parse := func(items []string) ([]assignment, error) {
+		var out []assignment
+		for _, item := range items {
+			l, r, ok := strings.Cut(item, " = ")
+			if !ok {
+				return nil, bad
+			}
+			n, _, err := quoted(l)
+			if err != nil {
+				return nil, err
+			}
+			e, err := parseExpr(r)
+			if err != nil {
+				return nil, err
+			}
+			if t.col(n) == nil {
+				return nil, oraError(904, "%q: invalid identifier", n)
+			}
+			out = append(out, assignment{n, e})
+		}
+		return out, nil
+	}
+	sets, err := parse(splitTop(setList, ", "))
+	if err != nil {
+		return nil, err
+	}
+	keys, err := parse(splitTop(cond, " AND "))
+	if err != nil {
+		return nil, err
+	}
+	if err := longUses(t, b, sets); err != nil {
+		return nil, err
+	}
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = k.col
+	}
+	return func(row int) (int64, error) {
+		match := map[string]string{}
+		for _, k := range keys {
+			v, err := w.eval(k.expr, b, row, nil)
+			if err != nil {
+				return 0, err
+			}
+			if v.text == "" {
+				return 0, nil // = NULL matches nothing
+			}
+			s, err := w.store(t, t.col(k.col), v)
+			if err != nil {
+				return 0, err
+			}
+			match[k.col] = s
+		}
+		i := t.find(match, names)
+		if i < 0 {
+			return 0, nil
+		}
+		r := cloneRow(t.rows[i])
+		for _, a := range sets {
+			v, err := w.eval(a.expr, b, row, nil)
+			if err != nil {
+				return 0, err
+			}
+			s, err := w.store(t, t.col(a.col), v)
+			if err != nil {
+				return 0, err
+			}
+			if s == "" {
+				delete(r, a.col)
+			} else {
+				r[a.col] = s
+			}
+		}
+		t.rows[i] = r
+		return 1, nil
+	}, nil
+}
+
+// longUses refuses LONG binds where Oracle does: a LONG bind may only be
+// the bare value of a CLOB column in INSERT … VALUES or UPDATE … SET
+// (as), not national text, not inside a function (JSON(:n)), not a
+// VARCHAR2 column (ORA-01461), and nowhere else, such as a MERGE's
+// select list or a WHERE clause (ORA-00997) [verify on Oracle].
+func longUses(t *tbl, b *binds, as []assignment) error {
+	ok := map[int]bool{}
+	for _, a := range as {
+		if a.expr.kind != exprBind || a.expr.bind >= len(b.long) || !b.long[a.expr.bind] {
+			continue
+		}
+		c := t.col(a.col)
+		if c == nil {
+			continue
+		}
+		typ := t.effective(c)
+		if a.expr.conv != convText || typ.National || !(typ.Kind == table.KindClob || typ.Kind == table.KindJSON && typ.JSONAsClob) {
+			return oraError(1461, "can bind a LONG value only for insert into a LONG column (bind %d into %q of type %s)", a.expr.bind+1, c.name, typ)
+		}
+		ok[a.expr.bind] = true
+	}
+	for i, l := range b.long {
+		if l && !ok[i] {
+			return oraError(997, "illegal use of LONG datatype (bind %d)", i+1)
+		}
+	}
+	return nil
 }
 
 // migrateChunk copies at most :n values of column from into column to,

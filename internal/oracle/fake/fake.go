@@ -35,6 +35,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sijms/go-ora/v2/converters"
 	"github.com/sijms/go-ora/v2/network"
 
 	"github.com/target-oracle/target-oracle/internal/oracle"
@@ -51,6 +52,11 @@ type Options struct {
 	MaxStringBytes int
 	// Now is SYSTIMESTAMP; nil means time.Now.
 	Now func() time.Time
+	// Charset is the database character set (NLS_CHARACTERSET); "" means
+	// AL32UTF8. Non-national binds and the SQL text are converted with
+	// go-ora's converter of that set, as go-ora sends them: a character
+	// the set cannot hold arrives as 0xFD ("ý").
+	Charset string
 }
 
 // Op is a kind of database call, for fault injection and counting.
@@ -104,7 +110,9 @@ var ErrLost = fmt.Errorf("fake: connection lost: %w", io.EOF)
 
 // DB is the fake server. It is safe for concurrent use.
 type DB struct {
-	o Options
+	o     Options
+	conv  converters.IStringConverter // database character set; nil for Unicode
+	nconv converters.IStringConverter // national character set (AL16UTF16)
 
 	mu      sync.Mutex
 	tables  map[string]*tbl    // SCHEMA.NAME
@@ -116,6 +124,22 @@ type DB struct {
 	open    int                // connections not closed
 	log     []string           // SQL of every statement executed, in order
 	args    map[string][][]any // arguments of the last executes, by SQL prefix
+	lobs    LOBStats           // temporary LOBs and LONG binds of DML executes
+}
+
+// LOBStats count how long values travelled in DML executes.
+type LOBStats struct {
+	TempLOBs      int // temporary LOBs (non-NULL Clob/NClob values) in all
+	MaxPerExecute int // the most temporary LOBs of one execute
+	LOBExecutes   int // executes with at least one temporary LOB
+	LongBinds     int // LONG bind arguments (strings over the VARCHAR limit)
+}
+
+// LOBs returns the LOB statistics of the executes so far.
+func (db *DB) LOBs() LOBStats {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	return db.lobs
 }
 
 // New returns an empty fake server.
@@ -126,7 +150,15 @@ func New(o Options) *DB {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &DB{o: o, tables: map[string]*tbl{}, indexes: map[string]string{}}
+	db := &DB{o: o, tables: map[string]*tbl{}, indexes: map[string]string{}}
+	db.nconv = converters.NewStringConverter(2000)
+	if id := oracle.CharsetID(o.Charset); o.Charset != "" && id != 871 && id != 873 {
+		db.conv = converters.NewStringConverter(id)
+		if db.conv == nil {
+			panic("fake: character set unknown to go-ora: " + o.Charset)
+		}
+	}
+	return db
 }
 
 // Inject adds a fault.
@@ -359,9 +391,13 @@ func (c *conn) call(st *oraclesql.Statement, args []any, w *work) (int64, error)
 func (c *conn) run(w *work, st *oraclesql.Statement, args []any) (int64, error) {
 	c.db.log = append(c.db.log, st.SQL)
 	c.db.recordArgs(st, args)
-	b, err := decodeArgs(st, args, c.db.o.MaxStringBytes)
+	st = c.db.sent(st)
+	b, err := c.db.decodeArgs(st, args)
 	if err != nil {
 		return 0, err
+	}
+	if st.Kind == oraclesql.KindDML {
+		c.db.countLOBs(b)
 	}
 	switch st.Kind {
 	case oraclesql.KindPLSQL:
@@ -382,6 +418,30 @@ func (c *conn) run(w *work, st *oraclesql.Statement, args []any) (int64, error) 
 		w.commit()
 	}
 	return n, err
+}
+
+// sent is st as the server receives it: go-ora encodes the SQL text in
+// the database character set (command.go:86-99).
+func (db *DB) sent(st *oraclesql.Statement) *oraclesql.Statement {
+	if db.conv == nil {
+		return st
+	}
+	c := *st
+	c.SQL = db.conv.Decode(db.conv.Encode(st.SQL))
+	return &c
+}
+
+func (db *DB) countLOBs(b *binds) {
+	db.lobs.TempLOBs += b.lobs
+	db.lobs.MaxPerExecute = max(db.lobs.MaxPerExecute, b.lobs)
+	if b.lobs > 0 {
+		db.lobs.LOBExecutes++
+	}
+	for _, l := range b.long {
+		if l {
+			db.lobs.LongBinds++
+		}
+	}
 }
 
 // recordArgs keeps the arguments of the last 16 executes per statement
@@ -446,7 +506,7 @@ func (c *conn) Query(ctx context.Context, st *oraclesql.Statement, args []any) (
 	if !strings.HasPrefix(st.SQL, "SELECT COL.COLUMN_NAME, COL.DATA_TYPE") && !isComment {
 		return nil, fmt.Errorf("fake: unsupported query %.60q", st.SQL)
 	}
-	b, err := decodeArgs(st, args, c.db.o.MaxStringBytes)
+	b, err := c.db.decodeArgs(st, args)
 	if err != nil {
 		return nil, err
 	}

@@ -6,10 +6,12 @@ import (
 	"database/sql/driver"
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 
 	go_ora "github.com/sijms/go-ora/v2"
+	"github.com/sijms/go-ora/v2/converters"
 	"github.com/sijms/go-ora/v2/network"
 
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
@@ -55,8 +57,7 @@ func TestBindRules(t *testing.T) {
 	}{
 		{"mixed arrays", []any{[]string{"1"}, "x"}, 0, "should be arrays"},
 		{"lengths differ", []any{[]string{"1", "2"}, []string{"x"}}, 0, "silently drop"},
-		{"LONG bind", []any{[]string{"1"}, []string{strings.Repeat("x", 11)}}, 1461, ""},
-		{"LOB first", []any{[]go_ora.Clob{{String: "1", Valid: true}}, []string{"x"}}, 1461, ""},
+		{"LONG bind in a function", []any{[]string{strings.Repeat("1", 11)}, []string{"x"}}, 1461, "NUMBER"},
 		{"too few", []any{[]string{"1"}}, 1008, ""},
 		{"bad number", []any{[]string{"1e5"}, []string{"x"}}, 1722, ""},
 		{"NULL key", []any{[]sql.NullString{{}}, []string{"x"}}, 1400, ""},
@@ -69,6 +70,124 @@ func TestBindRules(t *testing.T) {
 	}
 	if _, err := db.Exec(st, []string{"1"}, []go_ora.Clob{{String: strings.Repeat("x", 11), Valid: true}}); err != nil {
 		t.Errorf("long value as a CLOB bind: %v", err)
+	}
+	if _, err := db.Exec(st, []string{"2"}, []string{strings.Repeat("x", 11)}); err != nil {
+		t.Errorf("long value as a LONG bind into a CLOB in INSERT: %v", err)
+	}
+	// Counted as go-ora sends them, also for the refused execute above.
+	if got := db.LOBs(); got.TempLOBs != 1 || got.LongBinds != 2 || got.LOBExecutes != 1 {
+		t.Errorf("LOB statistics %+v, want 1 temporary LOB and 2 LONG binds", got)
+	}
+}
+
+// TestGoOraMeasures: the fake converts arguments as database/sql does
+// over go-ora's CheckNamedValue, measures them as go-ora v2.9.0 encodes
+// them, and refuses what go-ora declares wrongly or the server refuses.
+func TestGoOraMeasures(t *testing.T) {
+	db := New(Options{Schema: "S", MaxStringBytes: 4000})
+	for _, q := range []string{
+		`CREATE TABLE "S"."T" ("ID" NUMBER(38,0) NOT NULL, "C" CLOB, "W" VARCHAR2(32767 BYTE), "N" NCLOB, CONSTRAINT "T_PK" PRIMARY KEY ("ID"))`,
+	} {
+		if _, err := db.Exec(ddl(q)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	binds := func(n int) []oraclesql.Bind { return make([]oraclesql.Bind, n) }
+	ins := func(cols string, n int) oraclesql.Statement {
+		vals := make([]string, n)
+		vals[0] = "TO_NUMBER(:1)"
+		for i := 1; i < n; i++ {
+			vals[i] = ":" + string(rune('1'+i))
+		}
+		return oraclesql.Statement{SQL: `INSERT INTO "S"."T" (` + cols + `) VALUES (` + strings.Join(vals, ", ") + `)`, Kind: oraclesql.KindDML, Binds: binds(n)}
+	}
+	merge := oraclesql.Statement{SQL: `MERGE INTO "S"."T" TGT USING (SELECT TO_NUMBER(:1) "ID", :2 "C" FROM DUAL) SRC ON (TGT."ID" = SRC."ID") WHEN MATCHED THEN UPDATE SET TGT."C" = SRC."C" WHEN NOT MATCHED THEN INSERT ("ID", "C") VALUES (SRC."ID", SRC."C")`, Kind: oraclesql.KindDML, Binds: binds(2)}
+	ascii := func(n int) string { return strings.Repeat("a", n) }
+	id := 0
+	ids := func(n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			id++
+			out[i] = strconv.Itoa(id)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name string
+		st   oraclesql.Statement
+		args []any
+		code int
+		msg  string // "" with code 0: accepted
+	}{
+		{"national 2000 ASCII characters fit (4000 bytes in UTF-16)", ins(`"ID", "N"`, 2), []any{ids(1), []go_ora.NVarChar{go_ora.NVarChar(ascii(2000))}}, 0, ""},
+		{"national 2001 ASCII characters are 4002 bytes in UTF-16", ins(`"ID", "N"`, 2), []any{ids(1), []go_ora.NVarChar{go_ora.NVarChar(ascii(2001))}}, 1461, "4002 bytes in UTF-16"},
+		{"national 1500 CJK characters: 3000 bytes in UTF-16 but 4500 in UTF-8, a LONG for go-ora", ins(`"ID", "N"`, 2), []any{ids(1), []go_ora.NVarChar{go_ora.NVarChar(strings.Repeat("中", 1500))}}, 1461, "4500 UTF-8 bytes"},
+		{"national array with a NULL last element", ins(`"ID", "N"`, 2), []any{ids(2), []go_ora.NullNVarChar{{NVarChar: "x", Valid: true}, {}}}, 0, "charset form 0"},
+		{"national array with a NULL first element", ins(`"ID", "N"`, 2), []any{ids(2), []go_ora.NullNVarChar{{}, {NVarChar: "x", Valid: true}}}, 0, ""},
+		{"NVarChar array with \"\" last", ins(`"ID", "N"`, 2), []any{ids(2), []go_ora.NVarChar{"x", ""}}, 0, ""},
+		{"scalar valid NullNVarChar", ins(`"ID", "N"`, 2), []any{"1000", go_ora.NullNVarChar{NVarChar: "x", Valid: true}}, 0, "non-Value type *go_ora.NVarChar returned from Value"},
+		{"scalar NVarChar", ins(`"ID", "N"`, 2), []any{"1001", go_ora.NVarChar("x")}, 0, ""},
+		{"LONG bind into a CLOB", ins(`"ID", "C"`, 2), []any{ids(1), []string{ascii(4001)}}, 0, ""},
+		{"LONG bind into a VARCHAR2", ins(`"ID", "W"`, 2), []any{ids(1), []string{ascii(4001)}}, 1461, "VARCHAR2"},
+		{"LONG bind in a MERGE select list", merge, []any{ids(1), []string{ascii(4001)}}, 997, ""},
+		{"short VARCHAR after a LOB", ins(`"ID", "C", "W"`, 3), []any{ids(1), []go_ora.Clob{{String: "x", Valid: true}}, []string{"y"}}, 0, ""},
+		{"LONG before a VARCHAR (go-ora sends LONG data last)", ins(`"ID", "C", "W"`, 3), []any{ids(1), []string{ascii(4001)}, []string{"y"}}, 0, ""},
+	} {
+		_, err := db.Exec(c.st, c.args...)
+		if c.code == 0 && c.msg == "" {
+			if err != nil {
+				t.Errorf("%s: %v", c.name, err)
+			}
+			continue
+		}
+		if err == nil || code(err) != c.code || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: err = %v, want ORA-%05d %q", c.name, err, c.code, c.msg)
+		}
+	}
+
+	ext := New(Options{Schema: "S", MaxStringBytes: 32767})
+	if _, err := ext.Exec(ddl(`CREATE TABLE "S"."T" ("ID" NUMBER(38,0) NOT NULL, "C" CLOB, "W" VARCHAR2(32767 BYTE), "N" NCLOB, CONSTRAINT "T_PK" PRIMARY KEY ("ID"))`)); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ext.Exec(ins(`"ID", "C", "W"`, 3), []string{"1"}, []go_ora.Clob{{String: "x", Valid: true}}, []string{ascii(4001)})
+	if code(err) != 24816 {
+		t.Errorf("a 4001-byte VARCHAR bind after a LOB bind: %v, want ORA-24816", err)
+	}
+	lobs := make([]go_ora.Clob, maxTempLOBs+1)
+	keys := make([]string, len(lobs))
+	for i := range lobs {
+		lobs[i], keys[i] = go_ora.Clob{String: "x", Valid: true}, strconv.Itoa(i+10)
+	}
+	if _, err := ext.Exec(ins(`"ID", "C"`, 2), keys, lobs); err == nil || !strings.Contains(err.Error(), "leaks") {
+		t.Errorf("%d temporary LOBs in one execute: %v", len(lobs), err)
+	}
+}
+
+// TestNationalLengthIsGoOras: the fake's national wire length is the
+// length of go-ora's own AL16UTF16 encoding.
+func TestNationalLengthIsGoOras(t *testing.T) {
+	db := New(Options{})
+	for _, s := range []string{"abc", "dé", "中文", "😀x", strings.Repeat("ü", 10)} {
+		d := arg{vals: []string{s}, class: classNVarchar, national: true}
+		db.measure(&d)
+		if want := len(converters.NewStringConverter(2000).Encode(s)); d.maxLen != want {
+			t.Errorf("%q: measured %d bytes, go-ora encodes %d", s, d.maxLen, want)
+		}
+	}
+}
+
+// TestNonUnicodeDatabase: with WE8MSWIN1252 the server receives what
+// go-ora sends: an unmappable character becomes 0xFD ("ý").
+func TestNonUnicodeDatabase(t *testing.T) {
+	db := New(Options{Schema: "S", Charset: "WE8MSWIN1252"})
+	if _, err := db.Exec(ddl(`CREATE TABLE "S"."T" ("ID" NUMBER(38,0) NOT NULL, "V" CLOB, CONSTRAINT "T_PK" PRIMARY KEY ("ID"))`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(insert(2), []string{"1"}, []string{"€ü 中"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := db.Rows("S.T")[0]["V"]; got != "€ü ý" {
+		t.Errorf("stored %q, want %q as go-ora would send it", got, "€ü ý")
 	}
 }
 

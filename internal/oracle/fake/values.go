@@ -2,6 +2,7 @@ package fake
 
 import (
 	"database/sql"
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,52 +28,82 @@ const (
 )
 
 // binds are the decoded arguments of one execute: vals[column][row] is
-// the bind text, "" for NULL.
+// the text the server receives, "" for NULL.
 type binds struct {
 	cols, rows int
 	array      bool
 	vals       [][]string
+	long       []bool // the argument is a LONG bind (go-ora's LONG switch)
+	lobs       int    // temporary LOBs go-ora creates for the execute
 }
 
 func (b *binds) text(col, row int) string { return b.vals[col][row] }
 
-// decodeArgs checks args the way go-ora and the server would and returns
-// their texts.
-func decodeArgs(st *oraclesql.Statement, args []any, maxString int) (*binds, error) {
+// arg is one decoded argument, measured the way go-ora v2.9.0 encodes it.
+type arg struct {
+	vals   []string
+	class  bindClass
+	array  bool
+	long   bool // a string longer than go-ora's VARCHAR limit: a LONG bind
+	maxLen int  // the declared length: the longest value on the wire
+	lobs   int  // non-NULL LOB values, one temporary LOB each
+	// national: sent in the national character set (csform 2)
+	national bool
+}
+
+// maxTempLOBs is how many temporary LOBs go-ora v2.9.0 frees after an
+// execute: its free loop advances with `start += end` (command.go:
+// 1081-1091), so past 50,000 some leak until the session ends.
+const maxTempLOBs = 50000
+
+// expandedBytes: a VARCHAR bind declared longer than this after a LOB
+// bind is ORA-24816 ("expanded non LONG bind data supplied after actual
+// LONG or LOB column").
+const expandedBytes = 4000
+
+// decodeArgs checks args the way database/sql, go-ora and the server
+// would and returns their texts.
+func (db *DB) decodeArgs(st *oraclesql.Statement, args []any) (*binds, error) {
 	if len(args) < len(st.Binds) {
 		return nil, oraError(1008, "not all variables bound")
 	}
 	if len(args) > len(st.Binds) {
 		return nil, oraError(1036, "illegal variable name/number")
 	}
-	b := &binds{cols: len(args), rows: 1, vals: make([][]string, len(args))}
+	b := &binds{cols: len(args), rows: 1, vals: make([][]string, len(args)), long: make([]bool, len(args))}
 	lobSeen := false
+	var longs []int
 	for i, a := range args {
-		vals, class, array, err := decodeArg(a)
+		d, err := db.decodeArg(i, a)
 		if err != nil {
 			return nil, fmt.Errorf("fake: bind %d (%s): %w", i+1, st.Binds[i].Column, err)
 		}
 		switch {
 		case i == 0:
-			b.array, b.rows = array, len(vals)
-		case array != b.array:
+			b.array, b.rows = d.array, len(d.vals)
+		case d.array != b.array:
 			return nil, errors.New("to activate bulk insert/merge all parameters should be arrays")
-		case len(vals) != b.rows:
-			return nil, fmt.Errorf("fake: array binds of %d and %d rows (go-ora would silently drop rows)", b.rows, len(vals))
+		case len(d.vals) != b.rows:
+			return nil, fmt.Errorf("fake: array binds of %d and %d rows (go-ora would silently drop rows)", b.rows, len(d.vals))
 		}
-		if class == classLOB {
+		if d.class == classNVarchar && d.long {
+			return nil, oraError(1461, "can bind a LONG value only for insert into a LONG column (national bind %d: go-ora sends %d UTF-8 bytes as a LONG)", i+1, longest(d.vals))
+		}
+		if d.class == classNVarchar && d.maxLen > db.o.MaxStringBytes {
+			return nil, oraError(1461, "can bind a LONG value only for insert into a LONG column (national bind %d is %d bytes in UTF-16)", i+1, d.maxLen)
+		}
+		// go-ora writes LONG data after every other bind (command.go:
+		// 502-505): the order the server checks is the others, then LONGs.
+		switch {
+		case d.long:
+			longs = append(longs, i)
+		case d.class == classLOB:
 			lobSeen = true
-		} else if lobSeen {
-			return nil, oraError(1461, "can bind a LONG value only for insert into a LONG column (a LOB bind precedes bind %d)", i+1)
+		case lobSeen && d.maxLen > expandedBytes:
+			return nil, oraError(24816, "Expanded non LONG bind data supplied after actual LONG or LOB column (bind %d is %d bytes)", i+1, d.maxLen)
 		}
-		if class != classLOB {
-			for _, v := range vals {
-				if len(v) > maxString {
-					return nil, oraError(1461, "can bind a LONG value only for insert into a LONG column (bind %d is %d bytes)", i+1, len(v))
-				}
-			}
-		}
-		b.vals[i] = vals
+		b.vals[i], b.long[i] = d.vals, d.long
+		b.lobs += d.lobs
 	}
 	if b.array && st.Kind != oraclesql.KindDML {
 		return nil, fmt.Errorf("fake: array binds on a %s statement", st.Kind)
@@ -83,36 +114,134 @@ func decodeArgs(st *oraclesql.Statement, args []any, maxString int) (*binds, err
 	if b.array && b.rows == 0 {
 		return nil, errors.New("fake: array bind of no rows")
 	}
+	if b.lobs > maxTempLOBs {
+		return nil, fmt.Errorf("fake: %d temporary LOBs in one execute: go-ora v2.9.0 leaks those past %d (command.go:1081-1091)", b.lobs, maxTempLOBs)
+	}
+	if len(longs) > 0 && st.Kind != oraclesql.KindDML {
+		return nil, oraError(1461, "can bind a LONG value only for insert into a LONG column (bind %d)", longs[0]+1)
+	}
 	return b, nil
 }
 
-// decodeArg returns the texts of one argument.
-func decodeArg(a any) (vals []string, class bindClass, array bool, err error) {
+func longest(vals []string) int {
+	n := 0
+	for _, v := range vals {
+		n = max(n, len(v))
+	}
+	return n
+}
+
+// decodeArg converts one argument as database/sql would over go-ora's
+// CheckNamedValue, then measures it as go-ora encodes it.
+func (db *DB) decodeArg(i int, a any) (arg, error) {
+	a, err := sqlConvert(i, a)
+	if err != nil {
+		return arg{}, err
+	}
+	var d arg
 	switch a := a.(type) {
 	case nil:
-		return []string{""}, classVarchar, false, nil
+		d = arg{vals: []string{""}, class: classVarchar}
 	case string:
-		return []string{a}, classVarchar, false, nil
-	case sql.NullString:
-		return []string{nullString(a)}, classVarchar, false, nil
-	case go_ora.NullNVarChar:
-		return []string{nullNVarChar(a)}, classNVarchar, false, nil
+		d = arg{vals: []string{a}, class: classVarchar}
+	case go_ora.NVarChar:
+		d = arg{vals: []string{string(a)}, class: classNVarchar, national: true}
 	case go_ora.Clob:
-		return []string{clob(a)}, classLOB, false, nil
+		d = arg{vals: []string{clob(a)}, class: classLOB}
 	case go_ora.NClob:
-		return []string{clob(go_ora.Clob(a))}, classLOB, false, nil
+		d = arg{vals: []string{clob(go_ora.Clob(a))}, class: classLOB, national: true}
 	case []string:
-		return a, classVarchar, true, nil
+		d = arg{vals: a, class: classVarchar, array: true}
 	case []sql.NullString:
-		return mapSlice(a, nullString), classVarchar, true, nil
+		d = arg{vals: mapSlice(a, nullString), class: classVarchar, array: true}
+	case []go_ora.NVarChar:
+		d = arg{vals: mapSlice(a, func(v go_ora.NVarChar) string { return string(v) }), class: classNVarchar, array: true, national: true}
 	case []go_ora.NullNVarChar:
-		return mapSlice(a, nullNVarChar), classNVarchar, true, nil
+		if len(a) > 0 && !declaresNational(a[len(a)-1]) {
+			return arg{}, errors.New("go-ora declares this national array with charset form 0 and charset 0, " +
+				"as its last element (a NULL go_ora.NullNVarChar) says, while the other elements carry AL16UTF16 " +
+				"(parameter_encode.go:20-23, command.go:1656-1689): bind []go_ora.NVarChar with \"\" for NULL")
+		}
+		d = arg{vals: mapSlice(a, nullNVarChar), class: classNVarchar, array: true, national: true}
 	case []go_ora.Clob:
-		return mapSlice(a, clob), classLOB, true, nil
+		d = arg{vals: mapSlice(a, clob), class: classLOB, array: true}
 	case []go_ora.NClob:
-		return mapSlice(a, func(c go_ora.NClob) string { return clob(go_ora.Clob(c)) }), classLOB, true, nil
+		d = arg{vals: mapSlice(a, func(c go_ora.NClob) string { return clob(go_ora.Clob(c)) }), class: classLOB, array: true, national: true}
+	default:
+		return arg{}, fmt.Errorf("unsupported argument type %T", a)
 	}
-	return nil, 0, false, fmt.Errorf("unsupported argument type %T", a)
+	db.measure(&d)
+	return d, nil
+}
+
+// sqlConvert is what database/sql does to a scalar argument before go-ora
+// sees it: go-ora's CheckNamedValue (connection.go:1152) passes a value
+// that is no driver.Valuer and skips a Valuer, which database/sql's
+// default converter then turns into a driver.Value, refusing a Value
+// that returns another Valuer (a valid go_ora.NullNVarChar returns a
+// *go_ora.NVarChar).
+func sqlConvert(i int, a any) (any, error) {
+	nv := &driver.NamedValue{Ordinal: i + 1, Value: a}
+	var c go_ora.Connection
+	switch err := c.CheckNamedValue(nv); err {
+	case nil:
+		return nv.Value, nil
+	case driver.ErrSkip:
+		v, err := driver.DefaultParameterConverter.ConvertValue(a)
+		if err != nil {
+			return nil, fmt.Errorf("sql: converting argument $%d type: %w", i+1, err)
+		}
+		return v, nil
+	default:
+		return nil, err
+	}
+}
+
+// declaresNational reports whether go-ora declares an array bind whose
+// last element is e with the national character set form: it asks e for
+// its driver value (a NULL NullNVarChar has none, and go-ora then sets
+// only the type, parameter_encode.go:20-23) and whether that value sets
+// its own data type, as NVarChar does (custom_types.go:30-36).
+func declaresNational(e any) bool {
+	v := e
+	if valuer, ok := e.(driver.Valuer); ok {
+		var err error
+		if v, err = valuer.Value(); err != nil || v == nil {
+			return false
+		}
+	}
+	_, ok := v.(go_ora.OracleTypeInterface)
+	return ok
+}
+
+// measure records the wire lengths of d's values and converts them as
+// the character sets do: non-national text in the database character
+// set, national text in the national one (go-ora's own converters).
+func (db *DB) measure(d *arg) {
+	conv := db.conv
+	if d.national {
+		conv = db.nconv
+	}
+	out := d.vals
+	if conv != nil {
+		out = make([]string, len(d.vals))
+	}
+	for i, v := range d.vals {
+		switch {
+		case v == "":
+		case d.class == classLOB:
+			d.lobs++
+		default:
+			d.long = d.long || len(v) > db.o.MaxStringBytes // go-ora: UTF-8 length (parameter_encode.go:367-372)
+		}
+		wire := len(v)
+		if conv != nil && v != "" {
+			enc := conv.Encode(v)
+			wire, out[i] = len(enc), conv.Decode(enc)
+		}
+		d.maxLen = max(d.maxLen, wire)
+	}
+	d.vals = out
 }
 
 func mapSlice[T any](s []T, f func(T) string) []string {
