@@ -152,7 +152,7 @@ func bare(st *oraclesql.Statement) bool {
 }
 
 // texts returns the bind texts of bind for rows (or of its fixed value
-// repeated n times).
+// repeated n times), JSON in ASCII for a non-Unicode database.
 func (b *binder) texts(bd *oraclesql.Bind, rows []engine.Row, n int, dst []string) ([]string, error) {
 	if cap(dst) < n {
 		dst = make([]string, 0, n)
@@ -174,7 +174,8 @@ func (b *binder) texts(bd *oraclesql.Bind, rows []engine.Row, n int, dst []strin
 			if err != nil {
 				return nil, err
 			}
-			dst = append(dst, s)
+			// Measured as sent: JSON escaped to ASCII is longer.
+			dst = append(dst, b.asciiJSON(bd.Type, s))
 		}
 		return dst, nil
 	}
@@ -452,7 +453,7 @@ func (b *binder) arrayArgs(e execute) ([]any, error) {
 		if err := b.checkTexts(bd, rows, texts); err != nil {
 			return nil, err
 		}
-		args[j] = b.column(c, bd.Type, texts)
+		args[j] = column(c, texts)
 		scratch = texts
 	}
 	return args, nil
@@ -471,16 +472,21 @@ func (b *binder) scalarArgs(st *oraclesql.Statement) ([]any, error) {
 		if bd.Source != oraclesql.Fixed {
 			return nil, fmt.Errorf("bind %q of a statement without rows takes its value from a row", bd.Column)
 		}
-		s := oraclesql.BindText(bd.Type, bd.Value)
-		if err := b.checkTexts(bd, nil, []string{s}); err != nil {
-			return nil, err
+		s := b.asciiJSON(bd.Type, oraclesql.BindText(bd.Type, bd.Value))
+		// The session setup's MODULE and ACTION only name the session in
+		// V$SESSION: a stream name the character set lacks shows as "ý"
+		// there, which is no reason to refuse the load.
+		if st.Kind != oraclesql.KindPLSQL {
+			if err := b.checkTexts(bd, nil, []string{s}); err != nil {
+				return nil, err
+			}
 		}
 		c := shortClass(bd.Type)
 		if isText(bd.Type) && (!b.fits(bd.Type, s) || locBefore && b.wireLen(bd.Type, s) > expandedBytes) {
 			c = longClass(bd.Type, false)
 			locBefore = true
 		}
-		args[j] = b.scalar(c, bd.Type, s)
+		args[j] = scalar(c, s)
 	}
 	return args, nil
 }
@@ -491,30 +497,30 @@ func (b *binder) scalarArgs(st *oraclesql.Statement) ([]any, error) {
 // element, and a NULL go_ora.NullNVarChar declares form 0 / charset 0
 // while the other elements carry AL16UTF16 (parameter_encode.go:20-23,
 // command.go:1656-1689); an empty NVarChar keeps form 2.
-func (b *binder) column(c bindClass, t table.Type, texts []string) any {
+func column(c bindClass, texts []string) any {
 	switch c {
 	case bindNVarChar:
 		out := make([]go_ora.NVarChar, len(texts))
 		for i, s := range texts {
-			out[i] = go_ora.NVarChar(b.asciiJSON(t, s))
+			out[i] = go_ora.NVarChar(s)
 		}
 		return out
 	case bindClob:
 		out := make([]go_ora.Clob, len(texts))
 		for i, s := range texts {
-			out[i] = go_ora.Clob{String: b.asciiJSON(t, s), Valid: s != ""}
+			out[i] = go_ora.Clob{String: s, Valid: s != ""}
 		}
 		return out
 	case bindNClob:
 		out := make([]go_ora.NClob, len(texts))
 		for i, s := range texts {
-			out[i] = go_ora.NClob{String: b.asciiJSON(t, s), Valid: s != ""}
+			out[i] = go_ora.NClob{String: s, Valid: s != ""}
 		}
 		return out
 	}
 	out := make([]sql.NullString, len(texts))
 	for i, s := range texts {
-		out[i] = sql.NullString{String: b.asciiJSON(t, s), Valid: s != ""}
+		out[i] = sql.NullString{String: s, Valid: s != ""}
 	}
 	return out
 }
@@ -524,8 +530,7 @@ func (b *binder) column(c bindClass, t table.Type, texts []string) any {
 // *go_ora.NVarChar ("non-Value type *go_ora.NVarChar returned from
 // Value"; custom_types.go:66), while NVarChar is no driver.Valuer and
 // go-ora's CheckNamedValue passes it through.
-func (b *binder) scalar(c bindClass, t table.Type, s string) any {
-	s = b.asciiJSON(t, s)
+func scalar(c bindClass, s string) any {
 	switch c {
 	case bindNVarChar:
 		return go_ora.NVarChar(s)

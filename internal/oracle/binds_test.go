@@ -328,6 +328,20 @@ func TestNonUnicodeDatabase(t *testing.T) {
 			}
 		}
 	})
+	t.Run("JSON measured as sent", func(t *testing.T) {
+		// 2,109 bytes in UTF-8, 4,209 as ASCII escapes: too long for a
+		// VARCHAR bind once escaped.
+		r := newRig(t)
+		doc := `{"k":"` + strings.Repeat("中", 700) + `"}`
+		s := session(t, r, tbl)
+		if _, err := s.Load(context.Background(), []engine.Step{write(tbl, engine.Upsert, map[string]string{"ID": "1", "ATTRS": doc, "NV": "x"})}); err != nil {
+			t.Fatal(err)
+		}
+		var got map[string]string
+		if err := json.Unmarshal([]byte(r.db.Rows(tbl.QualifiedName())[0]["ATTRS"]), &got); err != nil || got["k"] != strings.Repeat("中", 700) {
+			t.Errorf("ATTRS read back as %.40q (%v)", got["k"], err)
+		}
+	})
 	t.Run("what it cannot hold", func(t *testing.T) {
 		r := newRig(t)
 		s := session(t, r, tbl)
@@ -348,6 +362,13 @@ func TestNonUnicodeDatabase(t *testing.T) {
 		if n := len(r.db.Rows(tbl.QualifiedName())); n != 0 {
 			t.Errorf("%d rows stored", n)
 		}
+	})
+	t.Run("a session named after a stream it cannot hold", func(t *testing.T) {
+		s, err := newRig(t).eng.Session(context.Background(), "日本")
+		if err != nil {
+			t.Fatalf("MODULE/ACTION refused: %v", err)
+		}
+		s.Close()
 	})
 	t.Run("a comment it cannot hold", func(t *testing.T) {
 		r := newRig(t)

@@ -9,7 +9,10 @@
 //
 // Data travels as array binds (SPEC §6.1): one execute per statement and
 // chunk of at most Options.MaxArrayRows rows, every value as text in the
-// renderer's bind format, one Go type per column. A batch is one
+// renderer's bind format, one Go type per column, measured as go-ora
+// encodes it (binds.go); rows with values too long for a VARCHAR bind run
+// in executes of their own, as LONG binds or the split upsert, and as
+// temporary LOBs only where neither can carry them. A batch is one
 // transaction; transient errors retry the whole batch on a fresh session
 // with exponential backoff; a permanent row error is narrowed down to the
 // failing record's input line by re-running halves of the batch in

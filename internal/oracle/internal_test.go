@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	go_ora "github.com/sijms/go-ora/v2"
+	"github.com/sijms/go-ora/v2/converters"
 	"github.com/sijms/go-ora/v2/network"
 
 	"github.com/target-oracle/target-oracle/internal/engine"
@@ -276,5 +277,19 @@ func TestBindsPassDatabaseSQL(t *testing.T) {
 	}
 	if a, ok := got[0].Value.([]go_ora.NVarChar); !ok || len(a) != 2 || a[1] != "" {
 		t.Errorf("national array reached the driver as %#v", got[0].Value)
+	}
+}
+
+// TestWireLenIsGoOras (risk 1): the binder measures national text as
+// long as go-ora's own encoder makes it, for AL16UTF16 and UTF8.
+func TestWireLenIsGoOras(t *testing.T) {
+	national := table.Type{Kind: table.KindClob, National: true}
+	for _, id := range []int{2000, 871} {
+		b := newBinder(Options{MaxStringBytes: 4000, NationalCharsetID: id})
+		for _, s := range []string{"", "abc", "dé", "中文", "😀x", strings.Repeat("ü", 2001), strings.Repeat("a", 2001)} {
+			if got, want := b.wireLen(national, s), len(converters.NewStringConverter(id).Encode(s)); got != want {
+				t.Errorf("charset %d, %.10q: measured %d bytes, go-ora encodes %d", id, s, got, want)
+			}
+		}
 	}
 }

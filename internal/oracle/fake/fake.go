@@ -11,11 +11,18 @@
 // lost connection losing the transaction), autocommitted DDL, array
 // executes in batch-error mode (good rows applied, the first row error
 // returned), the server's checks (NOT NULL, lengths, precision, unique
-// primary keys, IS JSON and 0/1 checks), the go-ora bind rules (all
-// arguments arrays or none, at most 65,535 rows, strings longer than
-// Options.MaxStringBytes become LONG binds that fail, LOB binds last) and
-// the ORA codes of DDL whose work is already done. It injects faults at
-// any call (Fault).
+// primary keys, IS JSON and 0/1 checks), the ORA codes of DDL whose work
+// is already done, and what lies between the engine and the server:
+// database/sql's conversion of scalars over go-ora's CheckNamedValue, and
+// go-ora v2.9.0's bind rules, measured with go-ora's own converters (all
+// arguments arrays or none, at most 65,535 rows; a string longer than
+// Options.MaxStringBytes in UTF-8 is a LONG bind, accepted only as the
+// bare value of a CLOB column in INSERT or UPDATE; national text
+// measured in AL16UTF16; a national array go-ora declares in charset
+// form 0 refused; ORA-24816 after a LOB bind; at most 50,000 temporary
+// LOBs per execute; text and SQL converted through Options.Charset). It
+// counts temporary LOBs and LONG binds (LOBs) and injects faults at any
+// call (Fault).
 //
 // It does not model locks, concurrency beyond whole-table last-commit-wins,
 // unique indexes other than the primary key, NLS settings, Oracle's
