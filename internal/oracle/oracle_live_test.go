@@ -1284,6 +1284,31 @@ func stringsTable(ceiling int) *table.Table {
 	}}
 }
 
+// bindsTable holds the go-ora bind risks of issue 14: national text sized
+// on the wire, national NULLs last in a chunk, long CLOB values (LONG
+// binds, the split upsert) next to long national ones (temporary LOBs).
+func bindsTable() *table.Table {
+	return &table.Table{Name: "BINDS", PrimaryKey: []string{"ID"}, Columns: []table.Column{
+		prop("ID", integer, false),
+		prop("V", table.Type{Kind: table.KindVarchar, Length: 10}, true),
+		prop("NV", table.Type{Kind: table.KindVarchar, Length: 2000, CharSemantics: true, National: true}, true),
+		prop("C", table.Type{Kind: table.KindClob}, true),
+		prop("NC", table.Type{Kind: table.KindClob, National: true}, true),
+		meta("_SDC_LOADED_AT", tsTZ),
+	}}
+}
+
+// bindsRows are rows of bindsTable; the last has NULL national values.
+// tag changes every value, for MERGE's update path.
+func bindsRows(tag string) []map[string]string {
+	return []map[string]string{
+		{"ID": "1", "V": tag, "NV": tag + strings.Repeat("a", 1999), "NC": tag + strings.Repeat("a", 2000), "C": tag + strings.Repeat("c", 4000)},
+		{"ID": "2", "V": tag, "NV": tag + strings.Repeat("中", 1499), "NC": tag + strings.Repeat("中", 1500), "C": tag},
+		{"ID": "3", "V": tag, "NV": tag + strings.Repeat("😀", 999), "NC": tag + strings.Repeat("ü", 20000), "C": tag + strings.Repeat("é", 20000)},
+		{"ID": "4", "V": tag},
+	}
+}
+
 // hostileDialer sets the session time zone and NLS formats to values the
 // engine must not depend on, before the engine's own session setup.
 func hostileDialer(db *sql.DB, dials *atomic.Int64) oracle.Dialer {
@@ -1546,6 +1571,32 @@ func TestOracleLiveRisks(t *testing.T) {
 		}
 	})
 
+	t.Run("NationalAndLongBinds", func(t *testing.T) {
+		for _, m := range []engine.Method{engine.Insert, engine.Upsert} {
+			name := map[engine.Method]string{engine.Insert: "Insert", engine.Upsert: "Merge"}[m]
+			t.Run(name, func(t *testing.T) {
+				ctx, cancel := context.WithTimeout(context.Background(), caseWait)
+				defer cancel()
+				tbl := l.adapt(bindsTable(), "BINDS_"+strings.ToUpper(name))
+				_, s := l.engineSession(t, ctx, tbl)
+				rows := bindsRows("x")
+				if _, err := s.Load(ctx, []engine.Step{write(tbl, m, rows...)}); err != nil {
+					t.Fatalf("load: %v", err)
+				}
+				l.expectRows(t, ctx, tbl, rows)
+				if m == engine.Upsert {
+					rows = bindsRows("y")
+					rows[0], rows[2] = rows[2], rows[0] // long values move between rows
+					rows[0]["ID"], rows[2]["ID"] = "1", "3"
+					if _, err := s.Load(ctx, []engine.Step{write(tbl, m, rows...)}); err != nil {
+						t.Fatalf("update: %v", err)
+					}
+					l.expectRows(t, ctx, tbl, rows)
+				}
+			})
+		}
+	})
+
 	t.Run("SessionTimeZoneAndNLSBeforeSetup", func(t *testing.T) {
 		for i, sc := range tzScenarios() {
 			t.Run(sc.name, func(t *testing.T) {
@@ -1797,6 +1848,16 @@ func TestLiveEngineRowsHoldOnTheFake(t *testing.T) {
 				t.Fatalf("strings: %v", err)
 			}
 			expect(t, str, want)
+
+			bt := l.adapt(bindsTable(), "BINDS")
+			sbt := session(t, r, bt)
+			for _, tag := range []string{"x", "y"} {
+				rows := bindsRows(tag)
+				if _, err := sbt.Load(ctx, []engine.Step{write(bt, engine.Upsert, rows...)}); err != nil {
+					t.Fatalf("national and long binds: %v", err)
+				}
+				expect(t, bt, rows)
+			}
 
 			bad := l.adapt(badTable(), "BAD")
 			sb := session(t, r, bad)
