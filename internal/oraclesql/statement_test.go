@@ -2,6 +2,7 @@ package oraclesql
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -378,6 +379,50 @@ func TestSessionSetupDisablesParallelDML(t *testing.T) {
 		}
 		if strings.Index(sql, want) > strings.Index(sql, "SET_MODULE") {
 			t.Errorf("parallel DML must be off before the block ends:\n%s", sql)
+		}
+	}
+}
+
+// TestSplitUpsert: the split upsert's MERGE binds no long column and its
+// UPDATE binds the long columns first and the keys last (go-ora sends
+// LONG data after every other bind whatever their order); key, database
+// time and NOT NULL columns cannot be split off.
+func TestSplitUpsert(t *testing.T) {
+	r := New(Options{})
+	w := write(allTypes(), engine.Upsert, engine.RowUpsert)
+	ss, err := r.SplitUpsert(w, []string{"BODY", "TAGS"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ss) != 2 || !strings.HasPrefix(ss[0].SQL, "MERGE ") || !strings.HasPrefix(ss[1].SQL, "UPDATE ") {
+		t.Fatalf("statements %v", ss)
+	}
+	for _, b := range ss[0].Binds {
+		if b.Column == "BODY" || b.Column == "TAGS" {
+			t.Errorf("the MERGE binds %s", b.Column)
+		}
+	}
+	if strings.Contains(ss[0].SQL, `"BODY"`) || strings.Contains(ss[0].SQL, `"TAGS"`) {
+		t.Errorf("the MERGE names a long column: %s", ss[0].SQL)
+	}
+	var cols []string
+	for _, b := range ss[1].Binds {
+		cols = append(cols, b.Column)
+	}
+	if fmt.Sprint(cols) != "[BODY TAGS ID]" || ss[1].Rows != RowsOf(engine.RowUpsert) {
+		t.Errorf("UPDATE binds %v rows %v", cols, ss[1].Rows)
+	}
+	notNull := allTypes()
+	notNull.Column("BODY").Nullable = false
+	for _, c := range []struct {
+		w    *engine.Write
+		long []string
+	}{
+		{w, []string{"ID"}}, {w, []string{table.MetaLoadedAt}}, {write(notNull, engine.Upsert, engine.RowUpsert), []string{"BODY"}}, {w, nil},
+	} {
+		var ue *UnsupportedError
+		if _, err := r.SplitUpsert(c.w, c.long); !errors.As(err, &ue) {
+			t.Errorf("split of %v: %v, want an UnsupportedError", c.long, err)
 		}
 	}
 }
