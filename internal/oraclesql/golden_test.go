@@ -192,7 +192,7 @@ func goldenCases() []goldenCase {
 			return plain.Change(engine.Change{Table: t, Change: table.Change{Kind: table.CreateTable}})
 		}},
 		{name: "describe_table", render: stmts(DescribeTable("SHOP", "ORDERS"), DescribeTable("", "select"), DescribeIndexes("SHOP", "ORDERS"), DescribeIndexes("", "select"))},
-		{name: "check_probes", render: stmts(ProbeServer(), ProbeLongIdentifiers(), ProbeExtendedStrings(), ProbeBoolean(), ProbeJSONType(),
+		{name: "check_probes", render: stmts(ProbeServer(), ProbeLongIdentifiers(), ProbeExtendedStrings(), ProbeStringBind(), ProbeBoolean(), ProbeJSONType(),
 			ProbePrivileges(), ProbeQuotas(), ProbeSchema("SHOP"))},
 	}
 }
