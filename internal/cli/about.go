@@ -42,7 +42,11 @@ func printAbout(format string, out, stderr io.Writer) int {
 			if s.Secret {
 				extra = " (secret)"
 			}
-			fmt.Fprintf(out, "  - Name: %s\n    Type: %s%s\n    Environment Variable: %s\n", s.Name, s.Type, extra, s.EnvVar)
+			fmt.Fprintf(out, "  - Name: %s\n    Type: %s%s\n    Description: %s\n", s.Name, textType(s), extra, s.Description)
+			if d := textDefault(s); d != "" {
+				fmt.Fprintf(out, "    Default: %s\n", d)
+			}
+			fmt.Fprintf(out, "    Environment Variable: %s\n", s.EnvVar)
 			if len(s.Aliases) > 0 {
 				names := make([]string, len(s.Aliases))
 				for i, a := range s.Aliases {
@@ -53,4 +57,32 @@ func printAbout(format string, out, stderr io.Writer) int {
 		}
 	}
 	return ExitOK
+}
+
+// textType is a setting's type with its allowed values or range, as the
+// markdown reference shows them.
+func textType(s config.Setting) string {
+	switch {
+	case s.Enum != nil:
+		return s.Type + " (" + strings.Join(s.Enum, " | ") + ")"
+	case s.Min != nil:
+		return fmt.Sprintf("%s (%d to %d)", s.Type, *s.Min, *s.Max)
+	}
+	return s.Type
+}
+
+// textDefault is a setting's default as JSON ("" when it has none;
+// "required" for what a connection needs).
+func textDefault(s config.Setting) string {
+	if s.Required {
+		return "required"
+	}
+	if s.Default == nil {
+		return ""
+	}
+	b, err := json.Marshal(s.Default)
+	if err != nil {
+		return fmt.Sprint(s.Default)
+	}
+	return string(b)
 }

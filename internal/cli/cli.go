@@ -266,6 +266,7 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 		}
 	}
 	reg := metrics.New(std.Stderr, time.Duration(cfg.MetricsIntervalSeconds)*time.Second, time.Now())
+	reg.SetOutput(metrics.Output{JSON: cfg.LogFormat == "json", BatchTimers: cfg.LogLevel == "debug"})
 	if cfg.HTTPListenAddress != "" {
 		srv, err := metrics.Serve(cfg.HTTPListenAddress, reg)
 		if err != nil {

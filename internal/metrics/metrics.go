@@ -1,12 +1,17 @@
 // Package metrics counts what a run does and reports it: Singer METRIC
 // lines and progress lines on stderr, and the final summary (a short table
-// on stderr, JSON at summary_path). It is safe for concurrent use.
+// on stderr, JSON at summary_path). With log_format json the progress
+// lines and the summary are JSON log records instead; METRIC lines keep
+// their Singer form in both formats, because orchestrators find them by
+// their "METRIC: " prefix. It is safe for concurrent use.
 package metrics
 
 import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
+	"math"
 	"os"
 	"sort"
 	"strconv"
@@ -36,6 +41,33 @@ type Registry struct {
 	stopped     bool // a signal's drain ended the run (Stopped)
 	buffered    int64
 	latency     map[string]*histogram
+	output      Output
+	json        *slog.Logger // set when out2.JSON
+}
+
+// Output says how the registry writes to stderr.
+type Output struct {
+	// JSON writes progress lines and the summary as JSON log records
+	// (log_format json) rather than text.
+	JSON bool
+	// BatchTimers writes a METRIC timer line for every committed batch
+	// (log_level debug): a million records make a hundred of them, which
+	// bury the counters at the default level. A failed batch's timer is
+	// always written: each one is news.
+	BatchTimers bool
+}
+
+// SetOutput chooses the format of what the registry writes. Call it before
+// the run starts.
+func (r *Registry) SetOutput(o Output) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.output, r.json = o, nil
+	if o.JSON {
+		// Its own handler, with no level: progress and the summary are
+		// written whatever log_level is, as in the text format.
+		r.json = slog.New(slog.NewJSONHandler(r.out, nil))
+	}
 }
 
 // Stream is one stream's counters.
@@ -108,6 +140,9 @@ func (r *Registry) Loaded(stream string, written, inserted, updated, deleted int
 		s.Inserted, s.Updated = nil, nil
 	}
 	r.lastFlushOK, r.lastFlush = true, time.Now()
+	if !r.output.BatchTimers {
+		return
+	}
 	r.metric("timer", "batch_load_seconds", d.Seconds(), map[string]any{"stream": stream, "status": "succeeded", "rows": written})
 }
 
@@ -172,6 +207,22 @@ func (r *Registry) emit(now time.Time, buffered int64) {
 	// The progress line names the busiest streams only, so that it stays
 	// one readable line with thousands of streams.
 	sort.Slice(rates, func(i, j int) bool { return rates[i].perSec > rates[j].perSec })
+	if r.json != nil {
+		busiest := make([]any, 0, 5)
+		for i, rt := range rates {
+			if i == 5 {
+				break
+			}
+			busiest = append(busiest, map[string]any{"stream": rt.name, "records_per_second": math.Round(rt.perSec)})
+		}
+		attrs := []any{"records_read", total, "streams", busiest, "more_streams", max(len(rates)-5, 0), "buffered_bytes", buffered}
+		if !r.lastState.IsZero() {
+			attrs = append(attrs, "last_state_age_seconds", now.Sub(r.lastState).Round(time.Second).Seconds())
+		}
+		r.json.Info("progress", attrs...)
+		r.lastTick, r.lastRead = now, total
+		return
+	}
 	parts := make([]string, 0, 6)
 	for i, rt := range rates {
 		if i == 5 {
@@ -241,6 +292,10 @@ func (r *Registry) Finish(now time.Time, err error) Summary {
 	if sum.Seconds > 0 {
 		sum.RecordsPerSec = float64(sum.Records) / sum.Seconds
 	}
+	if r.json != nil {
+		r.jsonSummary(sum)
+		return sum
+	}
 	fmt.Fprintf(r.out, "summary: %s in %.2fs, %d records (%.0f records/s)\n", sum.Status, sum.Seconds, sum.Records, sum.RecordsPerSec)
 	fmt.Fprintf(r.out, "  %-30s %10s %10s %10s %10s %10s %10s %8s\n", "stream", "read", "written", "inserted", "updated", "deleted", "rejected", "batches")
 	for _, name := range r.names() {
@@ -249,6 +304,24 @@ func (r *Registry) Finish(now time.Time, err error) Summary {
 			optional(s.Inserted), optional(s.Updated), fmt.Sprint(s.Deleted), s.Rejected, s.Batches)
 	}
 	return sum
+}
+
+// jsonSummary writes the summary as log records: one for the run, then one
+// per stream, so that a run with thousands of streams stays a stream of
+// short records.
+func (r *Registry) jsonSummary(sum Summary) {
+	attrs := []any{"status", sum.Status, "seconds", sum.Seconds, "records_read", sum.Records,
+		"records_per_second", math.Round(sum.RecordsPerSec), "streams", len(sum.Streams)}
+	if sum.Error != "" {
+		attrs = append(attrs, "error", sum.Error)
+	}
+	r.json.Info("summary", attrs...)
+	for _, name := range r.names() {
+		s := r.streams[name]
+		r.json.Info("summary stream", "stream", name, "records_read", s.Read, "records_written", s.Written,
+			"records_inserted", s.Inserted, "records_updated", s.Updated, "records_deleted", s.Deleted,
+			"records_rejected", s.Rejected, "batches", s.Batches, "batches_failed", s.Failed)
+	}
 }
 
 // WriteSummary writes the summary as JSON to path, readable by its owner

@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/target-oracle/target-oracle/internal/config"
+)
+
+// The text --about carries what the markdown one does: each setting's
+// description and default (issue 19).
+func TestAboutTextHasDescriptionsAndDefaults(t *testing.T) {
+	out, errs, code := runMain(t, "", nil, "--about")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, s := range config.Settings() {
+		block := out[strings.Index(out, "  - Name: "+s.Name+"\n"):]
+		if next := strings.Index(block[1:], "  - Name: "); next >= 0 {
+			block = block[:next+1]
+		}
+		if !strings.Contains(block, "    Description: "+s.Description+"\n") {
+			t.Errorf("%s: no description in\n%s", s.Name, block)
+		}
+		if s.Default != nil && !strings.Contains(block, "    Default: ") {
+			t.Errorf("%s: no default in\n%s", s.Name, block)
+		}
+	}
+	if !strings.Contains(out, "  - Name: batch_size_rows\n") || !strings.Contains(out, "    Default: 10000\n") {
+		t.Errorf("batch_size_rows default missing:\n%s", out)
+	}
+}
+
+// With log_format json every stderr line is a JSON log record (progress
+// and summary included), except Singer METRIC lines, which keep their
+// Singer form: "METRIC: " and a JSON object.
+func TestJSONLogFormatEveryLine(t *testing.T) {
+	bad := example + `{"type":"RECORD","stream":"orders","record":{"id":"x"}}` + "\n"
+	for _, c := range []struct {
+		name, in string
+		code     int
+	}{{"ok", example, ExitOK}, {"invalid record", bad, ExitInput}} {
+		t.Run(c.name, func(t *testing.T) {
+			env := []string{"TARGET_ORACLE_LOG_FORMAT=json", "TARGET_ORACLE_LOG_LEVEL=debug"}
+			_, errs, code := runMain(t, c.in, env, "--dry-run", "--dry-run-dump", t.TempDir()+"/dump")
+			if code != c.code {
+				t.Fatalf("exit %d, want %d:\n%s", code, c.code, errs)
+			}
+			msgs := map[string]int{}
+			metricLines := 0
+			for _, line := range strings.Split(strings.TrimSuffix(errs, "\n"), "\n") {
+				var rec map[string]any
+				if m, ok := strings.CutPrefix(line, "METRIC: "); ok {
+					metricLines++
+					if err := json.Unmarshal([]byte(m), &rec); err != nil {
+						t.Errorf("METRIC payload is not JSON: %q", line)
+					}
+					continue
+				}
+				if err := json.Unmarshal([]byte(line), &rec); err != nil {
+					t.Errorf("not a JSON record: %q", line)
+					continue
+				}
+				msg, _ := rec["msg"].(string)
+				msgs[msg]++
+			}
+			if metricLines == 0 || msgs["progress"] == 0 || msgs["summary"] != 1 || msgs["summary stream"] != 1 {
+				t.Errorf("METRIC lines %d, records by message %v:\n%s", metricLines, msgs, errs)
+			}
+		})
+	}
+}
+
+// Per-batch METRIC timer lines are written at log_level debug only; the
+// record_count counters are written at every level.
+func TestBatchTimersFollowLogLevel(t *testing.T) {
+	for _, c := range []struct {
+		level  string
+		timers bool
+	}{{"info", false}, {"warn", false}, {"debug", true}} {
+		_, errs, code := runMain(t, example, []string{"TARGET_ORACLE_LOG_LEVEL=" + c.level}, "--dry-run")
+		if code != ExitOK {
+			t.Fatalf("%s: exit %d:\n%s", c.level, code, errs)
+		}
+		timers := strings.Contains(errs, `METRIC: {"type":"timer","metric":"batch_load_seconds"`)
+		counters := strings.Contains(errs, `METRIC: {"type":"counter","metric":"record_count"`)
+		if timers != c.timers || !counters {
+			t.Errorf("log_level %s: timer lines %v (want %v), counter lines %v:\n%s", c.level, timers, c.timers, counters, errs)
+		}
+	}
+}
