@@ -18,6 +18,10 @@ fail() { echo "test-wheel: FAIL: $*" >&2; exit 1; }
 goarch=$(cd "$root" && go env GOARCH)
 wheel=$("$root/packaging/build-wheel.sh" linux "$goarch" "$work/dist")
 [ -f "$wheel" ] || fail "no wheel built"
+case $(basename "$wheel") in
+target_oracle_go-"$VERSION"-py3-none-*.whl) ;;
+*) fail "wheel $(basename "$wheel") is not named target_oracle_go-$VERSION-…" ;;
+esac
 echo "built $(basename "$wheel")"
 
 python3 -m venv "$work/venv"
@@ -38,6 +42,6 @@ assert "about" in about["capabilities"], about["capabilities"]
 assert "password" in about["settings"]["properties"], "no password setting"
 PY
 
-"$work/venv/bin/python" -m pip uninstall --quiet --yes target-oracle
+"$work/venv/bin/python" -m pip uninstall --quiet --yes target-oracle-go
 [ ! -e "$exe" ] || fail "pip uninstall left $exe behind"
 echo "test-wheel: ok ($(basename "$wheel") installs, runs and uninstalls)"

@@ -59,7 +59,10 @@ func TestExampleConfigs(t *testing.T) {
 
 // TestExampleMeltanoProject checks the loader entry of examples/meltano.yml
 // against the generated definition: same identity, real setting names only,
-// every secret it declares sensitive, and the load schema mapped.
+// every secret it declares sensitive, and the load schema mapped. Its
+// pip_url installs the wheel a clone builds (nothing is published yet): the
+// folder the README's build command writes, seen from examples/. Meltano
+// and pip are not run here; this is the static check.
 func TestExampleMeltanoProject(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(examplesDir, "meltano.yml"))
 	if err != nil {
@@ -69,9 +72,17 @@ func TestExampleMeltanoProject(t *testing.T) {
 	if !ok {
 		t.Fatal("no target-oracle loader entry")
 	}
-	pip, err := PipURL(DefaultVersion)
+	pip := LocalPipURL("../dist/wheels")
+	if got, want := filepath.Clean(filepath.Join(examplesDir, "../dist/wheels")), filepath.Clean("../../dist/wheels"); got != want {
+		t.Fatalf("the example's wheel folder %s is not the clone's dist/wheels (%s)", got, want)
+	}
+	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if build := `packaging/build-wheel.sh "$(go env GOOS)" "$(go env GOARCH)" dist/wheels`; !strings.Contains(string(readme), build) ||
+		!strings.Contains(string(data), build) {
+		t.Errorf("README.md and examples/meltano.yml must both show the wheel build %q", build)
 	}
 	for _, want := range []string{
 		"    namespace: " + Namespace + "\n",

@@ -21,7 +21,12 @@ import (
 
 // Plugin identity, as Meltano and the wheel name it.
 const (
-	Name      = "target-oracle" // plugin, wheel distribution and executable name
+	Name = "target-oracle" // plugin and executable name
+	// Dist is the pip distribution (PyPI project) that carries the binary.
+	// Not "target-oracle": that PyPI name belongs to radbrt's Singer SDK
+	// target (the Meltano Hub variant); packaging/wheel/build_wheel.py
+	// builds target-oracle-go wheels.
+	Dist      = "target-oracle-go"
 	Namespace = "target_oracle" // Meltano namespace: settings are TARGET_ORACLE_<NAME>
 	Variant   = "target-oracle" // Hub variant (the GitHub owner)
 	Repo      = "https://github.com/target-oracle/target-oracle"
@@ -44,15 +49,22 @@ const description = about.Description
 // 1.2.3rc1, 1.2.3.post1, 1.2.3.dev0), which pip compares and wheels carry.
 var pep440 = regexp.MustCompile(`^(0|[1-9][0-9]*)(\.(0|[1-9][0-9]*))*((a|b|rc)(0|[1-9][0-9]*))?(\.post(0|[1-9][0-9]*))?(\.dev(0|[1-9][0-9]*))?$`)
 
-// PipURL returns the pip_url of a release: pip finds that release's wheels
-// on its GitHub release page (a wheel per platform, each carrying the static
-// binary) and installs the one matching the machine. version must be a
-// PEP 440 version such as 0.1.0.
+// PipURL returns the pip_url of a published release: pip fetches that
+// release's wheel for the machine's platform from PyPI (a wheel per
+// platform, each carrying the static binary; .github/workflows/release.yml
+// publishes them). version must be a PEP 440 version such as 0.1.0.
 func PipURL(version string) (string, error) {
 	if !pep440.MatchString(version) {
 		return "", fmt.Errorf("meltano: version %q is not a PEP 440 version like 0.1.0", version)
 	}
-	return fmt.Sprintf("--find-links %s/releases/expanded_assets/v%s %s==%s", Repo, version, Name, version), nil
+	return fmt.Sprintf("%s==%s", Dist, version), nil
+}
+
+// LocalPipURL is the pip_url of wheels built from a clone into dir
+// (packaging/build-wheel.sh): pip picks the one for the machine's platform
+// and never asks an index.
+func LocalPipURL(dir string) string {
+	return "--no-index --find-links " + dir + " " + Dist
 }
 
 // PluginDefinition renders the loader definition for release version (a

@@ -124,7 +124,7 @@ func TestPluginDefinitionHeader(t *testing.T) {
 		"\nname: target-oracle\n",
 		"\nnamespace: target_oracle\n",
 		"\nexecutable: target-oracle\n",
-		"\npip_url: \"--find-links https://github.com/target-oracle/target-oracle/releases/expanded_assets/v1.2.3rc1 target-oracle==1.2.3rc1\"\n",
+		"\npip_url: target-oracle-go==1.2.3rc1\n",
 		"\ncapabilities:\n- about\n- schema-flattening\n- validate-records\n- activate-version\n- target-schema\n- hard-delete\n- soft-delete\n- batch\n- stream-maps\nsettings:\n",
 	} {
 		if !bytes.Contains(def, []byte(want)) {

@@ -25,8 +25,12 @@ import sys
 import time
 import zipfile
 
-NAME = "target-oracle"
-DIST = "target_oracle"  # the distribution name as wheel file names spell it
+# The distribution is target-oracle-go: "target-oracle" on PyPI belongs to
+# another project's package (radbrt's Singer SDK target-oracle, the Meltano
+# Hub variant, distributes under that name). The command stays target-oracle.
+NAME = "target-oracle-go"
+DIST = "target_oracle_go"  # the distribution name as wheel file names spell it
+COMMAND = "target-oracle"
 SUMMARY = "Singer target for Oracle Database (static Go binary)"
 HOME = "https://github.com/target-oracle/target-oracle"
 
@@ -104,7 +108,7 @@ def build(binary, goos, goarch, version, out):
     if not exe:
         raise ValueError(f"{binary} is empty")
 
-    exe_name = NAME + (".exe" if goos == "windows" else "")
+    exe_name = COMMAND + (".exe" if goos == "windows" else "")
     info = f"{DIST}-{version}.dist-info"
     files = [  # (archive path, bytes, executable)
         (f"{DIST}-{version}.data/scripts/{exe_name}", exe, True),
