@@ -220,6 +220,7 @@ func (s *session) hasRows(ctx context.Context, t *table.Table) (bool, error) {
 		}
 		sctx, cancel := s.statementContext(ctx)
 		rows, err := c.Query(sctx, &st, nil)
+		err = s.timedOut(ctx, sctx, err)
 		cancel()
 		if err != nil {
 			s.dropIfLost(err)
@@ -249,6 +250,7 @@ func (s *session) describe(ctx context.Context, schema, name string) (*table.Tab
 		}
 		sctx, cancel := s.statementContext(ctx)
 		rows, err := c.Query(sctx, &st, args)
+		err = s.timedOut(ctx, sctx, err)
 		cancel()
 		if err != nil {
 			s.dropIfLost(err)
