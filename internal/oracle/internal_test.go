@@ -70,7 +70,7 @@ func ns(s string) sql.NullString { return sql.NullString{String: s, Valid: s != 
 // catalogRow is a DescribeTable row; "" is NULL.
 func catalogRow(name, dataType, dataLength, charLength, charUsed, precision, scale, jsonChecks string) []sql.NullString {
 	return []sql.NullString{ns(name), ns(dataType), ns(dataLength), ns(charLength), ns(charUsed), ns(precision), ns(scale),
-		ns("Y"), ns(""), ns(""), ns(jsonChecks)}
+		ns("Y"), ns(""), ns(""), ns(jsonChecks), ns("NO"), ns("NO"), ns(""), ns("NO"), ns("NO"), ns("")}
 }
 
 func TestTypeFromCatalog(t *testing.T) {
@@ -279,3 +279,34 @@ type connector struct{ d *breakDriver }
 
 func (c connector) Connect(context.Context) (driver.Conn, error) { return c.d.Open("") }
 func (c connector) Driver() driver.Driver                        { return c.d }
+
+// TestFillFromCatalog: ALL_TAB_COLS' flags give what the database fills.
+func TestFillFromCatalog(t *testing.T) {
+	for _, c := range []struct {
+		identity, onNull, length, virtual, generation string
+		want                                          table.Fill
+	}{
+		{"NO", "NO", "", "NO", "", table.FillNone},
+		{"NO", "NO", "0", "NO", "", table.FillNone},
+		{"NO", "NO", "5", "NO", "", table.FillDefault},
+		{"NO", "YES", "5", "NO", "", table.FillDefaultOnNull},
+		{"YES", "NO", "30", "NO", "ALWAYS", table.FillIdentityAlways},
+		{"YES", "NO", "30", "NO", "BY DEFAULT", table.FillIdentity},
+		{"YES", "YES", "30", "NO", "BY DEFAULT", table.FillIdentityOnNull},
+		{"YES", "NO", "30", "NO", "", table.FillIdentityAlways}, // unknown generation: refuse values
+		{"NO", "NO", "9", "YES", "", table.FillVirtual},
+	} {
+		r := catalogRow("A", "NUMBER", "22", "0", "", "", "", "0")
+		r[colIdentity], r[colDefaultOnNull], r[colDefaultLength], r[colVirtual], r[colIdentityGeneration] =
+			ns(c.identity), ns(c.onNull), ns(c.length), ns(c.virtual), ns(c.generation)
+		got, err := fillFromCatalog(r)
+		if err != nil || got != c.want {
+			t.Errorf("%+v: %v, %v", c, got, err)
+		}
+	}
+	r := catalogRow("A", "NUMBER", "22", "0", "", "", "", "0")
+	r[colHidden] = ns("YES")
+	if tb, err := tableFromCatalog("S", "T", [][]sql.NullString{r}); err != nil || !tb.Columns[0].Hidden {
+		t.Errorf("HIDDEN_COLUMN YES: %+v, %v", tb, err)
+	}
+}
