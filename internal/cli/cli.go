@@ -388,6 +388,7 @@ func newRenderer(cfg *config.Config, srv pipeline.Server) *oraclesql.Renderer {
 		GrantSelectTo:      cfg.GrantSelectTo,
 		ColumnComments:     cfg.ColumnComments,
 		IdentifierMaxBytes: srv.IdentifierMaxBytes,
+		LockWaitSeconds:    cfg.DDLLockTimeoutSeconds,
 	})
 }
 

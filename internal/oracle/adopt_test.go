@@ -1,10 +1,13 @@
 package oracle_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
 
+	"github.com/target-oracle/target-oracle/internal/oracle"
+	"github.com/target-oracle/target-oracle/internal/oracle/fake"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/singer"
 )
@@ -99,4 +102,35 @@ func TestAdoptDBATable(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestMigrationLocksEachChunk: every chunk of a rewrite migration runs in
+// a transaction that first locks the table in EXCLUSIVE MODE with the wait
+// bounded by ddl_lock_timeout_seconds (SPEC §5.5); a lock that times out
+// (ORA-00054) is retried like any busy resource.
+func TestMigrationLocksEachChunk(t *testing.T) {
+	r := newRig(t, oracle.Options{}, oraclesql.Options{MigrationChunkRows: 3, LockWaitSeconds: 7})
+	s := migrationTable(t, r, 10)
+	r.db.Inject(fake.Fault{Op: fake.OpLock, Nth: 2, Code: 54})
+	if err := s.Apply(context.Background(), migrateChange(integer, text40)); err != nil {
+		t.Fatal(err)
+	}
+	var prev string
+	updates := 0
+	for _, sql := range r.db.Statements() {
+		if strings.HasPrefix(sql, "UPDATE ") && strings.Contains(sql, "ROWNUM <= :1") {
+			updates++
+			if prev != `LOCK TABLE "DRY_RUN"."M" IN EXCLUSIVE MODE WAIT 7` {
+				t.Errorf("chunk %d after %q, want the table locked first", updates, prev)
+			}
+		}
+		prev = sql
+	}
+	if updates != 5 {
+		t.Errorf("%d UPDATE chunks, want 5 (3+3+3+1+0)", updates)
+	}
+	if got := r.db.Calls(fake.OpLock); got != 6 {
+		t.Errorf("%d locks, want 6 (one per chunk and the one that timed out)", got)
+	}
+	wantMigrated(t, r, 10)
 }

@@ -217,6 +217,18 @@ func (s *session) chunk(ctx context.Context, c Conn, st *oraclesql.Statement, ar
 	if err != nil {
 		return 0, err
 	}
+	if st.Lock != nil {
+		// Held until the chunk commits: no writer changes the table
+		// while the chunk copies it (SPEC §5.5).
+		sctx, cancel := s.statementContext(ctx)
+		_, err = tx.Exec(sctx, st.Lock, nil)
+		err = s.timedOut(ctx, sctx, err)
+		cancel()
+		if err != nil {
+			_ = tx.Rollback()
+			return 0, fmt.Errorf("lock the table: %w", err)
+		}
+	}
 	sctx, cancel := s.statementContext(ctx)
 	n, err := tx.Exec(sctx, st, args)
 	err = s.timedOut(ctx, sctx, err)

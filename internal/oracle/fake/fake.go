@@ -69,10 +69,11 @@ const (
 	OpBegin                  // starting a transaction
 	OpCommit                 // COMMIT
 	OpRollback               // ROLLBACK
+	OpLock                   // LOCK TABLE (a rewrite migration's chunk)
 	opCount
 )
 
-var opNames = [...]string{"", "dial", "setup", "query", "DDL", "INSERT", "MERGE", "DELETE", "UPDATE", "begin", "commit", "rollback"}
+var opNames = [...]string{"", "dial", "setup", "query", "DDL", "INSERT", "MERGE", "DELETE", "UPDATE", "begin", "commit", "rollback", "LOCK"}
 
 func (o Op) String() string {
 	if o > 0 && o < opCount {
@@ -384,6 +385,8 @@ func opOf(st *oraclesql.Statement) Op {
 		return OpMerge
 	case strings.HasPrefix(st.SQL, "DELETE"):
 		return OpDelete
+	case strings.HasPrefix(st.SQL, "LOCK TABLE "):
+		return OpLock
 	}
 	return OpUpdate
 }
@@ -441,6 +444,9 @@ func (c *conn) run(w *work, st *oraclesql.Statement, args []any) (int64, error) 
 		return 0, c.db.ddl(st.SQL)
 	case oraclesql.KindQuery:
 		return 0, errors.New("fake: a query sent to Exec")
+	}
+	if rest, ok := strings.CutPrefix(st.SQL, "LOCK TABLE "); ok {
+		return 0, c.db.lockTable(w, rest)
 	}
 	auto := w == nil
 	if auto {
@@ -648,4 +654,22 @@ func (db *DB) now(t table.Type) string {
 		return n.Format("2006-01-02")
 	}
 	return n.Format("2006-01-02T15:04:05.999999999Z")
+}
+
+// lockTable checks a LOCK TABLE: inside a transaction, on a table that
+// exists, in EXCLUSIVE MODE with a bounded wait. The fake has no
+// concurrent writers to hold off, so the lock itself does nothing.
+func (db *DB) lockTable(w *work, rest string) error {
+	if w == nil {
+		return errors.New("fake: LOCK TABLE outside a transaction (it would end at once)")
+	}
+	s, n, mode, err := db.qname(rest)
+	if err != nil {
+		return err
+	}
+	if mode != " IN EXCLUSIVE MODE NOWAIT" && !strings.HasPrefix(mode, " IN EXCLUSIVE MODE WAIT ") {
+		return fmt.Errorf("fake: unsupported lock %q (want EXCLUSIVE MODE and a bounded wait)", mode)
+	}
+	_, err = db.table(s + "." + n)
+	return err
 }
