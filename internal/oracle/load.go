@@ -253,7 +253,7 @@ func (s *session) permanent(ctx context.Context, plan []planned, f *failure, tbl
 		e.Line = rows[0].Line
 		return e
 	}
-	line, err, alike := s.bisect(ctx, p, rows, sc)
+	line, alike, err := s.bisect(ctx, p, rows, sc)
 	switch {
 	case alike:
 		e.Err = statementError(p, len(rows), f.err)
@@ -280,12 +280,12 @@ func statementError(p *planned, rows int, err error) error {
 // for an error that every row hits. Unless sc says the code is a row's,
 // one more probe runs the other rows without it: when they fail alike
 // (same ORA code), alike is true and the error is the statement's.
-func (s *session) bisect(ctx context.Context, p *planned, rows []engine.Row, sc scope) (line int64, lastErr error, alike bool) {
+func (s *session) bisect(ctx context.Context, p *planned, rows []engine.Row, sc scope) (line int64, alike bool, lastErr error) {
 	all := rows
 	probes, known, allFailed := 0, true, true // known: rows is known to fail
 	for len(rows) > 1 || !known {
 		if probes >= s.e.o.MaxBisectProbes {
-			return 0, nil, false
+			return 0, false, nil
 		}
 		half := rows
 		if len(rows) > 1 {
@@ -295,12 +295,12 @@ func (s *session) bisect(ctx context.Context, p *planned, rows []engine.Row, sc 
 		probes++
 		switch {
 		case err == nil && len(rows) == 1:
-			return 0, nil, false // the row does not fail on its own
+			return 0, false, nil // the row does not fail on its own
 		case err == nil:
 			rows, known, allFailed = rows[len(rows)/2:], false, false
 		case transient(err) || oraCode(err) == 0 || isTimeout(err):
 			s.dropIfLost(err)
-			return 0, nil, false
+			return 0, false, nil
 		default:
 			rows, known, lastErr = half, true, err
 		}
@@ -308,11 +308,11 @@ func (s *session) bisect(ctx context.Context, p *planned, rows []engine.Row, sc 
 	if allFailed && sc != scopeRow && lastErr != nil {
 		err := s.probe(ctx, p, all[1:])
 		if err != nil && !transient(err) && !isTimeout(err) && oraCode(err) == oraCode(lastErr) {
-			return 0, nil, true
+			return 0, true, nil
 		}
 		s.dropIfLost(err)
 	}
-	return rows[0].Line, lastErr, false
+	return rows[0].Line, false, lastErr
 }
 
 // probe runs p for rows in a transaction that it rolls back.
