@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -234,7 +235,7 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 		return ExitFailed
 	}
 	defer closeIn()
-	srvInfo := dryRunServer()
+	srvInfo := dryRunServer(cfg)
 	var eng engine.Engine
 	var dump *memory.Engine // the embedded engine of --dry-run and --plan
 	stateOut := std.State
@@ -388,13 +389,24 @@ func newRenderer(cfg *config.Config, srv pipeline.Server) *oraclesql.Renderer {
 		GrantSelectTo:      cfg.GrantSelectTo,
 		ColumnComments:     cfg.ColumnComments,
 		IdentifierMaxBytes: srv.IdentifierMaxBytes,
+		LockWaitSeconds:    cfg.DDLLockTimeoutSeconds,
 	})
 }
 
 // dryRunServer is the server --dry-run assumes: Oracle 19c with default
-// parameters, schema DRY_RUN.
-func dryRunServer() pipeline.Server {
-	return pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000}
+// parameters, schema DRY_RUN, with the limits identifier_max_bytes and
+// varchar_max_bytes set (auto keeps 19c's). The renderer of the dump
+// derives names (<TABLE>_PK, check constraints, migration columns) from
+// this limit, so it must be the one the table model names columns by.
+func dryRunServer(cfg *config.Config) pipeline.Server {
+	srv := pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: table.MaxBytesLong, VarcharMaxBytes: 4000}
+	if n, err := strconv.Atoi(cfg.IdentifierMaxBytes); err == nil {
+		srv.IdentifierMaxBytes = n
+	}
+	if n, err := strconv.Atoi(cfg.VarcharMaxBytes); err == nil {
+		srv.VarcharMaxBytes = n
+	}
+	return srv
 }
 
 // exitCode maps the run's outcome to the exit status, by cause.

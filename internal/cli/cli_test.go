@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -224,6 +225,47 @@ func TestDumpDirIsNeverSomeoneElses(t *testing.T) {
 	for i := 0; i < 2; i++ {
 		if _, errs, code := runMain(t, example, nil, "--dry-run", "--dry-run-dump", dump); code != 0 {
 			t.Fatalf("run %d: exit %d\n%s", i, code, errs)
+		}
+	}
+}
+
+// thirtyByteInput has a stream and a property whose derived names (the
+// primary key, the IS JSON and 0/1 checks, migration columns) overflow 30
+// bytes unless they are cut and hashed.
+const thirtyByteInput = `{"type":"SCHEMA","stream":"tap_mysql_test-test_table_four","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"a_rather_long_property_name_here":{"type":["null","integer"]},"flag_with_a_long_enough_name_x":{"type":["null","boolean"]}}}}
+{"type":"RECORD","stream":"tap_mysql_test-test_table_four","record":{"id":1,"a_rather_long_property_name_here":5,"flag_with_a_long_enough_name_x":true}}
+{"type":"SCHEMA","stream":"tap_mysql_test-test_table_four","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"a_rather_long_property_name_here":{"type":["null","string"]},"flag_with_a_long_enough_name_x":{"type":["null","string"]}}}}
+{"type":"RECORD","stream":"tap_mysql_test-test_table_four","record":{"id":2,"a_rather_long_property_name_here":"x","flag_with_a_long_enough_name_x":"y"}}
+{"type":"SCHEMA","stream":"logical1-logical1_edgydata","key_properties":["cid"],"schema":{"type":"object","properties":{"cid":{"type":"integer"},"cjsonb":{"type":["null","object"]}}}}
+{"type":"RECORD","stream":"logical1-logical1_edgydata","record":{"cid":1,"cjsonb":{"a":1}}}
+`
+
+// TestDerivedNamesFitThirtyBytes: with identifier_max_bytes 30, every
+// identifier in the dump's statements fits 30 bytes (SPEC §5.1), derived
+// names included: the renderer takes the limit from the setting, as the
+// table model does.
+func TestDerivedNamesFitThirtyBytes(t *testing.T) {
+	cfg := writeFile(t, "c.json", `{"identifier_max_bytes": "30"}`)
+	dump := filepath.Join(t.TempDir(), "dump")
+	if _, errs, code := runMain(t, thirtyByteInput, nil, "--dry-run", "--config", cfg, "--dry-run-dump", dump); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(filepath.Join(dump, "statements.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	literals := regexp.MustCompile(`'(?:[^']|'')*'`)
+	sql := literals.ReplaceAllString(string(b), "''") // comments hold property paths
+	seen := map[string]bool{}
+	for _, m := range regexp.MustCompile(`"([^"]*)"`).FindAllStringSubmatch(sql, -1) {
+		if len(m[1]) > 30 && !seen[m[1]] {
+			seen[m[1]] = true
+			t.Errorf("identifier %q is %d bytes, over 30", m[1], len(m[1]))
+		}
+	}
+	for _, want := range []string{`CONSTRAINT "TAP_MYSQL_TEST_TEST_T_68d1bde2" PRIMARY KEY ("ID")`, `"LOGICAL1_LOGICAL1_EDGYDATA_PK"`, `CHECK ("CJSONB" IS JSON)`} {
+		if !strings.Contains(sql, want) {
+			t.Errorf("statements lack %s", want)
 		}
 	}
 }

@@ -291,6 +291,16 @@ func (t *memTable) migrate(next *table.Table) error {
 // failure here means the loader did not widen a column it had to: the
 // model is strict where Oracle would silently round.
 func check(c *table.Column, v string) error {
+	switch c.Fill { // an adopted table's column (SPEC §5.5), as Oracle treats it
+	case table.FillIdentityAlways:
+		return oraError(32795, fmt.Sprintf("cannot insert into a generated always identity column %q", c.Name))
+	case table.FillVirtual:
+		return oraError(54013, fmt.Sprintf("INSERT operation disallowed on virtual columns: %q", c.Name))
+	case table.FillDefaultOnNull, table.FillIdentityOnNull:
+		if v == "" {
+			return nil // the database stores its default (unknown here: the dump shows NULL)
+		}
+	}
 	if v == "" {
 		if !c.Nullable {
 			return oraError(1400, fmt.Sprintf("cannot insert NULL into (%q)", c.Name))

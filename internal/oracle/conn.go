@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"errors"
 	"fmt"
 
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
@@ -64,8 +65,13 @@ type sqlConn struct {
 	lost bool
 }
 
-func (s *sqlConn) note(err error) error {
-	if err != nil && connectionLost(err) {
+// note marks the connection lost after err when err broke it, or when the
+// call's context ended during the call: go-ora then interrupted the call
+// by a break (or closed the socket before login) and returned the
+// server's answer (ORA-01013), never ctx.Err(), so the session's state is
+// unknown and it must not go back to the pool.
+func (s *sqlConn) note(ctx context.Context, err error) error {
+	if err != nil && (connectionLost(err) || ctx.Err() != nil) {
 		s.lost = true
 	}
 	return err
@@ -74,7 +80,7 @@ func (s *sqlConn) note(err error) error {
 func (s *sqlConn) Exec(ctx context.Context, st *oraclesql.Statement, args []any) (int64, error) {
 	res, err := s.c.ExecContext(ctx, st.SQL, args...)
 	if err != nil {
-		return 0, s.note(err)
+		return 0, s.note(ctx, err)
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
@@ -86,7 +92,7 @@ func (s *sqlConn) Exec(ctx context.Context, st *oraclesql.Statement, args []any)
 func (s *sqlConn) Query(ctx context.Context, st *oraclesql.Statement, args []any) ([][]sql.NullString, error) {
 	rows, err := s.c.QueryContext(ctx, st.SQL, args...)
 	if err != nil {
-		return nil, s.note(err)
+		return nil, s.note(ctx, err)
 	}
 	defer rows.Close()
 	cols, err := rows.Columns()
@@ -105,15 +111,15 @@ func (s *sqlConn) Query(ctx context.Context, st *oraclesql.Statement, args []any
 		}
 		out = append(out, vals)
 	}
-	return out, s.note(rows.Err())
+	return out, s.note(ctx, rows.Err())
 }
 
 func (s *sqlConn) Begin(ctx context.Context) (Tx, error) {
 	tx, err := s.c.BeginTx(ctx, nil)
 	if err != nil {
-		return nil, s.note(err)
+		return nil, s.note(ctx, err)
 	}
-	return &sqlTx{tx: tx, conn: s}, nil
+	return &sqlTx{tx: tx, conn: s, ctx: ctx}, nil
 }
 
 // Close returns the connection to the pool, or discards it when a call
@@ -123,6 +129,11 @@ func (s *sqlConn) Close() error {
 		// Returning driver.ErrBadConn from Raw makes database/sql close
 		// the driver connection instead of pooling it.
 		_ = s.c.Raw(func(any) error { return driver.ErrBadConn })
+		// Raw closed the *sql.Conn as well: Close only reports that.
+		if err := s.c.Close(); err != nil && !errors.Is(err, sql.ErrConnDone) {
+			return err
+		}
+		return nil
 	}
 	return s.c.Close()
 }
@@ -130,12 +141,13 @@ func (s *sqlConn) Close() error {
 type sqlTx struct {
 	tx   *sql.Tx
 	conn *sqlConn
+	ctx  context.Context // BeginTx's: it bounds COMMIT and ROLLBACK too
 }
 
 func (t *sqlTx) Exec(ctx context.Context, st *oraclesql.Statement, args []any) (int64, error) {
 	res, err := t.tx.ExecContext(ctx, st.SQL, args...)
 	if err != nil {
-		return 0, t.conn.note(err)
+		return 0, t.conn.note(ctx, err)
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
@@ -144,5 +156,5 @@ func (t *sqlTx) Exec(ctx context.Context, st *oraclesql.Statement, args []any) (
 	return n, nil
 }
 
-func (t *sqlTx) Commit() error   { return t.conn.note(t.tx.Commit()) }
-func (t *sqlTx) Rollback() error { return t.conn.note(t.tx.Rollback()) }
+func (t *sqlTx) Commit() error   { return t.conn.note(t.ctx, t.tx.Commit()) }
+func (t *sqlTx) Rollback() error { return t.conn.note(t.ctx, t.tx.Rollback()) }

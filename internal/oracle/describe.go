@@ -23,6 +23,12 @@ const (
 	colComments
 	colPKPosition
 	colJSONChecks
+	colIdentity
+	colDefaultOnNull
+	colDefaultLength
+	colVirtual
+	colHidden
+	colIdentityGeneration
 	describeColumns
 )
 
@@ -46,7 +52,12 @@ func tableFromCatalog(schema, name string, rows [][]sql.NullString) (*table.Tabl
 		if err != nil {
 			return nil, fmt.Errorf("column %s: %w", r[colName].String, err)
 		}
-		c := table.Column{Name: r[colName].String, Type: typ, Nullable: r[colNullable].String != "N"}
+		fill, err := fillFromCatalog(r)
+		if err != nil {
+			return nil, fmt.Errorf("column %s: %w", r[colName].String, err)
+		}
+		c := table.Column{Name: r[colName].String, Type: typ, Nullable: r[colNullable].String != "N",
+			Fill: fill, Hidden: r[colHidden].String == "YES"}
 		if role, src, desc, ok := table.ParseComment(r[colComments].String); ok {
 			c.Role, c.Source, c.Comment = role, src, desc
 		} else {
@@ -68,7 +79,39 @@ func tableFromCatalog(schema, name string, rows [][]sql.NullString) (*table.Tabl
 	return t, nil
 }
 
-// typeFromCatalog maps one ALL_TAB_COLUMNS row to the type the target
+// fillFromCatalog reads what the database puts into a column left out of
+// a statement (SPEC §5.5) from ALL_TAB_COLS' flags: virtual first, then
+// identity (ALWAYS unless ALL_TAB_IDENTITY_COLS says BY DEFAULT: a value
+// bound to an ALWAYS column fails every row), then DEFAULT ON NULL, then a
+// DEFAULT (DEFAULT_LENGTH > 0; the LONG DATA_DEFAULT is never read).
+func fillFromCatalog(r []sql.NullString) (table.Fill, error) {
+	yes := func(i int) bool { return r[i].String == "YES" }
+	switch {
+	case yes(colVirtual):
+		return table.FillVirtual, nil
+	case yes(colIdentity):
+		switch {
+		case r[colIdentityGeneration].String != "BY DEFAULT":
+			return table.FillIdentityAlways, nil
+		case yes(colDefaultOnNull):
+			return table.FillIdentityOnNull, nil
+		}
+		return table.FillIdentity, nil
+	case yes(colDefaultOnNull):
+		return table.FillDefaultOnNull, nil
+	case r[colDefaultLength].Valid:
+		n, err := strconv.Atoi(r[colDefaultLength].String)
+		if err != nil {
+			return 0, fmt.Errorf("default length %q: %w", r[colDefaultLength].String, err)
+		}
+		if n > 0 {
+			return table.FillDefault, nil
+		}
+	}
+	return table.FillNone, nil
+}
+
+// typeFromCatalog maps one ALL_TAB_COLS row to the type the target
 // would have created: equal types compare equal, so that reconciling an
 // unchanged table asks for no change. A type the target never creates
 // (FLOAT, RAW, BLOB, …) maps to the zero Type: the table may keep such

@@ -245,6 +245,7 @@ func (s *session) hasRows(ctx context.Context, t *table.Table) (bool, error) {
 		}
 		sctx, cancel := s.statementContext(ctx)
 		rows, err := c.Query(sctx, &st, nil)
+		err = s.timedOut(ctx, sctx, err)
 		cancel()
 		if err != nil {
 			s.dropIfLost(err)
@@ -274,6 +275,7 @@ func (s *session) describe(ctx context.Context, schema, name string) (*table.Tab
 		}
 		sctx, cancel := s.statementContext(ctx)
 		rows, err := c.Query(sctx, &st, args)
+		err = s.timedOut(ctx, sctx, err)
 		cancel()
 		if err != nil {
 			s.dropIfLost(err)

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/sijms/go-ora/v2/network"
 )
@@ -75,12 +76,46 @@ var transientCodes = map[int]bool{
 	1089:  true, // immediate shutdown or close in progress
 }
 
+// protocolCodes are the ORA errors of go-ora protocol bugs open at v2.9.0:
+// the server refused a packet go-ora built (#697: ORA-03146 / ORA-03137,
+// reported with LOBs over 50 KB; #724: "Bad TTC Packet Detected" in the
+// alert log and ORA-03120 on 19c RAC/PDB). The session is not trusted
+// after them: it is dropped and the chunk retried, in halves on repeat.
+var protocolCodes = map[int]bool{
+	3120: true, // two-task conversion routine: integer overflow
+	3137: true, // malformed TTC packet from client rejected
+	3146: true, // invalid buffer length for TTC field
+}
+
+// protocolError reports whether err is one of go-ora's protocol failures:
+// an ORA code of protocolCodes, or one of the errors go-ora makes itself
+// when it cannot read the server's reply ("TTC error: received code %d
+// during response reading", "TTC Error" in lob.go, "receive abnormal packet
+// type %d instead of data packet" in network/session.go). Those carry no
+// ORA code; they match by text because go-ora builds them with
+// errors.New.
+func protocolError(err error) bool {
+	if protocolCodes[oraCode(err)] {
+		return true
+	}
+	var oe *network.OracleError
+	if err == nil || errors.As(err, &oe) {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "TTC error") || strings.Contains(msg, "TTC Error") || strings.Contains(msg, "receive abnormal packet type")
+}
+
 // connectionLost reports whether err means the session is gone: after it,
 // a transaction in progress is lost and the outcome of a COMMIT in flight
-// is unknown.
+// is unknown. A go-ora protocol failure counts: what the session holds
+// after it is unknown.
 func connectionLost(err error) bool {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return false // the caller gave up; see session.dropIfLost
+	}
+	if protocolError(err) {
+		return true
 	}
 	var oe *network.OracleError
 	if errors.As(err, &oe) {
@@ -108,4 +143,94 @@ func transient(err error) bool {
 		return transientCodes[c] || connectionLost(err)
 	}
 	return connectionLost(err)
+}
+
+// scope is what a server error is about.
+type scope uint8
+
+const (
+	scopeUnknown   scope = iota // bisect; "every probe fails alike" decides
+	scopeRow                    // one row's values: bisect to its line
+	scopeStatement              // the statement: every row fails alike, never bisect
+)
+
+// rowCodes are errors of one row's values (SPEC §6.3: decided by the ORA
+// code, never by how many rows fail): bisection names the record.
+var rowCodes = map[int]bool{
+	1:     true, // unique constraint violated
+	1400:  true, // cannot insert NULL
+	1407:  true, // cannot update to NULL
+	1426:  true, // numeric overflow
+	1438:  true, // value larger than specified precision
+	1722:  true, // invalid number
+	1830:  true, // date format picture ends before converting entire input string
+	1843:  true, // not a valid month
+	1847:  true, // day of month must be between 1 and last day of month
+	1861:  true, // literal does not match format string
+	2290:  true, // check constraint violated (IS JSON, 0/1 checks)
+	2291:  true, // integrity constraint violated - parent key not found
+	2292:  true, // integrity constraint violated - child record found
+	12899: true, // value too large for column
+	40441: true, // JSON syntax error
+}
+
+// statementCodes are errors of the statement, not of a row (SPEC §6.3):
+// every row of the execute fails with them, so bisection would only
+// narrow down to the first row and name an innocent record. ORA-00900 to
+// ORA-00999 (parse and name resolution: 00904 invalid identifier, 00932
+// inconsistent datatypes, 00942, 00997 illegal use of LONG, …) are
+// statement errors too (see scopeOf).
+var statementCodes = map[int]bool{
+	1006:  true, // bind variable does not exist
+	1008:  true, // not all variables bound
+	1031:  true, // insufficient privileges
+	1036:  true, // illegal variable name/number
+	1461:  true, // can bind a LONG value only for insert into a LONG column
+	1745:  true, // invalid host/bind variable name
+	6550:  true, // PL/SQL compilation error
+	12838: true, // cannot read/modify an object after modifying it in parallel
+	24816: true, // expanded non LONG bind data supplied after actual LONG or LOB column
+}
+
+// scopeOf classifies a server error: row codes first (a row error may
+// carry a parse position: Oracle points at the TO_NUMBER that failed),
+// then statement codes, then a parse position (go-ora's OracleError.ErrPos,
+// set from the reply's error offset) marks a statement error.
+func scopeOf(err error) scope {
+	code := oraCode(err)
+	switch {
+	case code == 0:
+		return scopeUnknown
+	case rowCodes[code]:
+		return scopeRow
+	case statementCodes[code], code >= 900 && code <= 999:
+		return scopeStatement
+	}
+	var oe *network.OracleError
+	if errors.As(err, &oe) && oe.ErrPos() > 0 {
+		return scopeStatement
+	}
+	return scopeUnknown
+}
+
+// TimeoutError is the error of a statement that ran past
+// statement_timeout_seconds. go-ora never returns the context's error: on
+// the deadline it sends a break and returns the server's answer, ORA-01013
+// (network/session.go StartContext, BreakConnection). The session is
+// dropped after it and the statement is not bisected or retried.
+type TimeoutError struct {
+	Limit time.Duration
+	Err   error
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("statement timed out after %s (statement_timeout_seconds): %v", e.Limit, e.Err)
+}
+
+// Unwrap exposes both the deadline and the driver's error (its ORA code).
+func (e *TimeoutError) Unwrap() []error { return []error{context.DeadlineExceeded, e.Err} }
+
+func isTimeout(err error) bool {
+	var te *TimeoutError
+	return errors.As(err, &te)
 }

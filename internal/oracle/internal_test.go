@@ -9,8 +9,10 @@ import (
 	"io"
 	"net"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	go_ora "github.com/sijms/go-ora/v2"
 	"github.com/sijms/go-ora/v2/converters"
@@ -48,6 +50,14 @@ func TestClassify(t *testing.T) {
 		{context.Canceled, false, false},
 		{fmt.Errorf("x: %w", context.DeadlineExceeded), false, false},
 		{errors.New("something else"), false, false},
+		// go-ora protocol bugs (#697, #724): retried on a fresh session.
+		{ora(3146), true, true},
+		{ora(3137), true, true},
+		{ora(3120), true, true},
+		{fmt.Errorf("exec: %w", errors.New("TTC error: received code 5 during response reading")), true, true},
+		{errors.New("receive abnormal packet type 12 instead of data packet"), true, true},
+		{ora(1013), false, false},
+		{&TimeoutError{Limit: time.Second, Err: ora(1013)}, false, false},
 	} {
 		if got := transient(c.err); got != c.transient {
 			t.Errorf("transient(%v) = %v", c.err, got)
@@ -63,7 +73,7 @@ func ns(s string) sql.NullString { return sql.NullString{String: s, Valid: s != 
 // catalogRow is a DescribeTable row; "" is NULL.
 func catalogRow(name, dataType, dataLength, charLength, charUsed, precision, scale, jsonChecks string) []sql.NullString {
 	return []sql.NullString{ns(name), ns(dataType), ns(dataLength), ns(charLength), ns(charUsed), ns(precision), ns(scale),
-		ns("Y"), ns(""), ns(""), ns(jsonChecks)}
+		ns("Y"), ns(""), ns(""), ns(jsonChecks), ns("NO"), ns("NO"), ns(""), ns("NO"), ns("NO"), ns("")}
 }
 
 func TestTypeFromCatalog(t *testing.T) {
@@ -291,5 +301,113 @@ func TestWireLenIsGoOras(t *testing.T) {
 				t.Errorf("charset %d, %.10q: measured %d bytes, go-ora encodes %d", id, s, got, want)
 			}
 		}
+	}
+}
+
+func TestScopeOf(t *testing.T) {
+	ora := func(code int) error { return fmt.Errorf("exec: %w", network.NewOracleError(code)) }
+	for code, want := range map[int]scope{
+		904: scopeStatement, 932: scopeStatement, 997: scopeStatement, 942: scopeStatement,
+		1461: scopeStatement, 24816: scopeStatement, 1031: scopeStatement,
+		1: scopeRow, 1400: scopeRow, 1438: scopeRow, 1722: scopeRow, 2290: scopeRow, 12899: scopeRow,
+		4088: scopeUnknown, 20001: scopeUnknown,
+	} {
+		if got := scopeOf(ora(code)); got != want {
+			t.Errorf("scopeOf(ORA-%05d) = %d, want %d", code, got, want)
+		}
+	}
+	if got := scopeOf(errors.New("no code")); got != scopeUnknown {
+		t.Errorf("scopeOf(no code) = %d", got)
+	}
+}
+
+// breakDriver is a database/sql driver whose statements behave as go-ora's
+// do on a deadline: the call waits for the context, then returns the
+// server's ORA-01013 (never ctx.Err()). It counts closed connections.
+type breakDriver struct {
+	mu     sync.Mutex
+	closed int
+}
+
+func (d *breakDriver) Open(string) (driver.Conn, error) { return &breakConn{d: d}, nil }
+
+type breakConn struct{ d *breakDriver }
+
+func (c *breakConn) Prepare(string) (driver.Stmt, error) { return nil, errors.New("not supported") }
+func (c *breakConn) Begin() (driver.Tx, error)           { return nil, errors.New("not supported") }
+func (c *breakConn) Close() error {
+	c.d.mu.Lock()
+	defer c.d.mu.Unlock()
+	c.d.closed++
+	return nil
+}
+
+func (c *breakConn) ExecContext(ctx context.Context, _ string, _ []driver.NamedValue) (driver.Result, error) {
+	<-ctx.Done()
+	e := network.NewOracleError(1013)
+	e.ErrMsg = "ORA-01013: user requested cancel of current operation"
+	return nil, e
+}
+
+// TestInterruptedSessionLeavesThePool: a call that its context ended (go-ora
+// broke the session to interrupt it) makes Close discard the driver
+// connection instead of handing it to the next caller.
+func TestInterruptedSessionLeavesThePool(t *testing.T) {
+	d := &breakDriver{}
+	db := sql.OpenDB(connector{d})
+	defer db.Close()
+	c, err := DialDB(db)(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // database/sql checks ctx first; the driver sees a done ctx
+	st := &oraclesql.Statement{SQL: "INSERT", Kind: oraclesql.KindDML}
+	if _, err := c.Exec(ctx, st, nil); err == nil {
+		t.Fatal("exec succeeded")
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed != 1 {
+		t.Errorf("%d driver connections closed, want 1 (the interrupted one)", d.closed)
+	}
+}
+
+type connector struct{ d *breakDriver }
+
+func (c connector) Connect(context.Context) (driver.Conn, error) { return c.d.Open("") }
+func (c connector) Driver() driver.Driver                        { return c.d }
+
+// TestFillFromCatalog: ALL_TAB_COLS' flags give what the database fills.
+func TestFillFromCatalog(t *testing.T) {
+	for _, c := range []struct {
+		identity, onNull, length, virtual, generation string
+		want                                          table.Fill
+	}{
+		{"NO", "NO", "", "NO", "", table.FillNone},
+		{"NO", "NO", "0", "NO", "", table.FillNone},
+		{"NO", "NO", "5", "NO", "", table.FillDefault},
+		{"NO", "YES", "5", "NO", "", table.FillDefaultOnNull},
+		{"YES", "NO", "30", "NO", "ALWAYS", table.FillIdentityAlways},
+		{"YES", "NO", "30", "NO", "BY DEFAULT", table.FillIdentity},
+		{"YES", "YES", "30", "NO", "BY DEFAULT", table.FillIdentityOnNull},
+		{"YES", "NO", "30", "NO", "", table.FillIdentityAlways}, // unknown generation: refuse values
+		{"NO", "NO", "9", "YES", "", table.FillVirtual},
+	} {
+		r := catalogRow("A", "NUMBER", "22", "0", "", "", "", "0")
+		r[colIdentity], r[colDefaultOnNull], r[colDefaultLength], r[colVirtual], r[colIdentityGeneration] =
+			ns(c.identity), ns(c.onNull), ns(c.length), ns(c.virtual), ns(c.generation)
+		got, err := fillFromCatalog(r)
+		if err != nil || got != c.want {
+			t.Errorf("%+v: %v, %v", c, got, err)
+		}
+	}
+	r := catalogRow("A", "NUMBER", "22", "0", "", "", "", "0")
+	r[colHidden] = ns("YES")
+	if tb, err := tableFromCatalog("S", "T", [][]sql.NullString{r}); err != nil || !tb.Columns[0].Hidden {
+		t.Errorf("HIDDEN_COLUMN YES: %+v, %v", tb, err)
 	}
 }

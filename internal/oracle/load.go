@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -119,8 +120,10 @@ func (s *session) Load(ctx context.Context, steps []engine.Step) (engine.Result,
 	if len(plan) == 0 {
 		return engine.Result{Known: true}, nil
 	}
+	limits := make([]int, len(plan)) // rows per execute of each statement; 0: MaxArrayRows
+	protocolFailures := 0
 	for attempt := 1; ; attempt++ {
-		res, f := s.loadOnce(ctx, plan)
+		res, f := s.loadOnce(ctx, plan, limits)
 		if f == nil {
 			return res, nil
 		}
@@ -135,8 +138,22 @@ func (s *session) Load(ctx context.Context, steps []engine.Step) (engine.Result,
 		case ctx.Err() != nil:
 			s.drop()
 			return engine.Result{}, &Error{Table: tbl, Err: fmt.Errorf("%w (%w)", ctx.Err(), f.err)}
+		case isTimeout(f.err):
+			// Not a row's fault and not retried: a retry would time out
+			// again. The interrupted session is never reused.
+			s.drop()
+			return engine.Result{}, &Error{Table: tbl, Code: oraCode(f.err), Err: f.err}
 		case !transient(f.err):
 			return engine.Result{}, s.permanent(ctx, plan, f, tbl)
+		}
+		if protocolError(f.err) && f.at >= 0 && plan[f.at].rows != nil {
+			// A go-ora protocol bug (#697, #724) may depend on what one
+			// execute carries: the first retry runs the same chunks, each
+			// later one halves the chunk that failed.
+			if protocolFailures++; protocolFailures > 1 {
+				limits[f.at] = max(1, (f.hi-f.lo)/2)
+			}
+			s.e.o.Log.Warn("go-ora protocol error (sijms/go-ora #697, #724), retrying on a fresh session", "table", tbl, "rows_per_execute", cmp.Or(limits[f.at], s.e.o.MaxArrayRows), "error", f.err)
 		}
 		s.drop()
 		if attempt >= s.e.o.Retry.Attempts {
@@ -150,8 +167,9 @@ func (s *session) Load(ctx context.Context, steps []engine.Step) (engine.Result,
 	}
 }
 
-// loadOnce runs the batch once, in one transaction.
-func (s *session) loadOnce(ctx context.Context, plan []planned) (engine.Result, *failure) {
+// loadOnce runs the batch once, in one transaction; limits[i] > 0 caps
+// the rows of each execute of plan[i] below Options.MaxArrayRows.
+func (s *session) loadOnce(ctx context.Context, plan []planned, limits []int) (engine.Result, *failure) {
 	c, err := s.connect(ctx)
 	if err != nil {
 		return engine.Result{}, &failure{at: -1, err: err}
@@ -179,8 +197,12 @@ func (s *session) loadOnce(ctx context.Context, plan []planned) (engine.Result, 
 			p.count(&res, n)
 			continue
 		}
-		for lo := 0; lo < len(p.rows); lo += s.e.o.MaxArrayRows {
-			hi := min(lo+s.e.o.MaxArrayRows, len(p.rows))
+		step := s.e.o.MaxArrayRows
+		if limits[i] > 0 {
+			step = min(step, limits[i])
+		}
+		for lo := 0; lo < len(p.rows); lo += step {
+			hi := min(lo+step, len(p.rows))
 			n, err := s.exec(ctx, tx, p, p.rows[lo:hi])
 			if err != nil {
 				return fail(&failure{at: i, lo: lo, hi: hi, err: err})
@@ -236,39 +258,64 @@ func (s *session) exec(ctx context.Context, tx Tx, p *planned, rows []engine.Row
 func (s *session) execOne(ctx context.Context, tx Tx, st *oraclesql.Statement, args []any) (int64, error) {
 	sctx, cancel := s.statementContext(ctx)
 	defer cancel()
-	return tx.Exec(sctx, st, args)
+	n, err := tx.Exec(sctx, st, args)
+	return n, s.timedOut(ctx, sctx, err)
 }
 
 // permanent builds the error of a batch that failed for good. For an
 // array execute that failed with a server error, it finds the failing row
-// by bisecting its chunk (go-ora reports only that some row failed).
+// by bisecting its chunk (go-ora reports only that some row failed),
+// unless the error is the statement's (SPEC §6.3): by its ORA code or
+// parse position (scopeOf), or because every probe failed alike.
 func (s *session) permanent(ctx context.Context, plan []planned, f *failure, tbl string) error {
 	e := &Error{Table: tbl, Code: oraCode(f.err), Err: f.err}
 	if f.at < 0 || plan[f.at].rows == nil || e.Code == 0 {
 		return e
 	}
-	rows := plan[f.at].rows[f.lo:f.hi]
-	if len(rows) == 1 {
+	p := &plan[f.at]
+	rows := p.rows[f.lo:f.hi]
+	sc := scopeOf(f.err)
+	switch {
+	case sc == scopeStatement:
+		e.Err = statementError(p, len(rows), f.err)
+		return e
+	case len(rows) == 1:
 		e.Line = rows[0].Line
 		return e
 	}
-	if line, err := s.bisect(ctx, &plan[f.at], rows); line > 0 {
+	line, alike, err := s.bisect(ctx, p, rows, sc)
+	switch {
+	case alike:
+		e.Err = statementError(p, len(rows), f.err)
+	case line > 0:
 		e.Line, e.Code, e.Err = line, oraCode(err), err
 	}
 	return e
 }
 
+// statementError says that err is the statement's, not a record's.
+func statementError(p *planned, rows int, err error) error {
+	verb, _, _ := strings.Cut(p.st.SQL, " ")
+	return fmt.Errorf("the %s fails as a statement, for every row alike (%d rows in the execute; no record is at fault): %w", verb, rows, err)
+}
+
 // bisect finds the row of rows that fails on its own, by running halves in
 // transactions that are rolled back. It spends at most
-// Options.MaxBisectProbes executes and returns the row's line and error,
-// or 0 when it did not find one. Rows run without the statements before
-// them in the batch, so an error that depends on those is not found.
-func (s *session) bisect(ctx context.Context, p *planned, rows []engine.Row) (int64, error) {
-	probes, known := 0, true // known: rows is known to fail
-	var lastErr error
+// Options.MaxBisectProbes executes (plus one, below) and returns the
+// row's line and error, or 0 when it did not find one. Rows run without
+// the statements before them in the batch, so an error that depends on
+// those is not found.
+//
+// When every probe failed, the row found is the first one, and so it is
+// for an error that every row hits. Unless sc says the code is a row's,
+// one more probe runs the other rows without it: when they fail alike
+// (same ORA code), alike is true and the error is the statement's.
+func (s *session) bisect(ctx context.Context, p *planned, rows []engine.Row, sc scope) (line int64, alike bool, lastErr error) {
+	all := rows
+	probes, known, allFailed := 0, true, true // known: rows is known to fail
 	for len(rows) > 1 || !known {
 		if probes >= s.e.o.MaxBisectProbes {
-			return 0, nil
+			return 0, false, nil
 		}
 		half := rows
 		if len(rows) > 1 {
@@ -278,17 +325,24 @@ func (s *session) bisect(ctx context.Context, p *planned, rows []engine.Row) (in
 		probes++
 		switch {
 		case err == nil && len(rows) == 1:
-			return 0, nil // the row does not fail on its own
+			return 0, false, nil // the row does not fail on its own
 		case err == nil:
-			rows, known = rows[len(rows)/2:], false
-		case transient(err) || oraCode(err) == 0:
+			rows, known, allFailed = rows[len(rows)/2:], false, false
+		case transient(err) || oraCode(err) == 0 || isTimeout(err):
 			s.dropIfLost(err)
-			return 0, nil
+			return 0, false, nil
 		default:
 			rows, known, lastErr = half, true, err
 		}
 	}
-	return rows[0].Line, lastErr
+	if allFailed && sc != scopeRow && lastErr != nil {
+		err := s.probe(ctx, p, all[1:])
+		if err != nil && !transient(err) && !isTimeout(err) && oraCode(err) == oraCode(lastErr) {
+			return 0, true, nil
+		}
+		s.dropIfLost(err)
+	}
+	return rows[0].Line, false, lastErr
 }
 
 // probe runs p for rows in a transaction that it rolls back.

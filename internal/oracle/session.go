@@ -43,6 +43,7 @@ func (s *session) connect(ctx context.Context) (Conn, error) {
 	if err == nil {
 		sctx, cancel := s.statementContext(ctx)
 		_, err = c.Exec(sctx, &setup, args)
+		err = s.timedOut(ctx, sctx, err)
 		cancel()
 	}
 	if err != nil {
@@ -77,6 +78,17 @@ func (s *session) statementContext(ctx context.Context) (context.Context, contex
 		return context.WithTimeout(ctx, s.e.o.StatementTimeout)
 	}
 	return ctx, func() {}
+}
+
+// timedOut turns the error of a call whose statement context (sctx) ran
+// out while the caller's (ctx) did not into a *TimeoutError. The driver's
+// error is whatever the server answered the break with (ORA-01013), not
+// the context's.
+func (s *session) timedOut(ctx, sctx context.Context, err error) error {
+	if err == nil || ctx.Err() != nil || !errors.Is(sctx.Err(), context.DeadlineExceeded) || isTimeout(err) {
+		return err
+	}
+	return &TimeoutError{Limit: s.e.o.StatementTimeout, Err: err}
 }
 
 // Close implements engine.Session.
@@ -205,7 +217,7 @@ func (s *session) runOne(ctx context.Context, st *oraclesql.Statement) error {
 		sctx, cancel := s.statementContext(ctx)
 		defer cancel()
 		_, err := c.Exec(sctx, st, args)
-		return err
+		return s.timedOut(ctx, sctx, err)
 	}
 	for {
 		n, err := s.chunk(ctx, c, st, args)
@@ -222,8 +234,21 @@ func (s *session) chunk(ctx context.Context, c Conn, st *oraclesql.Statement, ar
 	if err != nil {
 		return 0, err
 	}
+	if st.Lock != nil {
+		// Held until the chunk commits: no writer changes the table
+		// while the chunk copies it (SPEC §5.5).
+		sctx, cancel := s.statementContext(ctx)
+		_, err = tx.Exec(sctx, st.Lock, nil)
+		err = s.timedOut(ctx, sctx, err)
+		cancel()
+		if err != nil {
+			_ = tx.Rollback()
+			return 0, fmt.Errorf("lock the table: %w", err)
+		}
+	}
 	sctx, cancel := s.statementContext(ctx)
 	n, err := tx.Exec(sctx, st, args)
+	err = s.timedOut(ctx, sctx, err)
 	cancel()
 	if err != nil {
 		_ = tx.Rollback()

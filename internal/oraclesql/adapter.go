@@ -37,9 +37,12 @@ func (r *Renderer) RenderTruncate(t *table.Table) []string {
 }
 
 func texts(stmts []Statement) []string {
-	out := make([]string, len(stmts))
-	for i, s := range stmts {
-		out[i] = s.SQL
+	out := make([]string, 0, len(stmts))
+	for _, s := range stmts {
+		if s.Lock != nil {
+			out = append(out, s.Lock.SQL)
+		}
+		out = append(out, s.SQL)
 	}
 	return out
 }

@@ -78,24 +78,37 @@ func owner(schema string, binds *[]Bind) string {
 }
 
 // DescribeTable is the one catalog query that reads a table's shape: a row
-// per column, in COLUMN_ID order, with
+// per column, in COLUMN_ID order (invisible columns, which have none,
+// last), with
 //
 //	COLUMN_NAME, DATA_TYPE, DATA_LENGTH, CHAR_LENGTH, CHAR_USED,
 //	DATA_PRECISION, DATA_SCALE, NULLABLE, COMMENTS,
 //	PK_POSITION (position in the primary key, NULL when not in it),
-//	JSON_CHECKS (count of IS JSON checks on the column: CLOB JSON).
+//	JSON_CHECKS (count of IS JSON checks on the column: CLOB JSON),
+//	IDENTITY_COLUMN, DEFAULT_ON_NULL, DEFAULT_LENGTH, VIRTUAL_COLUMN,
+//	HIDDEN_COLUMN ('YES'/'NO'; DEFAULT_LENGTH NULL when no DEFAULT),
+//	IDENTITY_GENERATION ('ALWAYS', 'BY DEFAULT'; NULL when no identity).
 //
+// The column facts of SPEC §5.5 come from ALL_TAB_COLS, and the identity's
+// generation from ALL_TAB_IDENTITY_COLS (ALL_TAB_COLS does not say ALWAYS
+// or BY DEFAULT); never from the LONG DATA_DEFAULT, which go-ora would
+// have to fetch as a LONG: DEFAULT_LENGTH tells that a default exists.
 // No rows means the table does not exist (or is not visible). The cost is
-// one round trip per table, whatever its number of columns. Columns set
-// UNUSED by a migration are not listed (ALL_TAB_COLUMNS hides them).
+// one round trip per table, whatever its number of columns. Only
+// USER_GENERATED columns are listed: not the system's hidden ones
+// (function-based index expressions, extended statistics) nor columns set
+// UNUSED by a migration.
 func DescribeTable(schema, name string) Statement {
 	var binds []Bind
 	var b strings.Builder
 	b.WriteString("SELECT COL.COLUMN_NAME, COL.DATA_TYPE, COL.DATA_LENGTH, COL.CHAR_LENGTH, COL.CHAR_USED," +
 		" COL.DATA_PRECISION, COL.DATA_SCALE, COL.NULLABLE, CMT.COMMENTS, PKC.POSITION AS PK_POSITION," +
 		" (SELECT COUNT(*) FROM ALL_JSON_COLUMNS JSC WHERE JSC.OWNER = COL.OWNER AND JSC.TABLE_NAME = COL.TABLE_NAME" +
-		" AND JSC.COLUMN_NAME = COL.COLUMN_NAME) AS JSON_CHECKS" +
-		" FROM ALL_TAB_COLUMNS COL" +
+		" AND JSC.COLUMN_NAME = COL.COLUMN_NAME) AS JSON_CHECKS," +
+		" COL.IDENTITY_COLUMN, COL.DEFAULT_ON_NULL, COL.DEFAULT_LENGTH, COL.VIRTUAL_COLUMN, COL.HIDDEN_COLUMN," +
+		" (SELECT IDC.GENERATION_TYPE FROM ALL_TAB_IDENTITY_COLS IDC WHERE IDC.OWNER = COL.OWNER AND IDC.TABLE_NAME = COL.TABLE_NAME" +
+		" AND IDC.COLUMN_NAME = COL.COLUMN_NAME) AS IDENTITY_GENERATION" +
+		" FROM ALL_TAB_COLS COL" +
 		" LEFT JOIN ALL_COL_COMMENTS CMT ON CMT.OWNER = COL.OWNER AND CMT.TABLE_NAME = COL.TABLE_NAME" +
 		" AND CMT.COLUMN_NAME = COL.COLUMN_NAME" +
 		" LEFT JOIN (SELECT CC.COLUMN_NAME, CC.POSITION FROM ALL_CONSTRAINTS CON JOIN ALL_CONS_COLUMNS CC" +
@@ -108,7 +121,7 @@ func DescribeTable(schema, name string) Statement {
 	b.WriteString(owner(schema, &binds))
 	binds = append(binds, fixed("table", name))
 	b.WriteString(" AND COL.TABLE_NAME = " + placeholder(len(binds)))
-	b.WriteString(" ORDER BY COL.COLUMN_ID")
+	b.WriteString(" AND COL.USER_GENERATED = 'YES' ORDER BY COL.COLUMN_ID, COL.INTERNAL_COLUMN_ID")
 	return Statement{SQL: b.String(), Binds: binds, Kind: KindQuery}
 }
 

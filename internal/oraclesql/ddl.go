@@ -321,6 +321,7 @@ func (r *Renderer) migrate(t *table.Table, c *table.Column, from, to table.Type)
 			Binds:  []Bind{{Column: "chunk rows", Type: table.Type{Kind: table.KindNumber, Precision: 38}, Source: Fixed, Value: strconv.Itoa(r.o.MigrationChunkRows)}},
 			Kind:   KindDML,
 			Repeat: true,
+			Lock:   r.lockTable(t),
 		},
 		{
 			SQL:         "ALTER TABLE " + tbl + " SET UNUSED (" + qc + ") CASCADE CONSTRAINTS",
@@ -329,6 +330,17 @@ func (r *Renderer) migrate(t *table.Table, c *table.Column, from, to table.Type)
 		},
 	}
 	return append(out, r.finish(t, c, marker)...), nil
+}
+
+// lockTable locks t against concurrent writers for one chunk of a rewrite
+// migration; the wait is bounded by LockWaitSeconds (ORA-00054 or
+// ORA-30006 when it runs out: transient, retried with backoff).
+func (r *Renderer) lockTable(t *table.Table) *Statement {
+	wait := " NOWAIT"
+	if r.o.LockWaitSeconds > 0 {
+		wait = " WAIT " + strconv.Itoa(r.o.LockWaitSeconds)
+	}
+	return &Statement{SQL: "LOCK TABLE " + tableName(t) + " IN EXCLUSIVE MODE" + wait, Kind: KindDML}
 }
 
 // FinishMigration returns the statements that complete a migration of

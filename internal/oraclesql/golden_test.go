@@ -202,6 +202,9 @@ func goldenCases() []goldenCase {
 func format(ss []Statement) string {
 	var b strings.Builder
 	for _, s := range ss {
+		if s.Lock != nil {
+			fmt.Fprintf(&b, "-- %s lock (first in each transaction of the next statement)\n%s\n/\n", s.Lock.Kind, s.Lock.SQL)
+		}
 		fmt.Fprintf(&b, "-- %s", s.Kind)
 		if s.Repeat {
 			b.WriteString(" repeat")

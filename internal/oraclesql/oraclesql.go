@@ -52,6 +52,10 @@ type Options struct {
 	// MigrationChunkRows bounds one migration UPDATE; 0 means
 	// DefaultMigrationChunkRows.
 	MigrationChunkRows int
+	// LockWaitSeconds bounds a rewrite migration's LOCK TABLE
+	// (ddl_lock_timeout_seconds): WAIT n, or NOWAIT for 0, never an
+	// unbounded wait.
+	LockWaitSeconds int
 }
 
 // Renderer builds SQL statements. It holds no state besides its Options
@@ -112,6 +116,10 @@ type Statement struct {
 	// Repeat asks the engine to run the statement again, committing after
 	// each run, until it affects no row (a chunked migration UPDATE).
 	Repeat bool
+	// Lock, for a Repeat statement, runs first in each of its
+	// transactions: LOCK TABLE … IN EXCLUSIVE MODE, so that no concurrent
+	// writer changes the table while a chunk copies it (SPEC §5.5).
+	Lock *Statement
 	// IgnoreCodes are ORA error numbers that mean "already done" for this
 	// idempotent DDL: the engine treats them as success and reads the
 	// catalog again (SPEC §6.3).

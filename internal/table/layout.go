@@ -108,16 +108,19 @@ func inputError(stream, property, format string, args ...any) error {
 // per SCHEMA; Row is the per-record hot path. A Layout is not safe for
 // concurrent use (Row reuses buffers).
 type Layout struct {
-	stream  string
-	table   Table
-	cols    []colPlan
-	root    *objPlan
-	keys    []int
-	meta    map[string]int
-	metaAt  [len(metaFilled)]int // columns of metaFilled, -1 when absent
-	doc     int                  // the json mode document column, -1 otherwise
-	docTrie *trie
-	ceiling int
+	stream string
+	table  Table
+	cols   []colPlan
+	root   *objPlan
+	keys   []int
+	// required are adopted NOT NULL columns whose DEFAULT does not apply
+	// to a bound NULL (Column.NeedsValue): a record must carry them.
+	required []int
+	meta     map[string]int
+	metaAt   [len(metaFilled)]int // columns of metaFilled, -1 when absent
+	doc      int                  // the json mode document column, -1 otherwise
+	docTrie  *trie
+	ceiling  int
 
 	checks  bool // UseChecks succeeded
 	checker schema.Checker
@@ -214,6 +217,11 @@ func NewLayout(stream string, root *schema.Property, keyProps []string, opts Opt
 	}
 	if err := l.plan(b, root); err != nil {
 		return nil, err
+	}
+	for i := range l.table.Columns {
+		if l.table.Columns[i].NeedsValue() && l.cols[i].path != "" {
+			l.required = append(l.required, i)
+		}
 	}
 	return l, nil
 }
@@ -496,18 +504,28 @@ func (b *builder) table(name string, existing *Table) (*Table, error) {
 		for i, col := range existing.Columns {
 			c := byExisting[i]
 			if c == nil {
+				if col.DatabaseFills() {
+					// Identity, DEFAULT, virtual or invisible: never bound,
+					// widened or counted as missing (SPEC §5.5).
+					continue
+				}
 				if !col.Nullable {
-					return nil, inputError(b.stream, "", "existing column %s is NOT NULL but the schema does not fill it", Quote(col.Name))
+					return nil, inputError(b.stream, "", "existing column %s is NOT NULL but the schema does not fill it (and the database does not: it has no DEFAULT and is no identity column)", Quote(col.Name))
 				}
 				col.Source = append([]string(nil), col.Source...)
 				t.Columns = append(t.Columns, col)
 				continue
 			}
+			if !col.Writable() {
+				return nil, inputError(b.stream, c.path, "the property matches the existing column %s, %s, which refuses values: map the property elsewhere (column_mappings) or leave it out (ignored_columns)", Quote(col.Name), col.Fill)
+			}
 			c.typ = Join(col.Type, c.typ, ceiling)
 			if c.key && c.typ.IsLOB() {
 				return nil, inputError(b.stream, c.path, "key property's existing column %s is a LOB", Quote(col.Name))
 			}
-			t.Columns = append(t.Columns, b.column(c, col.Nullable))
+			nc := b.column(c, col.Nullable)
+			nc.Fill, nc.Hidden = col.Fill, col.Hidden
+			t.Columns = append(t.Columns, nc)
 		}
 	}
 	var props []*cand

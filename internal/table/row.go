@@ -346,6 +346,12 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []Stats, unk
 			return inputError(l.stream, l.cols[k].path, "key property is missing, null or empty")
 		}
 	}
+	for _, c := range l.required {
+		if sp := l.spans[c]; sp.start == sp.end {
+			col := &l.table.Columns[c]
+			return inputError(l.stream, l.cols[c].path, "property is missing, null or empty, but its column %s is NOT NULL and its DEFAULT applies only when a load leaves the column out, never to the NULL this load would bind (SPEC §5.5)", Quote(col.Name))
+		}
+	}
 	if l.needsDeleted {
 		return ErrDeletedColumnNeeded
 	}

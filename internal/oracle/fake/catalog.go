@@ -8,7 +8,9 @@ import (
 )
 
 // describe answers oraclesql.DescribeTable for a table: one row per
-// column, as ALL_TAB_COLUMNS and friends show it.
+// column, as ALL_TAB_COLS, ALL_TAB_IDENTITY_COLS and friends show it
+// (identity, DEFAULT, virtual and invisible facts included; the column
+// order is the declared one, invisible columns too).
 func (db *DB) describe(q string) [][]sql.NullString {
 	t := db.tables[q]
 	if t == nil {
@@ -18,8 +20,15 @@ func (db *DB) describe(q string) [][]sql.NullString {
 	num := func(n int) sql.NullString { return sql.NullString{String: strconv.Itoa(n), Valid: true} }
 	null := sql.NullString{}
 	var rows [][]sql.NullString
-	for i := range t.cols {
-		c := &t.cols[i]
+	order := make([]*column, 0, len(t.cols))
+	for _, hidden := range []bool{false, true} { // invisible columns have no COLUMN_ID: last
+		for i := range t.cols {
+			if t.cols[i].hidden == hidden {
+				order = append(order, &t.cols[i])
+			}
+		}
+	}
+	for _, c := range order {
 		dataType, dataLength, charLength, charUsed := "", num(0), num(0), null
 		precision, scale := null, null
 		switch typ := c.typ; typ.Kind {
@@ -70,9 +79,28 @@ func (db *DB) describe(q string) [][]sql.NullString {
 				jsonChecks++
 			}
 		}
+		yes := func(b bool) sql.NullString {
+			if b {
+				return str("YES")
+			}
+			return str("NO")
+		}
+		identity := c.fill == table.FillIdentity || c.fill == table.FillIdentityOnNull || c.fill == table.FillIdentityAlways
+		defaultLength, generation := null, null
+		switch {
+		case identity:
+			defaultLength, generation = num(len(`"DRY_RUN"."ISEQ$$_1".nextval`)), str("BY DEFAULT")
+			if c.fill == table.FillIdentityAlways {
+				generation = str("ALWAYS")
+			}
+		case c.fill != table.FillNone:
+			defaultLength = num(len(c.def) + 2)
+		}
 		rows = append(rows, []sql.NullString{
 			str(c.name), str(dataType), dataLength, charLength, charUsed,
 			precision, scale, str(nullable), str(c.comment), pk, num(jsonChecks),
+			yes(identity), yes(c.fill == table.FillDefaultOnNull || c.fill == table.FillIdentityOnNull), defaultLength,
+			yes(c.fill == table.FillVirtual), yes(c.hidden), generation,
 		})
 	}
 	return rows

@@ -134,11 +134,20 @@ func (w *work) eval(e expr, b *binds, row int, src map[string]value) (value, err
 func (w *work) store(t *tbl, c *column, v value) (string, error) {
 	typ := t.effective(c)
 	s := v.text
+	switch c.fill { // a DBA's column (SPEC §5.5)
+	case table.FillIdentityAlways:
+		return "", oraError(32795, "cannot insert into a generated always identity column %q", c.name)
+	case table.FillVirtual:
+		return "", oraError(54013, "INSERT operation disallowed on virtual columns: %q", c.name)
+	}
 	switch {
 	case v.now:
 		s = w.db.now(typ)
 	case s != "" && !compatible(v.conv, typ):
 		return "", oraError(932, "inconsistent datatypes: %s value for column %q of type %s", convName(v.conv), c.name, typ)
+	}
+	if s == "" {
+		s = t.filled(c, true) // DEFAULT ON NULL
 	}
 	if s == "" {
 		if c.notNull {
@@ -187,7 +196,9 @@ func assignments(colList, valList string) ([]assignment, error) {
 // checks on the columns left NULL.
 func (w *work) newRow(t *tbl, as []assignment, b *binds, row int, src map[string]value) (map[string]string, error) {
 	r := make(map[string]string, len(as))
+	assigned := make(map[string]bool, len(as))
 	for _, a := range as {
+		assigned[a.col] = true
 		c := t.col(a.col)
 		if c == nil {
 			return nil, oraError(904, "%q: invalid identifier", a.col)
@@ -205,6 +216,11 @@ func (w *work) newRow(t *tbl, as []assignment, b *binds, row int, src map[string
 		}
 	}
 	for _, c := range t.cols {
+		if !assigned[c.name] {
+			if v := t.filled(&c, false); v != "" { // DEFAULT, identity
+				r[c.name] = v
+			}
+		}
 		if c.notNull && r[c.name] == "" {
 			return nil, oraError(1400, "cannot insert NULL into (%q.%q.%q)", t.schema, t.name, c.name)
 		}

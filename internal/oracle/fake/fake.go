@@ -37,6 +37,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -81,10 +82,11 @@ const (
 	OpBegin                  // starting a transaction
 	OpCommit                 // COMMIT
 	OpRollback               // ROLLBACK
+	OpLock                   // LOCK TABLE (a rewrite migration's chunk)
 	opCount
 )
 
-var opNames = [...]string{"", "dial", "setup", "query", "DDL", "INSERT", "MERGE", "DELETE", "UPDATE", "begin", "commit", "rollback"}
+var opNames = [...]string{"", "dial", "setup", "query", "DDL", "INSERT", "MERGE", "DELETE", "UPDATE", "begin", "commit", "rollback", "LOCK"}
 
 func (o Op) String() string {
 	if o > 0 && o < opCount {
@@ -108,8 +110,51 @@ type Fault struct {
 	// Applied makes the call take effect before it fails: a COMMIT whose
 	// reply is lost, a DDL that ran.
 	Applied bool
+	// Match, when not "", makes the fault hit only executes with a bind
+	// value (of any row) whose printed form contains Match: a row error
+	// of one record, with a code the fake would not produce itself. Nth
+	// and Times count matching calls only.
+	Match string
+	// Hang makes the call block until its context is done and then fail
+	// the way go-ora does on a deadline: it sends a break and returns the
+	// server's ORA-01013, never ctx.Err(). The call never returns while
+	// its context lives: use it with a statement timeout.
+	Hang bool
+	// Err, when set, is the error returned instead of an ORA error: go-ora
+	// protocol failures come as plain errors ("TTC error: …").
+	Err error
 
 	seen int
+}
+
+// poisoning reports whether the session is not to be trusted after f: an
+// interrupted call, or a go-ora protocol failure. The fake then fails any
+// later call on the session loudly, so that a test sees the engine reuse
+// it.
+func (f *Fault) poisoning() bool {
+	return f.Hang || f.Err != nil || f.Code == 3120 || f.Code == 3137 || f.Code == 3146
+}
+
+// matches reports whether args hold a value that prints with f.Match.
+func (f *Fault) matches(args []any) bool {
+	if f.Match == "" {
+		return true
+	}
+	for _, a := range args {
+		v := reflect.ValueOf(a)
+		if v.Kind() != reflect.Slice {
+			if strings.Contains(fmt.Sprint(a), f.Match) {
+				return true
+			}
+			continue
+		}
+		for i := range v.Len() {
+			if strings.Contains(fmt.Sprint(v.Index(i).Interface()), f.Match) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ErrLost is wrapped by the errors of a lost connection.
@@ -283,11 +328,12 @@ func (db *DB) Dial(ctx context.Context) (oracle.Conn, error) {
 	return &conn{db: db}, nil
 }
 
-// fault counts a call of op and returns the fault it hits, if any.
-func (db *DB) fault(op Op) *Fault {
+// fault counts a call of op and returns the fault it hits, if any. args
+// are the call's binds (nil for calls without).
+func (db *DB) fault(op Op, args ...any) *Fault {
 	db.calls[op]++
 	for _, f := range db.faults {
-		if f.Op != op || f.seen >= f.Nth+f.Times-1 {
+		if f.Op != op || f.seen >= f.Nth+f.Times-1 || !f.matches(args) {
 			continue
 		}
 		f.seen++
@@ -310,7 +356,15 @@ type conn struct {
 	lost   bool
 	closed bool
 	tx     *tx
+	// poisoned is set by a fault after which a real session's state is
+	// unknown (Fault.poisoning): every later call fails with errPoisoned.
+	poisoned bool
 }
+
+// errPoisoned is the error of a call on a session the engine should have
+// dropped. It carries no ORA code, so the engine treats it as permanent
+// and the test sees it.
+var errPoisoned = errors.New("fake: a session interrupted by a break or a protocol error was used again (it must be dropped)")
 
 var _ oracle.Conn = (*conn)(nil)
 
@@ -321,6 +375,8 @@ func (c *conn) usable(ctx context.Context) error {
 		return errors.New("fake: use of a closed connection")
 	case c.lost:
 		return driver.ErrBadConn
+	case c.poisoned:
+		return errPoisoned
 	}
 	return ctx.Err()
 }
@@ -328,6 +384,12 @@ func (c *conn) usable(ctx context.Context) error {
 // failWith returns the error of fault f and loses the session when f
 // says so. Callers hold db.mu.
 func (c *conn) failWith(f *Fault, op Op) error {
+	if f.poisoning() {
+		c.poisoned = true
+	}
+	if f.Err != nil {
+		return fmt.Errorf("%s: %w", op, f.Err)
+	}
 	if f.Code == 0 {
 		c.lose()
 		return fmt.Errorf("%s: %w", op, ErrLost)
@@ -362,6 +424,8 @@ func opOf(st *oraclesql.Statement) Op {
 		return OpMerge
 	case strings.HasPrefix(st.SQL, "DELETE"):
 		return OpDelete
+	case strings.HasPrefix(st.SQL, "LOCK TABLE "):
+		return OpLock
 	}
 	return OpUpdate
 }
@@ -376,14 +440,24 @@ func (c *conn) Exec(ctx context.Context, st *oraclesql.Statement, args []any) (i
 	if c.tx != nil && st.Kind == oraclesql.KindDDL {
 		return 0, errors.New("fake: DDL on a session with an open transaction (the engine must never mix them)")
 	}
-	return c.call(st, args, nil)
+	return c.call(ctx, st, args, nil)
 }
 
 // call runs st with fault injection. w is the transaction's work, or nil
 // to autocommit. Callers hold db.mu.
-func (c *conn) call(st *oraclesql.Statement, args []any, w *work) (int64, error) {
+func (c *conn) call(ctx context.Context, st *oraclesql.Statement, args []any, w *work) (int64, error) {
 	op := opOf(st)
-	f := c.db.fault(op)
+	f := c.db.fault(op, args...)
+	if f != nil && f.Hang {
+		// go-ora: the call's goroutine waits for the reply while
+		// StartContext's sends a break at the deadline; the server
+		// answers ORA-01013 and the transaction's state is unknown.
+		c.db.mu.Unlock()
+		<-ctx.Done()
+		c.db.mu.Lock()
+		c.poisoned = true
+		return 0, oraError(1013, "user requested cancel of current operation")
+	}
 	if f != nil && !f.Applied {
 		return 0, c.failWith(f, op)
 	}
@@ -413,6 +487,9 @@ func (c *conn) run(w *work, st *oraclesql.Statement, args []any) (int64, error) 
 		return 0, c.db.ddl(st.SQL)
 	case oraclesql.KindQuery:
 		return 0, errors.New("fake: a query sent to Exec")
+	}
+	if rest, ok := strings.CutPrefix(st.SQL, "LOCK TABLE "); ok {
+		return 0, c.db.lockTable(w, rest)
 	}
 	auto := w == nil
 	if auto {
@@ -574,6 +651,8 @@ func (t *tx) check() error {
 		return errors.New("fake: transaction already committed or rolled back")
 	case t.c.lost || t.c.tx != t:
 		return driver.ErrBadConn
+	case t.c.poisoned:
+		return errPoisoned
 	}
 	return nil
 }
@@ -592,7 +671,7 @@ func (t *tx) Exec(ctx context.Context, st *oraclesql.Statement, args []any) (int
 	if st.Kind != oraclesql.KindDML {
 		return 0, fmt.Errorf("fake: %s statement inside a transaction", st.Kind)
 	}
-	return t.c.call(st, args, t.w)
+	return t.c.call(ctx, st, args, t.w)
 }
 
 // Commit implements oracle.Tx.
@@ -646,4 +725,22 @@ func (db *DB) now(t table.Type) string {
 		return n.Format("2006-01-02")
 	}
 	return n.Format("2006-01-02T15:04:05.999999999Z")
+}
+
+// lockTable checks a LOCK TABLE: inside a transaction, on a table that
+// exists, in EXCLUSIVE MODE with a bounded wait. The fake has no
+// concurrent writers to hold off, so the lock itself does nothing.
+func (db *DB) lockTable(w *work, rest string) error {
+	if w == nil {
+		return errors.New("fake: LOCK TABLE outside a transaction (it would end at once)")
+	}
+	s, n, mode, err := db.qname(rest)
+	if err != nil {
+		return err
+	}
+	if mode != " IN EXCLUSIVE MODE NOWAIT" && !strings.HasPrefix(mode, " IN EXCLUSIVE MODE WAIT ") {
+		return fmt.Errorf("fake: unsupported lock %q (want EXCLUSIVE MODE and a bounded wait)", mode)
+	}
+	_, err = db.table(s + "." + n)
+	return err
 }

@@ -1,6 +1,9 @@
 -- DDL ignore=[1430]
 ALTER TABLE "SHOP"."ORDERS" ADD ("PAID$M" VARCHAR2(5 BYTE))
 /
+-- DML lock (first in each transaction of the next statement)
+LOCK TABLE "SHOP"."ORDERS" IN EXCLUSIVE MODE NOWAIT
+/
 -- DML repeat
 -- :1 "chunk rows" NUMBER(38,0) fixed "10000"
 UPDATE "SHOP"."ORDERS" SET "PAID$M" = CASE "PAID" WHEN 1 THEN 'true' WHEN 0 THEN 'false' ELSE TO_CHAR("PAID") END WHERE "PAID$M" IS NULL AND "PAID" IS NOT NULL AND ROWNUM <= :1

@@ -1,6 +1,9 @@
 -- DDL ignore=[1430]
 ALTER TABLE "SHOP"."ORDERS" ADD ("IS_GIFT$M" VARCHAR2(5 BYTE))
 /
+-- DML lock (first in each transaction of the next statement)
+LOCK TABLE "SHOP"."ORDERS" IN EXCLUSIVE MODE NOWAIT
+/
 -- DML repeat
 -- :1 "chunk rows" NUMBER(38,0) fixed "10000"
 UPDATE "SHOP"."ORDERS" SET "IS_GIFT$M" = CASE WHEN "IS_GIFT" THEN 'true' ELSE 'false' END WHERE "IS_GIFT$M" IS NULL AND "IS_GIFT" IS NOT NULL AND ROWNUM <= :1

@@ -1,6 +1,9 @@
 -- DDL ignore=[1430]
 ALTER TABLE "SHOP"."ORDERS" ADD ("AMOUNT$M" VARCHAR2(14 BYTE))
 /
+-- DML lock (first in each transaction of the next statement)
+LOCK TABLE "SHOP"."ORDERS" IN EXCLUSIVE MODE NOWAIT
+/
 -- DML repeat
 -- :1 "chunk rows" NUMBER(38,0) fixed "10000"
 UPDATE "SHOP"."ORDERS" SET "AMOUNT$M" = REGEXP_REPLACE(TO_CHAR("AMOUNT", 'TM9', 'NLS_NUMERIC_CHARACTERS=''.,'''), '^(-?)\.', '\10.') WHERE "AMOUNT$M" IS NULL AND "AMOUNT" IS NOT NULL AND ROWNUM <= :1

@@ -1,6 +1,9 @@
 -- DDL ignore=[1430]
 ALTER TABLE "SHOP"."CUSTOMERS" ADD ("ID$M" VARCHAR2(40 CHAR))
 /
+-- DML lock (first in each transaction of the next statement)
+LOCK TABLE "SHOP"."CUSTOMERS" IN EXCLUSIVE MODE NOWAIT
+/
 -- DML repeat
 -- :1 "chunk rows" NUMBER(38,0) fixed "10000"
 UPDATE "SHOP"."CUSTOMERS" SET "ID$M" = REGEXP_REPLACE(TO_CHAR("ID", 'TM9', 'NLS_NUMERIC_CHARACTERS=''.,'''), '^(-?)\.', '\10.') WHERE "ID$M" IS NULL AND "ID" IS NOT NULL AND ROWNUM <= :1

@@ -1,6 +1,9 @@
 -- DDL ignore=[1430]
 ALTER TABLE "SHOP"."ORDERS" ADD ("LOCAL_TS$M" NVARCHAR2(2000))
 /
+-- DML lock (first in each transaction of the next statement)
+LOCK TABLE "SHOP"."ORDERS" IN EXCLUSIVE MODE NOWAIT
+/
 -- DML repeat
 -- :1 "chunk rows" NUMBER(38,0) fixed "10000"
 UPDATE "SHOP"."ORDERS" SET "LOCAL_TS$M" = TO_NCHAR(RTRIM(RTRIM(TO_CHAR("LOCAL_TS", 'YYYY-MM-DD"T"HH24:MI:SS.FF9'), '0'), '.') || 'Z') WHERE "LOCAL_TS$M" IS NULL AND "LOCAL_TS" IS NOT NULL AND ROWNUM <= :1

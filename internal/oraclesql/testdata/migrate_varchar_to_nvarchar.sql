@@ -1,6 +1,9 @@
 -- DDL ignore=[1430]
 ALTER TABLE "SHOP"."ORDERS" ADD ("NAME$M" NVARCHAR2(200))
 /
+-- DML lock (first in each transaction of the next statement)
+LOCK TABLE "SHOP"."ORDERS" IN EXCLUSIVE MODE NOWAIT
+/
 -- DML repeat
 -- :1 "chunk rows" NUMBER(38,0) fixed "10000"
 UPDATE "SHOP"."ORDERS" SET "NAME$M" = TO_NCHAR("NAME") WHERE "NAME$M" IS NULL AND "NAME" IS NOT NULL AND ROWNUM <= :1

@@ -1,6 +1,9 @@
 -- DDL ignore=[1430]
 ALTER TABLE "SHOP"."ORDERS" ADD ("ATTRS$M" CLOB)
 /
+-- DML lock (first in each transaction of the next statement)
+LOCK TABLE "SHOP"."ORDERS" IN EXCLUSIVE MODE NOWAIT
+/
 -- DML repeat
 -- :1 "chunk rows" NUMBER(38,0) fixed "10000"
 UPDATE "SHOP"."ORDERS" SET "ATTRS$M" = TO_CLOB(JSON_SERIALIZE("ATTRS" RETURNING CLOB)) WHERE "ATTRS$M" IS NULL AND "ATTRS" IS NOT NULL AND ROWNUM <= :1

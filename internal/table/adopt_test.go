@@ -1,0 +1,119 @@
+package table
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/target-oracle/target-oracle/internal/singer"
+)
+
+// dbaTable is a table a DBA made: an identity key, columns with defaults,
+// a virtual and an invisible column, none of them from a schema.
+func dbaTable(idFill Fill) *Table {
+	n := Type{Kind: KindNumber}
+	return &Table{Schema: "S", Name: "T", PrimaryKey: []string{"ID"}, Columns: []Column{
+		{Name: "ID", Type: Type{Kind: KindNumber, Precision: 38}, Fill: idFill},
+		{Name: "NAME", Type: tV30b, Nullable: true},
+		{Name: "STATUS", Type: tV30b, Fill: FillDefault},               // NOT NULL DEFAULT 'new'
+		{Name: "CREATED", Type: tV30b, Fill: FillDefaultOnNull},        // NOT NULL DEFAULT ON NULL
+		{Name: "NOTE", Type: tV30b, Nullable: true, Fill: FillDefault}, // nullable DEFAULT
+		{Name: "TOTAL", Type: n, Nullable: true, Fill: FillVirtual},    // AS (…) VIRTUAL
+		{Name: "AUDIT", Type: tV30b, Nullable: true, Hidden: true},     // INVISIBLE
+	}}
+}
+
+// TestAdoptDatabaseFilledColumns follows SPEC §5.5 on a DBA's table.
+func TestAdoptDatabaseFilledColumns(t *testing.T) {
+	opts := Options{IdentifierUpper: true}
+	t.Run("columns the schema does not fill are left to the database", func(t *testing.T) {
+		// The stream fills only NAME (and its key id, matched to a BY
+		// DEFAULT identity): STATUS, CREATED, NOTE, TOTAL and AUDIT are
+		// not bound, not widened and not counted as missing.
+		l, err := NewLayout("s", tree(p("id", in), p("name", str)), []string{"id"}, opts, dbaTable(FillIdentity))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := columnsOf(l.Table()), "ID NUMBER(38,0) NOT NULL, NAME VARCHAR2(4000 BYTE)"; got != want {
+			t.Errorf("columns %s, want %s", got, want)
+		}
+		next, changes, err := Reconcile(dbaTable(FillIdentity), l.Table(), nil, PolicyWiden, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range changes {
+			if c.Column != "NAME" {
+				t.Errorf("change %v touches a column the database fills", c)
+			}
+		}
+		if len(next.Columns) != 7 {
+			t.Errorf("the reconciled table has %d columns, want the 7 it had", len(next.Columns))
+		}
+	})
+	t.Run("a NOT NULL column nothing fills fails at SCHEMA", func(t *testing.T) {
+		tb := dbaTable(FillIdentity)
+		tb.Columns[2].Fill = FillNone // STATUS loses its DEFAULT
+		_, err := NewLayout("s", tree(p("id", in), p("name", str)), []string{"id"}, opts, tb)
+		var ie *singer.InputError
+		if !errors.As(err, &ie) || !strings.Contains(err.Error(), `"STATUS"`) {
+			t.Errorf("err = %v, want an input error naming STATUS", err)
+		}
+		tb.Columns[2].Hidden = true // invisible does not help when NOT NULL
+		if _, err := NewLayout("s", tree(p("id", in), p("name", str)), []string{"id"}, opts, tb); err == nil {
+			t.Error("an invisible NOT NULL column without DEFAULT was accepted")
+		}
+	})
+	for _, c := range []struct {
+		name  string
+		fill  Fill
+		prop  string // the property matched to the refusing column
+		where string // the column
+	}{
+		{"GENERATED ALWAYS identity", FillIdentityAlways, "id", `"ID"`},
+		{"virtual column", FillVirtual, "total", `"TOTAL"`},
+	} {
+		t.Run("a property matched to a "+c.name+" fails at SCHEMA", func(t *testing.T) {
+			root := tree(p("id", in), p("name", str))
+			if c.prop == "total" {
+				root = tree(p("id", in), p("total", num))
+			}
+			tb := dbaTable(FillIdentity)
+			if c.fill == FillIdentityAlways {
+				tb = dbaTable(FillIdentityAlways)
+			}
+			_, err := NewLayout("s", root, []string{"id"}, opts, tb)
+			var ie *singer.InputError
+			if !errors.As(err, &ie) || ie.Property != c.prop || !strings.Contains(err.Error(), c.where) || !strings.Contains(err.Error(), c.name) {
+				t.Errorf("err = %v, want an input error naming property %s and column %s", err, c.prop, c.where)
+			}
+		})
+	}
+	t.Run("properties matched to DEFAULT and BY DEFAULT identity columns are bound", func(t *testing.T) {
+		root := tree(p("id", in), p("status", str), p("created", str), p("note", str))
+		l, err := NewLayout("s", root, []string{"id"}, opts, dbaTable(FillIdentity))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := columnsOf(l.Table()), "ID NUMBER(38,0) NOT NULL, NAME VARCHAR2(30 BYTE), STATUS VARCHAR2(4000 BYTE) NOT NULL, CREATED VARCHAR2(4000 BYTE) NOT NULL, NOTE VARCHAR2(4000 BYTE)"; got != want {
+			t.Errorf("columns %s, want %s", got, want)
+		}
+		row := make([]string, l.Columns())
+		if err := l.Row([]byte(`{"id":1,"status":"open","created":"x","note":"n"}`), nil, row, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(row, "|") != "1||open|x|n" {
+			t.Errorf("row %q", row)
+		}
+		// CREATED is DEFAULT ON NULL and NOTE nullable: both may be absent.
+		if err := l.Row([]byte(`{"id":2,"status":"open"}`), nil, row, nil, nil); err != nil {
+			t.Errorf("a record without the ON NULL and nullable DEFAULT properties: %v", err)
+		}
+		// STATUS is NOT NULL DEFAULT (not ON NULL): the bound NULL would
+		// be refused, so its absence is invalid input.
+		err = l.Row([]byte(`{"id":3,"note":"n"}`), nil, row, nil, nil)
+		var ie *singer.InputError
+		if !errors.As(err, &ie) || ie.Property != "status" || !strings.Contains(err.Error(), `"STATUS"`) {
+			t.Errorf("err = %v, want an input error for property status", err)
+		}
+	})
+}
