@@ -28,6 +28,7 @@ var specRows = []struct{ name, typ, def, aliases string }{
 	{"wallet_location", "string", ``, "ssl_wallet_location"},
 	{"wallet_password", "secret", ``, "ssl_wallet_password"},
 	{"network_encryption", "accepted|requested|required|rejected", `"accepted"`, ""},
+	{"ssh_tunnel", "object", "", ""},
 	{"connect_timeout_seconds", "integer", `30`, "connection_timeout"},
 	{"default_target_schema", "string", ``, "schema,target_schema"},
 	{"table_prefix", "string", `""`, ""},

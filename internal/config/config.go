@@ -28,6 +28,7 @@ type Config struct {
 	WalletPassword        Secret
 	NetworkEncryption     string // accepted|requested|required|rejected
 	ConnectTimeoutSeconds int
+	SSHTunnel             SSHTunnel
 
 	// Naming and table model
 	DefaultTargetSchema string // "" = the user's own schema (DRY_RUN in dry-run)
@@ -100,6 +101,20 @@ type StreamOverride struct {
 	HardDelete         *bool
 	BatchSizeRows      *int
 	FlatteningMaxDepth *int
+}
+
+// SSHTunnel is the ssh_tunnel setting: connect through an SSH bastion.
+// The JSON names are the setting's keys; secrets marshal redacted.
+type SSHTunnel struct {
+	Enable             bool   `json:"enable"`
+	Host               string `json:"host"`
+	Port               int    `json:"port"`
+	Username           string `json:"username"`
+	PrivateKey         Secret `json:"private_key"`          // PEM text, or a path to a readable file
+	PrivateKeyPassword Secret `json:"private_key_password"` // of an encrypted private_key
+	Password           Secret `json:"password"`
+	HostKey            string `json:"host_key"`    // "SHA256:…" fingerprint or an authorized_keys line
+	KnownHosts         string `json:"known_hosts"` // "" = ~/.ssh/known_hosts
 }
 
 // CustomIndex is one custom_indexes entry.

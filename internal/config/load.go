@@ -484,6 +484,8 @@ func (s *setting) store(c *Config, v any) error {
 		return assign(p, v)
 	case *[]StreamOverride:
 		return assign(p, v)
+	case *SSHTunnel:
+		return assign(p, v)
 	default:
 		return fmt.Errorf("%s: field type %T not handled", s.name, p)
 	}

@@ -136,6 +136,12 @@ func connectionSettings() []setting {
 		{name: "network_encryption", kind: kindEnum, def: "accepted",
 			enum: []string{"accepted", "requested", "required", "rejected"},
 			desc: "Oracle native network encryption and integrity.", field: func(c *Config) any { return &c.NetworkEncryption }},
+		{name: "ssh_tunnel", kind: kindObject,
+			desc: "Connect through an SSH bastion: {enable, host, port (22), username, private_key (secret; PEM text, " +
+				"or a readable path), private_key_password (secret), password (secret), host_key (a SHA256:… fingerprint " +
+				"or an authorized_keys line), known_hosts (path, default ~/.ssh/known_hosts)}. Disabled unless enable is true. " +
+				"An unknown host key fails, printing its fingerprint and the setting to pin it.",
+			field: func(c *Config) any { return &c.SSHTunnel }, conv: convSSHTunnel},
 		{name: "connect_timeout_seconds", kind: kindInteger, def: 30, min: 1, max: 3600,
 			desc: "Seconds to wait for a connection.", aliases: names("connection_timeout"),
 			field: func(c *Config) any { return &c.ConnectTimeoutSeconds }},
