@@ -209,10 +209,24 @@ func Evaluate(cfg *config.Config, f Facts, a Access) Report {
 	}
 	r := Report{Facts: f, Access: a}
 	r.serverItems()
+	r.tunnelItems(cfg)
 	r.schemaItems(cfg)
 	r.privilegeItems(cfg)
 	r.quotaItems(cfg)
 	return r
+}
+
+// tunnelItems report the SSH tunnel the sessions went through.
+func (r *Report) tunnelItems(cfg *config.Config) {
+	if !cfg.SSHTunnel.Enable {
+		return
+	}
+	t, err := tunnelFor(cfg.SSHTunnel)
+	if err != nil {
+		r.add(Fail, "tunnel", "%v", err)
+		return
+	}
+	r.add(Info, "tunnel", "%s", t.describe())
 }
 
 func (r *Report) add(s Status, topic, format string, args ...any) {

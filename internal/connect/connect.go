@@ -52,6 +52,10 @@ func ConnectorLog(cfg *config.Config, log *slog.Logger) (driver.Connector, error
 	for _, w := range append(t.warnings, tlsWarnings...) {
 		log.Warn(w)
 	}
+	tun, err := tunnelFor(cfg.SSHTunnel)
+	if err != nil {
+		return nil, fmt.Errorf("connect: %w", err)
+	}
 	red := newRedactor(t.secrets(cfg))
 	if err := t.walletCredentials(red); err != nil {
 		return nil, err
@@ -67,7 +71,7 @@ func ConnectorLog(cfg *config.Config, log *slog.Logger) (driver.Connector, error
 	}
 	return &connector{
 		inner: go_ora.NewConnector(dsn), perAttempt: goOraConnector(dsn, tlsSet), tlsSet: tlsSet, red: red, where: t.where,
-		timing: timing{timeout: t.connectTimeout(), slow: slowConnect, log: log},
+		timing: timing{timeout: t.connectTimeout(), slow: slowConnect, log: log, tunnel: tun},
 	}, nil
 }
 
@@ -268,6 +272,10 @@ func (r redactor) wrap(what string, err error) error {
 	var te *timeoutError
 	if errors.As(err, &te) {
 		e.is = te // its text holds no secret: what, an address, a duration
+	}
+	var tu *tunnelError
+	if errors.As(err, &tu) && e.is == nil {
+		e.is = tu // the bastion's address and the SSH error: transient (a net.Error)
 	}
 	return e
 }

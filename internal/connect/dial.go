@@ -37,9 +37,10 @@ const slowConnect = 5 * time.Second
 type attempt struct {
 	mu      sync.Mutex
 	conns   []net.Conn
-	addr    string // the address dialed last
-	expired bool   // the timeout passed and closed the sockets
-	done    bool   // the attempt ended; no more sockets are kept
+	addr    string  // the address dialed last
+	expired bool    // the timeout passed and closed the sockets
+	done    bool    // the attempt ended; no more sockets are kept
+	tunnel  *tunnel // nil: dial directly
 }
 
 // DialContext implements go-ora's configurations.DialerContext.
@@ -47,8 +48,14 @@ func (a *attempt) DialContext(ctx context.Context, network, address string) (net
 	a.mu.Lock()
 	a.addr = address
 	a.mu.Unlock()
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, network, address)
+	var conn net.Conn
+	var err error
+	if a.tunnel != nil {
+		conn, err = a.tunnel.dial(ctx, address)
+	} else {
+		var d net.Dialer
+		conn, err = d.DialContext(ctx, network, address)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -101,6 +108,7 @@ type timing struct {
 	timeout time.Duration // the whole attempt: TCP, TLS, TNS and login
 	slow    time.Duration // warn once when an attempt takes longer
 	log     *slog.Logger
+	tunnel  *tunnel // ssh_tunnel, when enabled
 }
 
 // bound runs connect with a context that ends at the timeout and a socket
@@ -111,7 +119,7 @@ func (tm timing) bound(ctx context.Context, what string, connect func(context.Co
 	if tm.timeout <= 0 {
 		tm.timeout = defaultConnectTimeout
 	}
-	a := &attempt{}
+	a := &attempt{tunnel: tm.tunnel}
 	cctx, cancel := context.WithTimeout(ctx, tm.timeout)
 	defer cancel()
 	watchdog := time.AfterFunc(tm.timeout, a.expire)
@@ -148,7 +156,7 @@ type timeoutError struct {
 }
 
 func (e *timeoutError) Error() string {
-	return fmt.Sprintf("timed out after %s connecting to %s (TCP connect, TLS, TNS and login handshake; "+
+	return fmt.Sprintf("timed out after %s connecting to %s (TCP connect, SSH tunnel, TLS, TNS and login handshake; "+
 		"connect_timeout_seconds)", e.after, orUnknown(e.addr))
 }
 

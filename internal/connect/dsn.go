@@ -548,5 +548,7 @@ func (t *target) url() string {
 // the passwords, wherever they came from (a dsn's password is one of
 // them, so the dsn text itself need not be).
 func (t *target) secrets(cfg *config.Config) []string {
-	return []string{t.password, cfg.Password.Reveal(), cfg.WalletPassword.Reveal(), t.walletPassword}
+	st := cfg.SSHTunnel
+	return []string{t.password, cfg.Password.Reveal(), cfg.WalletPassword.Reveal(), t.walletPassword,
+		st.Password.Reveal(), st.PrivateKeyPassword.Reveal(), st.PrivateKey.Reveal()}
 }
