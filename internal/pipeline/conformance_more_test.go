@@ -150,3 +150,56 @@ func TestConformanceMore(t *testing.T) {
 		})
 	}
 }
+
+// The SDK's BATCH resources (tests/core/resources), referenced by absolute
+// file:// manifests as its tests write them: the two gzip JSONL files are
+// one stream's four records, and the tap-countries Parquet files hold its
+// 250 countries and 7 continents (SPEC §4: BATCH rows are RECORDs).
+func TestConformanceMoreBatch(t *testing.T) {
+	dir := filepath.Join(conformance.MoreDir(t), "meltano-sdk")
+	schema := func(stream, key string, props ...string) string {
+		var p []string
+		for _, n := range props {
+			p = append(p, `"`+n+`":{"type":["null","string"]}`)
+		}
+		p[0] = strings.Replace(p[0], `["null","string"]`, `"string"`, 1)
+		return `{"type":"SCHEMA","stream":"` + stream + `","key_properties":["` + key + `"],"schema":{"type":"object","properties":{` +
+			strings.Join(p, ",") + `}}}`
+	}
+	batch := func(stream, format, compression string, files ...string) string {
+		var m []string
+		for _, f := range files {
+			m = append(m, `"file://`+filepath.Join(dir, f)+`"`)
+		}
+		return `{"type":"BATCH","stream":"` + stream + `","encoding":{"format":"` + format + `","compression":"` + compression +
+			`"},"manifest":[` + strings.Join(m, ",") + `]}`
+	}
+	t.Run("jsonl gzip", func(t *testing.T) {
+		eng := newEngine()
+		in := input(`{"type":"SCHEMA","stream":"users","key_properties":["id"],"schema":{"type":"object","properties":{`+
+			`"id":{"type":"integer"},"name":{"type":["null","string"]}}}}`,
+			batch("users", "jsonl", "gzip", "batch.1.jsonl.gz", "batch.2.jsonl.gz"),
+			`{"type":"STATE","value":{"done":true}}`)
+		states, err := run(t, eng, loadConfig(t, ""), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(states) != 1 || states[0] != `{"done":true}` {
+			t.Errorf("states %q", states)
+		}
+		wantValues(t, eng, "USERS", "NAME", "Chris", "Mike", "Bob", "Arnold")
+	})
+	t.Run("parquet", func(t *testing.T) {
+		eng := newEngine()
+		in := input(schema("countries", "code", "code", "name"), batch("countries", "parquet", "gzip", "countries.parquet.gz"),
+			schema("continents", "code", "code", "name"), batch("continents", "parquet", "gzip", "continents.parquet.gz"))
+		if _, err := run(t, eng, loadConfig(t, ""), in); err != nil {
+			t.Fatal(err)
+		}
+		for tbl, n := range map[string]int{"COUNTRIES": 250, "CONTINENTS": 7} {
+			if got := len(eng.Rows("DRY_RUN." + tbl)); got != n {
+				t.Errorf("%s has %d rows, want %d", tbl, got, n)
+			}
+		}
+	})
+}
