@@ -1,6 +1,7 @@
 package pipeline_test
 
 import (
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -202,4 +203,77 @@ func TestConformanceMoreBatch(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Values of the conformance-more files that SPEC §5.1, §5.2 and §5.4 fix.
+func TestConformanceMoreValues(t *testing.T) {
+	dir := conformance.MoreDir(t)
+	t.Run("radbrt numerics exact", func(t *testing.T) {
+		eng := newEngine()
+		if _, err := run(t, eng, loadConfig(t, ""), readFile(t, filepath.Join(dir, "radbrt-target-oracle/numerics.singer"))); err != nil {
+			t.Fatal(err)
+		}
+		wantValues(t, eng, "TESTNUMBERSTABLE", "VALUE", "1001.94593928398394944838238393", "99493837283283.39483783838383394")
+	})
+	t.Run("pg non-db-friendly column names", func(t *testing.T) {
+		eng := newEngine()
+		if _, err := run(t, eng, loadConfig(t, ""), readFile(t, filepath.Join(dir, "pipelinewise-target-postgres/messages-with-non-db-friendly-columns.json"))); err != nil {
+			t.Fatal(err)
+		}
+		for _, col := range []string{"C_PK", "CAMELCASECOLUMN", "MINUS_COLUMN"} {
+			if eng.Tables()["DRY_RUN.TAP_MYSQL_TEST_TEST_TABLE_NON_DB_FRIENDLY_COLUMNS"].Column(col) == nil {
+				t.Errorf("no column %s", col)
+			}
+		}
+	})
+	t.Run("pg long texts byte-exact", func(t *testing.T) {
+		path := filepath.Join(dir, "pipelinewise-target-postgres/messages-with-long-texts.json")
+		eng := newEngine()
+		if _, err := run(t, eng, loadConfig(t, ""), readFile(t, path)); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{}
+		for _, l := range lines(readFile(t, path)) {
+			var m struct {
+				Type   string
+				Record struct {
+					CPK      json.Number `json:"c_pk"`
+					CVarchar string      `json:"c_varchar"`
+				}
+			}
+			if json.Unmarshal([]byte(l), &m) == nil && m.Type == "RECORD" {
+				want[m.Record.CPK.String()] = m.Record.CVarchar
+			}
+		}
+		rows := eng.Rows("DRY_RUN.TAP_MYSQL_TEST_TEST_TABLE_LONG_TEXTS")
+		for _, r := range rows {
+			if r["C_VARCHAR"] != want[r["C_PK"]] {
+				t.Errorf("c_pk %s: %d bytes, want %d exact", r["C_PK"], len(r["C_VARCHAR"]), len(want[r["C_PK"]]))
+			}
+		}
+		if len(rows) != len(want) {
+			t.Errorf("%d rows, want %d", len(rows), len(want))
+		}
+	})
+}
+
+// PipelineWise sends _sdc_deleted_at undeclared: SPEC §5.4 and §6.4 honour
+// it, a soft delete by default (rows 4 and 5 of the long-texts file).
+func TestConformanceMoreUndeclaredDeletedAt(t *testing.T) {
+	path := filepath.Join(conformance.MoreDir(t), "pipelinewise-target-postgres/messages-with-long-texts.json")
+	eng := newEngine()
+	if _, err := run(t, eng, loadConfig(t, ""), readFile(t, path)); err != nil {
+		t.Fatal(err)
+	}
+	wantValues(t, eng, "TAP_MYSQL_TEST_TEST_TABLE_LONG_TEXTS", "_SDC_DELETED_AT", "", "", "", "2019-02-10T15:51:50.215998Z", "2019-02-10T15:51:50.215998Z")
+}
+
+// With hard_delete the same records delete their rows (SPEC §6.4).
+func TestConformanceMoreUndeclaredDeletedAtHard(t *testing.T) {
+	path := filepath.Join(conformance.MoreDir(t), "pipelinewise-target-postgres/messages-with-long-texts.json")
+	eng := newEngine()
+	if _, err := run(t, eng, loadConfig(t, `{"hard_delete": true}`), readFile(t, path)); err != nil {
+		t.Fatal(err)
+	}
+	wantValues(t, eng, "TAP_MYSQL_TEST_TEST_TABLE_LONG_TEXTS", "C_PK", "1", "2", "3")
 }
