@@ -109,6 +109,7 @@ func check(cfg *config.Config, std IO, log *slog.Logger) int {
 func serverFromFacts(f connect.Facts) pipeline.Server {
 	return pipeline.Server{
 		DefaultSchema:      f.DefaultSchema,
+		UserSchema:         f.Server.CurrentSchema,
 		IdentifierMaxBytes: f.IdentifierMaxBytes,
 		VarcharMaxBytes:    f.VarcharMaxBytes,
 		BooleanNative:      f.BooleanNative,

@@ -33,6 +33,7 @@ var specRows = []struct{ name, typ, def, aliases string }{
 	{"default_target_schema", "string", ``, "schema,target_schema"},
 	{"table_prefix", "string", `""`, ""},
 	{"table_suffix", "string", `""`, ""},
+	{"schema_mapping", "object", `{}`, ""},
 	{"table_name_mappings", "object", `{}`, ""},
 	{"column_mappings", "object", `{}`, ""},
 	{"ignored_columns", "array|object", `[]`, ""},

@@ -31,7 +31,8 @@ type Config struct {
 	SSHTunnel             SSHTunnel
 
 	// Naming and table model
-	DefaultTargetSchema string // "" = the user's own schema (DRY_RUN in dry-run)
+	DefaultTargetSchema string            // "" = the user's own schema (DRY_RUN in dry-run); may hold {stream_schema}
+	SchemaMapping       map[string]string // source schema ({stream_schema} part) -> target schema
 	TablePrefix         string
 	TableSuffix         string
 	TableNameMappings   map[string]string
@@ -95,12 +96,13 @@ type Config struct {
 // streams whose name matches Pattern ("*" wildcards). A nil field keeps the
 // global value.
 type StreamOverride struct {
-	Pattern            string
-	StorageMode        *string
-	LoadMethod         *string
-	HardDelete         *bool
-	BatchSizeRows      *int
-	FlatteningMaxDepth *int
+	Pattern             string
+	StorageMode         *string
+	LoadMethod          *string
+	HardDelete          *bool
+	BatchSizeRows       *int
+	FlatteningMaxDepth  *int
+	DefaultTargetSchema *string
 }
 
 // SSHTunnel is the ssh_tunnel setting: connect through an SSH bastion.

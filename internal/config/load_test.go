@@ -56,7 +56,7 @@ func TestDefaults(t *testing.T) {
 	}
 	want := Config{
 		Host: "localhost", Port: 1521, Protocol: "tcp", SSLVerify: true, NetworkEncryption: "accepted",
-		ConnectTimeoutSeconds: 30, TableNameMappings: map[string]string{},
+		ConnectTimeoutSeconds: 30, SchemaMapping: map[string]string{}, TableNameMappings: map[string]string{},
 		ColumnMappings: map[string]map[string]string{}, IgnoredColumns: map[string][]string{},
 		IdentifierCase: "upper", IdentifierMaxBytes: "auto", ColumnOrdering: "schema", ColumnComments: true,
 		StorageMode: "hybrid", FlatteningMaxDepth: 3, FlatteningSeparator: "__", JSONColumnName: "DATA",

@@ -61,6 +61,28 @@ func convTableNames(_ []setting, v any) (any, error) {
 	return out, nil
 }
 
+// convSchemaMapping reads schema_mapping: source schema -> target schema.
+// Both sides are conformed later like default_target_schema; here only
+// what could never be a schema is refused.
+func convSchemaMapping(_ []setting, v any) (any, error) {
+	obj := v.(*object)
+	out := make(map[string]string, len(obj.members))
+	for _, m := range obj.members {
+		name, ok := m.val.(string)
+		if m.key == "" {
+			return nil, fmt.Errorf("empty source schema")
+		}
+		if !ok || name == "" {
+			return nil, fmt.Errorf("source schema %q: expected a non-empty target schema name", m.key)
+		}
+		if err := checkIdentifier(name); err != nil {
+			return nil, fmt.Errorf("source schema %q: %w", m.key, err)
+		}
+		out[m.key] = name
+	}
+	return out, nil
+}
+
 // convColumnMappings reads column_mappings: stream -> {property path -> column}.
 func convColumnMappings(_ []setting, v any) (any, error) {
 	obj := v.(*object)

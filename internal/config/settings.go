@@ -151,12 +151,17 @@ func connectionSettings() []setting {
 func namingSettings() []setting {
 	return []setting{
 		{name: "default_target_schema", kind: kindString,
-			desc:    "Schema (owner) of every table, conformed like a table name. Default: the user's own schema.",
+			desc: "Schema (owner) of every table, conformed like a table name and upper-cased. Default: the user's own schema. " +
+				"{stream_schema} in it is replaced, for a stream named schema-table or db-schema-table, by the schema part (the table is named from the last part); " +
+				"for other stream names by nothing (an empty result is the user's schema); public is the user's schema unless schema_mapping maps it.",
 			aliases: names("schema", "target_schema"), field: func(c *Config) any { return &c.DefaultTargetSchema }},
 		{name: "table_prefix", kind: kindString, def: "", desc: "Added before every generated table name.",
 			field: func(c *Config) any { return &c.TablePrefix }},
 		{name: "table_suffix", kind: kindString, def: "", desc: "Added after every generated table name.",
 			field: func(c *Config) any { return &c.TableSuffix }},
+		{name: "schema_mapping", kind: kindObject, def: map[string]any{},
+			desc:  "Object source schema -> target schema: the {stream_schema} part of a stream name mapped to a schema (PipelineWise's name).",
+			field: func(c *Config) any { return &c.SchemaMapping }, conv: convSchemaMapping},
 		{name: "table_name_mappings", kind: kindObject, def: map[string]any{},
 			desc:  "Object stream -> table name; explicit table names, used verbatim.",
 			field: func(c *Config) any { return &c.TableNameMappings }, conv: convTableNames},
@@ -194,7 +199,7 @@ func namingSettings() []setting {
 		{name: "json_column_name", kind: kindString, def: "DATA", nonEmpty: true,
 			desc: "Document column in json mode.", field: func(c *Config) any { return &c.JSONColumnName }},
 		{name: "stream_overrides", kind: kindObject, def: map[string]any{},
-			desc: "Object stream pattern -> {storage_mode, load_method, hard_delete, batch_size_rows, flattening_max_depth}; " +
+			desc: "Object stream pattern -> {storage_mode, load_method, hard_delete, batch_size_rows, flattening_max_depth, default_target_schema}; " +
 				"* matches any text; an exact stream name beats patterns, then earlier patterns beat later ones.",
 			field: func(c *Config) any { return &c.StreamOverrides }, conv: convOverrides},
 	}

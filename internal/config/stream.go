@@ -13,6 +13,9 @@ type StreamSettings struct {
 	HardDelete         bool
 	BatchSizeRows      int
 	FlatteningMaxDepth int
+	// DefaultTargetSchema is the stream's default_target_schema, as given
+	// (a literal schema or a {stream_schema} template; "" = the user's).
+	DefaultTargetSchema string
 }
 
 // ForStream returns the effective settings of stream. Each field comes
@@ -22,11 +25,12 @@ type StreamSettings struct {
 // SCHEMA), not per record.
 func (c *Config) ForStream(stream string) StreamSettings {
 	s := StreamSettings{
-		StorageMode:        c.StorageMode,
-		LoadMethod:         c.LoadMethod,
-		HardDelete:         c.HardDelete,
-		BatchSizeRows:      c.BatchSizeRows,
-		FlatteningMaxDepth: c.FlatteningMaxDepth,
+		StorageMode:         c.StorageMode,
+		LoadMethod:          c.LoadMethod,
+		HardDelete:          c.HardDelete,
+		BatchSizeRows:       c.BatchSizeRows,
+		FlatteningMaxDepth:  c.FlatteningMaxDepth,
+		DefaultTargetSchema: c.DefaultTargetSchema,
 	}
 	// Apply lowest priority first so that higher priority writes last.
 	for i := len(c.StreamOverrides) - 1; i >= 0; i-- {
@@ -65,6 +69,9 @@ func (o *StreamOverride) apply(s *StreamSettings) {
 	if o.FlatteningMaxDepth != nil {
 		s.FlatteningMaxDepth = *o.FlatteningMaxDepth
 	}
+	if o.DefaultTargetSchema != nil {
+		s.DefaultTargetSchema = *o.DefaultTargetSchema
+	}
 }
 
 // globMatch reports whether name matches pattern, where "*" matches any
@@ -96,7 +103,7 @@ func globMatch(pattern, name string) bool {
 
 // overridable returns the settings stream_overrides may set.
 func overridable() []string {
-	return []string{"storage_mode", "load_method", "hard_delete", "batch_size_rows", "flattening_max_depth"}
+	return []string{"storage_mode", "load_method", "hard_delete", "batch_size_rows", "flattening_max_depth", "default_target_schema"}
 }
 
 // convOverrides reads stream_overrides, keeping config order. Each value is
@@ -163,5 +170,8 @@ func (o *StreamOverride) set(name string, v any) {
 	case "flattening_max_depth":
 		n := int(v.(int64))
 		o.FlatteningMaxDepth = &n
+	case "default_target_schema":
+		s := v.(string)
+		o.DefaultTargetSchema = &s
 	}
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -24,11 +25,11 @@ func TestForStream(t *testing.T) {
 		want   StreamSettings
 	}{
 		// exact name beats patterns; earlier patterns beat later ones, per field.
-		{"orders", StreamSettings{"json", "append-only", true, 5, 1}},
-		{"ordinal", StreamSettings{"json", "overwrite", true, 5, 2}},
-		{"owls", StreamSettings{"json", "upsert", true, 7, 1}},
-		{"public-users", StreamSettings{"json", "upsert", true, 7, 2}},
-		{"x", StreamSettings{"json", "upsert", true, 7, 2}},
+		{"orders", StreamSettings{"json", "append-only", true, 5, 1, ""}},
+		{"ordinal", StreamSettings{"json", "overwrite", true, 5, 2, ""}},
+		{"owls", StreamSettings{"json", "upsert", true, 7, 1, ""}},
+		{"public-users", StreamSettings{"json", "upsert", true, 7, 2, ""}},
+		{"x", StreamSettings{"json", "upsert", true, 7, 2, ""}},
 	}
 	for _, tc := range cases {
 		if got := c.ForStream(tc.stream); got != tc.want {
@@ -36,8 +37,29 @@ func TestForStream(t *testing.T) {
 		}
 	}
 	c, _ = mustLoad(t, nil, `{"load_method":"append-only","batch_size_rows":100}`)
-	if got := c.ForStream("s"); got != (StreamSettings{"hybrid", "append-only", false, 100, 3}) {
+	if got := c.ForStream("s"); got != (StreamSettings{"hybrid", "append-only", false, 100, 3, ""}) {
 		t.Errorf("no overrides: %+v", got)
+	}
+}
+
+// default_target_schema is overridable per stream pattern, a literal or a
+// {stream_schema} template; schema_mapping is read as given.
+func TestForStreamSchema(t *testing.T) {
+	c, _ := mustLoad(t, nil, `{"default_target_schema":"raw",
+		"schema_mapping":{"sales":"mart","public":"pub_copy"},
+		"stream_overrides":{"crm-*":{"default_target_schema":"{stream_schema}"},"audit":{"schema":"audit_x"}}}`)
+	for stream, want := range map[string]string{"crm-leads": "{stream_schema}", "audit": "audit_x", "orders": "raw"} {
+		if got := c.ForStream(stream).DefaultTargetSchema; got != want {
+			t.Errorf("ForStream(%q).DefaultTargetSchema = %q, want %q", stream, got, want)
+		}
+	}
+	if c.SchemaMapping["sales"] != "mart" || c.SchemaMapping["public"] != "pub_copy" || len(c.SchemaMapping) != 2 {
+		t.Errorf("schema_mapping = %v", c.SchemaMapping)
+	}
+	for _, bad := range []string{`{"schema_mapping":{"sales":""}}`, `{"schema_mapping":{"sales":"a\"b"}}`, `{"schema_mapping":{"sales":3}}`} {
+		if _, _, err := loadJSON(t, nil, bad); err == nil || !strings.Contains(err.Error(), "schema_mapping") {
+			t.Errorf("%s: err = %v, want a schema_mapping error", bad, err)
+		}
 	}
 }
 

@@ -378,7 +378,9 @@ func (s ServerInfo) Resolve(cfg *config.Config) Facts {
 		"the server has no JSON type (Oracle 21c+ with COMPATIBLE >= 20 has)")
 	f.National = f.choose("national_characters", cfg.NationalCharacters, "always", "never", !unicodeCharset(s.DBCharset), "")
 	f.DefaultSchema = s.CurrentSchema
-	if cfg.DefaultTargetSchema != "" {
+	// A {stream_schema} template names no one schema: the user's own is
+	// the default, and each stream's schema is known only from the input.
+	if cfg.DefaultTargetSchema != "" && !strings.Contains(cfg.DefaultTargetSchema, "{stream_schema}") {
 		f.DefaultSchema = table.SchemaName(cfg.DefaultTargetSchema, cfg.IdentifierCase != "preserve", f.IdentifierMaxBytes)
 	}
 	return f

@@ -12,7 +12,6 @@ import (
 func (p *pipeline) tableOptions(stream string, st config.StreamSettings) table.Options {
 	c, srv := p.cfg, p.o.Server
 	o := table.Options{
-		Schema:              c.DefaultTargetSchema,
 		TablePrefix:         c.TablePrefix,
 		TableSuffix:         c.TableSuffix,
 		TableName:           c.TableNameMappings[stream],
@@ -58,11 +57,7 @@ func (p *pipeline) tableOptions(stream string, st config.StreamSettings) table.O
 	case "never":
 		o.National = false
 	}
-	if o.Schema == "" {
-		o.Schema = srv.DefaultSchema
-	} else {
-		o.Schema = table.SchemaName(o.Schema, o.IdentifierUpper, o.IdentifierMaxBytes)
-	}
+	o.Schema, o.TablePart = routeStream(c, st, srv, stream, &o)
 	for _, ix := range c.CustomIndexes[stream] {
 		o.CustomIndexes = append(o.CustomIndexes, table.Index{Name: ix.Name, Columns: ix.Columns, Unique: ix.Unique})
 	}

@@ -32,12 +32,16 @@ import (
 // Server holds the facts about the database that `auto` settings and name
 // rules depend on (dry-run assumes a default 19c server).
 type Server struct {
-	DefaultSchema      string // the user's own schema (DRY_RUN in dry-run)
-	IdentifierMaxBytes int    // 30 or 128
-	VarcharMaxBytes    int    // 4000 or 32767
-	BooleanNative      bool   // BOOLEAN column type available (23ai+)
-	JSONNative         bool   // JSON column type available (COMPATIBLE >= 20)
-	NationalNeeded     bool   // database character set cannot hold all of Unicode
+	DefaultSchema string // the user's own schema (DRY_RUN in dry-run)
+	// UserSchema is the login user's own schema where DefaultSchema is a
+	// literal default_target_schema ("" = DefaultSchema): streams routed
+	// by {stream_schema} without a schema part, or from "public", go there.
+	UserSchema         string
+	IdentifierMaxBytes int  // 30 or 128
+	VarcharMaxBytes    int  // 4000 or 32767
+	BooleanNative      bool // BOOLEAN column type available (23ai+)
+	JSONNative         bool // JSON column type available (COMPATIBLE >= 20)
+	NationalNeeded     bool // database character set cannot hold all of Unicode
 }
 
 // Options configure a Run.

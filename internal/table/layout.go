@@ -43,9 +43,14 @@ const deletedProperty = "_sdc_deleted_at"
 type Options struct {
 	Schema                   string // owner, already conformed (SchemaName)
 	TablePrefix, TableSuffix string
-	TableName                string            // table_name_mappings entry; "" = generate
-	ColumnMappings           map[string]string // property path "a.b" → column, verbatim
-	IgnoredColumns           []string          // property paths "a.b"
+	TableName                string // table_name_mappings entry; "" = generate
+	// TablePart is the part of the stream name the table is named from
+	// when default_target_schema routes by {stream_schema} (the last
+	// "-"-separated part); "" = the whole stream name. Hashed suffixes
+	// still hash the stream name.
+	TablePart      string
+	ColumnMappings map[string]string // property path "a.b" → column, verbatim
+	IgnoredColumns []string          // property paths "a.b"
 
 	IdentifierUpper    bool
 	IdentifierMaxBytes int    // 30 or 128; 0 means 128

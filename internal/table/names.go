@@ -198,7 +198,7 @@ func TableName(stream string, opts *Options) (string, error) {
 		}
 		return opts.TableName, nil
 	}
-	base := ConformName(opts.TablePrefix+stream+opts.TableSuffix, opts.IdentifierUpper)
+	base := ConformName(opts.TablePrefix+opts.tablePart(stream)+opts.TableSuffix, opts.IdentifierUpper)
 	if base == "" || len(base) > max {
 		return suffixed(base, stream, max), nil
 	}
@@ -212,12 +212,21 @@ func TableName(stream string, opts *Options) (string, error) {
 // even the suffixed name be taken). Only generated names collide: a
 // mapping is used verbatim.
 func CollidingTableName(stream string, opts *Options, n int) string {
-	base := ConformName(opts.TablePrefix+stream+opts.TableSuffix, opts.IdentifierUpper)
+	base := ConformName(opts.TablePrefix+opts.tablePart(stream)+opts.TableSuffix, opts.IdentifierUpper)
 	src := stream
 	if n > 1 {
 		src = fmt.Sprintf("%s#%d", stream, n)
 	}
 	return suffixed(unprefixed(base), src, opts.maxBytes())
+}
+
+// tablePart is the text a generated table name is made from: the routed
+// table part, else the stream name.
+func (o *Options) tablePart(stream string) string {
+	if o.TablePart != "" {
+		return o.TablePart
+	}
+	return stream
 }
 
 // SchemaName conforms default_target_schema like a generated name. ""
