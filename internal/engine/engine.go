@@ -51,6 +51,14 @@ type RowChecker interface {
 	HasRows(ctx context.Context, t *table.Table) (bool, error)
 }
 
+// SchemaChecker is an optional interface of an Engine: whether a schema
+// (user) exists. A stream routed to a missing schema then fails at its
+// SCHEMA naming the schema, not at its first CREATE TABLE; an engine
+// without it is treated as "every schema exists".
+type SchemaChecker interface {
+	SchemaExists(ctx context.Context, schema string) (bool, error)
+}
+
 // Session is one database session. A Session is used by one goroutine at
 // a time.
 type Session interface {

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -52,6 +53,10 @@ type Options struct {
 	// migration copies, as the Oracle engine's UPDATE chunks; 0 means
 	// oraclesql.DefaultMigrationChunkRows.
 	MigrationChunkRows int
+	// Schemas, when set, are the only schemas that exist (SchemaExists),
+	// as on a database; nil: every schema exists (the dry run has no
+	// catalog of users to ask).
+	Schemas []string
 }
 
 // defaultMigrationChunkRows is oraclesql.DefaultMigrationChunkRows (not
@@ -167,6 +172,12 @@ func (e *Engine) Describe(ctx context.Context, schema, name string) (*table.Tabl
 
 // HasRows implements engine.RowChecker. The engine knows it even when it
 // keeps no rows.
+// SchemaExists reports whether schema is one of Options.Schemas (any
+// schema when they are not set).
+func (e *Engine) SchemaExists(_ context.Context, schema string) (bool, error) {
+	return e.opts.Schemas == nil || slices.Contains(e.opts.Schemas, schema), nil
+}
+
 func (e *Engine) HasRows(_ context.Context, t *table.Table) (bool, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -79,8 +79,9 @@ func (p *pipeline) onStreamSchema(m *singer.Message) error {
 	p.flush(s)
 	existing, err := p.tableFor(s)
 	var de *describeError
-	if errors.As(err, &de) {
-		return err // the database failed, not the input
+	var me *missingSchemaError
+	if errors.As(err, &de) || errors.As(err, &me) {
+		return err // the database failed, or has no such schema: not the input
 	}
 	if err != nil {
 		return inputErrorFrom(m.Line, s.name, err)

@@ -102,6 +102,8 @@ type pipeline struct {
 	// tableClaims maps SCHEMA.TABLE to the stream that took the table in
 	// this run (tables.go): generated names never share a table.
 	tableClaims map[string]string
+	// schemasSeen caches whether each schema exists (engine.SchemaChecker).
+	schemasSeen map[string]bool
 	// unreported are the streams with reads not yet given to the metrics
 	// registry: reporting costs per active stream, not per stream.
 	unreported []*stream

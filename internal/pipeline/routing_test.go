@@ -1,9 +1,14 @@
 package pipeline_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/target-oracle/target-oracle/internal/config"
+	"github.com/target-oracle/target-oracle/internal/memory"
+	"github.com/target-oracle/target-oracle/internal/singer"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
@@ -78,5 +83,25 @@ func TestRoutedTableCommentNamesTheStream(t *testing.T) {
 	tb := eng.Tables()["SALES.ORDERS"]
 	if tb == nil || strings.Join(tb.Streams, ",") != "sales-orders" {
 		t.Fatalf("SALES.ORDERS = %+v, want a table whose comment names sales-orders", tb)
+	}
+}
+
+// A stream routed to a schema the database lacks fails at its SCHEMA
+// naming the schema, as a load failure (exit 1), neither bad input nor a
+// configuration error: the schema is known only from the input.
+func TestRoutingToMissingSchemaFailsAtSchema(t *testing.T) {
+	eng := memory.New(memory.Options{KeepRows: true, Now: func() time.Time { return fixedNow }, Schemas: []string{"DRY_RUN", "SALES"}})
+	in := input(streamSchema("sales-orders"), streamRecord("sales-orders", 1, "x"), streamSchema("crm-leads"), streamRecord("crm-leads", 1, "y"))
+	_, err := run(t, eng, loadConfig(t, `{"default_target_schema":"{stream_schema}"}`), in)
+	if err == nil || !strings.Contains(err.Error(), `stream "crm-leads": schema CRM does not exist`) {
+		t.Fatalf("err = %v, want the missing schema CRM named", err)
+	}
+	var ie *singer.InputError
+	var ce *config.Error
+	if errors.As(err, &ie) || errors.As(err, &ce) {
+		t.Errorf("err %T: want a load failure (exit 1), not input or configuration", err)
+	}
+	if len(eng.Tables()) > 1 || eng.Tables()["CRM.LEADS"] != nil {
+		t.Errorf("tables %v: nothing may be created in CRM", tablesOfStreams(eng))
 	}
 }

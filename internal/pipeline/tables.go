@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
@@ -43,6 +44,9 @@ func (e *describeError) Unwrap() error { return e.err }
 // wherever the table exists. Collisions are per schema.
 func (p *pipeline) tableFor(s *stream) (*table.Table, error) {
 	schema := s.opts.Schema
+	if err := p.checkSchema(s); err != nil {
+		return nil, err
+	}
 	if s.table != "" {
 		return p.describeFor(s, s.table)
 	}
@@ -96,6 +100,40 @@ func (p *pipeline) tableFor(s *stream) (*table.Table, error) {
 		return existing, nil
 	}
 	return nil, fmt.Errorf("table %s.%s and %d suffixed names for stream %q are all taken by other streams' tables: use table_name_mappings", schema, base, maxTableCandidates-1, s.name)
+}
+
+// missingSchemaError is a stream routed to a schema the database does not
+// have: the configuration or the database is wrong, not the input (exit 1).
+type missingSchemaError struct {
+	stream, schema string
+}
+
+func (e *missingSchemaError) Error() string {
+	return fmt.Sprintf("stream %q: schema %s does not exist (from default_target_schema, schema_mapping or stream_overrides): create the user or map the stream elsewhere", e.stream, e.schema)
+}
+
+// checkSchema asks the engine, once per schema and run, whether the
+// stream's schema exists.
+func (p *pipeline) checkSchema(s *stream) error {
+	sc, ok := p.o.Engine.(engine.SchemaChecker)
+	if !ok {
+		return nil
+	}
+	if p.schemasSeen == nil {
+		p.schemasSeen = map[string]bool{}
+	}
+	exists, known := p.schemasSeen[s.opts.Schema]
+	if !known {
+		var err error
+		if exists, err = sc.SchemaExists(p.workCtx, s.opts.Schema); err != nil {
+			return &describeError{stream: s.name, err: fmt.Errorf("schema %s: %w", s.opts.Schema, err)}
+		}
+		p.schemasSeen[s.opts.Schema] = exists
+	}
+	if !exists {
+		return &missingSchemaError{stream: s.name, schema: s.opts.Schema}
+	}
+	return nil
 }
 
 // ownSuffixedTable returns the stream's first suffixed table when it
