@@ -292,6 +292,27 @@ func (r *Report) schemaItems(cfg *config.Config) {
 		}
 		r.Fixes = append(r.Fixes, fmt.Sprintf("CREATE USER %s %s", ident(a.Schema), auth))
 	}
+	r.routedSchemaItems(cfg)
+}
+
+// routedSchemaItems says what a {stream_schema} template needs: its
+// schemas are known only from the input, so their existence is checked
+// at each stream's SCHEMA, and any schema but the user's own needs the
+// ANY privileges.
+func (r *Report) routedSchemaItems(cfg *config.Config) {
+	routed := strings.Contains(cfg.DefaultTargetSchema, "{stream_schema}")
+	for _, o := range cfg.StreamOverrides {
+		routed = routed || o.DefaultTargetSchema != nil && strings.Contains(*o.DefaultTargetSchema, "{stream_schema}")
+	}
+	if !routed {
+		return
+	}
+	var privs []string
+	for _, n := range needs(cfg, false) {
+		privs = append(privs, n.priv)
+	}
+	r.add(Info, "schema", "default_target_schema routes streams by {stream_schema}: their schemas are known only from the input (a missing one fails at the stream's SCHEMA); tables in schemas other than %s need %s",
+		r.Access.User, strings.Join(privs, ", "))
 }
 
 // need is a privilege the load needs, and why.

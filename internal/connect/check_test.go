@@ -30,6 +30,27 @@ func facts(s ServerInfo, schema string) Facts {
 	return f
 }
 
+// With a {stream_schema} template --check cannot know the schemas: it
+// says so and lists the privileges other schemas need.
+func TestEvaluateRoutedSchemas(t *testing.T) {
+	c := loadConfig()
+	c.DefaultTargetSchema = "{stream_schema}"
+	a := Access{User: "LOADER", Schema: "LOADER", SchemaExists: true, Privileges: []string{"CREATE SESSION", "CREATE TABLE"}, UserTablespace: "USERS", UserQuotas: []Quota{{"USERS", 10, -1}}}
+	r := Evaluate(c, facts(server19, ""), a)
+	var found string
+	for _, it := range r.Items {
+		if strings.Contains(it.Detail, "{stream_schema}") {
+			found = it.Detail
+		}
+	}
+	if !strings.Contains(found, "known only from the input") || !strings.Contains(found, "other than LOADER need CREATE ANY TABLE, SELECT ANY TABLE") {
+		t.Errorf("routed schema item = %q", found)
+	}
+	if !r.OK() {
+		t.Errorf("a template alone must not fail the check: %+v", r.Items)
+	}
+}
+
 func TestEvaluate(t *testing.T) {
 	upsertOnly := "append-only"
 	tests := []struct {
