@@ -386,7 +386,6 @@ func newRenderer(cfg *config.Config, srv pipeline.Server) *oraclesql.Renderer {
 		Tablespace:         cfg.Tablespace,
 		IndexTablespace:    cfg.IndexTablespace,
 		LOBTablespace:      cfg.LOBTablespace,
-		Compression:        cfg.Compression,
 		GrantSelectTo:      cfg.GrantSelectTo,
 		ColumnComments:     cfg.ColumnComments,
 		IdentifierMaxBytes: srv.IdentifierMaxBytes,

@@ -72,7 +72,6 @@ var specRows = []struct{ name, typ, def, aliases string }{
 	{"index_tablespace", "string", ``, ""},
 	{"lob_tablespace", "string", ``, ""},
 	{"grant_select_to", "array", `[]`, "default_target_schema_select_permissions"},
-	{"compression", "none|advanced|query_low|query_high|archive_low|archive_high", `"none"`, ""},
 	{"custom_indexes", "object", `{}`, ""},
 	{"ddl_lock_timeout_seconds", "integer", `60`, ""},
 	{"statement_timeout_seconds", "integer", `0`, ""},

@@ -75,7 +75,6 @@ type Config struct {
 	IndexTablespace                string
 	LOBTablespace                  string
 	GrantSelectTo                  []string
-	Compression                    string // none|advanced|query_low|query_high|archive_low|archive_high
 	CustomIndexes                  map[string][]CustomIndex
 	DDLLockTimeoutSeconds          int
 	StatementTimeoutSeconds        int

@@ -290,10 +290,6 @@ func typeSettings() []setting {
 			desc:    "Users and roles granted SELECT on every table the target creates.",
 			aliases: names("default_target_schema_select_permissions"), field: func(c *Config) any { return &c.GrantSelectTo },
 			conv: convIdentifiers},
-		{name: "compression", kind: kindEnum, def: "none", enum: []string{"none", "advanced", "query_low", "query_high", "archive_low", "archive_high"},
-			desc: "Table compression of new tables: advanced is ROW STORE COMPRESS ADVANCED (Advanced Compression, an Enterprise Edition option), " +
-				"query_*/archive_* are COLUMN STORE COMPRESS FOR QUERY/ARCHIVE LOW/HIGH (Hybrid Columnar Compression: Exadata or Autonomous Database storage). Existing tables are never rebuilt.",
-			field: func(c *Config) any { return &c.Compression }},
 		{name: "custom_indexes", kind: kindObject, def: map[string]any{},
 			desc:  "Object stream -> [{name?, columns, unique?}]; indexes created with the table (a JSON string is accepted too).",
 			field: func(c *Config) any { return &c.CustomIndexes }, conv: convIndexes},

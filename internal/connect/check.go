@@ -293,18 +293,6 @@ func (r *Report) schemaItems(cfg *config.Config) {
 		r.Fixes = append(r.Fixes, fmt.Sprintf("CREATE USER %s %s", ident(a.Schema), auth))
 	}
 	r.routedSchemaItems(cfg)
-	r.compressionItems(cfg)
-}
-
-// compressionItems states the licensing of the compression setting: the
-// check cannot read a license, only say what the option needs.
-func (r *Report) compressionItems(cfg *config.Config) {
-	switch {
-	case cfg.Compression == "advanced":
-		r.add(Info, "license", "compression: advanced (ROW STORE COMPRESS ADVANCED) needs the Advanced Compression option of Enterprise Edition")
-	case strings.HasPrefix(cfg.Compression, "query_") || strings.HasPrefix(cfg.Compression, "archive_"):
-		r.add(Info, "license", "compression: %s is Hybrid Columnar Compression: it needs Exadata, Autonomous Database or other Oracle storage that supports HCC (elsewhere CREATE TABLE fails with ORA-64307)", cfg.Compression)
-	}
 }
 
 // routedSchemaItems says what a {stream_schema} template needs: its

@@ -51,24 +51,6 @@ func TestEvaluateRoutedSchemas(t *testing.T) {
 	}
 }
 
-// --check states what the compression setting needs licensed.
-func TestEvaluateCompressionLicensing(t *testing.T) {
-	for comp, want := range map[string]string{"advanced": "Advanced Compression option of Enterprise Edition", "query_high": "Hybrid Columnar Compression", "none": ""} {
-		c := loadConfig()
-		c.Compression = comp
-		r := Evaluate(c, facts(server19, ""), Access{User: "LOADER", Schema: "LOADER", SchemaExists: true, Privileges: []string{"CREATE TABLE"}, UserTablespace: "USERS", UserQuotas: []Quota{{"USERS", 10, -1}}})
-		var got string
-		for _, it := range r.Items {
-			if it.Topic == "license" {
-				got = it.Detail
-			}
-		}
-		if want == "" && got != "" || !strings.Contains(got, want) {
-			t.Errorf("compression %s: license item %q, want one with %q", comp, got, want)
-		}
-	}
-}
-
 func TestEvaluate(t *testing.T) {
 	upsertOnly := "append-only"
 	tests := []struct {

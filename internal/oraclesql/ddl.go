@@ -137,19 +137,6 @@ func objectNames(t *table.Table) []string {
 	return names
 }
 
-// compressionClause is the table compression of a new table. There is no
-// "basic": BASIC compression applies only to direct-path loads, which this
-// loader does not do, so it would compress nothing.
-func compressionClause(c string) string {
-	switch c {
-	case "advanced":
-		return " ROW STORE COMPRESS ADVANCED"
-	case "query_low", "query_high", "archive_low", "archive_high":
-		return " COLUMN STORE COMPRESS FOR " + strings.ToUpper(strings.ReplaceAll(c, "_", " "))
-	}
-	return ""
-}
-
 func (r *Renderer) createTable(t *table.Table) []Statement {
 	var b strings.Builder
 	b.WriteString("CREATE TABLE ")
@@ -170,7 +157,6 @@ func (r *Renderer) createTable(t *table.Table) []Statement {
 		b.WriteString(" TABLESPACE ")
 		b.WriteString(serverName(r.o.Tablespace))
 	}
-	b.WriteString(compressionClause(r.o.Compression))
 	var lobs []string
 	for _, c := range t.Columns {
 		if isLOB(c.Type) {

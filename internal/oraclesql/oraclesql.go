@@ -42,10 +42,6 @@ type Options struct {
 	// custom indexes, LOBTablespace their CLOB/NCLOB segments. "" means
 	// the user's default tablespace.
 	Tablespace, IndexTablespace, LOBTablespace string
-	// Compression is the compression setting of new tables: "" or "none",
-	// "advanced" (ROW STORE COMPRESS ADVANCED), or query_low, query_high,
-	// archive_low, archive_high (Hybrid Columnar Compression).
-	Compression string
 	// GrantSelectTo lists users or roles granted SELECT on new tables.
 	GrantSelectTo []string
 	// ColumnComments writes table.FormatComment on every created column.

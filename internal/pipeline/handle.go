@@ -86,7 +86,6 @@ func (p *pipeline) onStreamSchema(m *singer.Message) error {
 	if err != nil {
 		return inputErrorFrom(m.Line, s.name, err)
 	}
-	p.warnNewTableOptions(s, existing)
 	s.schemaText, s.schema, s.keys = ident, sch, keys
 	p.seen.schema(s.name, sch.Root)
 	if p.cfg.ValidateRecords {

@@ -1,18 +1,13 @@
 package pipeline_test
 
 import (
-	"bytes"
-	"context"
 	"errors"
-	"io"
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/memory"
-	"github.com/target-oracle/target-oracle/internal/pipeline"
 	"github.com/target-oracle/target-oracle/internal/singer"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
@@ -108,30 +103,5 @@ func TestRoutingToMissingSchemaFailsAtSchema(t *testing.T) {
 	}
 	if len(eng.Tables()) > 1 || eng.Tables()["CRM.LEADS"] != nil {
 		t.Errorf("tables %v: nothing may be created in CRM", tablesOfStreams(eng))
-	}
-}
-
-// compression is a new-table option: a stream whose table exists gets a
-// warning, once, and no DDL rebuilds the table.
-func TestCompressionWarnsForExistingTable(t *testing.T) {
-	eng := newEngine()
-	in := input(streamSchema("orders"), streamRecord("orders", 1, "a"))
-	if _, err := run(t, eng, loadConfig(t, ""), in); err != nil {
-		t.Fatal(err)
-	}
-	var log bytes.Buffer
-	err := pipeline.Run(context.Background(), pipeline.Options{
-		Config: loadConfig(t, `{"compression":"advanced"}`), Engine: eng, Input: strings.NewReader(input(streamSchema("orders"), streamSchema("orders"), streamRecord("orders", 2, "b"))), StateOut: io.Discard,
-		Server: pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
-		Log:    slog.New(slog.NewTextHandler(&log, nil)), Now: func() time.Time { return fixedNow },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := strings.Count(log.String(), "compression applies to new tables only"); n != 1 {
-		t.Errorf("%d warnings, want 1:\n%s", n, log.String())
-	}
-	if got := tablesOfStreams(eng); got != "DRY_RUN.ORDERS:a,b" {
-		t.Errorf("tables %s", got)
 	}
 }

@@ -16,9 +16,6 @@ type stream struct {
 	settings config.StreamSettings
 	opts     table.Options
 	table    string // the stream's table, decided at its first SCHEMA (tableFor)
-	// optionsWarned: the warning that table options apply to new tables
-	// only was logged for the stream's existing table.
-	optionsWarned bool
 
 	// Set by the stream's SCHEMA.
 	schemaText   []byte // compact schema + key properties: identity of the SCHEMA

@@ -180,15 +180,3 @@ func quoteStreams(names []string) string {
 	}
 	return strings.Join(q, ", ")
 }
-
-// warnNewTableOptions says, once per stream, that table options decided at
-// creation (compression) are not applied to its existing table: the
-// target never rebuilds a table for an option.
-func (p *pipeline) warnNewTableOptions(s *stream, existing *table.Table) {
-	if existing == nil || s.optionsWarned || p.cfg.Compression == "" || p.cfg.Compression == "none" {
-		return
-	}
-	s.optionsWarned = true
-	p.log.Warn("compression applies to new tables only: the existing table is not rebuilt (ALTER TABLE ... MOVE it yourself to compress it)",
-		"stream", s.name, "table", existing.QualifiedName(), "compression", p.cfg.Compression)
-}
