@@ -1,0 +1,3 @@
+package sim
+
+func (t *trial) subprocess() { t.inProcess() }
