@@ -311,10 +311,12 @@ func (g *gen) widen(stream string) {
 	}
 	ns := *s
 	ns.Keys = append([]string(nil), s.Keys...)
-	switch g.r.IntN(3) {
-	case 0:
+	switch x := g.r.IntN(3); {
+	case g.sc.Settings["schema_evolution"] == "fail":
+		// Only the designated failure changes the table.
+	case x == 0:
 		ns.VMax += 1 + g.r.IntN(20)
-	case 1:
+	case x == 1:
 		ns.NNumber = true
 	}
 	g.schema(stream, &ns)

@@ -138,6 +138,15 @@ func (t *trial) setup() error {
 		t.full = append(t.full, m.views())
 	}
 	t.final = m
+	if t.sc.Fail >= 0 {
+		// Nothing from the failing message on takes effect.
+		t.full = t.full[:t.sc.Fail+1]
+		m = newModel(t.sc)
+		for _, msg := range t.sc.Msgs[:t.sc.Fail] {
+			m.apply(msg, false)
+		}
+		t.final = m
+	}
 	return nil
 }
 
@@ -150,7 +159,7 @@ func (t *trial) runSnaps(from int) []map[string]view {
 	m := newModel(t.sc)
 	seen := map[string]bool{}
 	out := []map[string]view{m.views()}
-	for i, msg := range t.sc.Msgs {
+	for i, msg := range t.sc.Msgs[:len(t.full)-1] {
 		reset := false
 		if msg.Kind == "RECORD" && i > from && t.sc.resets(msg.Stream) && !seen[msg.Stream] {
 			seen[msg.Stream], reset = true, true
@@ -486,6 +495,9 @@ func (t *trial) checkState(db *memory.Engine, snaps []map[string]view, from, pos
 			if first < 0 || pos < first {
 				continue // the state does not cover this run's rows of the stream
 			}
+		}
+		if pos >= len(snaps) {
+			pos = len(snaps) - 1 // a state after a failing message: checkFailure reports it
 		}
 		got := t.stored(db, st.Name)
 		if trace {
