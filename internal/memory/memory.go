@@ -65,6 +65,16 @@ type Hooks struct {
 	Load     func(steps []engine.Step) error
 	Commit   func(steps []engine.Step) error
 	Truncate func(t *table.Table) error
+	// Done runs after a DDL change ("ddl"), a load ("load") or a truncate
+	// ("truncate") is durable, before the caller hears of it: a test can
+	// kill the process between the commit and what follows it.
+	Done func(kind string)
+}
+
+func (h *Hooks) done(kind string) {
+	if h.Done != nil {
+		h.Done(kind)
+	}
 }
 
 // Engine is the embedded engine. It is safe for concurrent use.
@@ -241,6 +251,7 @@ func (s *session) Apply(ctx context.Context, ch engine.Change) error {
 	if err := e.commit(); err != nil {
 		return err
 	}
+	e.opts.Hooks.done("ddl")
 	e.render(func(r Renderer) []string { return r.RenderChange(ch) })
 	return nil
 }
@@ -263,6 +274,7 @@ func (s *session) Truncate(_ context.Context, tt *table.Table) error {
 	if err := e.commit(); err != nil {
 		return err
 	}
+	e.opts.Hooks.done("truncate")
 	e.render(func(r Renderer) []string { return r.RenderTruncate(tt) })
 	return nil
 }
@@ -340,6 +352,7 @@ func (s *session) Load(ctx context.Context, steps []engine.Step) (engine.Result,
 		}
 		return engine.Result{}, err
 	}
+	e.opts.Hooks.done("load")
 	e.render(func(r Renderer) []string { return r.RenderSteps(steps) })
 	return res, nil
 }
