@@ -268,7 +268,7 @@ func (t *trial) choose(i int) *Point {
 	}
 	var kinds []string
 	for k, n := range t.counts {
-		if n > 0 {
+		if n > 0 && (!t.res.Subprocess || k == "ddl" || k == "load" || k == "truncate" || k == "state") {
 			kinds = append(kinds, k)
 		}
 	}
@@ -282,8 +282,13 @@ func (t *trial) choose(i int) *Point {
 	if kind == "state" {
 		acts = append(acts, Block)
 	}
-	if kind == "state" && t.res.Subprocess {
-		acts = []Action{Crash, CrashAfter}
+	if t.res.Subprocess {
+		// SIGKILL at an engine call or state write; SIGTERM once the
+		// orchestrator has read K states.
+		acts = []Action{Crash, Crash, CrashAfter, CrashAfter, Fault}
+		if kind == "state" {
+			acts = append(acts, Term)
+		}
 	}
 	p.Action = acts[t.r.IntN(len(acts))]
 	return p

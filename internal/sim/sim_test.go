@@ -25,7 +25,7 @@ func TestSimulation(t *testing.T) {
 	var failed []uint64
 	start := time.Now()
 	for s := first; s < first+n; s++ {
-		res := Run(s, Options{Dir: t.TempDir()})
+		res := Run(s, Options{Dir: t.TempDir(), Binary: binary, Subprocess: *subFlag})
 		if len(res.Failures) > 0 {
 			failed = append(failed, s)
 			if len(failed) <= 5 || *seedFlag >= 0 {
@@ -66,15 +66,17 @@ func TestSummary(t *testing.T) {
 		t.Skip("needs -summary")
 	}
 	for s := *firstFlag; s < *firstFlag+uint64(*seedsFlag); s++ {
-		res := Run(s, Options{Dir: t.TempDir()})
+		res := Run(s, Options{Dir: t.TempDir(), Binary: binary, Subprocess: *subFlag})
 		if len(res.Failures) > 0 {
 			var plans []string
 			for _, r := range res.Runs {
 				plans = append(plans, r.Plan.String())
 			}
-			t.Logf("seed %d plans %v: %s", s, plans, res.Failures[0])
+			t.Logf("seed %d subprocess=%v plans %v: %s", s, res.Subprocess, plans, res.Failures[0])
 		}
 	}
 }
 
 var summaryFlag = flag.Bool("summary", false, "TestSummary: list failing seeds")
+
+var subFlag = flag.Bool("subprocess", false, "run every seed as a subprocess (default: one in SubprocessShare)")
