@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/config"
@@ -245,13 +247,28 @@ func newDB(store string) *memory.Engine {
 	return db
 }
 
+// eofReader tells when the target has read the whole input.
+type eofReader struct {
+	r   *strings.Reader
+	eof atomic.Bool
+}
+
+func (e *eofReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err == io.EOF {
+		e.eof.Store(true)
+	}
+	return n, err
+}
+
 func (t *trial) pipeline(ctx context.Context, db *memory.Engine, c *control, in string, w *stateWriter) error {
 	w.c = c
+	w.in = &eofReader{r: strings.NewReader(in)}
 	return pipeline.Run(ctx, pipeline.Options{
 		Config:   t.cfg,
 		Engine:   &simEngine{db: db, c: c},
 		Server:   pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
-		Input:    strings.NewReader(in),
+		Input:    w.in,
 		StateOut: w,
 		Now:      func() time.Time { return Now },
 		Stop:     c.stop,
@@ -298,7 +315,8 @@ func (t *trial) choose(i int) *Point {
 // against the database at the moment it is written.
 type stateWriter struct {
 	c      *control
-	check  func(pos int)
+	in     *eofReader
+	check  func(pos int, eof bool)
 	states []int
 	buf    []byte
 	mu     sync.Mutex
@@ -311,6 +329,9 @@ func (w *stateWriter) Write(p []byte) (int, error) {
 	act, err := w.c.before("state")
 	if err != nil {
 		return 0, err // dead: the line never reaches the orchestrator
+	}
+	if act == Fault {
+		return 0, fmt.Errorf("sim: injected fault at %s", w.c.plan)
 	}
 	if act == Block {
 		// The consumer stops reading; the orchestrator gives up: first
@@ -341,7 +362,7 @@ func (w *stateWriter) Write(p []byte) (int, error) {
 			fmt.Fprintf(os.Stderr, "trace: state %d\n", pos)
 		}
 		if w.check != nil {
-			w.check(pos)
+			w.check(pos, w.in.eof.Load())
 		}
 		w.states = append(w.states, pos)
 	}
@@ -365,7 +386,11 @@ func (t *trial) inProcess() {
 		c := newControl(plan, cancel)
 		runFrom := from
 		w := &stateWriter{}
-		w.check = func(pos int) { t.checkState(db, snaps, runFrom, pos, fmt.Sprintf("run %d, state %d", i, pos)) }
+		w.check = func(pos int, eof bool) {
+			where := fmt.Sprintf("run %d, state %d", i, pos)
+			t.checkState(db, snaps, runFrom, pos, where)
+			t.checkHeld(runFrom, pos, where)
+		}
 		done := make(chan error, 1)
 		go func() { done <- t.pipeline(ctx, db, c, in, w) }()
 		var err error
@@ -394,7 +419,7 @@ func (t *trial) inProcess() {
 			t.checkFailure(i, err, w.states)
 			return
 		}
-		if !c.fired || plan.Action == Hold {
+		if !c.isDead() && (err == nil || !c.fired) {
 			if err != nil {
 				t.res.failf("run %d: undisturbed run failed: %v", i, err)
 				return
@@ -551,6 +576,28 @@ func (t *trial) checkState(db *memory.Engine, snaps []map[string]view, from, pos
 	}
 }
 
+// checkHeld (SPEC §6.2, §7 rule 3): before end of input no state covers a
+// record of an overwrite or truncate_before_load stream read in this run.
+// Only the input's last STATE can be written at the end, so any other that
+// covers such a record was written too early.
+func (t *trial) checkHeld(from, pos int, where string) {
+	for i := len(t.sc.Msgs) - 1; i >= 0; i-- {
+		if t.sc.Msgs[i].Kind == "STATE" {
+			if i == pos {
+				return
+			}
+			break
+		}
+	}
+	for i := from + 1; i < pos; i++ {
+		if m := t.sc.Msgs[i]; m.Kind == "RECORD" && t.sc.resets(m.Stream) {
+			t.res.failf("%s: written before end of input, it covers record %d of stream %s, whose states are held to the end (overwrite or truncate_before_load)",
+				where, i, m.Stream)
+			return
+		}
+	}
+}
+
 // checkFinal (check 2): the final tables equal the model; append rows may
 // repeat only as often as runs re-sent them.
 func (t *trial) checkFinal(db *memory.Engine, from int) {
@@ -558,10 +605,9 @@ func (t *trial) checkFinal(db *memory.Engine, from int) {
 		if t.final.tables[st.Name] == nil {
 			continue
 		}
+		// Resetting streams too: no state covers their records before
+		// end of input (SPEC §6.2), so every run re-sends all of them.
 		want := t.full[len(t.full)-1][st.Name]
-		if t.sc.resets(st.Name) {
-			want = t.resetWant(st.Name)
-		}
 		got := t.stored(db, st.Name)
 		ids := map[string]bool{}
 		for id := range got {
@@ -594,20 +640,6 @@ func (t *trial) checkFinal(db *memory.Engine, from int) {
 			}
 		}
 	}
-}
-
-// resetWant is a resetting stream's final table: what the last run that
-// sent its records made of them.
-func (t *trial) resetWant(stream string) view {
-	want := t.full[len(t.full)-1][stream]
-	for i := len(t.res.Runs) - 1; i >= 0; i-- {
-		from := t.res.Runs[i].From
-		if t.firstRecord(stream, from) >= 0 {
-			s := t.runSnaps(from)
-			return s[len(s)-1][stream]
-		}
-	}
-	return want
 }
 
 func sortedKeys(m map[string]bool) []string {

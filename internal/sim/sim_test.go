@@ -72,7 +72,7 @@ func TestSummary(t *testing.T) {
 			for _, r := range res.Runs {
 				plans = append(plans, r.Plan.String())
 			}
-			t.Logf("seed %d subprocess=%v plans %v: %s", s, res.Subprocess, plans, res.Failures[0])
+			t.Logf("seed %d [%s] subprocess=%v plans %v: %s", s, Classify(res), res.Subprocess, plans, res.Failures[0])
 		}
 	}
 }

@@ -44,7 +44,9 @@ func (t *trial) subprocess() {
 		}
 		snaps := t.runSnaps(from)
 		for _, pos := range states {
-			t.checkState(db, snaps, from, pos, fmt.Sprintf("run %d (exit %d), state %d, store after the run", i, code, pos))
+			where := fmt.Sprintf("run %d (exit %d), state %d, store after the run", i, code, pos)
+			t.checkState(db, snaps, from, pos, where)
+			t.checkHeld(from, pos, where)
 		}
 		t.checkOrder(i, from, idx, states)
 		if len(states) > 0 {
