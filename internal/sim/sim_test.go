@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -18,6 +19,7 @@ var (
 
 // TestSimulation runs the seeded simulation: go test ./internal/sim -run TestSimulation -seeds 10000.
 func TestSimulation(t *testing.T) {
+	testAvoid()
 	first, n := *firstFlag, uint64(*seedsFlag)
 	if *seedFlag >= 0 {
 		first, n = uint64(*seedFlag), 1
@@ -47,6 +49,7 @@ func TestDumpSeed(t *testing.T) {
 	if *dumpFlag == "" || *seedFlag < 0 {
 		t.Skip("needs -seed and -dump")
 	}
+	testAvoid()
 	sc := Generate(uint64(*seedFlag))
 	if err := os.MkdirAll(*dumpFlag, 0o755); err != nil {
 		t.Fatal(err)
@@ -65,6 +68,7 @@ func TestSummary(t *testing.T) {
 	if !*summaryFlag {
 		t.Skip("needs -summary")
 	}
+	testAvoid()
 	for s := *firstFlag; s < *firstFlag+uint64(*seedsFlag); s++ {
 		res := Run(s, Options{Dir: t.TempDir(), Binary: binary, Subprocess: *subFlag})
 		if len(res.Failures) > 0 {
@@ -78,5 +82,20 @@ func TestSummary(t *testing.T) {
 }
 
 var summaryFlag = flag.Bool("summary", false, "TestSummary: list failing seeds")
+
+var avoidFlag = flag.String("avoid", "", "comma-separated generator parts to leave out (see Avoid): append-hard,truncate,failing,parallel")
+
+func init() {
+	// Flags are parsed before tests run; Avoid is read by Generate.
+	testAvoid = func() {
+		for _, a := range strings.Split(*avoidFlag, ",") {
+			if a != "" {
+				Avoid[a] = true
+			}
+		}
+	}
+}
+
+var testAvoid func()
 
 var subFlag = flag.Bool("subprocess", false, "run every seed as a subprocess (default: one in SubprocessShare)")
