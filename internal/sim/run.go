@@ -152,18 +152,35 @@ func (t *trial) setup() error {
 	return nil
 }
 
-// runSnaps are the snapshots as a run resumed from bookmark sees them:
-// a resetting stream's table is emptied at its first record after it.
-func (t *trial) runSnaps(from int) []map[string]view {
-	if !t.anyReset() {
-		return t.full
-	}
+// runSnaps are the snapshots as a run resumed from the STATE at index from
+// can see them: the rows the database held when the run started, then the
+// messages after from applied one by one (a resetting stream's table is
+// emptied at its first record). A replay applies older records over rows
+// a crashed run wrote later (a soft delete then marks a newer row), so the
+// run's start, not the model of the whole input, is where it starts from.
+func (t *trial) runSnaps(from int, db *memory.Engine) []map[string]view {
 	m := newModel(t.sc)
+	for name, ft := range t.final.tables {
+		if db != nil && db.Tables()["DRY_RUN."+strings.ToUpper(name)] != nil {
+			m.tables[name] = &mtable{keys: ft.keys, skeys: ft.skeys, rows: t.storedRows(db, name)}
+		}
+	}
+	limit := len(t.full) - 1
+	for i := 0; i <= from && i < limit; i++ {
+		if t.sc.Msgs[i].Kind == "SCHEMA" {
+			m.apply(t.sc.Msgs[i], false)
+		}
+	}
 	seen := map[string]bool{}
-	out := []map[string]view{m.views()}
-	for i, msg := range t.sc.Msgs[:len(t.full)-1] {
+	v := m.views()
+	var out []map[string]view
+	for L := 0; L <= from+1 && L <= limit; L++ {
+		out = append(out, v)
+	}
+	for i := from + 1; i < limit; i++ {
+		msg := t.sc.Msgs[i]
 		reset := false
-		if msg.Kind == "RECORD" && i > from && t.sc.resets(msg.Stream) && !seen[msg.Stream] {
+		if msg.Kind == "RECORD" && t.sc.resets(msg.Stream) && !seen[msg.Stream] {
 			seen[msg.Stream], reset = true, true
 		}
 		m.apply(msg, reset)
@@ -381,7 +398,7 @@ func (t *trial) inProcess() {
 		plan := t.choose(i)
 		in, idx := t.resume(from)
 		t.countSent(idx)
-		snaps := t.runSnaps(from)
+		snaps := t.runSnaps(from, db)
 		ctx, cancel := context.WithCancel(context.Background())
 		c := newControl(plan, cancel)
 		runFrom := from
@@ -494,6 +511,17 @@ func (t *trial) checkFailure(run int, err error, states []int) {
 func (t *trial) stored(db *memory.Engine, stream string) view {
 	v := view{}
 	keys := t.final.tables[stream].keys
+	for _, rr := range t.storedRows(db, stream) {
+		id := identity(keys, rr)
+		v[id] = append(v[id], rowText(rr))
+	}
+	return v
+}
+
+// storedRows are the database's rows of a stream's table, the compared
+// columns only.
+func (t *trial) storedRows(db *memory.Engine, stream string) []row {
+	var out []row
 	for _, r := range db.Rows("DRY_RUN." + strings.ToUpper(stream)) {
 		rr := row{}
 		for _, c := range compared {
@@ -504,10 +532,9 @@ func (t *trial) stored(db *memory.Engine, stream string) view {
 				rr[c] = x
 			}
 		}
-		id := identity(keys, rr)
-		v[id] = append(v[id], rowText(rr))
+		out = append(out, rr)
 	}
-	return v
+	return out
 }
 
 const absent = "<absent>"
@@ -519,12 +546,6 @@ func (t *trial) checkState(db *memory.Engine, snaps []map[string]view, from, pos
 	for _, st := range t.sc.Streams {
 		if t.final.tables[st.Name] == nil {
 			continue
-		}
-		if t.sc.resets(st.Name) {
-			first := t.firstRecord(st.Name, from)
-			if first < 0 || pos < first {
-				continue // the state does not cover this run's rows of the stream
-			}
 		}
 		if pos >= len(snaps) {
 			pos = len(snaps) - 1 // a state after a failing message: checkFailure reports it

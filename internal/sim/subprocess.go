@@ -27,6 +27,14 @@ func (t *trial) subprocess() {
 		plan := t.choose(i)
 		in, idx := t.resume(from)
 		t.countSent(idx)
+		var start *memory.Engine
+		if _, err := os.Stat(store); err == nil {
+			if start, err = memory.Open(memory.Options{KeepRows: true, StorePath: store}); err != nil {
+				t.res.failf("run %d: the store does not open: %v", i, err)
+				return
+			}
+		}
+		snaps := t.runSnaps(from, start)
 		states, code, stderr, err := t.exec(store, in, plan)
 		log := RunLog{From: from, Plan: plan, States: states, Err: fmt.Sprintf("exit %d", code)}
 		if err != nil {
@@ -42,7 +50,6 @@ func (t *trial) subprocess() {
 			t.res.failf("run %d: the store does not open after exit %d: %v", i, code, oerr)
 			return
 		}
-		snaps := t.runSnaps(from)
 		for _, pos := range states {
 			where := fmt.Sprintf("run %d (exit %d), state %d, store after the run", i, code, pos)
 			t.checkState(db, snaps, from, pos, where)
