@@ -1,31 +1,45 @@
 package sim
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 )
 
-// binary is the target-oracle executable of the subprocess trials, built
-// once for the package's tests.
-var binary string
+// The target-oracle executable of the subprocess trials is built once per
+// test binary, when the first trial needs it.
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+	binDir    string
+)
+
+func binaryFor(t *testing.T) string {
+	buildOnce.Do(func() {
+		binDir, buildErr = os.MkdirTemp("", "sim-bin-")
+		if buildErr != nil {
+			return
+		}
+		binPath = filepath.Join(binDir, "target-oracle")
+		out, err := exec.Command("go", "build", "-o", binPath, "github.com/target-oracle/target-oracle/cmd/target-oracle").CombinedOutput()
+		if err != nil {
+			buildErr = err
+			t.Logf("%s", out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("building target-oracle: %v", buildErr)
+	}
+	return binPath
+}
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "sim-bin-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binary = filepath.Join(dir, "target-oracle")
-	cmd := exec.Command("go", "build", "-o", binary, "github.com/target-oracle/target-oracle/cmd/target-oracle")
-	cmd.Stderr = os.Stderr
-	if err := cmd.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "sim: building the binary:", err)
-		os.Exit(1)
-	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
 	os.Exit(code)
 }
