@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/engine"
-	"github.com/target-oracle/target-oracle/internal/memory"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
@@ -194,7 +193,7 @@ func (c *control) do(ctx context.Context, kind string, call func() error) error 
 // simEngine wraps the embedded engine (the database, kept across runs)
 // with a run's control.
 type simEngine struct {
-	db *memory.Engine
+	db engine.Engine
 	c  *control
 }
 
@@ -215,7 +214,12 @@ func (e *simEngine) Describe(ctx context.Context, schema, name string) (*table.T
 func (e *simEngine) HasRows(ctx context.Context, t *table.Table) (bool, error) {
 	var has bool
 	err := e.c.do(ctx, "describe", func() (err error) {
-		has, err = e.db.HasRows(ctx, t)
+		rc, ok := e.db.(engine.RowChecker)
+		if !ok {
+			has = true // as the pipeline assumes of an engine that cannot tell
+			return nil
+		}
+		has, err = rc.HasRows(ctx, t)
 		return err
 	})
 	return has, err

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/config"
-	"github.com/target-oracle/target-oracle/internal/memory"
 	"github.com/target-oracle/target-oracle/internal/pipeline"
 )
 
@@ -35,7 +34,14 @@ type Options struct {
 	// Subprocess forces (true) the subprocess runner for every trial
 	// when Binary is set; otherwise one seed in SubprocessShare uses it.
 	Subprocess bool
+	// FakeOracle runs every in-process trial on the Oracle engine and the
+	// fake server (otherwise one seed in FakeShare).
+	FakeOracle bool
 }
+
+// FakeShare: one seed in this many (in process) runs on the Oracle engine
+// in front of internal/oracle/fake, with a fault at one of its calls.
+const FakeShare = 5
 
 // SubprocessShare: one seed in this many runs as a subprocess (when a
 // binary is given).
@@ -45,6 +51,7 @@ const SubprocessShare = 8
 type RunLog struct {
 	From   int // bookmark: position of the STATE resumed from, -1 for none
 	Plan   *Point
+	Fake   string // the fault injected into the fake Oracle server, if any
 	Err    string
 	States []int // positions of the states written
 }
@@ -55,6 +62,7 @@ type Result struct {
 	Scenario   *Scenario
 	Runs       []RunLog
 	Subprocess bool
+	FakeOracle bool // the Oracle engine on internal/oracle/fake
 	Failures   []string
 }
 
@@ -69,9 +77,9 @@ func (r *Result) Report() string {
 	var b strings.Builder
 	sc := r.Scenario
 	set, _ := json.Marshal(sc.Settings)
-	fmt.Fprintf(&b, "seed %d (subprocess %v): settings %s\n", r.Seed, r.Subprocess, set)
+	fmt.Fprintf(&b, "seed %d (subprocess %v, fake Oracle %v): settings %s\n", r.Seed, r.Subprocess, r.FakeOracle, set)
 	for i, run := range r.Runs {
-		fmt.Fprintf(&b, "  run %d: from %d, plan %s, states %v, err %q\n", i, run.From, run.Plan, run.States, run.Err)
+		fmt.Fprintf(&b, "  run %d: from %d, plan %s, fake fault %s, states %v, err %q\n", i, run.From, run.Plan, run.Fake, run.States, run.Err)
 	}
 	for _, f := range r.Failures {
 		fmt.Fprintf(&b, "  FAIL: %s\n", f)
@@ -108,6 +116,9 @@ func Run(seed uint64, opts Options) *Result {
 		return res
 	}
 	res.Subprocess = opts.Binary != "" && (opts.Subprocess || seed%SubprocessShare == 0)
+	// The fake server does not answer the row check of a key change
+	// (SELECT 1 … WHERE ROWNUM = 1): key-change inputs stay embedded.
+	res.FakeOracle = !res.Subprocess && !sc.NoCrash && (opts.FakeOracle || seed%FakeShare == 2)
 	t.probe()
 	if res.Subprocess {
 		t.subprocess()
@@ -158,10 +169,10 @@ func (t *trial) setup() error {
 // emptied at its first record). A replay applies older records over rows
 // a crashed run wrote later (a soft delete then marks a newer row), so the
 // run's start, not the model of the whole input, is where it starts from.
-func (t *trial) runSnaps(from int, db *memory.Engine) []map[string]view {
+func (t *trial) runSnaps(from int, db database) []map[string]view {
 	m := newModel(t.sc)
 	for name, ft := range t.final.tables {
-		if db != nil && db.Tables()["DRY_RUN."+strings.ToUpper(name)] != nil {
+		if db != nil && db.exists("DRY_RUN."+strings.ToUpper(name)) {
 			m.tables[name] = &mtable{keys: ft.keys, skeys: ft.skeys, rows: t.storedRows(db, name)}
 		}
 	}
@@ -239,7 +250,7 @@ func (t *trial) resume(from int) (string, []int) {
 // probe counts the events of an undisturbed run on a scratch database, so
 // that kill points can be chosen among the events that happen.
 func (t *trial) probe() {
-	db := newDB("")
+	db := newDB(t.res.FakeOracle)
 	in, _ := t.resume(-1)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -256,10 +267,13 @@ func (t *trial) probe() {
 	}
 }
 
-func newDB(store string) *memory.Engine {
-	db, err := memory.Open(memory.Options{KeepRows: true, StorePath: store, Now: func() time.Time { return Now }})
+func newDB(fakeOracle bool) database {
+	if fakeOracle {
+		return newFakeDB()
+	}
+	db, err := newMemDB("")
 	if err != nil {
-		panic(err)
+		panic(err) // no store: nothing to read
 	}
 	return db
 }
@@ -278,12 +292,12 @@ func (e *eofReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (t *trial) pipeline(ctx context.Context, db *memory.Engine, c *control, in string, w *stateWriter) error {
+func (t *trial) pipeline(ctx context.Context, db database, c *control, in string, w *stateWriter) error {
 	w.c = c
 	w.in = &eofReader{r: strings.NewReader(in)}
 	return pipeline.Run(ctx, pipeline.Options{
 		Config:   t.cfg,
-		Engine:   &simEngine{db: db, c: c},
+		Engine:   &simEngine{db: db.engine(), c: c},
 		Server:   pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
 		Input:    w.in,
 		StateOut: w,
@@ -392,10 +406,14 @@ func (w *stateWriter) Write(p []byte) (int, error) {
 
 // inProcess runs the trial's runs through pipeline.Run on one database.
 func (t *trial) inProcess() {
-	db := newDB("")
+	db := newDB(t.res.FakeOracle)
 	from := -1
-	for i := 0; i < MaxRuns; i++ {
+	// A fault left armed on the fake server fires once in a later run: it
+	// may cost a run beyond MaxRuns.
+	for i := 0; i < MaxRuns+fakeFaults(db); i++ {
 		plan := t.choose(i)
+		fault := t.injectFake(db, i)
+		hitsBefore := fakeHits(db)
 		in, idx := t.resume(from)
 		t.countSent(idx)
 		snaps := t.runSnaps(from, db)
@@ -420,7 +438,7 @@ func (t *trial) inProcess() {
 			return
 		}
 		cancel()
-		log := RunLog{From: from, Plan: plan, States: w.states}
+		log := RunLog{From: from, Plan: plan, States: w.states, Fake: fault.String()}
 		if err != nil {
 			log.Err = err.Error()
 		}
@@ -436,7 +454,7 @@ func (t *trial) inProcess() {
 			t.checkFailure(i, err, w.states)
 			return
 		}
-		if !c.isDead() && (err == nil || !c.fired) {
+		if !c.isDead() && (err == nil || !c.fired && fakeHits(db) == hitsBefore) {
 			if err != nil {
 				t.res.failf("run %d: undisturbed run failed: %v", i, err)
 				return
@@ -508,7 +526,7 @@ func (t *trial) checkFailure(run int, err error, states []int) {
 
 // stored is the database's view of a stream's table, with the model's
 // identity columns.
-func (t *trial) stored(db *memory.Engine, stream string) view {
+func (t *trial) stored(db database, stream string) view {
 	v := view{}
 	keys := t.final.tables[stream].keys
 	for _, rr := range t.storedRows(db, stream) {
@@ -520,9 +538,9 @@ func (t *trial) stored(db *memory.Engine, stream string) view {
 
 // storedRows are the database's rows of a stream's table, the compared
 // columns only.
-func (t *trial) storedRows(db *memory.Engine, stream string) []row {
+func (t *trial) storedRows(db database, stream string) []row {
 	var out []row
-	for _, r := range db.Rows("DRY_RUN." + strings.ToUpper(stream)) {
+	for _, r := range db.rows("DRY_RUN." + strings.ToUpper(stream)) {
 		rr := row{}
 		for _, c := range compared {
 			if x, ok := r[c]; ok && x != "" {
@@ -542,7 +560,7 @@ const absent = "<absent>"
 // checkState (check 1): when the STATE at pos is written, every message
 // before it has taken effect: each row is as some moment at or after pos
 // left it.
-func (t *trial) checkState(db *memory.Engine, snaps []map[string]view, from, pos int, where string) {
+func (t *trial) checkState(db database, snaps []map[string]view, from, pos int, where string) {
 	for _, st := range t.sc.Streams {
 		if t.final.tables[st.Name] == nil {
 			continue
@@ -621,7 +639,7 @@ func (t *trial) checkHeld(from, pos int, where string) {
 
 // checkFinal (check 2): the final tables equal the model; append rows may
 // repeat only as often as runs re-sent them.
-func (t *trial) checkFinal(db *memory.Engine, from int) {
+func (t *trial) checkFinal(db database, from int) {
 	for _, st := range t.sc.Streams {
 		if t.final.tables[st.Name] == nil {
 			continue

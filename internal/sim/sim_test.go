@@ -19,6 +19,7 @@ var (
 	subFlag     = flag.Bool("subprocess", false, "run every seed as a subprocess (default: one seed in SubprocessShare)")
 	avoidFlag   = flag.String("avoid", "", "comma-separated generator parts to leave out (see Avoid): append-hard,truncate,failing,parallel")
 	dumpFlag    = flag.String("dump", "", "TestDumpSeed: write the seed's input.singer and config.json to this directory")
+	fakeFlag    = flag.Bool("fake", false, "run every in-process seed on the Oracle engine and internal/oracle/fake (default: one seed in FakeShare)")
 	summaryFlag = flag.Bool("summary", false, "TestSummary: list failing seeds with their likely cause")
 )
 
@@ -42,7 +43,7 @@ func seeds(t *testing.T, first, n uint64, avoid string, sub bool) {
 	var slowest time.Duration
 	for s := first; s < first+n; s++ {
 		t0 := time.Now()
-		res := Run(s, Options{Dir: t.TempDir(), Binary: binaryFor(t), Subprocess: sub})
+		res := Run(s, Options{Dir: t.TempDir(), Binary: binaryFor(t), Subprocess: sub, FakeOracle: *fakeFlag})
 		if d := time.Since(t0); d > slowest {
 			slowest = d
 		}
@@ -140,7 +141,7 @@ func TestSummary(t *testing.T) {
 	defer setAvoid(*avoidFlag)()
 	counts := map[string][]uint64{}
 	for s := *firstFlag; s < *firstFlag+uint64(*seedsFlag); s++ {
-		res := Run(s, Options{Dir: t.TempDir(), Binary: binaryFor(t), Subprocess: *subFlag})
+		res := Run(s, Options{Dir: t.TempDir(), Binary: binaryFor(t), Subprocess: *subFlag, FakeOracle: *fakeFlag})
 		if len(res.Failures) == 0 {
 			continue
 		}

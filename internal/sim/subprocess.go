@@ -12,7 +12,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/target-oracle/target-oracle/internal/memory"
 )
 
 // subprocess runs the trial's runs as an orchestrator would: the binary on
@@ -27,9 +26,9 @@ func (t *trial) subprocess() {
 		plan := t.choose(i)
 		in, idx := t.resume(from)
 		t.countSent(idx)
-		var start *memory.Engine
+		var start database
 		if _, err := os.Stat(store); err == nil {
-			if start, err = memory.Open(memory.Options{KeepRows: true, StorePath: store}); err != nil {
+			if start, err = newMemDB(store); err != nil {
 				t.res.failf("run %d: the store does not open: %v", i, err)
 				return
 			}
@@ -45,7 +44,7 @@ func (t *trial) subprocess() {
 			t.res.failf("run %d: %v", i, err)
 			return
 		}
-		db, oerr := memory.Open(memory.Options{KeepRows: true, StorePath: store, Now: func() time.Time { return Now }})
+		db, oerr := newMemDB(store)
 		if oerr != nil {
 			t.res.failf("run %d: the store does not open after exit %d: %v", i, code, oerr)
 			return
