@@ -11,7 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
 )
 
 // subprocess runs the trial's runs as an orchestrator would: the binary on
