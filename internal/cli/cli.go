@@ -242,10 +242,18 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 	switch {
 	case o.dryRun:
 		log.Warn("dry run: STATE lines describe the embedded engine, not a database; do not feed them to an orchestrator's state store")
-		if dump, err = embedded(o, std, cfg, srvInfo, now, nil); err != nil {
+		fault, ferr := parseFault(getenv(std.Env, FaultEnv))
+		if ferr != nil {
+			fmt.Fprintf(std.Stderr, "target-oracle: %v\n", ferr)
+			return ExitConfig
+		}
+		if dump, err = embedded(o, std, cfg, srvInfo, now, nil, fault.hooks()); err != nil {
 			return ExitConfig
 		}
 		eng = dump
+		if fault != nil && fault.kind == "state" {
+			stateOut = faultWriter{w: stateOut, f: fault}
+		}
 	default:
 		srv, code, err := dial(cfg, log)
 		if err != nil {
@@ -258,7 +266,7 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 			// Read the real catalog, write nothing: the embedded engine
 			// runs the plan and shows its SQL. No STATE is written.
 			real := srv.engine(cfg, log, true)
-			if dump, err = embedded(o, std, cfg, srvInfo, now, real.Describe); err != nil {
+			if dump, err = embedded(o, std, cfg, srvInfo, now, real.Describe, memory.Hooks{}); err != nil {
 				return ExitConfig
 			}
 			eng, stateOut = dump, io.Discard
@@ -355,8 +363,8 @@ func reporter(cfg *config.Config, log *slog.Logger, stderr io.Writer) func(what 
 // embedded builds the embedded engine of --dry-run (catalog nil) and
 // --plan (catalog: the real database's, read only).
 func embedded(o options, std IO, cfg *config.Config, srv pipeline.Server, now func() time.Time,
-	catalog func(ctx context.Context, schema, name string) (*table.Table, error)) (*memory.Engine, error) {
-	mo := memory.Options{DumpDir: o.dumpDir, Now: now, Catalog: catalog, StorePath: getenv(std.Env, StoreEnv)}
+	catalog func(ctx context.Context, schema, name string) (*table.Table, error), hooks memory.Hooks) (*memory.Engine, error) {
+	mo := memory.Options{DumpDir: o.dumpDir, Now: now, Catalog: catalog, StorePath: getenv(std.Env, StoreEnv), Hooks: hooks}
 	for name, dst := range map[string]*time.Duration{LoadDelayEnv: &mo.LoadDelay, DDLDelayEnv: &mo.ApplyDelay} {
 		if v := getenv(std.Env, name); v != "" {
 			d, err := time.ParseDuration(v)

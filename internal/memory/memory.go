@@ -82,6 +82,16 @@ type Hooks struct {
 	// migration; an error stops the migration there, as a killed run
 	// would, with the steps before it committed.
 	Chunk func(ch engine.Change, n int) error
+	// Done runs after a DDL change ("ddl"), a load ("load") or a truncate
+	// ("truncate") is durable, before the caller hears of it: a test can
+	// kill the process between the commit and what follows it.
+	Done func(kind string)
+}
+
+func (h *Hooks) done(kind string) {
+	if h.Done != nil {
+		h.Done(kind)
+	}
 }
 
 // Engine is the embedded engine. It is safe for concurrent use.
@@ -298,6 +308,7 @@ func (s *session) Apply(ctx context.Context, ch engine.Change) error {
 	if err := e.commit(); err != nil {
 		return err
 	}
+	e.opts.Hooks.done("ddl")
 	e.render(func(r Renderer) []string { return r.RenderChange(ch) })
 	return nil
 }
@@ -320,6 +331,7 @@ func (s *session) Truncate(_ context.Context, tt *table.Table) error {
 	if err := e.commit(); err != nil {
 		return err
 	}
+	e.opts.Hooks.done("truncate")
 	e.render(func(r Renderer) []string { return r.RenderTruncate(tt) })
 	return nil
 }
@@ -397,6 +409,7 @@ func (s *session) Load(ctx context.Context, steps []engine.Step) (engine.Result,
 		}
 		return engine.Result{}, err
 	}
+	e.opts.Hooks.done("load")
 	e.render(func(r Renderer) []string { return r.RenderSteps(steps) })
 	return res, nil
 }

@@ -14,8 +14,8 @@ import (
 // A store makes the embedded engine durable across processes, for crash
 // tests: a test kills the target with SIGKILL at any moment, then runs it
 // again on the same store, and compares the tables. Every change is
-// committed by writing the whole snapshot to a temporary file, syncing it
-// and renaming it over the old one, so a killed process leaves either the
+// committed by writing the whole snapshot to a temporary file, syncing it,
+// renaming it over the old one and syncing the directory, so a killed process leaves either the
 // state before a change or the state after it — the atomicity a database
 // transaction gives. It is for tests only (the cost grows with the rows).
 
@@ -84,6 +84,21 @@ func (e *Engine) commit() error {
 	}
 	if err := os.Rename(tmp.Name(), e.opts.StorePath); err != nil {
 		return fmt.Errorf("store: %w", err)
+	}
+	// The rename is durable only once the directory entry is: without
+	// this sync a crash of the machine (not only of the process) could
+	// bring back the old snapshot after a state was written.
+	return syncDir(filepath.Dir(e.opts.StorePath))
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("store: sync %s: %w", dir, err)
 	}
 	return nil
 }
