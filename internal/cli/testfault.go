@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/memory"
@@ -94,9 +93,13 @@ func (f *testFault) after(kind string) {
 	}
 }
 
+// killSelf ends the process as SIGKILL would (os.Process.Kill is SIGKILL
+// on Unix and TerminateProcess on Windows): nothing after it runs.
 func killSelf() {
-	_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
-	select {} // the signal is on its way
+	if p, err := os.FindProcess(os.Getpid()); err == nil {
+		_ = p.Kill()
+	}
+	select {} // the kill is on its way
 }
 
 func (f *testFault) hooks() memory.Hooks {
