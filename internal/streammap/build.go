@@ -186,7 +186,10 @@ func (b *builder) ref(name string) int {
 // compile builds the shared environment and compiles every expression.
 func (b *builder) compile(m *Mapper) error {
 	sm := b.sm
-	sm.env = starlark.StringDict{}
+	sm.env = guards() // record properties and helpers below take precedence
+	sm.thread = &starlark.Thread{Name: "stream map " + sm.Output}
+	sm.thread.SetMaxExecutionSteps(maxSteps)
+	sm.thread.SetLocal(budgetKey, &sm.budget)
 	h := m.helpers
 	for n, bind := range b.binds {
 		switch bind {
@@ -199,7 +202,7 @@ func (b *builder) compile(m *Mapper) error {
 		}
 	}
 	for _, p := range b.exprs() {
-		fn, err := starlark.ExprFuncOptions(&fileOptions, "stream_maps."+b.e.key+"."+p.name, p.expr.code, sm.env)
+		fn, err := compileGuarded(sm.thread, "stream_maps."+b.e.key+"."+p.name, p.expr.code, sm.env)
 		if err != nil {
 			return &ConfigError{Stream: b.e.key, Property: p.name, Expr: p.expr.src, Err: err}
 		}
@@ -223,8 +226,6 @@ func (b *builder) compile(m *Mapper) error {
 		sm.ops = append(sm.ops, o)
 	}
 	sm.results = make([]starlark.Value, len(sm.ops))
-	sm.thread = &starlark.Thread{Name: "stream map " + sm.Output}
-	sm.thread.SetMaxExecutionSteps(maxSteps)
 	return nil
 }
 

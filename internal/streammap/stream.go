@@ -27,6 +27,7 @@ type StreamMap struct {
 	refNames []string // property names whose member index is tracked per record
 	env      starlark.StringDict
 	thread   *starlark.Thread
+	budget   budget // what the running evaluation may still allocate (limits.go)
 	rec      recordState
 
 	// per-record scratch
@@ -193,7 +194,11 @@ func (m *StreamMap) eval(c *compiled, selfRef int) (starlark.Value, error) {
 		m.env["self"] = v
 	}
 	m.thread.Steps = 0
+	m.budget.reset(len(m.rec.raw))
 	v, err := starlark.Call(m.thread, c.fn, nil, nil)
+	if err == nil {
+		err = checkResult(m.thread, v)
+	}
 	if err != nil {
 		m.thread.Uncancel()
 		return nil, m.evalError(c, err)

@@ -1,0 +1,102 @@
+package streammap
+
+import (
+	"encoding/json"
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestMemoryLimit runs expressions that would allocate gigabytes in one
+// step or one comprehension. Each must fail as an *EvalError naming the
+// property, after allocating a bounded amount (checked with the runtime's
+// cumulative allocation counter, not with time).
+func TestMemoryLimit(t *testing.T) {
+	hostile := []string{
+		`[1]*100000000`,
+		`'ab'*100000000`,
+		`100000000*[1]`,
+		`[[0]*1000000 for i in range(1000)]`,
+		`[s + s for s in ['x'*4000000]*1000]`,
+		`','.join(['x'*1000000]*1000)`,
+		`str(['x'*1000000]*1000)`,
+		`repr(['x'*1000000]*1000)`,
+		`('%s' * 1000) % tuple(['x'*100000]*1000)`,
+		`('{0}' * 1000).format('x'*1000000)`,
+		`[list(l) for l in [[0]*1000000]*100]`,
+		`[sorted(l) for l in [[0]*1000000]*100]`,
+		`[zip(l, l) for l in [[0]*1000000]*100]`,
+		`[('x'*1000000)[1:] for i in range(100)]`,
+		`json.dumps(['x'*1000000]*100)`,
+		`('x'*1000000).replace('', 'y'*100)`,
+		`int('9'*100000)`,
+		`[l for l in [[1]] for i in range(100) if l.extend(l) == None]`,
+		`[l for l in [[]] if l.append(l) == None]`,
+		`[{1:2}.update(d) for d in [{i: i for i in range(100000)}]*1000]`,
+		`[set(s) | set(s) for s in [list(range(1000000))]*100]`,
+	}
+	for _, expr := range hostile {
+		t.Run(expr, func(t *testing.T) {
+			maps, _ := json.Marshal(map[string]any{"users": map[string]string{"n": expr}})
+			sm := one(t, compile(t, string(maps), ""), usersSchema, []string{"id"})
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, _, err := sm.Apply([]byte(`{"id":1}`))
+			runtime.ReadMemStats(&after)
+			var ee *EvalError
+			if !errors.As(err, &ee) || ee.Property != "n" {
+				t.Fatalf("Apply: %v, want an *EvalError on property n", err)
+			}
+			if !strings.Contains(err.Error(), "memory") && !strings.Contains(err.Error(), "too many steps") && !strings.Contains(err.Error(), "digits") && !strings.Contains(err.Error(), "nest") {
+				t.Errorf("error %v does not say which limit", err)
+			}
+			if got := after.TotalAlloc - before.TotalAlloc; got > 600<<20 {
+				t.Errorf("allocated %d MiB before failing, want a bounded amount", got>>20)
+			}
+		})
+	}
+}
+
+// TestGuardsKeepValues checks that guarded operators, slices and methods
+// compute what Starlark computes.
+func TestGuardsKeepValues(t *testing.T) {
+	tests := []struct{ expr, want string }{
+		{`name + '!'`, `"Ann!"`},
+		{`name * 2`, `"AnnAnn"`},
+		{`2 * [id]`, `[1,1]`},
+		{`'%s-%d' % (name, id)`, `"Ann-1"`},
+		{`'{}:{n}'.format(name, n=id)`, `"Ann:1"`},
+		{`'-'.join([name, name])`, `"Ann-Ann"`},
+		{`name[1:]`, `"nn"`},
+		{`name[::-1]`, `"nnA"`},
+		{`[x*2 for x in range(3)][1:]`, `[2,4]`},
+		{`sorted([3, 1, 2])`, `[1,2,3]`},
+		{`list(zip([1], [2]))`, `[[1,2]]`},
+		{`str(id) + repr(name)`, `"1\"Ann\""`},
+		{`int('42') - 1`, `41`},
+		{`(lambda a, b=2: a * b)(id + 1)`, `4`},
+		{`{'a': id} | {'b': 2}`, `{"a":1,"b":2}`},
+		{`7 % 3 + (6 ^ 3) + (6 & 3) + (6 | 1)`, `15`},
+		{`name.upper().replace('N', 'x')`, `"Axx"`},
+		{`md5(name)[:4]`, `"82e3"`},
+		{`record.get('name') + json.dumps([id])`, `"Ann[1]"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.expr, func(t *testing.T) {
+			maps, _ := json.Marshal(map[string]any{"users": map[string]string{"n": tt.expr}})
+			sm := one(t, compile(t, string(maps), ""), usersSchema, []string{"id"})
+			out, _, err := sm.Apply([]byte(`{"id":1,"name":"Ann"}`))
+			if err != nil {
+				t.Fatalf("Apply: %v", err)
+			}
+			var rec map[string]json.RawMessage
+			if err := json.Unmarshal(out, &rec); err != nil {
+				t.Fatalf("output %s: %v", out, err)
+			}
+			if got := string(rec["n"]); got != tt.want {
+				t.Errorf("n = %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
