@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -46,7 +47,13 @@ func FormatComment(c *Column) string {
 		// ASCII only: go-ora sends SQL text in the database character
 		// set, and a path corrupted there would break column matching on
 		// later runs (a character WE8MSWIN1252 lacks arrives as "ý").
-		b.WriteString(ASCIIJSON(string(p)))
+		path := ASCIIJSON(string(p))
+		if b.Len()+len(path) > maxCommentBytes {
+			// Cut, the path would not read back and the column would be
+			// matched by name only; its digest still matches (SourceMatches).
+			path = `["` + PathDigest(c.Source) + `"]`
+		}
+		b.WriteString(path)
 	}
 	if c.Comment != "" {
 		b.WriteString("; ")
@@ -92,6 +99,23 @@ func ASCIIJSON(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// PathDigest stands for a property path too long for a column comment:
+// "sha256:" + the hex SHA-256 of the path's JSON text.
+func PathDigest(path []string) string {
+	p, _ := json.Marshal(path) // []string always marshals
+	sum := sha256.Sum256(p)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// SourceMatches reports whether a path read from a column comment is
+// path, written out or as its PathDigest.
+func SourceMatches(recorded, path []string) bool {
+	if slices.Equal(recorded, path) {
+		return true
+	}
+	return len(recorded) == 1 && strings.HasPrefix(recorded[0], "sha256:") && recorded[0] == PathDigest(path)
 }
 
 // ParseComment reads a comment written by FormatComment. ok is false for

@@ -461,7 +461,7 @@ func matchExisting(all []*cand, t *Table, max int) {
 			if claimed[i] || roles[i] != c.role {
 				continue
 			}
-			if c.role == RoleDocument || (sources[i] != nil && slices.Equal(sources[i], c.source)) {
+			if c.role == RoleDocument || (sources[i] != nil && SourceMatches(sources[i], c.source)) {
 				claim(c, i)
 				break
 			}
