@@ -269,3 +269,49 @@ func TestDerivedNamesFitThirtyBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestSummarySkippedAndRejected: records skipped by on_invalid_record are
+// counted as skipped, those written to reject_path as rejected.
+func TestSummarySkippedAndRejected(t *testing.T) {
+	input := `{"type":"SCHEMA","stream":"s","schema":{"properties":{"id":{"type":"integer"}}},"key_properties":["id"]}
+{"type":"RECORD","stream":"s","record":{"id":"x"}}
+{"type":"RECORD","stream":"s","record":{"id":2}}
+{"type":"STATE","value":{"a":1}}
+`
+	for _, policy := range []string{"skip", "reject"} {
+		t.Run(policy, func(t *testing.T) {
+			dir := t.TempDir()
+			summary := filepath.Join(dir, "summary.json")
+			cfg := writeFile(t, "c.json", `{"on_invalid_record":"`+policy+`","reject_path":"`+filepath.Join(dir, "rej.jsonl")+`","summary_path":"`+summary+`"}`)
+			_, errs, code := runMain(t, input, nil, "--dry-run", "--config", cfg)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			b, err := os.ReadFile(summary)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sum struct {
+				Streams map[string]struct {
+					Skipped  int64 `json:"records_skipped"`
+					Rejected int64 `json:"records_rejected"`
+					Written  int64 `json:"records_written"`
+				} `json:"streams"`
+			}
+			if err := json.Unmarshal(b, &sum); err != nil {
+				t.Fatalf("%s: %v", b, err)
+			}
+			got := sum.Streams["s"]
+			want := got
+			want.Skipped, want.Rejected, want.Written = 0, 0, 1
+			if policy == "skip" {
+				want.Skipped = 1
+			} else {
+				want.Rejected = 1
+			}
+			if got != want {
+				t.Errorf("summary %s: got %+v, want %+v", b, got, want)
+			}
+		})
+	}
+}

@@ -77,7 +77,8 @@ type Stream struct {
 	Inserted  *int64  `json:"records_inserted"` // nil when the engine cannot tell
 	Updated   *int64  `json:"records_updated"`
 	Deleted   int64   `json:"records_deleted"`
-	Rejected  int64   `json:"records_rejected"`
+	Skipped   int64   `json:"records_skipped"`  // on_invalid_record: skip
+	Rejected  int64   `json:"records_rejected"` // written to reject_path
 	Batches   int64   `json:"batches"`
 	LoadTime  float64 `json:"load_seconds"`
 	Failed    int64   `json:"batches_failed"`
@@ -110,7 +111,14 @@ func (r *Registry) AddRead(stream string, n int64) {
 	r.mu.Unlock()
 }
 
-// Rejected counts one record skipped or rejected by policy.
+// Skipped counts one record skipped by policy (on_invalid_record: skip).
+func (r *Registry) Skipped(stream string) {
+	r.mu.Lock()
+	r.stream(stream).Skipped++
+	r.mu.Unlock()
+}
+
+// Rejected counts one record written to reject_path.
 func (r *Registry) Rejected(stream string) {
 	r.mu.Lock()
 	r.stream(stream).Rejected++
@@ -297,11 +305,11 @@ func (r *Registry) Finish(now time.Time, err error) Summary {
 		return sum
 	}
 	fmt.Fprintf(r.out, "summary: %s in %.2fs, %d records (%.0f records/s)\n", sum.Status, sum.Seconds, sum.Records, sum.RecordsPerSec)
-	fmt.Fprintf(r.out, "  %-30s %10s %10s %10s %10s %10s %10s %8s\n", "stream", "read", "written", "inserted", "updated", "deleted", "rejected", "batches")
+	fmt.Fprintf(r.out, "  %-30s %10s %10s %10s %10s %10s %10s %10s %8s\n", "stream", "read", "written", "inserted", "updated", "deleted", "skipped", "rejected", "batches")
 	for _, name := range r.names() {
 		s := r.streams[name]
-		fmt.Fprintf(r.out, "  %-30s %10d %10d %10s %10s %10s %10d %8d\n", printable(name), s.Read, s.Written,
-			optional(s.Inserted), optional(s.Updated), fmt.Sprint(s.Deleted), s.Rejected, s.Batches)
+		fmt.Fprintf(r.out, "  %-30s %10d %10d %10s %10s %10s %10d %10d %8d\n", printable(name), s.Read, s.Written,
+			optional(s.Inserted), optional(s.Updated), fmt.Sprint(s.Deleted), s.Skipped, s.Rejected, s.Batches)
 	}
 	return sum
 }
@@ -320,7 +328,7 @@ func (r *Registry) jsonSummary(sum Summary) {
 		s := r.streams[name]
 		r.json.Info("summary stream", "stream", name, "records_read", s.Read, "records_written", s.Written,
 			"records_inserted", s.Inserted, "records_updated", s.Updated, "records_deleted", s.Deleted,
-			"records_rejected", s.Rejected, "batches", s.Batches, "batches_failed", s.Failed)
+			"records_skipped", s.Skipped, "records_rejected", s.Rejected, "batches", s.Batches, "batches_failed", s.Failed)
 	}
 }
 

@@ -60,7 +60,8 @@ func (r *Registry) WritePrometheus(w io.Writer, now time.Time) error {
 	}
 	perStream("target_oracle_records_read_total", "Records read from the input.", func(s *Stream) int64 { return s.Read })
 	perStream("target_oracle_records_loaded_total", "Records written by committed batches.", func(s *Stream) int64 { return s.Written })
-	perStream("target_oracle_records_rejected_total", "Records skipped or rejected by on_invalid_record.", func(s *Stream) int64 { return s.Rejected })
+	perStream("target_oracle_records_skipped_total", "Records skipped by on_invalid_record: skip.", func(s *Stream) int64 { return s.Skipped })
+	perStream("target_oracle_records_rejected_total", "Records written to reject_path.", func(s *Stream) int64 { return s.Rejected })
 	perStream("target_oracle_batches_total", "Batches committed.", func(s *Stream) int64 { return s.Batches })
 	perStream("target_oracle_batches_failed_total", "Batches that did not commit.", func(s *Stream) int64 { return s.Failed })
 

@@ -416,8 +416,8 @@ func (p *pipeline) invalid(s *stream, m *singer.Message, err error) error {
 	err = withFile(err, m)
 	switch p.cfg.OnInvalidRecord {
 	case "skip":
-		s.rejected++
-		p.metrics.Rejected(s.name)
+		s.rejected++ // the stream's own count covers both policies
+		p.metrics.Skipped(s.name)
 		p.log.Warn("skipping invalid record", "err", err.Error())
 		return nil
 	case "reject":
