@@ -90,6 +90,8 @@ func (s *setting) schemaType() string {
 		return "array"
 	case kindObject:
 		return "object"
+	case kindObjectOrNone:
+		return "object|none"
 	case kindStringsOrObject:
 		return "array|object"
 	}
@@ -116,6 +118,8 @@ func (s Setting) schema() map[string]any {
 	switch s.Type {
 	case "array|object":
 		p["type"] = []string{"array", "object"}
+	case "object|none":
+		p["type"] = []string{"object", "string"}
 	case "array":
 		p["type"] = "array"
 		p["items"] = map[string]any{"type": "string"}
@@ -171,6 +175,8 @@ func mdType(s Setting) string {
 		return "array of strings"
 	case s.Type == "array|object":
 		return "array or object"
+	case s.Type == "object|none":
+		return "object or `none`"
 	case s.Min != nil:
 		return fmt.Sprintf("integer (%d–%d)", *s.Min, *s.Max)
 	}

@@ -73,6 +73,8 @@ var specRows = []struct{ name, typ, def, aliases string }{
 	{"lob_tablespace", "string", ``, ""},
 	{"grant_select_to", "array", `[]`, "default_target_schema_select_permissions"},
 	{"custom_indexes", "object", `{}`, ""},
+	{"partitioning", "object|none", `"none"`, ""},
+	{"compression", "none|advanced|query_low|query_high|archive_low|archive_high", `"none"`, ""},
 	{"ddl_lock_timeout_seconds", "integer", `60`, ""},
 	{"statement_timeout_seconds", "integer", `0`, ""},
 	{"shutdown_timeout_seconds", "integer", `0`, ""},

@@ -74,6 +74,8 @@ type Config struct {
 	Tablespace                     string
 	IndexTablespace                string
 	LOBTablespace                  string
+	Partitioning                   Partitioning // the zero value: none
+	Compression                    string       // none | advanced | query_low | query_high | archive_low | archive_high
 	GrantSelectTo                  []string
 	CustomIndexes                  map[string][]CustomIndex
 	DDLLockTimeoutSeconds          int
@@ -103,6 +105,8 @@ type StreamOverride struct {
 	BatchSizeRows       *int
 	FlatteningMaxDepth  *int
 	DefaultTargetSchema *string
+	Partitioning        *Partitioning
+	Compression         *string
 }
 
 // SSHTunnel is the ssh_tunnel setting: connect through an SSH bastion.

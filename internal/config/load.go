@@ -486,6 +486,8 @@ func (s *setting) store(c *Config, v any) error {
 		return assign(p, v)
 	case *SSHTunnel:
 		return assign(p, v)
+	case *Partitioning:
+		return assign(p, v)
 	default:
 		return fmt.Errorf("%s: field type %T not handled", s.name, p)
 	}

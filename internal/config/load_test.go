@@ -65,7 +65,7 @@ func TestDefaults(t *testing.T) {
 		BatchSizeRows: 10000, BatchSizeBytes: 33554432, MaxBufferedBytes: 134217728,
 		BatchWaitLimitSeconds: 60, MaxParallelism: 4, SchemaEvolution: "widen", VarcharMaxBytes: "auto",
 		BooleanType: "auto", JSONType: "auto", TimestampType: "timestamp_tz", NationalCharacters: "auto",
-		GrantSelectTo: []string{}, CustomIndexes: map[string][]CustomIndex{}, DDLLockTimeoutSeconds: 60,
+		Compression: "none", GrantSelectTo: []string{}, CustomIndexes: map[string][]CustomIndex{}, DDLLockTimeoutSeconds: 60,
 		StreamMaps: map[string]any{}, StreamMapConfig: map[string]any{}, LogLevel: "info", LogFormat: "text",
 		MetricsIntervalSeconds: 60,
 	}

@@ -54,6 +54,15 @@ func (s *setting) checkKind(raw any) (any, error) {
 			return nil, errors.New("expected an object (or a string holding a JSON object)")
 		}
 		return obj, nil
+	case kindObjectOrNone:
+		if str, ok := text(raw); ok && strings.EqualFold(strings.TrimSpace(str), "none") {
+			return &object{}, nil
+		}
+		obj, ok := asObject(raw)
+		if !ok {
+			return nil, errors.New(`expected an object (or a string holding a JSON object), or "none"`)
+		}
+		return obj, nil
 	case kindStringsOrObject:
 		if obj, ok := asObject(raw); ok {
 			return obj, nil

@@ -17,6 +17,7 @@ const (
 	kindStrings                     // array of strings (JSON or comma list)
 	kindObject                      // JSON object (or a string holding one)
 	kindStringsOrObject             // array of strings, or an object
+	kindObjectOrNone                // JSON object, or the string "none" (the empty object)
 )
 
 // valueMap says that the value From (matched case-insensitively) means the
@@ -199,7 +200,7 @@ func namingSettings() []setting {
 		{name: "json_column_name", kind: kindString, def: "DATA", nonEmpty: true,
 			desc: "Document column in json mode.", field: func(c *Config) any { return &c.JSONColumnName }},
 		{name: "stream_overrides", kind: kindObject, def: map[string]any{},
-			desc: "Object stream pattern -> {storage_mode, load_method, hard_delete, batch_size_rows, flattening_max_depth, default_target_schema}; " +
+			desc: "Object stream pattern -> {storage_mode, load_method, hard_delete, batch_size_rows, flattening_max_depth, default_target_schema, partitioning, compression}; " +
 				"* matches any text; an exact stream name beats patterns, then earlier patterns beat later ones.",
 			field: func(c *Config) any { return &c.StreamOverrides }, conv: convOverrides},
 	}
@@ -293,6 +294,14 @@ func typeSettings() []setting {
 		{name: "custom_indexes", kind: kindObject, def: map[string]any{},
 			desc:  "Object stream -> [{name?, columns, unique?}]; indexes created with the table (a JSON string is accepted too).",
 			field: func(c *Config) any { return &c.CustomIndexes }, conv: convIndexes},
+		{name: "partitioning", kind: kindObjectOrNone, def: "none",
+			desc: "Interval-partition new tables: {\"column\": a key or required date-time property (or _sdc_received_at), \"interval\": day|month|year}, or none. " +
+				"A WITH TIME ZONE column partitions through a virtual UTC column; partitioned tables get ENABLE ROW MOVEMENT. Needs Oracle Enterprise Edition with the Partitioning option.",
+			field: func(c *Config) any { return &c.Partitioning }, conv: convPartitioning},
+		{name: "compression", kind: kindEnum, def: "none", enum: []string{"none", "advanced", "query_low", "query_high", "archive_low", "archive_high"},
+			desc: "Table compression of new tables: advanced (ROW STORE COMPRESS ADVANCED, the Advanced Compression option), " +
+				"query_*/archive_* (COLUMN STORE COMPRESS FOR …, Hybrid Columnar Compression: Exadata or Autonomous Database storage).",
+			field: func(c *Config) any { return &c.Compression }},
 		{name: "ddl_lock_timeout_seconds", kind: kindInteger, def: 60, min: 0, max: 1_000_000,
 			desc: "How long DDL waits for a busy table.", field: func(c *Config) any { return &c.DDLLockTimeoutSeconds }},
 		{name: "statement_timeout_seconds", kind: kindInteger, def: 0, min: 0, max: maxInt32,

@@ -16,6 +16,8 @@ type StreamSettings struct {
 	// DefaultTargetSchema is the stream's default_target_schema, as given
 	// (a literal schema or a {stream_schema} template; "" = the user's).
 	DefaultTargetSchema string
+	Partitioning        Partitioning // applies to tables the target creates
+	Compression         string       // applies to tables the target creates
 }
 
 // ForStream returns the effective settings of stream. Each field comes
@@ -31,6 +33,8 @@ func (c *Config) ForStream(stream string) StreamSettings {
 		BatchSizeRows:       c.BatchSizeRows,
 		FlatteningMaxDepth:  c.FlatteningMaxDepth,
 		DefaultTargetSchema: c.DefaultTargetSchema,
+		Partitioning:        c.Partitioning,
+		Compression:         c.Compression,
 	}
 	// Apply lowest priority first so that higher priority writes last.
 	for i := len(c.StreamOverrides) - 1; i >= 0; i-- {
@@ -72,6 +76,12 @@ func (o *StreamOverride) apply(s *StreamSettings) {
 	if o.DefaultTargetSchema != nil {
 		s.DefaultTargetSchema = *o.DefaultTargetSchema
 	}
+	if o.Partitioning != nil {
+		s.Partitioning = *o.Partitioning
+	}
+	if o.Compression != nil {
+		s.Compression = *o.Compression
+	}
 }
 
 // globMatch reports whether name matches pattern, where "*" matches any
@@ -103,7 +113,7 @@ func globMatch(pattern, name string) bool {
 
 // overridable returns the settings stream_overrides may set.
 func overridable() []string {
-	return []string{"storage_mode", "load_method", "hard_delete", "batch_size_rows", "flattening_max_depth", "default_target_schema"}
+	return []string{"storage_mode", "load_method", "hard_delete", "batch_size_rows", "flattening_max_depth", "default_target_schema", "partitioning", "compression"}
 }
 
 // convOverrides reads stream_overrides, keeping config order. Each value is
@@ -173,5 +183,11 @@ func (o *StreamOverride) set(name string, v any) {
 	case "default_target_schema":
 		s := v.(string)
 		o.DefaultTargetSchema = &s
+	case "partitioning":
+		p := v.(Partitioning)
+		o.Partitioning = &p
+	case "compression":
+		s := v.(string)
+		o.Compression = &s
 	}
 }

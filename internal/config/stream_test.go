@@ -25,11 +25,11 @@ func TestForStream(t *testing.T) {
 		want   StreamSettings
 	}{
 		// exact name beats patterns; earlier patterns beat later ones, per field.
-		{"orders", StreamSettings{"json", "append-only", true, 5, 1, ""}},
-		{"ordinal", StreamSettings{"json", "overwrite", true, 5, 2, ""}},
-		{"owls", StreamSettings{"json", "upsert", true, 7, 1, ""}},
-		{"public-users", StreamSettings{"json", "upsert", true, 7, 2, ""}},
-		{"x", StreamSettings{"json", "upsert", true, 7, 2, ""}},
+		{"orders", StreamSettings{"json", "append-only", true, 5, 1, "", Partitioning{}, "none"}},
+		{"ordinal", StreamSettings{"json", "overwrite", true, 5, 2, "", Partitioning{}, "none"}},
+		{"owls", StreamSettings{"json", "upsert", true, 7, 1, "", Partitioning{}, "none"}},
+		{"public-users", StreamSettings{"json", "upsert", true, 7, 2, "", Partitioning{}, "none"}},
+		{"x", StreamSettings{"json", "upsert", true, 7, 2, "", Partitioning{}, "none"}},
 	}
 	for _, tc := range cases {
 		if got := c.ForStream(tc.stream); got != tc.want {
@@ -37,7 +37,7 @@ func TestForStream(t *testing.T) {
 		}
 	}
 	c, _ = mustLoad(t, nil, `{"load_method":"append-only","batch_size_rows":100}`)
-	if got := c.ForStream("s"); got != (StreamSettings{"hybrid", "append-only", false, 100, 3, ""}) {
+	if got := c.ForStream("s"); got != (StreamSettings{"hybrid", "append-only", false, 100, 3, "", Partitioning{}, "none"}) {
 		t.Errorf("no overrides: %+v", got)
 	}
 }

@@ -213,6 +213,7 @@ func Evaluate(cfg *config.Config, f Facts, a Access) Report {
 	r.schemaItems(cfg)
 	r.privilegeItems(cfg)
 	r.quotaItems(cfg)
+	r.optionItems(cfg)
 	return r
 }
 

@@ -332,3 +332,29 @@ func nullable(s string) any {
 	}
 	return s
 }
+
+// --check states what partitioning and compression need, and fails on
+// Standard Edition, which has neither option.
+func TestEvaluateOptions(t *testing.T) {
+	a := Access{User: "LOADER", Schema: "LOADER", SchemaExists: true, Privileges: []string{"CREATE SESSION", "CREATE TABLE", "UNLIMITED TABLESPACE"}, UserTablespace: "USERS"}
+	for _, edition := range []string{"Enterprise Edition", "Standard Edition 2"} {
+		c := loadConfig()
+		c.Partitioning = config.Partitioning{Column: "_sdc_received_at", Interval: "day"}
+		hcc := "archive_high"
+		c.StreamOverrides = []config.StreamOverride{{Pattern: "x", Compression: &hcc}}
+		s := server19
+		s.Edition = edition
+		r := Evaluate(c, facts(s, ""), a)
+		var got []string
+		for _, it := range r.Items {
+			if it.Topic == "options" {
+				got = append(got, it.Status.String()+": "+it.Detail)
+			}
+		}
+		want := map[string]string{"Enterprise Edition": "warn", "Standard Edition 2": "FAIL"}[edition]
+		if len(got) != 2 || !strings.HasPrefix(got[0], want+": partitioning") || !strings.Contains(got[0], "Partitioning option") ||
+			!strings.HasPrefix(got[1], "warn: compression archive_high: Hybrid Columnar Compression") {
+			t.Errorf("%s: options items %q", edition, got)
+		}
+	}
+}

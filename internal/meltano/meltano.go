@@ -152,6 +152,8 @@ func Kind(s config.Setting) (string, error) {
 		return s.Type, nil
 	case "array|object":
 		return "array", nil
+	case "object|none":
+		return "object", nil
 	}
 	return "", fmt.Errorf("no Meltano kind for type %q", s.Type)
 }

@@ -53,6 +53,9 @@ func (t *memTable) write(w *engine.Write, now string) (engine.Result, error) {
 			}
 		}
 	}
+	if err := checkPartitions(t.def.Partition, w); err != nil {
+		return engine.Result{}, err
+	}
 	res := engine.Result{Known: t.keep}
 	if !t.keep {
 		// Without a dump no rows are kept: count what a database would
@@ -95,7 +98,10 @@ func (t *memTable) write(w *engine.Write, now string) (engine.Result, error) {
 			res.Inserted++
 			res.Written++
 		default:
-			inserted := t.upsert(row, r.Kind == engine.RowSoftDelete, w)
+			inserted, err := t.upsert(row, r.Kind == engine.RowSoftDelete, w)
+			if err != nil {
+				return engine.Result{}, fmt.Errorf("input line %d: %w", r.Line, err)
+			}
 			res.Written++
 			if inserted {
 				res.Inserted++
@@ -151,10 +157,10 @@ func (t *memTable) insert(row map[string]string) error {
 // the row was inserted. Without a PRIMARY KEY constraint (a table an
 // append-only load created) it matches on the write's key columns, as the
 // MERGE's ON clause does: every matching row is updated.
-func (t *memTable) upsert(row map[string]string, soft bool, w *engine.Write) bool {
+func (t *memTable) upsert(row map[string]string, soft bool, w *engine.Write) (bool, error) {
 	t.hasRows = true
 	if !t.keep {
-		return true
+		return true, nil
 	}
 	cols := w.Columns
 	if soft {
@@ -164,6 +170,9 @@ func (t *memTable) upsert(row map[string]string, soft bool, w *engine.Write) boo
 		matched := false
 		for _, old := range t.rows {
 			if old != nil && sameKey(old, row, w.KeyColumns) {
+				if err := checkMove(t.def.Partition, old, row); err != nil {
+					return false, err
+				}
 				update(old, row, cols)
 				matched = true
 			}
@@ -171,17 +180,20 @@ func (t *memTable) upsert(row map[string]string, soft bool, w *engine.Write) boo
 		if !matched {
 			t.rows = append(t.rows, row)
 		}
-		return !matched
+		return !matched, nil
 	}
 	k := t.keyOf(row)
 	i, ok := t.byKey[k]
 	if !ok {
 		t.byKey[k] = len(t.rows)
 		t.rows = append(t.rows, row)
-		return true
+		return true, nil
+	}
+	if err := checkMove(t.def.Partition, t.rows[i], row); err != nil {
+		return false, err
 	}
 	update(t.rows[i], row, cols)
-	return false
+	return false, nil
 }
 
 // update sets cols of old from row (unset in row: NULL).

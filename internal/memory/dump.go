@@ -52,14 +52,17 @@ type dumpColumn struct {
 }
 
 type dumpTable struct {
-	Columns    []dumpColumn `json:"columns"`
-	PrimaryKey []string     `json:"primary_key"`
+	Columns      []dumpColumn     `json:"columns"`
+	PrimaryKey   []string         `json:"primary_key"`
+	Partitioning *table.Partition `json:"partitioning,omitempty"`
+	Compression  string           `json:"compression,omitempty"`
 }
 
 func (e *Engine) writeTablesJSON(path string) error {
 	out := make(map[string]dumpTable, len(e.tables))
 	for name, t := range e.tables {
-		dt := dumpTable{Columns: []dumpColumn{}, PrimaryKey: append([]string{}, t.def.PrimaryKey...)}
+		dt := dumpTable{Columns: []dumpColumn{}, PrimaryKey: append([]string{}, t.def.PrimaryKey...),
+			Partitioning: t.def.Partition, Compression: t.def.Compression}
 		for _, c := range t.def.Columns {
 			dt.Columns = append(dt.Columns, dumpColumn{Name: c.Name, Type: c.Type.String(), Nullable: c.Nullable})
 		}

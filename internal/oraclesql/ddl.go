@@ -148,6 +148,10 @@ func (r *Renderer) createTable(t *table.Table) []Statement {
 		}
 		b.WriteString(r.columnDef(t, &t.Columns[i], t.Columns[i].Name))
 	}
+	if p := t.Partition; p != nil && p.Source != "" {
+		b.WriteString(", ")
+		b.WriteString(virtualPartitionColumn(p))
+	}
 	if len(t.PrimaryKey) > 0 {
 		b.WriteString(", ")
 		b.WriteString(r.primaryKey(t))
@@ -163,7 +167,9 @@ func (r *Renderer) createTable(t *table.Table) []Statement {
 			lobs = append(lobs, c.Name)
 		}
 	}
+	b.WriteString(compressionClause(t.Compression))
 	b.WriteString(r.lobStorage(lobs...))
+	b.WriteString(partitionClause(t.Partition))
 	out := []Statement{{SQL: b.String(), Kind: KindDDL, IgnoreCodes: []int{oraNameInUse}}}
 	out = append(out, r.TableComment(t)...)
 	for i := range t.Columns {

@@ -48,6 +48,21 @@ func datetimeKeyTable() *table.Table {
 	return l.Table()
 }
 
+// optionTable is a table the model builds with partitioning and
+// compression options: "at" is the key, "seen" a required date-time.
+func optionTable(tz bool, part table.PartitionOption, compression string, metadata bool) *table.Table {
+	sch, err := schema.Compile([]byte(`{"type":"object","required":["seen"],"properties":{"id":{"type":"integer"},"at":{"type":"string","format":"date-time"},"seen":{"type":"string","format":"date-time"},"v":{"type":["null","string"],"maxLength":10}}}`))
+	if err != nil {
+		panic(err)
+	}
+	o := table.Options{Schema: "SHOP", IdentifierUpper: true, TimestampTZ: tz, Partitioning: part, Compression: compression, AddRecordMetadata: metadata}
+	l, err := table.NewLayout("events", sch.Root, []string{"id"}, o, nil)
+	if err != nil {
+		panic(err)
+	}
+	return l.Table()
+}
+
 func goldenCases() []goldenCase {
 	plain := New(Options{})
 	stored := New(storage())
@@ -126,6 +141,14 @@ func goldenCases() []goldenCase {
 		{name: "create_table_datetime_key", render: func() ([]Statement, error) {
 			return plain.Change(change(datetimeKeyTable(), table.CreateTable, "", table.Type{}, table.Type{}))
 		}},
+
+		// Partitioning and compression of new tables (SPEC §3), from the model.
+		{name: "create_table_partitioned_month", render: chg(stored, change(optionTable(false, table.PartitionOption{Column: "seen", Interval: "month"}, "none", false), table.CreateTable, "", table.Type{}, table.Type{}))},
+		{name: "create_table_partitioned_received_at", render: chg(plain, change(optionTable(false, table.PartitionOption{Column: "_sdc_received_at", Interval: "day"}, "", false), table.CreateTable, "", table.Type{}, table.Type{}))},
+		{name: "create_table_partitioned_tz", nolint: true, render: chg(plain, change(optionTable(true, table.PartitionOption{Column: "seen", Interval: "year"}, "", false), table.CreateTable, "", table.Type{}, table.Type{}))},
+		{name: "create_table_compress_advanced", nolint: true, render: chg(stored, change(optionTable(false, table.PartitionOption{}, "advanced", false), table.CreateTable, "", table.Type{}, table.Type{}))},
+		{name: "create_table_compress_query_high", nolint: true, render: chg(plain, change(optionTable(false, table.PartitionOption{}, "query_high", false), table.CreateTable, "", table.Type{}, table.Type{}))},
+		{name: "create_table_compress_archive_low_partitioned", nolint: true, render: chg(plain, change(optionTable(false, table.PartitionOption{Column: "seen", Interval: "month"}, "archive_low", false), table.CreateTable, "", table.Type{}, table.Type{}))},
 
 		{name: "add_column", render: chg(New(Options{ColumnComments: true}), change(withColumn(small(), prop("ZIP", tVarChar, "address", "zip"), false), table.AddColumn, "ZIP", table.Type{}, tVarChar))},
 		{name: "add_column_bool_number", render: chg(plain, change(withColumn(small(), prop("ACTIVE", tBoolNum), false), table.AddColumn, "ACTIVE", table.Type{}, tBoolNum))},

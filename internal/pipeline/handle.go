@@ -88,6 +88,7 @@ func (p *pipeline) onStreamSchema(m *singer.Message) error {
 	}
 	s.schemaText, s.schema, s.keys = ident, sch, keys
 	p.seen.schema(s.name, sch.Root)
+	p.noteCreationOptions(s, existing)
 	if p.cfg.ValidateRecords {
 		p.log.Debug("record validation", "stream", s.name, "compiled_plan", sch.Fast())
 	}

@@ -32,6 +32,8 @@ func (p *pipeline) tableOptions(stream string, st config.StreamSettings) table.O
 		TimestampTZ:         c.TimestampType != "timestamp",
 		National:            srv.NationalNeeded,
 		NoKeyConstraint:     st.LoadMethod == "append-only",
+		Partitioning:        table.PartitionOption{Column: st.Partitioning.Column, Interval: st.Partitioning.Interval},
+		Compression:         st.Compression,
 	}
 	if n, err := strconv.Atoi(c.IdentifierMaxBytes); err == nil {
 		o.IdentifierMaxBytes = n

@@ -39,7 +39,10 @@ type stream struct {
 
 	warnedUnknown map[string]bool
 	warnedKeyless bool
-	dedupe        map[string]int // write's key → row map, reused by the stream's jobs (which never overlap)
+	// notedOptions: the partitioning/compression note for an existing
+	// table was logged (once per stream and run).
+	notedOptions bool
+	dedupe       map[string]int // write's key → row map, reused by the stream's jobs (which never overlap)
 	// warnedNoConstraint: an upsert found its table without a primary key
 	warnedNoConstraint bool
 

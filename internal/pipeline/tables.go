@@ -180,3 +180,22 @@ func quoteStreams(names []string) string {
 	}
 	return strings.Join(q, ", ")
 }
+
+// noteCreationOptions says, once per stream, that partitioning and
+// compression apply only to tables the target creates (SPEC §3): an
+// existing table is never rebuilt. A table this stream created (its
+// comment names it) was made with the options of that run: an info line;
+// any other table is a warning, as the DBA's options are not applied.
+func (p *pipeline) noteCreationOptions(s *stream, existing *table.Table) {
+	o := s.opts
+	if existing == nil || s.notedOptions || (o.Partitioning.Column == "" && (o.Compression == "" || o.Compression == "none")) {
+		return
+	}
+	s.notedOptions = true
+	log := p.log.Warn
+	if existing.Streams != nil && table.StreamsInclude(existing.Streams, s.name) {
+		log = p.log.Info
+	}
+	log("partitioning and compression apply only to tables the target creates; the existing table is left as it is",
+		"stream", s.name, "table", existing.QualifiedName(), "partitioning", o.Partitioning.Column, "compression", o.Compression)
+}

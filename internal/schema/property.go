@@ -44,6 +44,10 @@ type Property struct {
 	Scale       int    // x-singer.decimal scale, 0 when absent
 	HasScale    bool
 	Description string
+	// Required is set when the parent object's "required" (its own, or an
+	// allOf branch's) lists the property. Partitioning reads it: a
+	// required date-time property is never absent.
+	Required bool
 
 	// Properties of an object, in the order the schema text lists them.
 	// HasProperties distinguishes {"type":"object"} (free-form) from an

@@ -206,6 +206,7 @@ func (r *resolver) applyOwn(p *Property, o *object, depth int) error {
 			p.Properties = append(p.Properties, c)
 		}
 	}
+	markRequired(p, o)
 	if items, ok := o.get("items"); ok {
 		ipath := childPath(p.Path, "[]")
 		if _, tuple := items.([]any); tuple {
@@ -334,6 +335,7 @@ func normalise(t TypeSet) TypeSet {
 // intersect narrows p by m, both applying to the same value (allOf, or a
 // node's own keywords with its anyOf/oneOf). p is modified.
 func intersect(p, m *Property) {
+	p.Required = p.Required || m.Required
 	ep, em := p.Types, m.Types
 	if ep.Has(Number) {
 		ep |= Integer
@@ -408,7 +410,9 @@ func union(alts []*Property, name string, path []string) *Property {
 		p.HasProperties = true
 		for _, o := range objs {
 			p.Properties = mergeProperties(p.Properties, o.Properties, func(a, b *Property) *Property {
-				return union([]*Property{a, b}, a.Name, a.Path)
+				u := union([]*Property{a, b}, a.Name, a.Path)
+				u.Required = a.Required && b.Required // required only if every alternative requires it
+				return u
 			})
 		}
 	}
@@ -460,6 +464,22 @@ func allHave(ps []*Property, has func(*Property) bool) bool {
 
 // mergeProperties returns a's properties followed by those of b not in a,
 // combining the ones both have with both.
+// markRequired sets Required on the properties o's "required" lists.
+func markRequired(p *Property, o *object) {
+	req, ok := o.get("required")
+	if !ok {
+		return
+	}
+	names, _ := req.([]any)
+	for _, n := range names {
+		if name, ok := n.(string); ok {
+			if c := p.Lookup(name); c != nil {
+				c.Required = true
+			}
+		}
+	}
+}
+
 func mergeProperties(a, b []*Property, both func(x, y *Property) *Property) []*Property {
 	index := make(map[string]int, len(a))
 	for i, pa := range a {

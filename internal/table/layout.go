@@ -79,6 +79,17 @@ type Options struct {
 	National        bool
 
 	CustomIndexes []Index // Columns name property paths "a.b" or column names
+
+	// Partitioning and Compression apply when the table is created.
+	Partitioning PartitionOption
+	Compression  string // "" or "none": no compression clause
+}
+
+// PartitionOption is the partitioning setting for one stream: Column is a
+// property path ("a.b"), or "_sdc_received_at"; "" = none.
+type PartitionOption struct {
+	Column   string
+	Interval string // day | month | year
 }
 
 func (o *Options) maxBytes() int {
@@ -303,6 +314,7 @@ func (b *builder) collect(root *schema.Property, keyProps []string) error {
 		}
 		switch {
 		case o.AddRecordMetadata:
+		case m == MetaReceivedAt && o.partitionedByReceivedAt():
 		case m == MetaDeletedAt && (hasDeleted || o.UsesVersions || o.UsesDeletes):
 		case m == MetaTableVersion && o.UsesVersions:
 		default:
@@ -573,6 +585,16 @@ func (b *builder) table(name string, existing *Table) (*Table, error) {
 	}
 	if err := b.indexes(t); err != nil {
 		return nil, err
+	}
+	if existing != nil {
+		t.Partition, t.Compression = existing.Partition, existing.Compression
+		return t, nil
+	}
+	if err := b.partition(t); err != nil {
+		return nil, err
+	}
+	if o.Compression != "none" {
+		t.Compression = o.Compression
 	}
 	return t, nil
 }

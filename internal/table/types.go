@@ -136,6 +136,36 @@ type Table struct {
 	// migrations): Oracle counts them toward its column limit until
 	// ALTER TABLE … DROP UNUSED COLUMNS removes them.
 	Unused int
+	// Partition and Compression are creation options (SPEC §3
+	// partitioning, compression): set on a table the target is about to
+	// create, and kept by the embedded engine's model of tables it made.
+	// They are never applied to an existing table. nil / "" = none.
+	Partition   *Partition `json:",omitempty"`
+	Compression string     `json:",omitempty"` // advanced | query_low | query_high | archive_low | archive_high
+}
+
+// Partition is interval range partitioning by one date-time column.
+type Partition struct {
+	// Column is the partition key column. For a WITH TIME ZONE column
+	// (Oracle refuses those as partition keys) it is a virtual column,
+	// Source's UTC instant (SYS_EXTRACT_UTC), that the table's Columns do
+	// not list: the database computes it and no row binds it.
+	Column   string `json:"column"`
+	Source   string `json:"source,omitempty"` // the WITH TIME ZONE column; "" when Column is stored
+	Frac     int    `json:"frac,omitempty"`   // fraction digits of the virtual column
+	Interval string `json:"interval"`         // day | month | year
+	// RowMovement is ENABLE ROW MOVEMENT (always on tables the target
+	// creates: an upsert that rewrites _SDC_RECEIVED_AT moves the row;
+	// without it Oracle refuses the update with ORA-14402).
+	RowMovement bool `json:"row_movement"`
+}
+
+// KeyColumn is the stored column whose value decides the partition.
+func (p *Partition) KeyColumn() string {
+	if p.Source != "" {
+		return p.Source
+	}
+	return p.Column
 }
 
 // QualifiedName is SCHEMA.TABLE as used in dump file names and messages.

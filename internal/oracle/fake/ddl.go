@@ -23,6 +23,7 @@ type column struct {
 	hidden bool
 	def    string
 	next   int
+	expr   string // a virtual column's expression, as written
 }
 
 type checkKind uint8
@@ -50,6 +51,7 @@ type tbl struct {
 	key          map[string]int // primary key text -> index in rows; nil when stale
 	unused       int            // columns SET UNUSED: they still count toward the column limit
 	comment      string         // COMMENT ON TABLE
+	part         *partitioning  // PARTITION BY RANGE … INTERVAL; nil when not partitioned
 }
 
 // maxColumns is Oracle's limit of columns per table, UNUSED ones included.
@@ -346,6 +348,7 @@ func dbaClauses(c *column, rest string) (string, error) {
 	}
 	if i := strings.Index(rest, " GENERATED ALWAYS AS ("); i >= 0 && strings.HasSuffix(rest, ") VIRTUAL") {
 		c.fill = table.FillVirtual
+		c.expr = strings.TrimSuffix(rest[i+len(" GENERATED ALWAYS AS ("):], ") VIRTUAL")
 		return rest[:i], nil
 	}
 	for _, d := range []struct {
@@ -400,7 +403,7 @@ func (db *DB) createTable(s string) error {
 	if err != nil {
 		return err
 	}
-	inner, _, err := parens(strings.TrimPrefix(rest, " "))
+	inner, tail, err := parens(strings.TrimPrefix(rest, " "))
 	if err != nil {
 		return err
 	}
@@ -419,6 +422,9 @@ func (db *DB) createTable(s string) error {
 		if err := t.addColumn(item); err != nil {
 			return err
 		}
+	}
+	if t.part, err = t.partitioning(tail); err != nil {
+		return err
 	}
 	db.tables[q] = t
 	return nil

@@ -395,6 +395,9 @@ func (w *work) merge(t *tbl, rest string, b *binds) (func(int) (int64, error), e
 				r[a.col] = s
 			}
 		}
+		if err := t.part.move(t.rows[i], r); err != nil {
+			return 0, err
+		}
 		t.rows[i] = r
 		return 1, nil
 	}, nil
@@ -713,6 +716,9 @@ func (w *work) migrateChunk(t *tbl, to, from, limit string, b *binds) (func(int)
 
 // add appends a row, enforcing the primary key.
 func (t *tbl) add(r map[string]string) error {
+	if err := t.part.place(r); err != nil {
+		return err
+	}
 	if len(t.pk) > 0 {
 		t.index()
 		k := keyText(r, t.pk)

@@ -1,0 +1,80 @@
+package fake
+
+import (
+	"regexp"
+	"strings"
+)
+
+// partitioning is the interval range partitioning a CREATE TABLE declared,
+// as far as the fake models it: which rows the table refuses.
+type partitioning struct {
+	key         string // the stored column deciding the partition (a virtual key's source)
+	interval    string // DAY | MONTH | YEAR
+	rowMovement bool
+}
+
+var (
+	rePartition = regexp.MustCompile(`PARTITION BY RANGE \("([^"]+)"\) INTERVAL \(NUMTO(?:YM|DS)INTERVAL\(1, '(DAY|MONTH|YEAR)'\)\)`)
+	reUTCOf     = regexp.MustCompile(`^SYS_EXTRACT_UTC\("([^"]+)"\)$`)
+)
+
+// partitioning reads the clauses after a CREATE TABLE's column list.
+func (t *tbl) partitioning(tail string) (*partitioning, error) {
+	m := rePartition.FindStringSubmatch(tail)
+	if m == nil {
+		if strings.Contains(tail, "PARTITION BY") {
+			return nil, oraError(14000, "fake: unsupported partitioning clause %q", tail)
+		}
+		return nil, nil
+	}
+	c := t.col(m[1])
+	if c == nil {
+		return nil, oraError(904, "%q: invalid identifier", m[1])
+	}
+	p := &partitioning{key: c.name, interval: m[2], rowMovement: strings.Contains(tail, " ENABLE ROW MOVEMENT")}
+	if c.expr != "" {
+		src := reUTCOf.FindStringSubmatch(c.expr)
+		if src == nil {
+			return nil, oraError(14000, "fake: unsupported virtual partition key %q", c.expr)
+		}
+		p.key = src[1]
+	} else if c.typ.TZ {
+		return nil, oraError(14751, "invalid data type for partitioning column of an interval partitioned table")
+	}
+	return p, nil
+}
+
+// place refuses a row whose key is NULL: it maps to no partition.
+func (p *partitioning) place(r map[string]string) error {
+	if p == nil || r[p.key] != "" {
+		return nil
+	}
+	return oraError(14400, "inserted partition key does not map to any partition")
+}
+
+// move refuses an update that changes the row's partition when the table
+// has no ROW MOVEMENT.
+func (p *partitioning) move(old, r map[string]string) error {
+	if p == nil {
+		return nil
+	}
+	if r[p.key] == "" {
+		return oraError(14400, "inserted partition key does not map to any partition")
+	}
+	if !p.rowMovement && p.of(old[p.key]) != p.of(r[p.key]) {
+		return oraError(14402, "updating partition key column would cause a partition change")
+	}
+	return nil
+}
+
+// of is the partition of a stored date-time value ("2006-01-02 …").
+func (p *partitioning) of(v string) string {
+	if v < "2000-01-01" {
+		return "P0"
+	}
+	n := map[string]int{"DAY": 10, "MONTH": 7, "YEAR": 4}[p.interval]
+	if len(v) < n {
+		return v
+	}
+	return v[:n]
+}

@@ -1,0 +1,73 @@
+package table
+
+import (
+	"fmt"
+	"strings"
+)
+
+// partition resolves the partitioning option for a table about to be
+// created (SPEC §3 partitioning). The column must always have a value, or
+// Oracle refuses the row (ORA-14400: a NULL key maps to no partition): a
+// key, a required date-time property, or _SDC_RECEIVED_AT.
+func (b *builder) partition(t *Table) error {
+	p := b.opts.Partitioning
+	if p.Column == "" {
+		return nil
+	}
+	col, why := b.partitionColumn(t, p.Column)
+	if col != nil && col.Type.Kind != KindTimestamp && col.Type.Kind != KindDate {
+		why = "is not a date-time column (it is " + col.Type.String() + ")"
+	}
+	if why != "" {
+		return &ConfigError{Setting: "partitioning", Msg: fmt.Sprintf("stream %q: column %q %s; partition by a key or required date-time property (format date-time), or _sdc_received_at", b.stream, p.Column, why)}
+	}
+	part := &Partition{Column: col.Name, Interval: p.Interval, RowMovement: true}
+	if col.Type.TZ {
+		// Oracle refuses TIMESTAMP WITH TIME ZONE partition keys: partition
+		// by the instant in UTC, a virtual column.
+		part.Source, part.Frac = col.Name, col.Type.Frac
+		part.Column = DerivedName(col.Name, "$P", b.opts.maxBytes())
+		if len(t.Columns)+t.Unused+1 > MaxColumns {
+			return inputError(b.stream, "", "the table would need %d columns with the virtual partition column %s, more than Oracle's %d", len(t.Columns)+t.Unused+1, Quote(part.Column), MaxColumns)
+		}
+	}
+	t.Partition = part
+	return nil
+}
+
+// partitionColumn finds the column of the partitioning setting's column,
+// or says why there is none that qualifies.
+func (b *builder) partitionColumn(t *Table, name string) (*Column, string) {
+	if strings.EqualFold(name, strings.ToLower(MetaReceivedAt)) {
+		if c := t.Column(MetaReceivedAt); c != nil {
+			return c, ""
+		}
+		return nil, "is not a column of the table"
+	}
+	for _, c := range b.all() {
+		if c.role != RoleProperty || c.path != name {
+			continue
+		}
+		if !c.key && (c.prop == nil || !c.prop.Required) {
+			return nil, "is neither a key nor a required property"
+		}
+		if col := t.Column(c.name); col != nil {
+			return col, ""
+		}
+	}
+	for _, c := range b.keys {
+		if c.path == name {
+			if col := t.Column(c.name); col != nil {
+				return col, ""
+			}
+		}
+	}
+	return nil, "is not a property of the stream with a column of its own"
+}
+
+// partitionedByReceivedAt reports whether new tables are partitioned by
+// _SDC_RECEIVED_AT, which the table then needs whatever
+// add_record_metadata says.
+func (o *Options) partitionedByReceivedAt() bool {
+	return strings.EqualFold(o.Partitioning.Column, strings.ToLower(MetaReceivedAt))
+}
