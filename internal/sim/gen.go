@@ -33,9 +33,9 @@ const (
 type StreamSpec struct {
 	Name      string
 	Method    Method
-	Keyless   bool // no key_properties: upsert appends
-	Hard      bool // hard_delete
-	Versioned bool // records carry a table version; ACTIVATE_VERSION comes
+	Keyless   bool   // no key_properties: upsert appends
+	Hard      bool   // hard_delete
+	Versioned bool   // records carry a table version; ACTIVATE_VERSION comes
 	Prune     string // delete_missing: "", soft or hard (prune.go)
 }
 
