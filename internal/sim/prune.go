@@ -13,8 +13,7 @@ import "math/rand/v2"
 // addPrune gives some upsert streams with keys delete_missing, soft or
 // hard, chosen by a generator of its own so that a seed's other draws (its
 // input, settings and kill points) stay what they were. Avoid["prune"]
-// ("-avoid prune")
-// leaves it out.
+// ("-avoid prune") leaves it out.
 func addPrune(sc *Scenario, overrides map[string]any) {
 	if Avoid["prune"] {
 		return
