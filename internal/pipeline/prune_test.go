@@ -394,3 +394,46 @@ func TestDeleteMissingPlanShowsThePrune(t *testing.T) {
 		t.Errorf("plan:\n%s", sql)
 	}
 }
+
+// TestDeleteMissingSeveralStreamsIntoOneTable: two streams mapped to one
+// table prune it once, after both have flushed, keeping what either wrote;
+// when one of them has no STATE after its last RECORD the table is not
+// pruned at all.
+func TestDeleteMissingSeveralStreamsIntoOneTable(t *testing.T) {
+	sch := func(stream string) string {
+		return strings.Replace(pruneSchema, `"stream":"users"`, `"stream":"`+stream+`"`, 1)
+	}
+	rec := func(stream string, id int) string {
+		return strings.Replace(pruneRec(id, "x"), `"stream":"users"`, `"stream":"`+stream+`"`, 1)
+	}
+	const settings = `{"delete_missing":"hard","delete_missing_max_fraction":0.9,"table_name_mappings":{"a":"USERS","b":"USERS"}}`
+	for _, tc := range []struct {
+		name   string
+		second []string
+		want   [][4]string
+	}{
+		{"both complete", []string{sch("a"), sch("b"), rec("a", 1), rec("b", 3), pruneState(2)},
+			[][4]string{{"1", "x", "", runTwo}, {"3", "x", "", runTwo}}},
+		{"one without a final state", []string{sch("a"), sch("b"), rec("a", 1), pruneState(2), rec("b", 3)},
+			[][4]string{{"1", "x", "", runTwo}, {"2", "x", "", runOne}, {"3", "x", "", runTwo}, {"4", "x", "", runOne}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "store.json")
+			r := runOnStore(t, path, settings, runOne, nil, memory.Hooks{}, sch("a"), sch("b"), rec("a", 1), rec("b", 2), rec("a", 4), pruneState(1))
+			if r.err != nil {
+				t.Fatal(r.err)
+			}
+			r = runOnStore(t, path, settings, runTwo, nil, memory.Hooks{}, tc.second...)
+			if r.err != nil {
+				t.Fatal(r.err)
+			}
+			if got := userRows(r.eng); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("rows:\n got %q\nwant %q", got, tc.want)
+			}
+			n := strings.Count(strings.Join(r.eng.Statements(), "\n"), `DELETE FROM "DRY_RUN"."USERS" WHERE ("_SDC_RUN_ID" <> :1`)
+			if want := map[bool]int{true: 1, false: 0}[tc.name == "both complete"]; n != want {
+				t.Errorf("%d prune statements, want %d", n, want)
+			}
+		})
+	}
+}
