@@ -13,7 +13,7 @@ import (
 // and the settings reference. All of it comes from the settings table.
 type Setting struct {
 	Name string
-	// Type is the JSON Schema type: "string", "integer", "boolean",
+	// Type is the JSON Schema type: "string", "integer", "number", "boolean",
 	// "array" (of strings), "object", or "array|object" (ignored_columns).
 	Type        string
 	Default     any      // JSON-able default; nil when there is none (always for secrets)
@@ -84,6 +84,8 @@ func (s *setting) schemaType() string {
 	switch s.kind {
 	case kindInteger:
 		return "integer"
+	case kindFraction:
+		return "number"
 	case kindBoolean:
 		return "boolean"
 	case kindStrings:
@@ -270,6 +272,8 @@ func (s *setting) logValue(c *Config) slog.Value {
 		return slog.IntValue(*p)
 	case *int64:
 		return slog.Int64Value(*p)
+	case *float64:
+		return slog.Float64Value(*p)
 	case *bool:
 		return slog.BoolValue(*p)
 	case *[]StreamOverride:
@@ -298,6 +302,9 @@ func overridesText(os []StreamOverride) string {
 		}
 		if o.HardDelete != nil {
 			kv = append(kv, fmt.Sprintf("hard_delete=%t", *o.HardDelete))
+		}
+		if o.DeleteMissing != nil {
+			kv = append(kv, "delete_missing="+*o.DeleteMissing)
 		}
 		if o.BatchSizeRows != nil {
 			kv = append(kv, fmt.Sprintf("batch_size_rows=%d", *o.BatchSizeRows))

@@ -50,6 +50,8 @@ var specRows = []struct{ name, typ, def, aliases string }{
 	{"load_method", "upsert|append-only|overwrite", `"upsert"`, "sdc_mode"},
 	{"truncate_before_load", "boolean", `false`, ""},
 	{"hard_delete", "boolean", `false`, ""},
+	{"delete_missing", "none|soft|hard", `"none"`, ""},
+	{"delete_missing_max_fraction", "number", `0.5`, ""},
 	{"process_activate_version_messages", "boolean", `true`, "activate_version"},
 	{"add_record_metadata", "boolean", `true`, "add_metadata_columns"},
 	{"primary_key_required", "boolean", `false`, ""},

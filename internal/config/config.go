@@ -53,6 +53,8 @@ type Config struct {
 	LoadMethod                     string // upsert | append-only | overwrite
 	TruncateBeforeLoad             bool
 	HardDelete                     bool
+	DeleteMissing                  string  // none | soft | hard
+	DeleteMissingMaxFraction       float64 // 0..1
 	ProcessActivateVersionMessages bool
 	AddRecordMetadata              bool
 	PrimaryKeyRequired             bool
@@ -102,6 +104,7 @@ type StreamOverride struct {
 	StorageMode         *string
 	LoadMethod          *string
 	HardDelete          *bool
+	DeleteMissing       *string
 	BatchSizeRows       *int
 	FlatteningMaxDepth  *int
 	DefaultTargetSchema *string

@@ -458,6 +458,8 @@ func (s *setting) store(c *Config, v any) error {
 		return err
 	case *int64:
 		return assign(p, v)
+	case *float64:
+		return assign(p, v)
 	case *bool:
 		return assign(p, v)
 	case **bool: // a boolean whose absence means something (ssl_server_dn_match)

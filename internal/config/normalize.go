@@ -40,6 +40,13 @@ func (s *setting) checkKind(raw any) (any, error) {
 		return n, nil
 	case kindBoolean:
 		return checkBool(raw)
+	case kindFraction:
+		str, ok := text(raw)
+		f, err := strconv.ParseFloat(strings.TrimSpace(str), 64)
+		if !ok || err != nil || !(f >= 0 && f <= 1) {
+			return nil, fmt.Errorf("expected a number from 0 to 1, got %s", show(raw))
+		}
+		return f, nil
 	case kindEnum:
 		return s.checkEnum(raw)
 	case kindStrings:

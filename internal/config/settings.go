@@ -18,6 +18,7 @@ const (
 	kindObject                      // JSON object (or a string holding one)
 	kindStringsOrObject             // array of strings, or an object
 	kindObjectOrNone                // JSON object, or the string "none" (the empty object)
+	kindFraction                    // number from 0 to 1 (JSON number or text), stored as float64
 )
 
 // valueMap says that the value From (matched case-insensitively) means the
@@ -200,7 +201,7 @@ func namingSettings() []setting {
 		{name: "json_column_name", kind: kindString, def: "DATA", nonEmpty: true,
 			desc: "Document column in json mode.", field: func(c *Config) any { return &c.JSONColumnName }},
 		{name: "stream_overrides", kind: kindObject, def: map[string]any{},
-			desc: "Object stream pattern -> {storage_mode, load_method, hard_delete, batch_size_rows, flattening_max_depth, default_target_schema, partitioning, compression}; " +
+			desc: "Object stream pattern -> {storage_mode, load_method, hard_delete, delete_missing, batch_size_rows, flattening_max_depth, default_target_schema, partitioning, compression}; " +
 				"* matches any text; an exact stream name beats patterns, then earlier patterns beat later ones.",
 			field: func(c *Config) any { return &c.StreamOverrides }, conv: convOverrides},
 	}
@@ -222,6 +223,16 @@ func loadingSettings() []setting {
 		{name: "hard_delete", kind: kindBoolean, def: false,
 			desc:  "Delete rows whose record has _sdc_deleted_at set, and rows of older table versions, instead of marking them.",
 			field: func(c *Config) any { return &c.HardDelete }},
+		{name: "delete_missing", kind: kindEnum, def: "none", enum: []string{"none", "soft", "hard"},
+			desc: "After a complete run, soft-delete (set _SDC_DELETED_AT) or hard-delete the rows of an upsert stream's table " +
+				"that the run did not write (taps that re-send a whole table every run without ACTIVATE_VERSION). " +
+				"Only when the input ended at EOF without failure or signal, a STATE came after the stream's last RECORD, and at most " +
+				"delete_missing_max_fraction of the table would go; states are held until the end of input. See docs/guarantees.md.",
+			field: func(c *Config) any { return &c.DeleteMissing }},
+		{name: "delete_missing_max_fraction", kind: kindFraction, def: 0.5,
+			desc: "A number from 0 to 1: when delete_missing would prune more than this fraction of a table's rows, " +
+				"prune nothing and fail the run (exit 1) naming the counts.",
+			field: func(c *Config) any { return &c.DeleteMissingMaxFraction }},
 		{name: "process_activate_version_messages", kind: kindBoolean, def: true,
 			desc: "Act on ACTIVATE_VERSION messages (full-table replication).", aliases: names("activate_version"),
 			field: func(c *Config) any { return &c.ProcessActivateVersionMessages }},

@@ -18,6 +18,11 @@ type StreamSettings struct {
 	DefaultTargetSchema string
 	Partitioning        Partitioning // applies to tables the target creates
 	Compression         string       // applies to tables the target creates
+	// DeleteMissing is none, soft or hard; DeleteMissingByName says that an
+	// override naming the stream exactly set it (a keyless or non-upsert
+	// stream is then a configuration error, not a warning).
+	DeleteMissing       string
+	DeleteMissingByName bool
 }
 
 // ForStream returns the effective settings of stream. Each field comes
@@ -30,6 +35,7 @@ func (c *Config) ForStream(stream string) StreamSettings {
 		StorageMode:         c.StorageMode,
 		LoadMethod:          c.LoadMethod,
 		HardDelete:          c.HardDelete,
+		DeleteMissing:       c.DeleteMissing,
 		BatchSizeRows:       c.BatchSizeRows,
 		FlatteningMaxDepth:  c.FlatteningMaxDepth,
 		DefaultTargetSchema: c.DefaultTargetSchema,
@@ -46,6 +52,7 @@ func (c *Config) ForStream(stream string) StreamSettings {
 	for i := len(c.StreamOverrides) - 1; i >= 0; i-- {
 		if o := &c.StreamOverrides[i]; o.Pattern == stream {
 			o.apply(&s)
+			s.DeleteMissingByName = s.DeleteMissingByName || o.DeleteMissing != nil
 		}
 	}
 	return s
@@ -66,6 +73,9 @@ func (o *StreamOverride) apply(s *StreamSettings) {
 	}
 	if o.HardDelete != nil {
 		s.HardDelete = *o.HardDelete
+	}
+	if o.DeleteMissing != nil {
+		s.DeleteMissing = *o.DeleteMissing
 	}
 	if o.BatchSizeRows != nil {
 		s.BatchSizeRows = *o.BatchSizeRows
@@ -113,7 +123,7 @@ func globMatch(pattern, name string) bool {
 
 // overridable returns the settings stream_overrides may set.
 func overridable() []string {
-	return []string{"storage_mode", "load_method", "hard_delete", "batch_size_rows", "flattening_max_depth", "default_target_schema", "partitioning", "compression"}
+	return []string{"storage_mode", "load_method", "hard_delete", "delete_missing", "batch_size_rows", "flattening_max_depth", "default_target_schema", "partitioning", "compression"}
 }
 
 // convOverrides reads stream_overrides, keeping config order. Each value is
@@ -174,6 +184,9 @@ func (o *StreamOverride) set(name string, v any) {
 	case "hard_delete":
 		b := v.(bool)
 		o.HardDelete = &b
+	case "delete_missing":
+		s := v.(string)
+		o.DeleteMissing = &s
 	case "batch_size_rows":
 		n := int(v.(int64))
 		o.BatchSizeRows = &n

@@ -25,11 +25,11 @@ func TestForStream(t *testing.T) {
 		want   StreamSettings
 	}{
 		// exact name beats patterns; earlier patterns beat later ones, per field.
-		{"orders", StreamSettings{"json", "append-only", true, 5, 1, "", Partitioning{}, "none"}},
-		{"ordinal", StreamSettings{"json", "overwrite", true, 5, 2, "", Partitioning{}, "none"}},
-		{"owls", StreamSettings{"json", "upsert", true, 7, 1, "", Partitioning{}, "none"}},
-		{"public-users", StreamSettings{"json", "upsert", true, 7, 2, "", Partitioning{}, "none"}},
-		{"x", StreamSettings{"json", "upsert", true, 7, 2, "", Partitioning{}, "none"}},
+		{"orders", StreamSettings{"json", "append-only", true, 5, 1, "", Partitioning{}, "none", "none", false}},
+		{"ordinal", StreamSettings{"json", "overwrite", true, 5, 2, "", Partitioning{}, "none", "none", false}},
+		{"owls", StreamSettings{"json", "upsert", true, 7, 1, "", Partitioning{}, "none", "none", false}},
+		{"public-users", StreamSettings{"json", "upsert", true, 7, 2, "", Partitioning{}, "none", "none", false}},
+		{"x", StreamSettings{"json", "upsert", true, 7, 2, "", Partitioning{}, "none", "none", false}},
 	}
 	for _, tc := range cases {
 		if got := c.ForStream(tc.stream); got != tc.want {
@@ -37,7 +37,7 @@ func TestForStream(t *testing.T) {
 		}
 	}
 	c, _ = mustLoad(t, nil, `{"load_method":"append-only","batch_size_rows":100}`)
-	if got := c.ForStream("s"); got != (StreamSettings{"hybrid", "append-only", false, 100, 3, "", Partitioning{}, "none"}) {
+	if got := c.ForStream("s"); got != (StreamSettings{"hybrid", "append-only", false, 100, 3, "", Partitioning{}, "none", "none", false}) {
 		t.Errorf("no overrides: %+v", got)
 	}
 }
@@ -103,5 +103,42 @@ func BenchmarkForStream(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		c.ForStream("tap-x-orders")
+	}
+}
+
+// TestDeleteMissingSettings: delete_missing is overridable per stream, and
+// the stream knows whether an override naming it exactly set it (SPEC §6.4:
+// by name it is a configuration error on a keyless or non-upsert stream,
+// by pattern or globally a warning). The fraction is a number from 0 to 1.
+func TestDeleteMissingSettings(t *testing.T) {
+	c, _ := mustLoad(t, nil, `{"delete_missing":"soft","delete_missing_max_fraction":0.2,
+		"stream_overrides":{"orders":{"delete_missing":"hard"},"o*":{"delete_missing":"none"},"users":{"batch_size_rows":3}}}`)
+	if c.DeleteMissingMaxFraction != 0.2 {
+		t.Errorf("fraction %v, want 0.2", c.DeleteMissingMaxFraction)
+	}
+	for _, tc := range []struct {
+		stream string
+		mode   string
+		byName bool
+	}{
+		{"orders", "hard", true},
+		{"owls", "none", false},
+		{"users", "soft", false}, // an override by name that does not set it
+		{"x", "soft", false},
+	} {
+		got := c.ForStream(tc.stream)
+		if got.DeleteMissing != tc.mode || got.DeleteMissingByName != tc.byName {
+			t.Errorf("ForStream(%q): delete_missing %q by name %v, want %q %v", tc.stream, got.DeleteMissing, got.DeleteMissingByName, tc.mode, tc.byName)
+		}
+	}
+	for _, bad := range []string{`{"delete_missing_max_fraction":1.5}`, `{"delete_missing_max_fraction":-0.1}`, `{"delete_missing_max_fraction":"half"}`, `{"delete_missing":"all"}`} {
+		_, _, err := loadJSON(t, nil, bad)
+		if err == nil {
+			t.Errorf("%s: no error", bad)
+			continue
+		}
+		if !strings.Contains(err.Error(), "delete_missing") || !strings.Contains(err.Error(), "expected") {
+			t.Errorf("%s: error %q does not name the setting and what was expected", bad, err)
+		}
 	}
 }

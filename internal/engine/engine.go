@@ -82,7 +82,9 @@ type Change struct {
 	Change table.Change
 }
 
-// Step is one data step of a batch: a *Write, *DeleteVersions or *Replace.
+// Step is one data step of a batch: a *Write, *DeleteVersions or *Replace;
+// or, in a transaction of its own at the end of a run, a *KeepKeys or a
+// *DeleteMissing (prune.go).
 type Step interface{ isStep() }
 
 // Method is how a Write applies its rows.
@@ -150,6 +152,8 @@ type DeleteVersions struct {
 func (*Write) isStep()          {}
 func (*Replace) isStep()        {}
 func (*DeleteVersions) isStep() {}
+func (*KeepKeys) isStep()       {}
+func (*DeleteMissing) isStep()  {}
 
 // Result counts what a Load did. Known is false when the engine cannot tell
 // inserted from updated rows (Oracle MERGE reports one count; the embedded

@@ -150,6 +150,8 @@ func Kind(s config.Setting) (string, error) {
 	switch s.Type {
 	case "string", "integer", "boolean", "array", "object":
 		return s.Type, nil
+	case "number":
+		return "decimal", nil
 	case "array|object":
 		return "array", nil
 	case "object|none":

@@ -223,12 +223,13 @@ func TestKindOfEveryType(t *testing.T) {
 		{config.Setting{Type: "array"}, "array"},
 		{config.Setting{Type: "object"}, "object"},
 		{config.Setting{Type: "array|object"}, "array"},
+		{config.Setting{Type: "number"}, "decimal"},
 	} {
 		if got, err := Kind(tc.s); err != nil || got != tc.want {
 			t.Errorf("Kind(%+v) = %q, %v; want %q", tc.s, got, err, tc.want)
 		}
 	}
-	if _, err := Kind(config.Setting{Name: "x", Type: "number"}); err == nil {
+	if _, err := Kind(config.Setting{Name: "x", Type: "date"}); err == nil {
 		t.Error("Kind of an unknown type: no error")
 	}
 }

@@ -27,6 +27,10 @@ func (t *memTable) apply(st engine.Step, now string) (engine.Result, error) {
 		return engine.Result{Deleted: n, Known: t.keep}, nil
 	case *engine.DeleteVersions:
 		return t.deleteVersions(st)
+	case *engine.KeepKeys:
+		return t.keepKeys(st)
+	case *engine.DeleteMissing:
+		return t.deleteMissing(st)
 	}
 	return engine.Result{}, fmt.Errorf("unknown step %T", st)
 }

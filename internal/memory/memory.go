@@ -372,6 +372,10 @@ func (s *session) Load(ctx context.Context, steps []engine.Step) (engine.Result,
 			name = st.Table.QualifiedName()
 		case *engine.DeleteVersions:
 			name = st.Table.QualifiedName()
+		case *engine.KeepKeys:
+			name = st.Table.QualifiedName()
+		case *engine.DeleteMissing:
+			name = st.Table.QualifiedName()
 		default:
 			return engine.Result{}, fmt.Errorf("memory: unknown step %T", st)
 		}

@@ -38,7 +38,8 @@ type Registry struct {
 	lastFlushOK bool
 	lastFlush   time.Time
 	lastState   time.Time
-	stopped     bool // a signal's drain ended the run (Stopped)
+	stopped     bool   // a signal's drain ended the run (Stopped)
+	held        string // a stream holding states until end of input, and why (HoldStates)
 	buffered    int64
 	latency     map[string]*histogram
 	output      Output
@@ -227,6 +228,9 @@ func (r *Registry) emit(now time.Time, buffered int64) {
 		if !r.lastState.IsZero() {
 			attrs = append(attrs, "last_state_age_seconds", now.Sub(r.lastState).Round(time.Second).Seconds())
 		}
+		if r.held != "" {
+			attrs = append(attrs, "states_held_until_end_of_input", r.held)
+		}
 		r.json.Info("progress", attrs...)
 		r.lastTick, r.lastRead = now, total
 		return
@@ -246,8 +250,8 @@ func (r *Registry) emit(now time.Time, buffered int64) {
 	if !r.lastState.IsZero() {
 		stateAge = "last state " + now.Sub(r.lastState).Round(time.Second).String() + " ago"
 	}
-	fmt.Fprintf(r.out, "progress: %d records read; %s; buffered %d bytes; %s\n",
-		total, strings.Join(parts, ", "), buffered, stateAge)
+	fmt.Fprintf(r.out, "progress: %d records read; %s; buffered %d bytes; %s%s\n",
+		total, strings.Join(parts, ", "), buffered, stateAge, r.heldText())
 	r.lastTick, r.lastRead = now, total
 }
 

@@ -65,6 +65,10 @@ func (e *Engine) plan(steps []engine.Step) (plan []planned, idempotent bool, err
 			for _, s := range stmts {
 				plan = append(plan, planned{st: s, table: st.Table.QualifiedName(), role: roleDelete})
 			}
+		case *engine.KeepKeys:
+			for _, s := range stmts {
+				plan = append(plan, planned{st: s, table: st.Table.QualifiedName(), role: roleUpdate, rows: st.Rows})
+			}
 		case *engine.DeleteVersions:
 			r := roleUpdate
 			if st.Hard {
@@ -113,6 +117,11 @@ type failure struct {
 // fails with an *Error naming the table, the ORA code and, for a row
 // error, the input line of the failing record.
 func (s *session) Load(ctx context.Context, steps []engine.Step) (engine.Result, error) {
+	if len(steps) == 1 {
+		if d, ok := steps[0].(*engine.DeleteMissing); ok {
+			return s.prune(ctx, d) // counted first: prune.go
+		}
+	}
 	plan, idempotent, err := s.e.plan(steps)
 	if err != nil {
 		return engine.Result{}, err

@@ -47,6 +47,10 @@ func (r *Renderer) Step(st engine.Step) ([]Statement, error) {
 		return []Statement{{SQL: "DELETE FROM " + tableName(st.Table), Kind: KindDML}}, nil
 	case *engine.DeleteVersions:
 		return r.deleteVersions(st)
+	case *engine.KeepKeys:
+		return r.keepKeys(st)
+	case *engine.DeleteMissing:
+		return r.deleteMissing(st)
 	}
 	return nil, fmt.Errorf("oraclesql: unknown step %T", st)
 }

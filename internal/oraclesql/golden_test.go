@@ -112,6 +112,28 @@ func goldenCases() []goldenCase {
 			VersionColumn: table.MetaTableVersion, DeletedColumn: table.MetaDeletedAt}
 	}
 
+	// delete_missing: CUSTOMERS with the run id column; the refused keys
+	// of a composite-key table.
+	pruned := func() *table.Table {
+		t := small()
+		t.Columns = append(t.Columns, meta(table.MetaRunID, table.Type{Kind: table.KindVarchar, Length: table.RunIDBytes}))
+		return t
+	}
+	prune := func(hard bool) *engine.DeleteMissing {
+		return &engine.DeleteMissing{Table: pruned(), RunColumn: table.MetaRunID, RunID: "0123456789abcdef0123456789abcdef", Hard: hard,
+			DeletedColumn: table.MetaDeletedAt, At: "2024-05-06T07:08:09.5Z", MaxFraction: 0.5}
+	}
+	keepTable := &table.Table{Schema: "SHOP", Name: "TAGS", Columns: []table.Column{key("ID", tInt), key("TAG", tVarChar),
+		meta(table.MetaRunID, table.Type{Kind: table.KindVarchar, Length: table.RunIDBytes})}, PrimaryKey: []string{"ID", "TAG"}}
+	keep := &engine.KeepKeys{Table: keepTable, KeyColumns: []string{"ID", "TAG"}, RunColumn: table.MetaRunID, RunID: "0123456789abcdef0123456789abcdef",
+		Rows: []engine.Row{{Values: []string{"1", "a"}}, {Values: []string{"2", "b"}}}}
+	pruneCount := func(hard bool) func() ([]Statement, error) {
+		return func() ([]Statement, error) {
+			st, err := PruneCount(prune(hard))
+			return []Statement{st}, err
+		}
+	}
+
 	// The key of CUSTOMERS moves from ID to NOTE (an empty table).
 	rekeyed := small()
 	rekeyed.PrimaryKey = []string{"NOTE"}
@@ -204,6 +226,11 @@ func goldenCases() []goldenCase {
 		{name: "replace_then_insert", render: steps(plain, &engine.Replace{Table: small()}, write(small(), engine.Insert, engine.RowUpsert))},
 		{name: "delete_versions_hard", render: steps(plain, dv(true))},
 		{name: "delete_versions_soft", render: steps(plain, dv(false))},
+		{name: "prune_hard", render: steps(plain, prune(true))},
+		{name: "prune_soft", render: steps(plain, prune(false))},
+		{name: "prune_count_hard", render: pruneCount(true)},
+		{name: "prune_count_soft", render: pruneCount(false)},
+		{name: "prune_keep_keys", render: steps(plain, keep)},
 		{name: "truncate", render: stmts(plain.Truncate(small())...)},
 		{name: "truncate_own_schema", render: stmts(plain.Truncate(odd())...)},
 

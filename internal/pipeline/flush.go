@@ -352,6 +352,7 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 	}
 	batched := canonicalTime(p.o.Now())
 	batchedIdx := l.MetaIndex("_SDC_BATCHED_AT")
+	runIdx := l.MetaIndex(table.MetaRunID) // delete_missing: what this run wrote
 	deletedIdx := l.MetaIndex("_SDC_DELETED_AT")
 	if i := l.MetaIndex("_SDC_LOADED_AT"); i >= 0 {
 		w.DatabaseTime = cols[i]
@@ -389,6 +390,9 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 		vals := b.values[i*b.width : (i+1)*b.width]
 		if batchedIdx >= 0 {
 			vals[batchedIdx] = batched
+		}
+		if runIdx >= 0 {
+			vals[runIdx] = p.runID
 		}
 		r := engine.Row{Kind: engine.RowUpsert, Line: b.lines[i], Values: vals}
 		if deletedIdx >= 0 && vals[deletedIdx] != "" {

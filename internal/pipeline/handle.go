@@ -29,6 +29,7 @@ func (p *pipeline) handle(m *singer.Message) error {
 	case singer.TypeRecord:
 		return p.onRecord(m)
 	case singer.TypeState:
+		p.lastState = m.Line
 		p.tracker.add(m.Line, m.Value)
 		return p.advance()
 	case singer.TypeActivateVersion:
@@ -85,6 +86,9 @@ func (p *pipeline) onStreamSchema(m *singer.Message) error {
 	}
 	if err != nil {
 		return inputErrorFrom(m.Line, s.name, err)
+	}
+	if err := p.decidePrune(s, keys); err != nil {
+		return err
 	}
 	s.schemaText, s.schema, s.keys = ident, sch, keys
 	p.seen.schema(s.name, sch.Root)
@@ -286,6 +290,9 @@ func (p *pipeline) streamRecord(s *stream, m *singer.Message) error {
 	size := int64(len(m.Record)) + 64
 	s.buf.commitRow(m.Line, size)
 	p.buffered += size
+	if s.prune != nil {
+		s.prune.prunedRecord(m.Line)
+	}
 	if s.firstRecord == 0 && p.holdsStates(s) {
 		p.holdStates(s, m.Line)
 	}
@@ -417,11 +424,13 @@ func (p *pipeline) invalid(s *stream, m *singer.Message, err error) error {
 	err = withFile(err, m)
 	switch p.cfg.OnInvalidRecord {
 	case "skip":
+		p.refusedKey(s, m)
 		s.rejected++ // the stream's own count covers both policies
 		p.metrics.Skipped(s.name)
 		p.log.Warn("skipping invalid record", "err", err.Error())
 		return nil
 	case "reject":
+		p.refusedKey(s, m)
 		s.rejected++
 		p.metrics.Rejected(s.name)
 		line, jerr := json.Marshal(struct {
@@ -473,6 +482,9 @@ func (p *pipeline) onStreamActivateVersion(m *singer.Message) error {
 	}
 	if err := p.needVersions(s, m.Line); err != nil {
 		return err
+	}
+	if s.prune != nil {
+		s.prune.activated = true
 	}
 	p.flush(s)
 	p.enqueue(s, &job{kind: jobActivate, stream: s, layout: s.layout, line: m.Line, version: m.Version, at: canonicalTime(p.o.Now())})
@@ -630,7 +642,7 @@ func (q *sequencer) next(now time.Time) int64 {
 // a resumed run would remove them again, so no STATE covering its records
 // may be written before the end of input (SPEC §6.2, §7 rule 3).
 func (p *pipeline) holdsStates(s *stream) bool {
-	return s.settings.LoadMethod == "overwrite" || p.cfg.TruncateBeforeLoad
+	return s.settings.LoadMethod == "overwrite" || p.cfg.TruncateBeforeLoad || s.prune != nil
 }
 
 // holdStates holds the frontier at the stream's first record until the end
@@ -639,9 +651,13 @@ func (p *pipeline) holdsStates(s *stream) bool {
 func (p *pipeline) holdStates(s *stream, line int64) {
 	s.firstRecord = line
 	why := "load_method is overwrite"
-	if p.cfg.TruncateBeforeLoad {
+	switch {
+	case p.cfg.TruncateBeforeLoad:
 		why = "truncate_before_load is true"
+	case s.prune != nil:
+		why = "delete_missing is " + s.prune.mode
 	}
 	p.log.Info("states are held until the end of input: a resumed run would remove this stream's rows again",
 		"stream", s.name, "reason", why)
+	p.metrics.HoldStates(s.name, why)
 }

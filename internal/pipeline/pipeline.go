@@ -63,6 +63,9 @@ type Options struct {
 	// StreamsChanged, when set, is told the number of streams each time a
 	// new one appears (the CLI's memory limit counts them, SPEC §10).
 	StreamsChanged func(streams int)
+	// RunID marks the rows this run writes (_SDC_RUN_ID, delete_missing);
+	// "" = a new random id. Tests fix it.
+	RunID string
 }
 
 // MaxStreams is the most streams one run accepts. Each stream costs a
@@ -126,6 +129,8 @@ type pipeline struct {
 	metaBuf    table.Meta               // reused per record: Row copies what it keeps
 	extracted  struct{ in, out string } // the last time_extracted text and its canonical form
 	started    string                   // _SDC_SYNC_STARTED_AT text
+	runID      string                   // _SDC_RUN_ID text (prune.go)
+	lastState  int64                    // input line of the last STATE read (prune.go)
 	buffered   int64                    // bytes of records not yet committed (buffers + in-flight)
 
 	failed error // the first error; once set, nothing new starts
@@ -165,6 +170,11 @@ func newPipeline(o Options) (*pipeline, error) {
 		return nil, err
 	}
 	p.maps, p.inputs = maps, map[string]*inputStream{}
+	if p.runID = o.RunID; p.runID == "" {
+		if p.runID, err = newRunID(); err != nil {
+			return nil, err
+		}
+	}
 	p.tracker.out = o.StateOut
 	p.tracker.afterWrite = func() { p.metrics.StateWritten(time.Now()) }
 	now := o.Now().UTC()
@@ -266,6 +276,12 @@ func (p *pipeline) drain(cause error) error {
 	}
 	if err := p.waitAll(); err != nil && p.failed == nil {
 		p.failed = err
+	}
+	if p.failed == nil && cause == nil && !p.signalled() {
+		// A complete run: delete_missing prunes before the final state.
+		if err := p.pruneMissing(p.workCtx); err != nil {
+			p.failed = err
+		}
 	}
 	if p.failed == nil && cause == nil {
 		// End of input: overwrite streams may now report their progress.

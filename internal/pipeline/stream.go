@@ -42,6 +42,8 @@ type stream struct {
 	// notedOptions: the partitioning/compression note for an existing
 	// table was logged (once per stream and run).
 	notedOptions bool
+	warnedPrune  bool           // delete_missing skipped for this stream: said once
+	prune        *streamPrune   // delete_missing streams only (prune.go)
 	dedupe       map[string]int // write's key → row map, reused by the stream's jobs (which never overlap)
 	// warnedNoConstraint: an upsert found its table without a primary key
 	warnedNoConstraint bool

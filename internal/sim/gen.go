@@ -36,6 +36,8 @@ type StreamSpec struct {
 	Keyless   bool // no key_properties: upsert appends
 	Hard      bool // hard_delete
 	Versioned bool // records carry a table version; ACTIVATE_VERSION comes
+
+	Prune string // delete_missing: "", soft or hard (prune.go)
 }
 
 // Schema is what a SCHEMA message declares (the parts the model needs).
@@ -167,6 +169,7 @@ func Generate(seed uint64) *Scenario {
 	if failKind == "evolution" {
 		sc.Settings["schema_evolution"] = "fail"
 	}
+	addPrune(sc, overrides)
 
 	g := &gen{r: r, sc: sc, cur: map[string]*Schema{}, version: map[string]int64{}, records: map[string]int{}}
 	steps := 15 + r.IntN(40)

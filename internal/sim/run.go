@@ -632,7 +632,7 @@ func (t *trial) checkHeld(from, pos int, where string) {
 		}
 	}
 	for i := from + 1; i < pos; i++ {
-		if m := t.sc.Msgs[i]; m.Kind == "RECORD" && t.sc.resets(m.Stream) {
+		if m := t.sc.Msgs[i]; m.Kind == "RECORD" && t.sc.holds(m.Stream) {
 			t.res.failf("%s: written before end of input, it covers record %d of stream %s, whose states are held to the end (overwrite or truncate_before_load)",
 				where, i, m.Stream)
 			return

@@ -17,7 +17,7 @@ var (
 	seedsFlag   = flag.Int("seeds", 300, "number of seeds")
 	firstFlag   = flag.Uint64("first", 1, "first seed")
 	subFlag     = flag.Bool("subprocess", false, "run every seed as a subprocess (default: one seed in SubprocessShare)")
-	avoidFlag   = flag.String("avoid", "", "comma-separated generator parts to leave out (see Avoid): append-hard,truncate,failing,parallel")
+	avoidFlag   = flag.String("avoid", "", "comma-separated generator parts to leave out (see Avoid): append-hard,truncate,failing,parallel,prune")
 	dumpFlag    = flag.String("dump", "", "TestDumpSeed: write the seed's input.singer and config.json to this directory")
 	fakeFlag    = flag.Bool("fake", false, "run every in-process seed on the Oracle engine and internal/oracle/fake (default: one seed in FakeShare)")
 	summaryFlag = flag.Bool("summary", false, "TestSummary: list failing seeds with their likely cause")

@@ -27,12 +27,19 @@ const (
 	MetaSequence      = "_SDC_SEQUENCE"
 	MetaTableVersion  = "_SDC_TABLE_VERSION"
 	MetaSyncStartedAt = "_SDC_SYNC_STARTED_AT"
+	// MetaRunID holds the id of the run that last wrote the row
+	// (delete_missing, SPEC §6.4): the loader fills it, like
+	// _SDC_BATCHED_AT.
+	MetaRunID = "_SDC_RUN_ID"
 )
 
+// RunIDBytes is the length of a run id: 32 hex digits.
+const RunIDBytes = 32
+
 // metaNames lists the metadata columns in the order a new table gets them.
-func metaNames() [8]string {
+func metaNames() [9]string {
 	return [...]string{MetaExtractedAt, MetaReceivedAt, MetaBatchedAt, MetaLoadedAt,
-		MetaDeletedAt, MetaSequence, MetaTableVersion, MetaSyncStartedAt}
+		MetaDeletedAt, MetaSequence, MetaTableVersion, MetaSyncStartedAt, MetaRunID}
 }
 
 // deletedProperty is the record property that feeds _SDC_DELETED_AT.
@@ -67,6 +74,11 @@ type Options struct {
 	// (ACTIVATE_VERSION / RECORD version) or deletes, so _SDC_TABLE_VERSION
 	// and _SDC_DELETED_AT are needed even without AddRecordMetadata.
 	UsesVersions, UsesDeletes bool
+	// UsesRunID says that the stream prunes what a run did not write
+	// (delete_missing): _SDC_RUN_ID and _SDC_DELETED_AT are needed
+	// whatever AddRecordMetadata says. Without it _SDC_RUN_ID is used only
+	// where the table already has it.
+	UsesRunID bool
 	// NoKeyConstraint leaves out the PRIMARY KEY constraint (key columns
 	// stay NOT NULL): append-only streams may repeat a key, and an
 	// at-least-once re-run must not fail on ORA-00001.
@@ -312,10 +324,15 @@ func (b *builder) collect(root *schema.Property, keyProps []string) error {
 		if m == MetaSequence || m == MetaTableVersion {
 			c.typ = typeInteger()
 		}
+		if m == MetaRunID {
+			c.typ = Type{Kind: KindVarchar, Length: RunIDBytes}
+		}
 		switch {
+		case m == MetaRunID:
+			c.optional = !o.UsesRunID
 		case o.AddRecordMetadata:
 		case m == MetaReceivedAt && o.partitionedByReceivedAt():
-		case m == MetaDeletedAt && (hasDeleted || o.UsesVersions || o.UsesDeletes):
+		case m == MetaDeletedAt && (hasDeleted || o.UsesVersions || o.UsesDeletes || o.UsesRunID):
 		case m == MetaTableVersion && o.UsesVersions:
 		default:
 			c.optional = true

@@ -415,6 +415,9 @@ func (w *work) delete(t *tbl, rest string, b *binds) (func(int) (int64, error), 
 	if err := longUses(t, b, nil); err != nil {
 		return nil, err
 	}
+	if run, err := w.pruneDelete(t, rest, b); run != nil || err != nil {
+		return run, err
+	}
 	if rest == "" {
 		return func(int) (int64, error) {
 			var n int64
@@ -511,6 +514,9 @@ func older(stored, v string) bool {
 
 // update is the soft version cleanup or a migration chunk.
 func (w *work) update(t *tbl, rest string, b *binds) (func(int) (int64, error), error) {
+	if run, err := w.pruneUpdate(t, rest, b); run != nil || err != nil {
+		return run, err
+	}
 	if m := reSoft.FindStringSubmatch(rest); m != nil && m[3] == m[5] && m[1] == m[6] {
 		set, err := parseExpr(m[2])
 		if err != nil {

@@ -586,6 +586,9 @@ func (c *conn) Query(ctx context.Context, st *oraclesql.Statement, args []any) (
 		return nil, c.failWith(f, OpQuery)
 	}
 	c.db.log = append(c.db.log, st.SQL)
+	if rows, ok, err := c.db.pruneCount(st, args); ok {
+		return rows, err
+	}
 	isComment := strings.HasPrefix(st.SQL, "SELECT TC.COMMENTS")
 	if !strings.HasPrefix(st.SQL, "SELECT COL.COLUMN_NAME, COL.DATA_TYPE") && !isComment {
 		return nil, fmt.Errorf("fake: unsupported query %.60q", st.SQL)

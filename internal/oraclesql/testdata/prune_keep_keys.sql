@@ -1,0 +1,6 @@
+-- DML rows=upsert
+-- :1 "_SDC_RUN_ID" VARCHAR2(32 BYTE) fixed "0123456789abcdef0123456789abcdef"
+-- :2 "ID" NUMBER(38,0) row[0]
+-- :3 "TAG" VARCHAR2(100 CHAR) row[1]
+UPDATE "SHOP"."TAGS" SET "_SDC_RUN_ID" = :1 WHERE "ID" = TO_NUMBER(:2) AND "TAG" = :3
+/
