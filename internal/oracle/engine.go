@@ -227,6 +227,40 @@ func (e *Engine) Describe(ctx context.Context, schema, name string) (*table.Tabl
 	return e.cat.describe(ctx, schema, name)
 }
 
+// SchemaExists implements engine.SchemaChecker: ALL_USERS lists the
+// schema. A stream routed to a schema that does not exist then fails at
+// its SCHEMA naming it, before any DDL (SPEC §3 default_target_schema).
+func (e *Engine) SchemaExists(ctx context.Context, schema string) (bool, error) {
+	e.catMu.Lock()
+	defer e.catMu.Unlock()
+	st := oraclesql.ProbeSchema(schema)
+	args, err := e.cat.b.scalarArgs(&st)
+	if err != nil {
+		return false, err
+	}
+	var exists bool
+	err = e.retry(ctx, "read ALL_USERS", func() error {
+		c, err := e.cat.connect(ctx)
+		if err != nil {
+			return err
+		}
+		sctx, cancel := e.cat.statementContext(ctx)
+		rows, err := c.Query(sctx, &st, args)
+		err = e.cat.timedOut(ctx, sctx, err)
+		cancel()
+		if err != nil {
+			e.cat.dropIfLost(err)
+			return err
+		}
+		exists = len(rows) > 0
+		return nil
+	})
+	if err != nil {
+		return false, &Error{Table: schema, Code: oraCode(err), Err: fmt.Errorf("read ALL_USERS: %w", err)}
+	}
+	return exists, nil
+}
+
 // HasRows implements engine.RowChecker.
 func (e *Engine) HasRows(ctx context.Context, t *table.Table) (bool, error) {
 	e.catMu.Lock()

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -116,8 +117,9 @@ func (e *missingSchemaError) Error() string {
 // stream's schema exists.
 func (p *pipeline) checkSchema(s *stream) error {
 	sc, ok := p.o.Engine.(engine.SchemaChecker)
-	if !ok {
-		return nil
+	own := cmp.Or(p.o.Server.UserSchema, p.o.Server.DefaultSchema)
+	if !ok || s.opts.Schema == own {
+		return nil // the login user's own schema exists
 	}
 	if p.schemasSeen == nil {
 		p.schemasSeen = map[string]bool{}

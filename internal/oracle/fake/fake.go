@@ -65,6 +65,9 @@ type Options struct {
 	// go-ora's converter of that set, as go-ora sends them: a character
 	// the set cannot hold arrives as 0xFD ("ý").
 	Charset string
+	// Schemas are the other users ALL_USERS lists besides Schema (a table
+	// created in a schema lists it too).
+	Schemas []string
 }
 
 // Op is a kind of database call, for fault injection and counting.
@@ -588,6 +591,9 @@ func (c *conn) Query(ctx context.Context, st *oraclesql.Statement, args []any) (
 	c.db.log = append(c.db.log, st.SQL)
 	if rows, ok, err := c.db.pruneCount(st, args); ok {
 		return rows, err
+	}
+	if st.SQL == oraclesql.ProbeSchema("").SQL {
+		return c.db.allUsers(st, args)
 	}
 	isComment := strings.HasPrefix(st.SQL, "SELECT TC.COMMENTS")
 	if !strings.HasPrefix(st.SQL, "SELECT COL.COLUMN_NAME, COL.DATA_TYPE") && !isComment {
