@@ -319,7 +319,7 @@ func (t *trial) choose(i int) *Point {
 	}
 	var kinds []string
 	for k, n := range t.counts {
-		if n > 0 && (!t.res.Subprocess || k == "ddl" || k == "load" || k == "truncate" || k == "state") {
+		if n > 0 && (!t.res.Subprocess || i > 0 || k == "ddl" || k == "load" || k == "truncate" || k == "state") {
 			kinds = append(kinds, k)
 		}
 	}
@@ -333,7 +333,7 @@ func (t *trial) choose(i int) *Point {
 	if kind == "state" {
 		acts = append(acts, Block)
 	}
-	if t.res.Subprocess {
+	if t.res.Subprocess && i == 0 {
 		// SIGKILL at an engine call or state write; SIGTERM once the
 		// orchestrator has read K states.
 		acts = []Action{Crash, Crash, CrashAfter, CrashAfter, Fault}
@@ -408,12 +408,14 @@ func (w *stateWriter) Write(p []byte) (int, error) {
 }
 
 // inProcess runs the trial's runs through pipeline.Run on one database.
-func (t *trial) inProcess() {
-	db := newDB(t.res.FakeOracle)
-	from := -1
+func (t *trial) inProcess() { t.runInProcess(newDB(t.res.FakeOracle), 0, -1) }
+
+// runInProcess runs the trial's runs from run first on, the first resumed
+// from the STATE at index from.
+func (t *trial) runInProcess(db database, first, from int) {
 	// A fault left armed on the fake server fires once in a later run: it
 	// may cost a run beyond MaxRuns.
-	for i := 0; i < MaxRuns+fakeFaults(db); i++ {
+	for i := first; i < MaxRuns+fakeFaults(db); i++ {
 		plan := t.choose(i)
 		fault := t.injectFake(db, i)
 		hitsBefore := fakeHits(db)
