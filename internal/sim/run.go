@@ -37,6 +37,10 @@ type Options struct {
 	// FakeOracle runs every in-process trial on the Oracle engine and the
 	// fake server (otherwise one seed in FakeShare).
 	FakeOracle bool
+	// Scheduled says Run is called inside a synctest bubble
+	// (synctest.Test): every in-process run is then ordered by a seeded
+	// scheduler (sched.go) and replays identically.
+	Scheduled bool
 }
 
 // FakeShare: one seed in this many (in process) runs on the Oracle engine
@@ -257,9 +261,9 @@ func (t *trial) probe() {
 	in, _ := t.resume(-1)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	c := newControl(nil, cancel)
+	c := t.newControl(nil, cancel, -1)
 	w := &stateWriter{c: c}
-	err := t.pipeline(ctx, db, c, in, w)
+	err := t.runPipeline(ctx, db, c, in, w)
 	t.counts = map[string]int{}
 	for k, v := range c.counts {
 		t.counts[k] = v
@@ -293,6 +297,28 @@ func (e *eofReader) Read(p []byte) (int, error) {
 		e.eof.Store(true)
 	}
 	return n, err
+}
+
+// newControl is run's control (-1: the probe), scheduled when the trial is.
+func (t *trial) newControl(plan *Point, cancel context.CancelFunc, run int) *control {
+	c := newControl(plan, cancel)
+	if t.opts.Scheduled {
+		c.sched = newScheduler(t.res.Seed, run+1)
+	}
+	return c
+}
+
+// runPipeline is one run, its scheduler beside it when there is one.
+func (t *trial) runPipeline(ctx context.Context, db database, c *control, in string, w *stateWriter) error {
+	if c.sched == nil {
+		return t.pipeline(ctx, db, c, in, w)
+	}
+	stop, exited := make(chan struct{}), make(chan struct{})
+	go c.sched.loop(stop, exited)
+	err := t.pipeline(ctx, db, c, in, w)
+	close(stop)
+	<-exited
+	return err
 }
 
 func (t *trial) pipeline(ctx context.Context, db database, c *control, in string, w *stateWriter) error {
@@ -360,7 +386,7 @@ type stateWriter struct {
 var posRE = regexp.MustCompile(`^\{"pos":(\d+)\}$`)
 
 func (w *stateWriter) Write(p []byte) (int, error) {
-	act, err := w.c.before("state")
+	act, err := w.c.before("state", "")
 	if err != nil {
 		return 0, err // dead: the line never reaches the orchestrator
 	}
@@ -423,7 +449,7 @@ func (t *trial) runInProcess(db database, first, from int) {
 		t.countSent(idx)
 		snaps := t.runSnaps(from, db)
 		ctx, cancel := context.WithCancel(context.Background())
-		c := newControl(plan, cancel)
+		c := t.newControl(plan, cancel, i)
 		runFrom := from
 		w := &stateWriter{}
 		w.check = func(pos int, eof bool) {
@@ -432,7 +458,7 @@ func (t *trial) runInProcess(db database, first, from int) {
 			t.checkHeld(runFrom, pos, where)
 		}
 		done := make(chan error, 1)
-		go func() { done <- t.pipeline(ctx, db, c, in, w) }()
+		go func() { done <- t.runPipeline(ctx, db, c, in, w) }()
 		var err error
 		select {
 		case err = <-done:
@@ -444,7 +470,12 @@ func (t *trial) runInProcess(db database, first, from int) {
 		}
 		cancel()
 		log := RunLog{From: from, Plan: plan, States: w.states, Fake: fault.String()}
-		if err != nil {
+		switch {
+		case c.isDead():
+			// Which goroutine hears of the death first is up to the Go
+			// runtime; nothing after it takes effect.
+			log.Err = errKilled.Error()
+		case err != nil:
 			log.Err = err.Error()
 		}
 		t.res.Runs = append(t.res.Runs, log)

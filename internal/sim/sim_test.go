@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -45,15 +46,18 @@ func seeds(t *testing.T, first, n uint64, avoid string, sub bool) {
 	for s := first; s < first+n; s++ {
 		t0, c0 := time.Now(), cpuTime()
 		dir := trialDir(t)
-		res := Run(s, Options{Dir: dir, Binary: bin, Subprocess: sub, FakeOracle: *fakeFlag})
+		res := runSeed(t, s, Options{Dir: dir, Binary: bin, Subprocess: sub, FakeOracle: *fakeFlag})
 		times.add(res, time.Since(t0), cpuTime()-c0)
+		if done := s - first + 1; n >= 2000 && done%1000 == 0 {
+			t.Logf("%d of %d seeds in %v, %d failing", done, n, time.Since(start).Round(time.Second), len(failed)) // progress, with -v
+		}
 		os.RemoveAll(dir)
 		if len(res.Failures) == 0 {
 			continue
 		}
 		failed = append(failed, s)
 		if len(failed) <= 3 || n == 1 {
-			cmd := fmt.Sprintf("go test ./internal/sim -run TestSimulation -sim -seed %d -v", s)
+			cmd := fmt.Sprintf("go test ./internal/sim -run '^TestSimulation$' -sim -seed %d -v", s)
 			if avoid != "" {
 				cmd += " -avoid " + avoid
 			}
@@ -67,6 +71,15 @@ func seeds(t *testing.T, first, n uint64, avoid string, sub bool) {
 	if len(failed) > 0 {
 		t.Errorf("%d of %d seeds failed: %v", len(failed), n, failed)
 	}
+}
+
+// runSeed runs a seed's trial inside a synctest bubble, scheduled
+// (sched.go), so that it replays identically alone or beside other work.
+func runSeed(t *testing.T, seed uint64, o Options) *Result {
+	var res *Result
+	o.Scheduled = true
+	synctest.Test(t, func(*testing.T) { res = Run(seed, o) })
+	return res
 }
 
 // trialDir is where a trial's files go (its settings, the subprocess
@@ -197,7 +210,7 @@ func TestSummary(t *testing.T) {
 	counts := map[string][]uint64{}
 	for s := *firstFlag; s < *firstFlag+uint64(*seedsFlag); s++ {
 		dir := trialDir(t)
-		res := Run(s, Options{Dir: dir, Binary: binaryFor(t), Subprocess: *subFlag, FakeOracle: *fakeFlag})
+		res := runSeed(t, s, Options{Dir: dir, Binary: binaryFor(t), Subprocess: *subFlag, FakeOracle: *fakeFlag})
 		os.RemoveAll(dir)
 		if len(res.Failures) == 0 {
 			continue
