@@ -120,9 +120,7 @@ func Run(seed uint64, opts Options) *Result {
 		return res
 	}
 	res.Subprocess = opts.Binary != "" && (opts.Subprocess || seed%SubprocessShare == 0)
-	// The fake server does not answer the row check of a key change
-	// (SELECT 1 … WHERE ROWNUM = 1): key-change inputs stay embedded.
-	res.FakeOracle = !res.Subprocess && !sc.NoCrash && (opts.FakeOracle || seed%FakeShare == 2)
+	res.FakeOracle = !res.Subprocess && (opts.FakeOracle || seed%FakeShare == 2)
 	t.probe()
 	if res.Subprocess {
 		t.subprocess()
