@@ -3,6 +3,7 @@ package pipeline_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -200,6 +201,46 @@ func TestConformanceMoreBatch(t *testing.T) {
 		for tbl, n := range map[string]int{"COUNTRIES": 250, "CONTINENTS": 7} {
 			if got := len(eng.Rows("DRY_RUN." + tbl)); got != n {
 				t.Errorf("%s has %d rows, want %d", tbl, got, n)
+			}
+		}
+	})
+	// testfile.parquet is the SDK's sample Parquet tap's file: columns f0
+	// (int64), f1 (string) and f2 (boolean), all optional, 24 rows written
+	// as batches of the sample's four (f1 foo, bar, baz, null; f2 true,
+	// null, false, true) with f0 49…72. Read as that tap declares it
+	// (keyless: every row appended, SPEC §6.2), uncompressed Parquet
+	// (SPEC §4), the types of SPEC §5.2 and nulls as NULL.
+	t.Run("sdk testfile parquet", func(t *testing.T) {
+		eng := newEngine()
+		in := input(`{"type":"SCHEMA","stream":"testfile","key_properties":[],"schema":{"type":"object","properties":{`+
+			`"f0":{"type":["null","integer"]},"f1":{"type":["null","string"]},"f2":{"type":["null","boolean"]}}}}`,
+			batch("testfile", "parquet", "none", "testfile.parquet"),
+			`{"type":"STATE","value":{"testfile":"done"}}`)
+		states, err := run(t, eng, loadConfig(t, `{"add_record_metadata": false}`), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(states) != 1 || states[0] != `{"testfile":"done"}` {
+			t.Errorf("states %q", states)
+		}
+		var types []string
+		for _, c := range eng.Tables()["DRY_RUN.TESTFILE"].Columns {
+			types = append(types, c.Name+" "+c.Type.String())
+		}
+		if got, want := strings.Join(types, ", "), "F0 NUMBER(38,0), F1 VARCHAR2(4000 BYTE), F2 NUMBER(1)"; got != want {
+			t.Errorf("columns %s, want %s", got, want)
+		}
+		rows := eng.Rows("DRY_RUN.TESTFILE")
+		if len(rows) != 24 {
+			t.Fatalf("%d rows, want 24", len(rows))
+		}
+		f1, f2 := []string{"foo", "bar", "baz", ""}, []string{"1", "", "0", "1"}
+		for i, r := range rows {
+			want := map[string]string{"F0": fmt.Sprint(49 + i), "F1": f1[i%4], "F2": f2[i%4]}
+			for c, v := range want {
+				if r[c] != v {
+					t.Errorf("row %d: %s = %q, want %q (row %v)", i, c, r[c], v, r)
+				}
 			}
 		}
 	})

@@ -322,7 +322,7 @@ func (p *pipeline) load(ctx context.Context, sess engine.Session, j *job) (engin
 	if j.replace {
 		steps = append(steps, &engine.Replace{Table: t})
 	}
-	steps = append(steps, w)
+	steps = append(steps, appendSteps(w)...)
 	res, err := sess.Load(ctx, steps)
 	if err != nil {
 		return res, fmt.Errorf("load %s: %w", t.QualifiedName(), err)
@@ -332,7 +332,8 @@ func (p *pipeline) load(ctx context.Context, sess engine.Session, j *job) (engin
 
 // write builds the data step of a batch: rows classified (upsert, soft or
 // hard delete), deduplicated by key for upserts (the last record wins; a
-// delete is a record), batch metadata stamped.
+// delete is a record), batch metadata stamped. An append-only batch keeps
+// every row; appendSteps then orders its hard deletes.
 func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 	l, b, s := j.layout, j.buf, j.stream
 	lt := l.Table()
@@ -371,8 +372,9 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 	defer func() { b.engineRows = rows[:0] }()
 	var last map[string]int
 	// Keys in increasing order cannot repeat (buffer.commitRow tells):
-	// such a batch, the usual one, needs no dedupe.
-	if (upsert || (len(keys) > 0 && s.settings.HardDelete)) && b.unordered {
+	// such a batch, the usual one, needs no dedupe. Append-only batches
+	// keep every row (appendSteps orders their hard deletes).
+	if upsert && b.unordered {
 		// One map per stream, emptied per batch, so its buckets are reused;
 		// with many streams, as with spare buffers, memory per idle stream
 		// matters more.

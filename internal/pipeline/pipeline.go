@@ -210,6 +210,19 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 		if p.failed != nil {
 			return p.finish(p.failed)
 		}
+		// A hard stop or a signal wins over input or results that are
+		// ready too (select would pick at random): stop reading at once
+		// (SPEC §7.5), and the same input and signal give the same run.
+		if err := ctx.Err(); err != nil {
+			p.fail(err)
+			continue
+		}
+		select {
+		case <-stop:
+			p.log.Warn("signal received: stopping input, committing what was read")
+			return p.drain(ErrStopped)
+		default:
+		}
 		// Backpressure: while too much input is uncommitted, do not read.
 		var msgs <-chan readChunk
 		if p.buffered < p.cfg.MaxBufferedBytes {

@@ -122,6 +122,12 @@ func (t *trial) injectFake(db database, i int) *fakeFault {
 	op := fakeOps[t.r.IntN(len(fakeOps))]
 	codes := []int{0, 0, 60, 54, 3113, 1438}
 	ff := fake.Fault{Op: op, Nth: 1 + t.r.IntN(8), Code: codes[t.r.IntN(len(codes))], Applied: t.r.IntN(2) == 0}
+	// A call takes effect and then fails only when its reply is lost (the
+	// connection breaks): a server that answers with an error did not
+	// apply the call (a failed statement or COMMIT is rolled back). An
+	// applied COMMIT reported as ORA-00054 would make a retried append
+	// batch's rows twice, a fault no Oracle produces.
+	ff.Applied = ff.Applied && (ff.Code == 0 || ff.Code == 3113)
 	inj := &fakeFault{srv: f.srv, f: ff, base: f.srv.Calls(op)}
 	f.srv.Inject(ff)
 	f.faults = append(f.faults, inj)

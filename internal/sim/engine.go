@@ -71,6 +71,10 @@ type control struct {
 	second   bool // the second signal is due at the next event
 	holds    []chan struct{}
 	holdWait time.Duration
+
+	// sched, when set, orders the run's events (sched.go); signals are
+	// then delivered as steps of their own.
+	sched *scheduler
 }
 
 func newControl(plan *Point, cancel context.CancelFunc) *control {
@@ -84,9 +88,26 @@ func (c *control) signal() {
 	}
 }
 
-// before is called before an event; it returns the action due now, or
-// errKilled when the process is already dead.
-func (c *control) before(kind string) (Action, error) {
+// deliver sends a signal (f, run under c.mu) now or, scheduled, as a step
+// of its own. The caller holds c.mu.
+func (c *control) deliver(f func()) {
+	if c.sched == nil {
+		f()
+		return
+	}
+	c.sched.later(func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		f()
+	})
+}
+
+// before is called before an event (name: its table or stream); it returns
+// the action due now, or errKilled when the process is already dead.
+func (c *control) before(kind, name string) (Action, error) {
+	if c.sched != nil {
+		c.sched.pass(kind + " " + name)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.dead {
@@ -94,7 +115,7 @@ func (c *control) before(kind string) (Action, error) {
 	}
 	if c.second {
 		c.second = false
-		c.cancel()
+		c.deliver(c.cancel)
 	}
 	c.counts[kind]++
 	if c.plan == nil || c.fired || c.plan.Kind != kind || c.plan.K != c.counts[kind] {
@@ -106,9 +127,9 @@ func (c *control) before(kind string) (Action, error) {
 		c.kill()
 		return Crash, errKilled
 	case Term:
-		c.signal()
+		c.deliver(c.signal)
 	case Term2:
-		c.signal()
+		c.deliver(c.signal)
 		c.second = true
 	}
 	return c.plan.Action, nil
@@ -164,8 +185,8 @@ func (c *control) release() {
 }
 
 // do runs one engine call of kind under the plan.
-func (c *control) do(ctx context.Context, kind string, call func() error) error {
-	act, err := c.before(kind)
+func (c *control) do(ctx context.Context, kind, name string, call func() error) error {
+	act, err := c.before(kind, name)
 	if err != nil {
 		return err
 	}
@@ -204,7 +225,7 @@ var (
 
 func (e *simEngine) Describe(ctx context.Context, schema, name string) (*table.Table, error) {
 	var t *table.Table
-	err := e.c.do(ctx, "describe", func() (err error) {
+	err := e.c.do(ctx, "describe", schema+"."+name, func() (err error) {
 		t, err = e.db.Describe(ctx, schema, name)
 		return err
 	})
@@ -213,7 +234,7 @@ func (e *simEngine) Describe(ctx context.Context, schema, name string) (*table.T
 
 func (e *simEngine) HasRows(ctx context.Context, t *table.Table) (bool, error) {
 	var has bool
-	err := e.c.do(ctx, "describe", func() (err error) {
+	err := e.c.do(ctx, "describe", t.QualifiedName(), func() (err error) {
 		rc, ok := e.db.(engine.RowChecker)
 		if !ok {
 			has = true // as the pipeline assumes of an engine that cannot tell
@@ -227,7 +248,7 @@ func (e *simEngine) HasRows(ctx context.Context, t *table.Table) (bool, error) {
 
 func (e *simEngine) Session(ctx context.Context, name string) (engine.Session, error) {
 	var s engine.Session
-	err := e.c.do(ctx, "session", func() (err error) {
+	err := e.c.do(ctx, "session", name, func() (err error) {
 		s, err = e.db.Session(ctx, name)
 		return err
 	})
@@ -245,7 +266,7 @@ type simSession struct {
 }
 
 func (s *simSession) Apply(ctx context.Context, ch engine.Change) error {
-	return s.c.do(ctx, "ddl", func() error {
+	return s.c.do(ctx, "ddl", ch.Table.QualifiedName(), func() error {
 		err := s.s.Apply(ctx, ch)
 		if trace {
 			fmt.Fprintf(os.Stderr, "trace: ddl %s %T: %v\n", ch.Table.Name, ch.Change, err)
@@ -256,7 +277,7 @@ func (s *simSession) Apply(ctx context.Context, ch engine.Change) error {
 
 func (s *simSession) Load(ctx context.Context, steps []engine.Step) (engine.Result, error) {
 	var res engine.Result
-	err := s.c.do(ctx, "load", func() (err error) {
+	err := s.c.do(ctx, "load", stepsTable(steps), func() (err error) {
 		res, err = s.s.Load(ctx, steps)
 		if trace {
 			for _, st := range steps {
@@ -275,7 +296,22 @@ func (s *simSession) Load(ctx context.Context, steps []engine.Step) (engine.Resu
 }
 
 func (s *simSession) Truncate(ctx context.Context, t *table.Table) error {
-	return s.c.do(ctx, "truncate", func() error { return s.s.Truncate(ctx, t) })
+	return s.c.do(ctx, "truncate", t.QualifiedName(), func() error { return s.s.Truncate(ctx, t) })
 }
 
 func (s *simSession) Close() error { return s.s.Close() }
+
+// stepsTable names the table of a batch's steps, for its gate.
+func stepsTable(steps []engine.Step) string {
+	for _, st := range steps {
+		switch st := st.(type) {
+		case *engine.Write:
+			return st.Table.QualifiedName()
+		case *engine.Replace:
+			return st.Table.QualifiedName()
+		case *engine.DeleteVersions:
+			return st.Table.QualifiedName()
+		}
+	}
+	return ""
+}

@@ -6,10 +6,12 @@
 // STATE was ever written ahead of committed data, and the final tables are
 // what the input says they must be.
 //
-// A seed fixes the input, the settings and the kill points. With
-// max_parallelism > 1 the order in which workers reach the engine is up to
-// the Go scheduler, so such a seed may take another interleaving when
-// replayed; the checks hold for every interleaving.
+// A seed fixes the input, the settings and the kill points, and (in
+// process, inside a synctest bubble) the interleaving: a seeded scheduler
+// (sched.go) orders the workers' engine calls and the state writes, so a
+// seed replays identically alone or beside others. The process a subprocess
+// trial starts is not scheduled: with max_parallelism > 1 it may take
+// another interleaving when replayed; the checks hold for every one.
 package sim
 
 import (

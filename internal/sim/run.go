@@ -37,6 +37,10 @@ type Options struct {
 	// FakeOracle runs every in-process trial on the Oracle engine and the
 	// fake server (otherwise one seed in FakeShare).
 	FakeOracle bool
+	// Scheduled says Run is called inside a synctest bubble
+	// (synctest.Test): every in-process run is then ordered by a seeded
+	// scheduler (sched.go) and replays identically.
+	Scheduled bool
 }
 
 // FakeShare: one seed in this many (in process) runs on the Oracle engine
@@ -116,9 +120,7 @@ func Run(seed uint64, opts Options) *Result {
 		return res
 	}
 	res.Subprocess = opts.Binary != "" && (opts.Subprocess || seed%SubprocessShare == 0)
-	// The fake server does not answer the row check of a key change
-	// (SELECT 1 … WHERE ROWNUM = 1): key-change inputs stay embedded.
-	res.FakeOracle = !res.Subprocess && !sc.NoCrash && (opts.FakeOracle || seed%FakeShare == 2)
+	res.FakeOracle = !res.Subprocess && (opts.FakeOracle || seed%FakeShare == 2)
 	t.probe()
 	if res.Subprocess {
 		t.subprocess()
@@ -257,9 +259,9 @@ func (t *trial) probe() {
 	in, _ := t.resume(-1)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	c := newControl(nil, cancel)
+	c := t.newControl(nil, cancel, -1)
 	w := &stateWriter{c: c}
-	err := t.pipeline(ctx, db, c, in, w)
+	err := t.runPipeline(ctx, db, c, in, w)
 	t.counts = map[string]int{}
 	for k, v := range c.counts {
 		t.counts[k] = v
@@ -295,6 +297,28 @@ func (e *eofReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// newControl is run's control (-1: the probe), scheduled when the trial is.
+func (t *trial) newControl(plan *Point, cancel context.CancelFunc, run int) *control {
+	c := newControl(plan, cancel)
+	if t.opts.Scheduled {
+		c.sched = newScheduler(t.res.Seed, run+1)
+	}
+	return c
+}
+
+// runPipeline is one run, its scheduler beside it when there is one.
+func (t *trial) runPipeline(ctx context.Context, db database, c *control, in string, w *stateWriter) error {
+	if c.sched == nil {
+		return t.pipeline(ctx, db, c, in, w)
+	}
+	stop, exited := make(chan struct{}), make(chan struct{})
+	go c.sched.loop(stop, exited)
+	err := t.pipeline(ctx, db, c, in, w)
+	close(stop)
+	<-exited
+	return err
+}
+
 func (t *trial) pipeline(ctx context.Context, db database, c *control, in string, w *stateWriter) error {
 	w.c = c
 	w.in = &eofReader{r: strings.NewReader(in)}
@@ -319,7 +343,7 @@ func (t *trial) choose(i int) *Point {
 	}
 	var kinds []string
 	for k, n := range t.counts {
-		if n > 0 && (!t.res.Subprocess || k == "ddl" || k == "load" || k == "truncate" || k == "state") {
+		if n > 0 && (!t.res.Subprocess || i > 0 || k == "ddl" || k == "load" || k == "truncate" || k == "state") {
 			kinds = append(kinds, k)
 		}
 	}
@@ -333,7 +357,7 @@ func (t *trial) choose(i int) *Point {
 	if kind == "state" {
 		acts = append(acts, Block)
 	}
-	if t.res.Subprocess {
+	if t.res.Subprocess && i == 0 {
 		// SIGKILL at an engine call or state write; SIGTERM once the
 		// orchestrator has read K states.
 		acts = []Action{Crash, Crash, CrashAfter, CrashAfter, Fault}
@@ -360,7 +384,7 @@ type stateWriter struct {
 var posRE = regexp.MustCompile(`^\{"pos":(\d+)\}$`)
 
 func (w *stateWriter) Write(p []byte) (int, error) {
-	act, err := w.c.before("state")
+	act, err := w.c.before("state", "")
 	if err != nil {
 		return 0, err // dead: the line never reaches the orchestrator
 	}
@@ -408,12 +432,14 @@ func (w *stateWriter) Write(p []byte) (int, error) {
 }
 
 // inProcess runs the trial's runs through pipeline.Run on one database.
-func (t *trial) inProcess() {
-	db := newDB(t.res.FakeOracle)
-	from := -1
+func (t *trial) inProcess() { t.runInProcess(newDB(t.res.FakeOracle), 0, -1) }
+
+// runInProcess runs the trial's runs from run first on, the first resumed
+// from the STATE at index from.
+func (t *trial) runInProcess(db database, first, from int) {
 	// A fault left armed on the fake server fires once in a later run: it
 	// may cost a run beyond MaxRuns.
-	for i := 0; i < MaxRuns+fakeFaults(db); i++ {
+	for i := first; i < MaxRuns+fakeFaults(db); i++ {
 		plan := t.choose(i)
 		fault := t.injectFake(db, i)
 		hitsBefore := fakeHits(db)
@@ -421,7 +447,7 @@ func (t *trial) inProcess() {
 		t.countSent(idx)
 		snaps := t.runSnaps(from, db)
 		ctx, cancel := context.WithCancel(context.Background())
-		c := newControl(plan, cancel)
+		c := t.newControl(plan, cancel, i)
 		runFrom := from
 		w := &stateWriter{}
 		w.check = func(pos int, eof bool) {
@@ -430,7 +456,7 @@ func (t *trial) inProcess() {
 			t.checkHeld(runFrom, pos, where)
 		}
 		done := make(chan error, 1)
-		go func() { done <- t.pipeline(ctx, db, c, in, w) }()
+		go func() { done <- t.runPipeline(ctx, db, c, in, w) }()
 		var err error
 		select {
 		case err = <-done:
@@ -442,7 +468,12 @@ func (t *trial) inProcess() {
 		}
 		cancel()
 		log := RunLog{From: from, Plan: plan, States: w.states, Fake: fault.String()}
-		if err != nil {
+		switch {
+		case c.isDead():
+			// Which goroutine hears of the death first is up to the Go
+			// runtime; nothing after it takes effect.
+			log.Err = errKilled.Error()
+		case err != nil:
 			log.Err = err.Error()
 		}
 		t.res.Runs = append(t.res.Runs, log)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -39,20 +40,24 @@ func setAvoid(list string) func() {
 func seeds(t *testing.T, first, n uint64, avoid string, sub bool) {
 	defer setAvoid(avoid)()
 	var failed []uint64
+	bin := binaryFor(t) // built before the clock starts
 	start := time.Now()
-	var slowest time.Duration
+	var times trialTimes
 	for s := first; s < first+n; s++ {
-		t0 := time.Now()
-		res := Run(s, Options{Dir: t.TempDir(), Binary: binaryFor(t), Subprocess: sub, FakeOracle: *fakeFlag})
-		if d := time.Since(t0); d > slowest {
-			slowest = d
+		t0, c0 := time.Now(), cpuTime()
+		dir := trialDir(t)
+		res := runSeed(t, s, Options{Dir: dir, Binary: bin, Subprocess: sub, FakeOracle: *fakeFlag})
+		times.add(res, time.Since(t0), cpuTime()-c0)
+		if done := s - first + 1; n >= 2000 && done%1000 == 0 {
+			t.Logf("%d of %d seeds in %v, %d failing", done, n, time.Since(start).Round(time.Second), len(failed)) // progress, with -v
 		}
+		os.RemoveAll(dir)
 		if len(res.Failures) == 0 {
 			continue
 		}
 		failed = append(failed, s)
 		if len(failed) <= 3 || n == 1 {
-			cmd := fmt.Sprintf("go test ./internal/sim -run TestSimulation -sim -seed %d -v", s)
+			cmd := fmt.Sprintf("go test ./internal/sim -run '^TestSimulation$' -sim -seed %d -v", s)
 			if avoid != "" {
 				cmd += " -avoid " + avoid
 			}
@@ -62,10 +67,77 @@ func seeds(t *testing.T, first, n uint64, avoid string, sub bool) {
 			t.Errorf("%s  reproduce: %s", res.Report(), cmd)
 		}
 	}
-	t.Logf("%d seeds in %v (slowest trial %v); failing: %v", n, time.Since(start).Round(time.Millisecond), slowest.Round(time.Millisecond), failed)
+	t.Logf("%d seeds in %v; %s; failing: %v", n, time.Since(start).Round(time.Millisecond), times, failed)
 	if len(failed) > 0 {
 		t.Errorf("%d of %d seeds failed: %v", len(failed), n, failed)
 	}
+}
+
+// runSeed runs a seed's trial inside a synctest bubble, scheduled
+// (sched.go), so that it replays identically alone or beside other work.
+func runSeed(t *testing.T, seed uint64, o Options) *Result {
+	var res *Result
+	o.Scheduled = true
+	synctest.Test(t, func(*testing.T) { res = Run(seed, o) })
+	return res
+}
+
+// trialDir is where a trial's files go (its settings, the subprocess
+// trials' store): a memory file system when there is one, where the store's
+// fsync per commit costs little (it stays: the store's commits are atomic
+// and durable whatever the file system), else the test's temporary folder.
+// The caller removes it after the trial.
+func trialDir(t *testing.T) string {
+	if d, err := os.MkdirTemp("/dev/shm", "target-oracle-sim-"); err == nil {
+		return d
+	}
+	d, err := os.MkdirTemp(t.TempDir(), "seed-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// trialTimes sums trial durations per runner, to compare with SPEC §12's
+// 0.2 s per trial (reported, not asserted: no timed tests).
+type trialTimes struct {
+	n, over          [3]int
+	sum, max, cpuMax [3]time.Duration
+	cpu              [3]time.Duration
+}
+
+var runnerNames = [3]string{"embedded", "fake Oracle", "subprocess"}
+
+func (tt *trialTimes) add(r *Result, d, cpu time.Duration) {
+	k := 0
+	switch {
+	case r.Subprocess:
+		k = 2
+	case r.FakeOracle:
+		k = 1
+	}
+	tt.n[k]++
+	tt.sum[k] += d
+	tt.max[k] = max(tt.max[k], d)
+	tt.cpu[k] += cpu
+	tt.cpuMax[k] = max(tt.cpuMax[k], cpu)
+	if d > 200*time.Millisecond {
+		tt.over[k]++
+	}
+}
+
+func (tt trialTimes) String() string {
+	var parts []string
+	for k, name := range runnerNames {
+		if tt.n[k] == 0 {
+			continue
+		}
+		n := time.Duration(tt.n[k])
+		parts = append(parts, fmt.Sprintf("%s: %d trials, wall mean %v max %v (%d over 0.2 s), CPU mean %v max %v", name, tt.n[k],
+			(tt.sum[k]/n).Round(time.Millisecond), tt.max[k].Round(time.Millisecond), tt.over[k],
+			(tt.cpu[k]/n).Round(time.Millisecond), tt.cpuMax[k].Round(time.Millisecond)))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // TestSimulation is the seeded simulation of the state contract (SPEC
@@ -76,7 +148,7 @@ func seeds(t *testing.T, first, n uint64, avoid string, sub bool) {
 //	go test ./internal/sim -run TestSimulation -sim -seed 25 -v     # one seed
 func TestSimulation(t *testing.T) {
 	if !*simFlag {
-		t.Skip("run with -sim (issue 13: seeds fail until its items 1-3 are fixed; see docs/guarantees.md)")
+		t.Skip("run with -sim (.ci/run does; docs/guarantees.md has the commands)")
 	}
 	first, n := *firstFlag, uint64(*seedsFlag)
 	if *seedFlag >= 0 {
@@ -85,17 +157,13 @@ func TestSimulation(t *testing.T) {
 	seeds(t, first, n, *avoidFlag, *subFlag)
 }
 
-// TestSimulationWithoutKnownBugs runs in every `go test ./...`: seeds whose
-// inputs leave out what triggers the bugs known today (issue 13 items 1-3:
-// max_parallelism > 1, truncate_before_load, inputs that must fail; and
-// append-only streams with hard_delete, whose batches drop all but a key's
-// last record). Once those are fixed, TestSimulation (all of it) belongs in
-// .ci/run and this test goes.
-func TestSimulationWithoutKnownBugs(t *testing.T) {
+// TestSimulationShort runs in every `go test ./...`: the first 60 seeds
+// (.ci/run runs TestSimulation, 300).
+func TestSimulationShort(t *testing.T) {
 	if *simFlag {
 		t.Skip("TestSimulation runs instead")
 	}
-	seeds(t, 1, 60, "append-hard,truncate,failing,parallel", false)
+	seeds(t, 1, 60, *avoidFlag, false)
 }
 
 // The generator is a function of the seed: a seed replays its input.
@@ -141,7 +209,9 @@ func TestSummary(t *testing.T) {
 	defer setAvoid(*avoidFlag)()
 	counts := map[string][]uint64{}
 	for s := *firstFlag; s < *firstFlag+uint64(*seedsFlag); s++ {
-		res := Run(s, Options{Dir: t.TempDir(), Binary: binaryFor(t), Subprocess: *subFlag, FakeOracle: *fakeFlag})
+		dir := trialDir(t)
+		res := runSeed(t, s, Options{Dir: dir, Binary: binaryFor(t), Subprocess: *subFlag, FakeOracle: *fakeFlag})
+		os.RemoveAll(dir)
 		if len(res.Failures) == 0 {
 			continue
 		}

@@ -538,6 +538,11 @@ func (db *DB) alterTable(s string) error {
 			return err
 		}
 		return t.modify(inner)
+	case rest == " DROP PRIMARY KEY":
+		if len(t.pk) == 0 {
+			return oraError(2441, "Cannot drop nonexistent primary key")
+		}
+		return t.dropConstraint(t.pkName)
 	case strings.HasPrefix(rest, " DROP CONSTRAINT "):
 		n, _, err := quoted(strings.TrimPrefix(rest, " DROP CONSTRAINT "))
 		if err != nil {
@@ -579,6 +584,16 @@ func (t *tbl) modify(s string) error {
 		return oraError(904, "%q: invalid identifier", name)
 	}
 	rest = strings.TrimPrefix(rest, " ")
+	if rest == "NULL" {
+		// Oracle refuses it for a nullable column and for a primary key
+		// column alike.
+		if !c.notNull || slices.Contains(t.pk, name) {
+			return oraError(1451, "column to be modified to NULL cannot be modified to NULL")
+		}
+		t.cols = slices.Clone(t.cols)
+		t.col(name).notNull = false
+		return nil
+	}
 	if rest == "NOT NULL" {
 		if c.notNull {
 			return oraError(1442, "column to be modified to NOT NULL is already NOT NULL")

@@ -578,7 +578,8 @@ func (db *DB) plsql(st *oraclesql.Statement, b *binds) error {
 	return nil
 }
 
-// Query implements oracle.Conn: it answers oraclesql.DescribeTable.
+// Query implements oracle.Conn: it answers oraclesql.DescribeTable, the
+// table comment query and oraclesql.HasRows.
 func (c *conn) Query(ctx context.Context, st *oraclesql.Statement, args []any) ([][]sql.NullString, error) {
 	c.db.mu.Lock()
 	defer c.db.mu.Unlock()
@@ -594,6 +595,9 @@ func (c *conn) Query(ctx context.Context, st *oraclesql.Statement, args []any) (
 	}
 	if st.SQL == oraclesql.ProbeSchema("").SQL {
 		return c.db.allUsers(st, args)
+	}
+	if strings.HasPrefix(st.SQL, hasRowsPrefix) {
+		return c.anyRow(st.SQL)
 	}
 	isComment := strings.HasPrefix(st.SQL, "SELECT TC.COMMENTS")
 	if !strings.HasPrefix(st.SQL, "SELECT COL.COLUMN_NAME, COL.DATA_TYPE") && !isComment {

@@ -1,0 +1,51 @@
+package pipeline
+
+import (
+	"slices"
+
+	"github.com/target-oracle/target-oracle/internal/engine"
+)
+
+// appendSteps turns an append-only batch into the steps that give what
+// loading its records one by one gives (SPEC §6.2: every appended row is
+// kept; §6.4: a hard delete removes the rows of its key that exist at that
+// point). Keys repeat in such a batch, so it cannot be folded per key as an
+// upsert batch is; and an engine runs a Write's INSERT and its DELETE by key
+// as two statements, in an order of its own. So a key's rows before its
+// last hard delete in the batch are dropped (that delete would remove
+// them), its other hard deletes are dropped (the last one removes what they
+// would), and the batch becomes two steps of one transaction: the deletes,
+// then the inserts in input order. Without hard deletes the Write stays as
+// it is.
+func appendSteps(w *engine.Write) []engine.Step {
+	if w.Method != engine.Insert || !slices.ContainsFunc(w.Rows, isHardDelete) {
+		return []engine.Step{w}
+	}
+	keys := make([]int, len(w.KeyColumns))
+	for i, k := range w.KeyColumns {
+		keys[i] = slices.Index(w.Columns, k)
+	}
+	var kb []byte
+	lastDelete := map[string]int{}
+	for i, r := range w.Rows {
+		if isHardDelete(r) {
+			lastDelete[rowKey(r.Values, keys, &kb)] = i
+		}
+	}
+	del := &engine.Write{Table: w.Table, Method: engine.Insert, Columns: w.Columns,
+		DatabaseTime: w.DatabaseTime, MetadataColumns: w.MetadataColumns, KeyColumns: w.KeyColumns}
+	kept := w.Rows[:0] // in place: kept rows only move towards the front
+	for i, r := range w.Rows {
+		at, deleted := lastDelete[rowKey(r.Values, keys, &kb)]
+		switch {
+		case !deleted || i > at:
+			kept = append(kept, r)
+		case i == at:
+			del.Rows = append(del.Rows, r)
+		}
+	}
+	w.Rows = kept
+	return []engine.Step{del, w}
+}
+
+func isHardDelete(r engine.Row) bool { return r.Kind == engine.RowHardDelete }
