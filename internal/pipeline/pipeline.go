@@ -80,7 +80,12 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
-	if err := p.run(ctx); err != nil {
+	err = p.run(ctx)
+	if p.dbRejected > 0 {
+		p.log.Warn(fmt.Sprintf("%d records the database refused were written to reject_path", p.dbRejected),
+			"rejected", p.dbRejected, "reject_path", p.cfg.RejectPath)
+	}
+	if err != nil {
 		return err
 	}
 	p.warnUnmatched()
@@ -127,6 +132,7 @@ type pipeline struct {
 	extracted  struct{ in, out string } // the last time_extracted text and its canonical form
 	started    string                   // _SDC_SYNC_STARTED_AT text
 	buffered   int64                    // bytes of records not yet committed (buffers + in-flight)
+	dbRejected int64                    // records the database refused, in reject_path (reject.go)
 
 	failed error // the first error; once set, nothing new starts
 	// deadline fires when shutdown_timeout_seconds has passed after a
@@ -170,7 +176,7 @@ func newPipeline(o Options) (*pipeline, error) {
 	now := o.Now().UTC()
 	p.started = canonicalTime(now)
 	p.seq.base = now.UnixMicro() * 1000
-	if o.Config.OnInvalidRecord == "reject" {
+	if o.Config.OnInvalidRecord == "reject" || o.Config.OnDatabaseError == "reject" {
 		p.rejects = &rejectFile{path: o.Config.RejectPath}
 		p.tracker.beforeWrite = p.rejects.sync
 	}
