@@ -408,6 +408,11 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 		if last != nil {
 			key := rowKey(vals, keys, &kb)
 			if at, ok := last[key]; ok {
+				if r.Kind == engine.RowSoftDelete && p.rejectingRows() {
+					// The records stay as read: a refusal builds the
+					// batch's rows again from them (reject.go).
+					rows[at].Values = slices.Clone(rows[at].Values)
+				}
 				rows[at] = collapse(rows[at], r, metaIdx)
 				continue
 			}
