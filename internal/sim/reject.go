@@ -38,17 +38,23 @@ func (s *Scenario) rejecting() bool { return s.Settings["on_database_error"] == 
 
 // markRefused picks the reject seeds and their refused records, from a
 // random source of its own so that the other seeds' inputs stay as they
-// were. Only records without _sdc_deleted_at are refused: a soft delete
-// of an existing row changes no checked column.
+// were. Only records without _sdc_deleted_at are refused (a soft delete
+// of an existing row changes no checked column), and none of the stream
+// of a message that must fail (a key change fails only on a table with
+// rows).
 func markRefused(sc *Scenario) {
 	r := rand.New(rand.NewPCG(sc.Seed^0x7e1ec7, sc.Seed))
 	if r.IntN(RejectShare) != 0 || Avoid["reject"] {
 		return
 	}
 	sc.Settings["on_database_error"] = "reject"
+	failing := "" // a key change must fail on a table with rows: its stream's rows stay
+	if sc.Fail >= 0 {
+		failing = sc.Msgs[sc.Fail].Stream
+	}
 	for i := range sc.Msgs {
 		m := &sc.Msgs[i]
-		if m.Kind != "RECORD" || m.Rec.Deleted != "" || r.IntN(4) != 0 {
+		if m.Kind != "RECORD" || m.Rec.Deleted != "" || m.Stream == failing || r.IntN(4) != 0 {
 			continue
 		}
 		v := RefusedValue
