@@ -77,11 +77,13 @@ func (p *pipeline) loadOnce(ctx context.Context, sess engine.Session, steps []en
 func (p *pipeline) loadRejecting(ctx context.Context, sess engine.Session, j *job, steps []engine.Step, w *engine.Write, noWiden bool) (engine.Result, error) {
 	b := j.buf
 	replaced := len(w.Rows) < b.rows() // some records were folded into later ones
+	var failed error                   // the rows chainRows builds first are known to fail so
 	if !noWiden && !replaced {
 		res, err := p.loadOnce(ctx, sess, steps, w)
 		if err == nil || !refusable(err, w.Method) {
 			return res, err
 		}
+		failed = err
 	}
 	trier, ok := sess.(engine.Trier)
 	if !ok {
@@ -114,7 +116,12 @@ func (p *pipeline) loadRejecting(ctx context.Context, sess engine.Session, j *jo
 				continue // the keys' rows are built again without them
 			}
 		}
-		res, err := p.loadOnce(ctx, sess, withRows(rows), w)
+		var res engine.Result
+		err := failed // no need to load again what just failed
+		if failed == nil {
+			res, err = p.loadOnce(ctx, sess, withRows(rows), w)
+		}
+		failed = nil
 		if err == nil {
 			j.setRefused(skip)
 			return res, nil
