@@ -43,8 +43,8 @@ func TestDatabaseRefusalExitsZero(t *testing.T) {
 	if string(rows) != "{\"ID\":1,\"V\":\"short\"}\n" {
 		t.Errorf("rows %s", rows)
 	}
-	// read, written, inserted, updated, deleted, rejected, batches
-	if !regexp.MustCompile(`\n\s+s\s+2\s+1\s+1\s+0\s+0\s+1\s+2\n`).MatchString(errs) {
+	// read, written, inserted, updated, deleted, skipped, rejected, batches
+	if !regexp.MustCompile(`\n\s+s\s+2\s+1\s+1\s+0\s+0\s+0\s+1\s+2\n`).MatchString(errs) {
 		t.Errorf("summary does not count the rejected record:\n%s", errs)
 	}
 	if !strings.Contains(errs, "1 records the database refused were written to reject_path") {
