@@ -57,6 +57,7 @@ var specRows = []struct{ name, typ, def, aliases string }{
 	{"primary_key_required", "boolean", `false`, ""},
 	{"validate_records", "boolean", `true`, ""},
 	{"on_invalid_record", "fail|skip|reject", `"fail"`, ""},
+	{"on_database_error", "fail|reject", `"fail"`, ""},
 	{"reject_path", "string", `"rejected-records.jsonl"`, ""},
 	{"batch_size_rows", "integer", `10000`, "batch_size"},
 	{"batch_size_bytes", "integer", `33554432`, ""},

@@ -60,6 +60,7 @@ type Config struct {
 	PrimaryKeyRequired             bool
 	ValidateRecords                bool
 	OnInvalidRecord                string // fail | skip | reject
+	OnDatabaseError                string // fail | reject
 	RejectPath                     string
 	BatchSizeRows                  int
 	BatchSizeBytes                 int64

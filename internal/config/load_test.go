@@ -61,7 +61,7 @@ func TestDefaults(t *testing.T) {
 		IdentifierCase: "upper", IdentifierMaxBytes: "auto", ColumnOrdering: "schema", ColumnComments: true,
 		StorageMode: "hybrid", FlatteningMaxDepth: 3, FlatteningSeparator: "__", JSONColumnName: "DATA",
 		LoadMethod: "upsert", ProcessActivateVersionMessages: true, AddRecordMetadata: true,
-		DeleteMissing: "none", DeleteMissingMaxFraction: 0.5, ValidateRecords: true, OnInvalidRecord: "fail", RejectPath: "rejected-records.jsonl",
+		DeleteMissing: "none", DeleteMissingMaxFraction: 0.5, ValidateRecords: true, OnInvalidRecord: "fail", OnDatabaseError: "fail", RejectPath: "rejected-records.jsonl",
 		BatchSizeRows: 10000, BatchSizeBytes: 33554432, MaxBufferedBytes: 134217728,
 		BatchWaitLimitSeconds: 60, MaxParallelism: 4, SchemaEvolution: "widen", VarcharMaxBytes: "auto",
 		BooleanType: "auto", JSONType: "auto", TimestampType: "timestamp_tz", NationalCharacters: "auto",

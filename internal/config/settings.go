@@ -245,6 +245,11 @@ func loadingSettings() []setting {
 		{name: "on_invalid_record", kind: kindEnum, def: "fail", enum: []string{"fail", "skip", "reject"},
 			desc:  "What an invalid record does: fail the run (exit 3), be skipped with a warning, or be written to reject_path.",
 			field: func(c *Config) any { return &c.OnInvalidRecord }},
+		{name: "on_database_error", kind: kindEnum, def: "fail", enum: []string{"fail", "reject"},
+			desc: "What a row the database refuses with a row-level error (ORA-12899, 01438, 01722, 01400, 02290, 02291, " +
+				"02292, 00001 on INSERT, or a value needing a widening schema_evolution forbids) does: fail the run, or be " +
+				"written to reject_path while the rest of its batch commits (docs/guarantees.md).",
+			field: func(c *Config) any { return &c.OnDatabaseError }},
 		{name: "reject_path", kind: kindString, def: "rejected-records.jsonl", nonEmpty: true,
 			desc: "JSON lines file of rejected records.", field: func(c *Config) any { return &c.RejectPath }},
 		{name: "batch_size_rows", kind: kindInteger, def: 10000, min: 1, max: 100_000_000,

@@ -82,6 +82,14 @@ type Hooks struct {
 	// migration; an error stops the migration there, as a killed run
 	// would, with the steps before it committed.
 	Chunk func(ch engine.Change, n int) error
+	// Try runs at the start of every TryLoad (on_database_error: reject
+	// tries parts of a batch in rolled-back transactions).
+	Try func(steps []engine.Step) error
+	// Refuse, when set, is asked about every row of every Write a Load or
+	// TryLoad runs, after the rows the model checks itself: an error
+	// refuses the row as the database would (ORA-02291 of a foreign key
+	// the model has no notion of, say), failing that transaction.
+	Refuse func(table string, r engine.Row) error
 	// Done runs after a DDL change ("ddl"), a load ("load") or a truncate
 	// ("truncate") is durable, before the caller hears of it: a test can
 	// kill the process between the commit and what follows it.
@@ -123,7 +131,10 @@ func Open(opts Options) (*Engine, error) {
 	return e, nil
 }
 
-var _ engine.Engine = (*Engine)(nil)
+var (
+	_ engine.Engine = (*Engine)(nil)
+	_ engine.Trier  = (*session)(nil)
+)
 
 type memTable struct {
 	def     *table.Table
@@ -357,46 +368,9 @@ func (s *session) Load(ctx context.Context, steps []engine.Step) (engine.Result,
 	e := s.e
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	// Work on copies so that a failure leaves every table as it was: the
-	// transaction is rolled back.
-	work := map[string]*memTable{}
-	var res engine.Result
-	res.Known = true
-	now := canonicalNow(e.opts.Now())
-	for _, st := range steps {
-		var name string
-		switch st := st.(type) {
-		case *engine.Write:
-			name = st.Table.QualifiedName()
-		case *engine.Replace:
-			name = st.Table.QualifiedName()
-		case *engine.DeleteVersions:
-			name = st.Table.QualifiedName()
-		case *engine.KeepKeys:
-			name = st.Table.QualifiedName()
-		case *engine.DeleteMissing:
-			name = st.Table.QualifiedName()
-		default:
-			return engine.Result{}, fmt.Errorf("memory: unknown step %T", st)
-		}
-		t := work[name]
-		if t == nil {
-			orig := e.tables[name]
-			if orig == nil {
-				return engine.Result{}, oraError(942, "table or view does not exist: "+name)
-			}
-			t = orig.clone()
-			work[name] = t
-		}
-		r, err := t.apply(st, now)
-		if err != nil {
-			return engine.Result{}, fmt.Errorf("%s: %w", name, err)
-		}
-		res.Inserted += r.Inserted
-		res.Updated += r.Updated
-		res.Deleted += r.Deleted
-		res.Written += r.Written
-		res.Known = res.Known && r.Known
+	work, res, err := e.applySteps(steps)
+	if err != nil {
+		return engine.Result{}, err
 	}
 	if h := e.opts.Hooks.Commit; h != nil {
 		if err := h(steps); err != nil {
@@ -418,6 +392,84 @@ func (s *session) Load(ctx context.Context, steps []engine.Step) (engine.Result,
 	return res, nil
 }
 
+// TryLoad implements engine.Trier: the steps run on copies of the tables,
+// which are then dropped, as a rolled-back transaction leaves nothing.
+func (s *session) TryLoad(_ context.Context, steps []engine.Step) error {
+	if h := s.e.opts.Hooks.Try; h != nil {
+		if err := h(steps); err != nil {
+			return err
+		}
+	}
+	s.e.mu.Lock()
+	defer s.e.mu.Unlock()
+	_, _, err := s.e.applySteps(steps)
+	return err
+}
+
+// applySteps runs steps on copies of their tables and returns the copies:
+// a failure leaves every table as it was, as a rolled-back transaction
+// does. The caller holds e.mu.
+func (e *Engine) applySteps(steps []engine.Step) (map[string]*memTable, engine.Result, error) {
+	work := map[string]*memTable{}
+	var res engine.Result
+	res.Known = true
+	now := canonicalNow(e.opts.Now())
+	for _, st := range steps {
+		var name string
+		switch st := st.(type) {
+		case *engine.Write:
+			name = st.Table.QualifiedName()
+		case *engine.Replace:
+			name = st.Table.QualifiedName()
+		case *engine.DeleteVersions:
+			name = st.Table.QualifiedName()
+		case *engine.KeepKeys:
+			name = st.Table.QualifiedName()
+		case *engine.DeleteMissing:
+			name = st.Table.QualifiedName()
+		default:
+			return nil, engine.Result{}, fmt.Errorf("memory: unknown step %T", st)
+		}
+		t := work[name]
+		if t == nil {
+			orig := e.tables[name]
+			if orig == nil {
+				return nil, engine.Result{}, oraError(942, "table or view does not exist: "+name)
+			}
+			t = orig.clone()
+			work[name] = t
+		}
+		r, err := t.apply(st, now)
+		if err == nil {
+			err = e.refuse(name, st)
+		}
+		if err != nil {
+			return nil, engine.Result{}, fmt.Errorf("%s: %w", name, err)
+		}
+		res.Inserted += r.Inserted
+		res.Updated += r.Updated
+		res.Deleted += r.Deleted
+		res.Written += r.Written
+		res.Known = res.Known && r.Known
+	}
+	return work, res, nil
+}
+
+// refuse asks Hooks.Refuse about each row of a Write.
+func (e *Engine) refuse(name string, st engine.Step) error {
+	w, ok := st.(*engine.Write)
+	h := e.opts.Hooks.Refuse
+	if !ok || h == nil {
+		return nil
+	}
+	for _, r := range w.Rows {
+		if err := h(name, r); err != nil {
+			return fmt.Errorf("input line %d: %w", r.Line, err)
+		}
+	}
+	return nil
+}
+
 func (e *Engine) render(f func(Renderer) []string) {
 	if e.opts.Render != nil {
 		e.statements = append(e.statements, f(e.opts.Render)...)
@@ -431,6 +483,18 @@ type OracleError struct {
 }
 
 func (e *OracleError) Error() string { return fmt.Sprintf("ORA-%05d: %s", e.Code, e.Msg) }
+
+// ORACode and RowLevel implement engine.CodedError.
+func (e *OracleError) ORACode() int { return e.Code }
+
+// RowLevel reports whether the code is one of a row's values (as
+// internal/oracle classifies the server's): the others the model raises
+// (ORA-00904, 00942, 30926, identity and virtual columns) fail for every
+// row alike.
+func (e *OracleError) RowLevel() bool { return rowLevelCodes[e.Code] }
+
+var rowLevelCodes = map[int]bool{1: true, 1400: true, 1438: true, 1722: true, 1830: true,
+	2290: true, 2291: true, 2292: true, 12899: true, 40441: true}
 
 func oraError(code int, msg string) error { return &OracleError{Code: code, Msg: msg} }
 

@@ -49,3 +49,17 @@ func appendSteps(w *engine.Write) []engine.Step {
 }
 
 func isHardDelete(r engine.Row) bool { return r.Kind == engine.RowHardDelete }
+
+// loadSteps is steps with its last step, a Write, expanded by appendSteps
+// into what an engine runs. It works on a copy: the Write stays as the
+// batch built it, so on_database_error: reject can rebuild its rows. An
+// expanded list is returned as it is (its last Write has no hard delete).
+func loadSteps(steps []engine.Step) []engine.Step {
+	w, ok := steps[len(steps)-1].(*engine.Write)
+	if !ok || w.Method != engine.Insert || !slices.ContainsFunc(w.Rows, isHardDelete) {
+		return steps
+	}
+	cw := *w
+	cw.Rows = slices.Clone(w.Rows)
+	return append(slices.Clone(steps[:len(steps)-1]), appendSteps(&cw)...)
+}

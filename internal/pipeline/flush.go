@@ -45,6 +45,10 @@ type job struct {
 	// Decided by the coordinator when the job starts.
 	replace, truncate bool
 	reuse             bool // few streams: the worker may keep per-stream scratch (see maxStreamsWithSpare)
+
+	// Set by the worker (on_database_error: reject, reject.go).
+	noWiden bool      // the table kept columns some values do not fit: those rows are refused
+	refused []refusal // records the database refused, for the coordinator to write
 }
 
 type jobResult struct {
@@ -144,6 +148,10 @@ func (p *pipeline) complete(r jobResult) {
 		return
 	}
 	s.queue = s.queue[1:]
+	if err := p.writeRefused(r.job); err != nil { // before any state covering them
+		p.fail(err)
+		return
+	}
 	if r.job.buf != nil {
 		p.buffered -= r.job.buf.bytes
 		if len(p.order) <= maxStreamsWithSpare {
@@ -220,7 +228,8 @@ func (p *pipeline) reconcile(ctx context.Context, sess engine.Session, j *job, s
 	if err != nil {
 		return nil, fmt.Errorf("describe %s: %w", want.QualifiedName(), err)
 	}
-	next, changes, err := table.Reconcile(cur, want, stats, p.cfg.SchemaEvolution, j.opts)
+	next, changes, noWiden, err := p.reconcileRejecting(cur, want, stats, j.opts)
+	j.noWiden = noWiden
 	if err != nil {
 		return nil, jobInputError(j, err) // names the table and the refused DDL
 	}
@@ -322,8 +331,13 @@ func (p *pipeline) load(ctx context.Context, sess engine.Session, j *job) (engin
 	if j.replace {
 		steps = append(steps, &engine.Replace{Table: t})
 	}
-	steps = append(steps, appendSteps(w)...)
-	res, err := sess.Load(ctx, steps)
+	steps = append(steps, w)
+	var res engine.Result
+	if p.rejectingRows() {
+		res, err = p.loadRejecting(ctx, sess, j, steps, w, j.noWiden)
+	} else {
+		res, err = p.loadOnce(ctx, sess, steps, w)
+	}
 	if err != nil {
 		return res, fmt.Errorf("load %s: %w", t.QualifiedName(), err)
 	}
@@ -396,16 +410,15 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 		if runIdx >= 0 {
 			vals[runIdx] = p.runID
 		}
-		r := engine.Row{Kind: engine.RowUpsert, Line: b.lines[i], Values: vals}
-		if deletedIdx >= 0 && vals[deletedIdx] != "" {
-			r.Kind = engine.RowSoftDelete
-			if s.settings.HardDelete && len(keys) > 0 {
-				r.Kind = engine.RowHardDelete
-			}
-		}
+		r := engine.Row{Kind: p.rowKind(s, vals, deletedIdx, keys), Line: b.lines[i], Values: vals}
 		if last != nil {
 			key := rowKey(vals, keys, &kb)
 			if at, ok := last[key]; ok {
+				if r.Kind == engine.RowSoftDelete && p.rejectingRows() {
+					// The records stay as read: a refusal builds the
+					// batch's rows again from them (reject.go).
+					rows[at].Values = slices.Clone(rows[at].Values)
+				}
 				rows[at] = collapse(rows[at], r, metaIdx)
 				continue
 			}
@@ -424,6 +437,18 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 	}
 	w.Rows = rows
 	return w
+}
+
+// rowKind classifies a record's row: a soft delete when _SDC_DELETED_AT
+// is set, a hard delete with hard_delete on a keyed stream.
+func (p *pipeline) rowKind(s *stream, vals []string, deletedIdx int, keys []int) engine.RowKind {
+	switch {
+	case deletedIdx < 0 || vals[deletedIdx] == "":
+		return engine.RowUpsert
+	case s.settings.HardDelete && len(keys) > 0:
+		return engine.RowHardDelete
+	}
+	return engine.RowSoftDelete
 }
 
 // rowKey is the dedupe key of a row's values: the one key column's value

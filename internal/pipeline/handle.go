@@ -289,6 +289,9 @@ func (p *pipeline) streamRecord(s *stream, m *singer.Message) error {
 	}
 	size := int64(len(m.Record)) + 64
 	s.buf.commitRow(m.Line, size)
+	if p.rejectingRows() {
+		s.buf.records = append(s.buf.records, bytes.Clone(m.Record))
+	}
 	p.buffered += size
 	if s.prune != nil {
 		s.prune.prunedRecord(m.Line)

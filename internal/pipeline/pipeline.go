@@ -83,7 +83,12 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
-	if err := p.run(ctx); err != nil {
+	err = p.run(ctx)
+	if p.dbRejected > 0 {
+		p.log.Warn(fmt.Sprintf("%d records the database refused were written to reject_path", p.dbRejected),
+			"rejected", p.dbRejected, "reject_path", p.cfg.RejectPath)
+	}
+	if err != nil {
 		return err
 	}
 	p.warnUnmatched()
@@ -132,6 +137,7 @@ type pipeline struct {
 	runID      string                   // _SDC_RUN_ID text (prune.go)
 	lastState  int64                    // input line of the last STATE read (prune.go)
 	buffered   int64                    // bytes of records not yet committed (buffers + in-flight)
+	dbRejected int64                    // records the database refused, in reject_path (reject.go)
 
 	failed error // the first error; once set, nothing new starts
 	// deadline fires when shutdown_timeout_seconds has passed after a
@@ -180,7 +186,7 @@ func newPipeline(o Options) (*pipeline, error) {
 	now := o.Now().UTC()
 	p.started = canonicalTime(now)
 	p.seq.base = now.UnixMicro() * 1000
-	if o.Config.OnInvalidRecord == "reject" {
+	if o.Config.OnInvalidRecord == "reject" || o.Config.OnDatabaseError == "reject" {
 		p.rejects = &rejectFile{path: o.Config.RejectPath}
 		p.tracker.beforeWrite = p.rejects.sync
 	}

@@ -112,7 +112,15 @@ func (p *pipeline) refusedKey(s *stream, m *singer.Message) {
 	if s.firstRecord == 0 {
 		p.holdStates(s, m.Line) // a refused record is covered by states as a loaded one is
 	}
-	if sp.unreadable {
+	p.keepKey(s, m)
+}
+
+// keepKey keeps a refused record's key out of the prune: skipped or
+// rejected by on_invalid_record, or refused by the database under
+// on_database_error: reject (writeRefused). Such keys count as written.
+func (p *pipeline) keepKey(s *stream, m *singer.Message) {
+	sp := s.prune
+	if sp == nil || sp.unreadable {
 		return
 	}
 	key, err := p.recordKey(s, m)

@@ -74,6 +74,9 @@ type buffer struct {
 	unordered bool
 
 	engineRows []engine.Row // the rows handed to the engine, kept for reuse
+	// records are the records as received, kept only under
+	// on_database_error: reject (a refused one goes to reject_path).
+	records [][]byte
 }
 
 func newBuffer(l *table.Layout, capRows int) *buffer {
@@ -103,6 +106,8 @@ func (s *stream) newBuffer(rows int) *buffer {
 		s.spare = nil
 		clear(b.values) // drop references to the old rows' strings
 		b.values, b.lines = b.values[:0], b.lines[:0]
+		clear(b.records)
+		b.records = b.records[:0]
 		clear(b.stats)
 		b.bytes, b.minLine, b.oldest, b.unordered = 0, noLine, time.Time{}, false
 		return b

@@ -29,7 +29,8 @@ func (m memDB) engine() engine.Engine             { return m.e }
 func (m memDB) rows(q string) []map[string]string { return m.e.Rows(q) }
 func (m memDB) exists(q string) bool              { return m.e.Tables()[q] != nil }
 func newMemDB(store string) (memDB, error) {
-	e, err := memory.Open(memory.Options{KeepRows: true, StorePath: store, Now: func() time.Time { return Now }})
+	e, err := memory.Open(memory.Options{KeepRows: true, StorePath: store, Now: func() time.Time { return Now },
+		Hooks: memory.Hooks{Refuse: refuseRow}}) // reject.go
 	return memDB{e}, err
 }
 

@@ -212,6 +212,7 @@ func Generate(seed uint64) *Scenario {
 		// its table in a run resumed from that state: taps end with one.
 		g.state()
 	}
+	markRefused(sc) // reject.go
 	return sc
 }
 

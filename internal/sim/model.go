@@ -112,6 +112,9 @@ func (m *Model) record(msg Msg, reset bool) {
 	if reset {
 		t.rows = nil
 	}
+	if refusedRec(msg.Rec) {
+		return // refused by the database, in reject_path (reject.go)
+	}
 	rec := msg.Rec
 	r := row{"ID": fmt.Sprint(rec.ID), "K2": fmt.Sprint(rec.K2), "Q": fmt.Sprint(rec.Q)}
 	if rec.V != nil && *rec.V != "" { // '' is NULL in Oracle

@@ -119,8 +119,8 @@ func Run(seed uint64, opts Options) *Result {
 		res.failf("setup: %v", err)
 		return res
 	}
-	res.Subprocess = opts.Binary != "" && (opts.Subprocess || seed%SubprocessShare == 0)
-	res.FakeOracle = !res.Subprocess && (opts.FakeOracle || seed%FakeShare == 2)
+	res.Subprocess = opts.Binary != "" && (opts.Subprocess || seed%SubprocessShare == 0) && !sc.rejecting()
+	res.FakeOracle = !res.Subprocess && (opts.FakeOracle || seed%FakeShare == 2) && !sc.rejecting()
 	t.probe()
 	if res.Subprocess {
 		t.subprocess()
@@ -136,6 +136,7 @@ func (t *trial) setup() error {
 		return err
 	}
 	t.opts.Dir = dir
+	t.rejectSetup(dir)
 	b, _ := json.Marshal(t.sc.Settings)
 	t.cfgArg = filepath.Join(dir, "config.json")
 	if err := os.WriteFile(t.cfgArg, b, 0o600); err != nil {
@@ -595,6 +596,7 @@ const absent = "<absent>"
 // before it has taken effect: each row is as some moment at or after pos
 // left it.
 func (t *trial) checkState(db database, snaps []map[string]view, from, pos int, where string) {
+	t.checkRejects(pos, where)
 	for _, st := range t.sc.Streams {
 		if t.final.tables[st.Name] == nil {
 			continue
@@ -674,6 +676,7 @@ func (t *trial) checkHeld(from, pos int, where string) {
 // checkFinal (check 2): the final tables equal the model; append rows may
 // repeat only as often as runs re-sent them.
 func (t *trial) checkFinal(db database, from int) {
+	t.checkRejects(len(t.sc.Msgs), "end")
 	for _, st := range t.sc.Streams {
 		if t.final.tables[st.Name] == nil {
 			continue
