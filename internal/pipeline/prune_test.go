@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -435,5 +436,32 @@ func TestDeleteMissingSeveralStreamsIntoOneTable(t *testing.T) {
 				t.Errorf("%d prune statements, want %d", n, want)
 			}
 		})
+	}
+}
+
+// TestDeleteMissingKeepsKeysTheDatabaseRefused: a record the database
+// refuses under on_database_error: reject counts as written, as a skipped
+// one does: its key's row is not pruned.
+func TestDeleteMissingKeepsKeysTheDatabaseRefused(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "store.json")
+	firstRun(t, path, `{"delete_missing":"soft"}`)
+	refuse := func(_ string, r engine.Row) error {
+		if slices.Contains(r.Values, "b2") {
+			return &memory.OracleError{Code: 2290, Msg: "check constraint (DRY_RUN.NAME_CK) violated"}
+		}
+		return nil
+	}
+	settings := `{"on_database_error":"reject","reject_path":"` + filepath.Join(dir, "rejects.jsonl") + `","delete_missing":"soft","delete_missing_max_fraction":0.7}`
+	r := runOnStore(t, path, settings, runTwo, nil, memory.Hooks{Refuse: refuse}, pruneSchema, pruneRec(1, "a2"), pruneRec(2, "b2"), pruneState(2))
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	want := [][4]string{{"1", "a2", "", runTwo}, {"2", "b", "", runTwo}, {"3", "c", at, runOne}}
+	if got := userRows(r.eng); !reflect.DeepEqual(got, want) {
+		t.Errorf("rows:\n got %q\nwant %q", got, want)
+	}
+	if want := []string{`{"n":2}`}; !reflect.DeepEqual(r.states, want) {
+		t.Errorf("states %q, want %q", r.states, want)
 	}
 }
