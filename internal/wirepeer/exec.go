@@ -74,10 +74,14 @@ type Execute struct {
 	SQL        string
 	Options    int
 	Cursor     int
-	Iterations int // al8i4[1]: rows of an array execute
-	ArrayDML   int // the DML row-count array size, 0 when not asked for
-	Binds      []Bind
-	Rows       [][]Value // row-major, in bind order
+	Iterations int // al8i4[1]: rows of an array execute (for a query: rows to fetch)
+	// Query: al8i4[7], the client executes a SELECT; Prefetch is the
+	// rows it asks for with the first reply.
+	Query    bool
+	Prefetch int
+	ArrayDML int // the DML row-count array size, 0 when not asked for
+	Binds    []Bind
+	Rows     [][]Value // row-major, in bind order
 	// Problems are declarations a real server may take otherwise than
 	// the client meant (see check); they do not fail the call.
 	Problems []string
@@ -124,7 +128,7 @@ func (s *session) execute(c *Call, w *ttcWriter) error {
 	ptr("al8o4")
 	ptr("al8o4l")
 	u(4) // prefetch buffer size
-	u(4) // prefetch rows
+	e.Prefetch = u(4)
 	u(4) // maximum LONG size
 	hasBinds := ptr("binds")
 	nBinds := u(4)
@@ -185,6 +189,7 @@ func (s *session) execute(c *Call, w *ttcWriter) error {
 		return fmt.Errorf("OALL8 al8i4: %w", err)
 	}
 	e.Iterations = al8i4[1]
+	e.Query = al8i4[7] == 1
 	if nDefines > 0 {
 		return fmt.Errorf("OALL8 with %d defines: not served by the peer", nDefines)
 	}
@@ -198,10 +203,14 @@ func (s *session) execute(c *Call, w *ttcWriter) error {
 		}
 	}
 	if len(e.Binds) > 0 && e.Options&OptExecute != 0 {
-		for i := 0; i < e.Iterations; i++ {
+		n := e.Iterations
+		if e.Query {
+			n = 1 // a query's binds are one row; al8i4[1] is its fetch size
+		}
+		for i := 0; i < n; i++ {
 			row, err := s.rowData(e.Binds)
 			if err != nil {
-				return fmt.Errorf("row %d of %d: %w", i+1, e.Iterations, err)
+				return fmt.Errorf("row %d of %d: %w", i+1, n, err)
 			}
 			e.Rows = append(e.Rows, row)
 		}
@@ -385,6 +394,9 @@ func (s *session) answer(c *Call, e *Execute, w *ttcWriter) error {
 	if ora, msg := s.check(e); ora != 0 {
 		s.fail(w, c, ora, msg)
 		return nil
+	}
+	if s.p.facts.Backend != nil && !isClockQuery(e.SQL) {
+		return s.runBackend(c, e, w)
 	}
 	verb := strings.ToUpper(strings.Fields(e.SQL + " x")[0])
 	if verb != "INSERT" || e.Options&OptExecute == 0 {

@@ -48,6 +48,10 @@ type Facts struct {
 	// reply is ORA-24381 with each failed row's code, offset and message;
 	// otherwise the execute stops at the failed row.
 	FailRow func(e *Execute, row int) int
+	// Backend, when set, runs every execute but go-ora's clock query, and
+	// commit and rollback (see Backend); without it the peer answers
+	// INSERTs only.
+	Backend Backend
 	// Trace, when not nil, receives a line per TNS packet (for debugging).
 	Trace io.Writer
 }
@@ -91,6 +95,7 @@ type Peer struct {
 	// temporary LOBs created and freed, over all sessions
 	lobsCreated, lobsFreed int
 	held                   chan string
+	unserved               []string
 }
 
 // Start listens on 127.0.0.1 on a free port and serves every connection
@@ -119,7 +124,7 @@ func (p *Peer) accept() {
 		go func() {
 			defer nc.Close()
 			s := newSession(p, id, nc)
-			if err := s.run(); err != nil && !errors.Is(err, errHangUp) && !errors.Is(err, net.ErrClosed) {
+			if err := s.run(); err != nil && !errors.Is(err, errHangUp) && !errors.Is(err, errDropped) && !errors.Is(err, net.ErrClosed) {
 				p.fail(fmt.Errorf("connection %d: %w", id, err))
 			}
 		}()

@@ -177,6 +177,7 @@ type DB struct {
 	log     []string           // SQL of every statement executed, in order
 	args    map[string][][]any // arguments of the last executes, by SQL prefix
 	lobs    LOBStats           // temporary LOBs and LONG binds of DML executes
+	rowErrs []RowError         // the failed rows of the last array execute (wire.go)
 }
 
 // LOBStats count how long values travelled in DML executes.
@@ -388,7 +389,7 @@ func (c *conn) failWith(f *Fault, op Op) error {
 		c.poisoned = true
 	}
 	if f.Err != nil {
-		return fmt.Errorf("%s: %w", op, f.Err)
+		return fmt.Errorf("%s: %w", op, &protocolFault{f.Err})
 	}
 	if f.Code == 0 {
 		c.lose()
@@ -470,6 +471,7 @@ func (c *conn) call(ctx context.Context, st *oraclesql.Statement, args []any, w 
 
 // run interprets one statement. Callers hold db.mu.
 func (c *conn) run(w *work, st *oraclesql.Statement, args []any) (int64, error) {
+	c.db.rowErrs = nil
 	c.db.log = append(c.db.log, st.SQL)
 	c.db.recordArgs(st, args)
 	st = c.db.sent(st)
