@@ -38,6 +38,14 @@ func skipOnWire(t testing.TB, why string) {
 // and found no declaration a server would read otherwise.
 func wireDialer(t testing.TB, db *fake.DB, o oracle.Options) oracle.Dialer {
 	t.Helper()
+	dial, _ := wirePeer(t, db, o, nil)
+	return dial
+}
+
+// wirePeer is wireDialer that also returns the peer; go-ora dials
+// through turns when it is not nil.
+func wirePeer(t testing.TB, db *fake.DB, o oracle.Options, turns *wirepeer.TurnCounter) (oracle.Dialer, *wirepeer.Peer) {
+	t.Helper()
 	f := wirepeer.Facts{Backend: fakewire.Backend(db), Varchar32K: o.MaxStringBytes > 4000}
 	switch o.Charset {
 	case "", "AL32UTF8":
@@ -50,7 +58,11 @@ func wireDialer(t testing.TB, db *fake.DB, o oracle.Options) oracle.Dialer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sdb := sql.OpenDB(go_ora.NewConnector(p.URL()))
+	conn := go_ora.NewConnector(p.URL()).(*go_ora.OracleConnector)
+	if turns != nil {
+		conn.Dialer(turns)
+	}
+	sdb := sql.OpenDB(conn)
 	sdb.SetMaxIdleConns(0)
 	t.Cleanup(func() {
 		sdb.Close()
@@ -67,5 +79,5 @@ func wireDialer(t testing.TB, db *fake.DB, o oracle.Options) oracle.Dialer {
 			t.Logf("wire peer: not served: %s", u)
 		}
 	})
-	return oracle.DialDB(sdb)
+	return oracle.DialDB(sdb), p
 }
