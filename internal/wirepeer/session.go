@@ -2,6 +2,7 @@ package wirepeer
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"net"
@@ -588,6 +589,15 @@ func (s *session) afterBreak(c *Call, sm summary) error {
 		p, err := s.t.readPacket()
 		if err != nil {
 			return err
+		}
+		if p.typ == pktData {
+			// go-ora sends its break from another goroutine, so a break
+			// that came after the reply crosses the client's next
+			// request on the wire: a server drops data until the reset.
+			if len(p.body) >= 2 && binary.BigEndian.Uint16(p.body)&dataFlagEOF != 0 {
+				return errHangUp
+			}
+			continue
 		}
 		if p.typ != pktMarker || len(p.body) != 3 {
 			return fmt.Errorf("after a break: packet type %d (%d bytes), want a MARKER", p.typ, len(p.body))
