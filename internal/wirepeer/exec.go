@@ -436,7 +436,7 @@ func (s *session) answer(c *Call, e *Execute, w *ttcWriter) error {
 }
 
 // check applies the server's rules on bind declarations that need no
-// catalog. A VARCHAR bind longer than the server's VARCHAR limit after a
+// catalog. A LONG bind in a query is refused with ORA-00997. A VARCHAR bind longer than the server's VARCHAR limit after a
 // LOB or LONG bind is refused with ORA-24816, as servers do (go-ora issue
 // #156). A character bind declared with form 0 (no character set) that
 // carries values is a problem: the server reads it in the database
@@ -448,6 +448,11 @@ func (s *session) check(e *Execute) (ora int, msg string) {
 	}
 	seenLOB := false
 	for i, b := range e.Binds {
+		if e.Query && b.IsLong() {
+			// A LONG bind is data for a LONG or LOB column of an INSERT
+			// or UPDATE; a query has none.
+			return 997, fmt.Sprintf("illegal use of LONG datatype (bind %d, %d bytes)", i+1, b.MaxLen)
+		}
 		switch {
 		case b.IsLOB() || b.IsLong():
 			seenLOB = true

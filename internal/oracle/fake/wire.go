@@ -112,6 +112,9 @@ func (s *WireSession) Exec(ctx context.Context, st *oraclesql.Statement, args []
 // Query runs a query and returns its column names (from the select list)
 // and rows.
 func (s *WireSession) Query(ctx context.Context, st *oraclesql.Statement, args []any) ([]string, [][]sql.NullString, error) {
+	if rows, ok, err := s.queryProbe(ctx, st, args); ok {
+		return selectColumns(st.SQL), rows, err
+	}
 	rows, err := s.c.Query(ctx, st, args)
 	if err != nil {
 		return nil, nil, err
