@@ -48,6 +48,10 @@ type Facts struct {
 	// reply is ORA-24381 with each failed row's code, offset and message;
 	// otherwise the execute stops at the failed row.
 	FailRow func(e *Execute, row int) int
+	// QueryID, when not 0, is sent with every query's first reply (the
+	// return parameters message): go-ora v2.9.0 then prints "query ID: "
+	// and the id with fmt.Println, on its process's standard output.
+	QueryID uint64
 	// Backend, when set, runs every execute but go-ora's clock query, and
 	// commit and rollback (see Backend); without it the peer answers
 	// INSERTs only.

@@ -2,6 +2,7 @@ package wirepeer
 
 import (
 	"database/sql"
+	"encoding/binary"
 	"strings"
 	"unicode/utf16"
 )
@@ -42,7 +43,26 @@ func (s *session) queryReply(w *ttcWriter, c *Call, e *Execute, cols []string, d
 		}
 		s.open[e.Cursor] = &cursorRows{rows: rest, cols: len(cols)}
 	}
+	if id := s.p.facts.QueryID; id != 0 {
+		s.queryID(w, id)
+	}
 	s.rowsSummary(w, c, e.Cursor, len(data)-len(rest), len(rest) == 0)
+}
+
+// queryID writes the return parameters message with a query id: no SCN
+// values, no key/value pairs, then the id's bytes (little-endian in its
+// last 8 bytes, as go-ora reads it).
+func (s *session) queryID(w *ttcWriter, id uint64) {
+	w.ub1(msgParameter)
+	w.ub(2) // SCN values
+	w.ub(0)
+	w.ub(0)
+	w.ub(0) // another count
+	w.ub(0) // key/value pairs
+	if s.ttc >= 4 {
+		w.ub(8)
+		w.b = binary.LittleEndian.AppendUint64(w.b, id)
+	}
 }
 
 // fetch answers a fetch call (cursor, rows wanted) with the next rows of
