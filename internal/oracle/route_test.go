@@ -3,12 +3,14 @@ package oracle_test
 import (
 	"database/sql"
 	"os"
+	"strings"
 	"testing"
 
 	go_ora "github.com/sijms/go-ora/v2"
 
 	"github.com/target-oracle/target-oracle/internal/oracle"
 	"github.com/target-oracle/target-oracle/internal/oracle/fake"
+	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/wirepeer"
 	"github.com/target-oracle/target-oracle/internal/wirepeer/fakewire"
 )
@@ -80,4 +82,57 @@ func wirePeer(t testing.TB, db *fake.DB, o oracle.Options, turns *wirepeer.TurnC
 		}
 	})
 	return oracle.DialDB(sdb), p
+}
+
+// TestFaultsThroughThePeer runs the fault input through go-ora and the wire
+// peer in every `go test` (the whole suite does with TARGET_ORACLE_TEST_WIRE=1):
+// a lost connection at a MERGE, a deadlock at an INSERT and a commit whose
+// reply is lost are retried to the embedded engine's tables and states.
+func TestFaultsThroughThePeer(t *testing.T) {
+	input := faultInput()
+	sites := callSites(0)
+	for _, name := range []string{"merge/later", "insert/later", "commit/upsert"} {
+		c, ok := sites[name]
+		if !ok {
+			t.Fatalf("no call site %s", name)
+		}
+		t.Run(name, func(t *testing.T) {
+			mem, wantStates, err := runMemory(t, c.settings, input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			db := fake.New(fake.Options{Schema: schemaName, Now: clock})
+			o := oracle.Options{Sleep: instant}
+			dial, p := wirePeer(t, db, o, nil)
+			r := &rig{db: db, eng: oracle.New(dial, oraclesql.New(oraclesql.Options{ColumnComments: true}), o)}
+			f := c.fault
+			if name == "insert/later" {
+				f.Code = 60
+			}
+			if name == "commit/upsert" {
+				f.Applied = true
+			}
+			r.db.Inject(f)
+			states, err := run(t, r.eng, c.settings, input)
+			if err != nil {
+				t.Fatalf("run failed: %v", err)
+			}
+			if got, want := strings.Join(states, "|"), strings.Join(wantStates, "|"); got != want {
+				t.Errorf("states %s, want %s", got, want)
+			}
+			if r.db.Calls(f.Op) < f.Nth {
+				t.Fatalf("the fault at %s #%d never fired", f.Op, f.Nth)
+			}
+			compare(t, oracleSnapshot(t, r, nil), memorySnapshot(mem, nil))
+			var dropped int
+			for _, call := range p.Calls() {
+				if call.ORA != 0 {
+					dropped++
+				}
+			}
+			if dropped == 0 {
+				t.Errorf("no call failed on the wire")
+			}
+		})
+	}
 }
