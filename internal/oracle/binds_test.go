@@ -22,7 +22,7 @@ func fakeRig(t testing.TB, fo fake.Options, o oracle.Options) *rig {
 	t.Helper()
 	fo.Schema, fo.Now, fo.MaxStringBytes = schemaName, clock, o.MaxStringBytes
 	db := fake.New(fo)
-	return &rig{db: db, eng: newEngine(db, o, oraclesql.Options{})}
+	return &rig{db: db, eng: newEngine(t, db, o, oraclesql.Options{})}
 }
 
 // rowsOf is n rows of one map each.

@@ -528,7 +528,7 @@ func TestKilledMigrationIsFinished(t *testing.T) {
 		if cols := r.db.Columns("DRY_RUN.M"); len(cols) != 2 || !strings.HasPrefix(cols[1], "C$M ") {
 			t.Fatalf("columns after the kill: %v", cols)
 		}
-		fresh := newEngine(r.db, oracle.Options{}, oraclesql.Options{})
+		fresh := newEngine(t, r.db, oracle.Options{}, oraclesql.Options{})
 		wantMigrated(t, &rig{db: r.db, eng: fresh}, 7)
 	})
 	t.Run("during the copy", func(t *testing.T) {
@@ -542,7 +542,7 @@ func TestKilledMigrationIsFinished(t *testing.T) {
 		if cols := r.db.Columns("DRY_RUN.M"); len(cols) != 3 {
 			t.Fatalf("columns after the kill: %v", cols)
 		}
-		fresh := newEngine(r.db, oracle.Options{}, oraclesql.Options{MigrationChunkRows: 3})
+		fresh := newEngine(t, r.db, oracle.Options{}, oraclesql.Options{MigrationChunkRows: 3})
 		wantMigrated(t, &rig{db: r.db, eng: fresh}, 7)
 		if err := s.Apply(context.Background(), ch); err != nil {
 			t.Fatalf("re-run of the finished migration: %v", err)

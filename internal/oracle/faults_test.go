@@ -170,7 +170,7 @@ func TestPermanentFaultsKeepTheStateContract(t *testing.T) {
 				t.Fatal(err)
 			}
 			// Re-run the same input on the same database.
-			again := newEngine(r.db, oracle.Options{}, oraclesql.Options{})
+			again := newEngine(t, r.db, oracle.Options{}, oraclesql.Options{})
 			if _, err := run(t, again, c.settings, input); err != nil {
 				t.Fatalf("re-run: %v", err)
 			}

@@ -39,15 +39,22 @@ func instant(context.Context, time.Duration) error { return nil }
 func newRig(t testing.TB, o oracle.Options, ro oraclesql.Options) *rig {
 	t.Helper()
 	db := fake.New(fake.Options{Schema: schemaName, Now: clock, MaxStringBytes: o.MaxStringBytes})
-	return &rig{db: db, eng: newEngine(db, o, ro)}
+	return &rig{db: db, eng: newEngine(t, db, o, ro)}
 }
 
-func newEngine(db *fake.DB, o oracle.Options, ro oraclesql.Options) *oracle.Engine {
+// newEngine is an engine on db: through its Conn seam, or through go-ora
+// and the wire peer when the tests run on the wire (route_test.go).
+func newEngine(t testing.TB, db *fake.DB, o oracle.Options, ro oraclesql.Options) *oracle.Engine {
+	t.Helper()
 	if o.Sleep == nil {
 		o.Sleep = instant
 	}
 	ro.ColumnComments = true
-	return oracle.New(db.Dial, oraclesql.New(ro), o)
+	dial := oracle.Dialer(db.Dial)
+	if onWire() {
+		dial = wireDialer(t, db, o)
+	}
+	return oracle.New(dial, oraclesql.New(ro), o)
 }
 
 func defaultRig(t testing.TB) *rig { return newRig(t, oracle.Options{}, oraclesql.Options{}) }

@@ -35,7 +35,7 @@ func TestKeyChangeAsksTheFakeForRows(t *testing.T) {
 			if _, err := run(t, r.eng, settings, strings.Join(tc.first, "\n")+"\n"); err != nil {
 				t.Fatal(err)
 			}
-			_, err := run(t, newEngine(r.db, oracle.Options{}, oraclesql.Options{}), settings, schema("v")+"\n"+after+"\n")
+			_, err := run(t, newEngine(t, r.db, oracle.Options{}, oraclesql.Options{}), settings, schema("v")+"\n"+after+"\n")
 			switch {
 			case tc.err == "" && err != nil:
 				t.Fatalf("key change: %v", err)

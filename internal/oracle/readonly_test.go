@@ -13,7 +13,7 @@ import (
 // --plan's engine reads the catalog and refuses every change.
 func TestReadOnlyEngine(t *testing.T) {
 	db := fake.New(fake.Options{Schema: schemaName, Now: clock})
-	eng := newEngine(db, oracle.Options{ReadOnly: true}, oraclesql.Options{})
+	eng := newEngine(t, db, oracle.Options{ReadOnly: true}, oraclesql.Options{})
 	if _, err := eng.Session(context.Background(), "s"); err == nil || !strings.Contains(err.Error(), "read-only") {
 		t.Fatalf("Session on a read-only engine: %v", err)
 	}

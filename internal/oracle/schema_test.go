@@ -25,7 +25,7 @@ func TestRoutedSchemaMustExist(t *testing.T) {
 			fo.Schemas = []string{"SALES"}
 		}
 		db := fake.New(fo)
-		eng := newEngine(db, oracle.Options{}, oraclesql.Options{})
+		eng := newEngine(t, db, oracle.Options{}, oraclesql.Options{})
 		states, err := run(t, eng, settings, input)
 		if !exists {
 			if err == nil || !strings.Contains(err.Error(), "schema SALES does not exist") || len(states) != 0 {

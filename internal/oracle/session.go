@@ -85,6 +85,11 @@ func (s *session) statementContext(ctx context.Context) (context.Context, contex
 // error is whatever the server answered the break with (ORA-01013), not
 // the context's.
 func (s *session) timedOut(ctx, sctx context.Context, err error) error {
+	if err != nil && ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+		// The caller gave up during the call: go-ora broke it and
+		// returned the server's answer (ORA-01013), never ctx.Err().
+		return fmt.Errorf("%w: %w", ctx.Err(), err)
+	}
 	if err == nil || ctx.Err() != nil || !errors.Is(sctx.Err(), context.DeadlineExceeded) || isTimeout(err) {
 		return err
 	}

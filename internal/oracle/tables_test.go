@@ -50,7 +50,7 @@ func TestHalfDoneMigrationIsFinishedBeforeWrites(t *testing.T) {
 		t.Fatalf("the first run left no half-done migration: %s", cols)
 	}
 	for i, in := range []string{second, third} {
-		eng := newEngine(r.db, oracle.Options{}, ro) // a new process
+		eng := newEngine(t, r.db, oracle.Options{}, ro) // a new process
 		if _, err := run(t, eng, upsertSettings, in); err != nil {
 			t.Fatalf("run %d: %v", i+2, err)
 		}
@@ -103,7 +103,7 @@ func TestRewriteOnFullTableRefusedBeforeItStarts(t *testing.T) {
 		t.Fatal(err)
 	}
 	ddl := r.db.Calls(fake.OpDDL)
-	eng := newEngine(r.db, oracle.Options{}, oraclesql.Options{})
+	eng := newEngine(t, r.db, oracle.Options{}, oraclesql.Options{})
 	_, err := run(t, eng, settings, fullSchema(1000, true)+"\n"+rec+"\n")
 	var ie *singer.InputError
 	if !errors.As(err, &ie) || ie.Stream != "full" || ie.Line != 1 || !strings.Contains(err.Error(), "temporary column") || !strings.Contains(err.Error(), "DROP UNUSED COLUMNS") {
@@ -129,7 +129,7 @@ func TestColumnsAddedPastUnusedOnesRefused(t *testing.T) {
 		t.Fatal(err) // 999 columns and one UNUSED after the rewrite of P1
 	}
 	ddl := r.db.Calls(fake.OpDDL)
-	eng := newEngine(r.db, oracle.Options{}, oraclesql.Options{})
+	eng := newEngine(t, r.db, oracle.Options{}, oraclesql.Options{})
 	_, err := run(t, eng, settings, fullSchema(1000, true)+"\n"+rec+"\n")
 	var ie *singer.InputError
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "1 UNUSED") || !strings.Contains(err.Error(), "DROP UNUSED COLUMNS") {
@@ -159,7 +159,7 @@ func TestTableCommentDecidesTheStreamsTable(t *testing.T) {
 		schemaOf("中国") + "\n" + recordOf("中国", 2) + "\n",
 		schemaOf("日本") + "\n" + recordOf("日本", 3) + "\n",
 	} {
-		eng := newEngine(r.db, oracle.Options{}, oraclesql.Options{})
+		eng := newEngine(t, r.db, oracle.Options{}, oraclesql.Options{})
 		if _, err := run(t, eng, upsertSettings, in); err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +178,7 @@ func TestTableCommentDecidesTheStreamsTable(t *testing.T) {
 	if ids := rowIDs(r.db.Rows(hashed)); ids != "2" {
 		t.Errorf("table %s holds ids %s, want 2", hashed, ids)
 	}
-	got, err := newEngine(r.db, oracle.Options{}, oraclesql.Options{}).Describe(t.Context(), "DRY_RUN", "__")
+	got, err := newEngine(t, r.db, oracle.Options{}, oraclesql.Options{}).Describe(t.Context(), "DRY_RUN", "__")
 	if err != nil || got == nil || strings.Join(got.Streams, ",") != "日本" {
 		t.Fatalf("Describe: %+v, %v; want the streams of the comment", got, err)
 	}

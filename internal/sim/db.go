@@ -40,6 +40,7 @@ type fakeDB struct {
 	srv    *fake.DB
 	eng    *oracle.Engine
 	faults []*fakeFault // every fault injected (the server keeps them)
+	stop   func()       // ends the engine's route (wire.go)
 }
 
 // hits counts the injected faults whose call was made.
@@ -59,7 +60,9 @@ func newFakeDB() *fakeDB {
 
 func (f *fakeDB) engine() engine.Engine {
 	if f.eng == nil {
-		f.eng = oracle.New(f.srv.Dial, oraclesql.New(oraclesql.Options{}), oracle.Options{
+		var dial oracle.Dialer
+		dial, f.stop = fakeDial(f.srv)
+		f.eng = oracle.New(dial, oraclesql.New(oraclesql.Options{}), oracle.Options{
 			Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }, // retries without a clock
 		})
 	}
@@ -70,6 +73,7 @@ func (f *fakeDB) engine() engine.Engine {
 func (f *fakeDB) restart() {
 	if f.eng != nil {
 		f.eng.Close()
+		f.stop()
 	}
 	f.eng = nil
 }

@@ -109,6 +109,9 @@ func (s *session) authTwo(c *Call, w *ttcWriter) error {
 		s.fail(w, c, 1017, "invalid username/password; logon denied")
 		return nil
 	}
+	if ok, err := s.openBackend(w, c); !ok {
+		return err
+	}
 	f := &s.p.facts
 	props := [][2]string{
 		{"AUTH_VERSION_STRING", "- Production"},

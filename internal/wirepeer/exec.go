@@ -74,10 +74,14 @@ type Execute struct {
 	SQL        string
 	Options    int
 	Cursor     int
-	Iterations int // al8i4[1]: rows of an array execute
-	ArrayDML   int // the DML row-count array size, 0 when not asked for
-	Binds      []Bind
-	Rows       [][]Value // row-major, in bind order
+	Iterations int // al8i4[1]: rows of an array execute (for a query: rows to fetch)
+	// Query: al8i4[7], the client executes a SELECT; Prefetch is the
+	// rows it asks for with the first reply.
+	Query    bool
+	Prefetch int
+	ArrayDML int // the DML row-count array size, 0 when not asked for
+	Binds    []Bind
+	Rows     [][]Value // row-major, in bind order
 	// Problems are declarations a real server may take otherwise than
 	// the client meant (see check); they do not fail the call.
 	Problems []string
@@ -124,7 +128,7 @@ func (s *session) execute(c *Call, w *ttcWriter) error {
 	ptr("al8o4")
 	ptr("al8o4l")
 	u(4) // prefetch buffer size
-	u(4) // prefetch rows
+	e.Prefetch = u(4)
 	u(4) // maximum LONG size
 	hasBinds := ptr("binds")
 	nBinds := u(4)
@@ -185,6 +189,7 @@ func (s *session) execute(c *Call, w *ttcWriter) error {
 		return fmt.Errorf("OALL8 al8i4: %w", err)
 	}
 	e.Iterations = al8i4[1]
+	e.Query = al8i4[7] == 1
 	if nDefines > 0 {
 		return fmt.Errorf("OALL8 with %d defines: not served by the peer", nDefines)
 	}
@@ -198,10 +203,14 @@ func (s *session) execute(c *Call, w *ttcWriter) error {
 		}
 	}
 	if len(e.Binds) > 0 && e.Options&OptExecute != 0 {
-		for i := 0; i < e.Iterations; i++ {
+		n := e.Iterations
+		if e.Query {
+			n = 1 // a query's binds are one row; al8i4[1] is its fetch size
+		}
+		for i := 0; i < n; i++ {
 			row, err := s.rowData(e.Binds)
 			if err != nil {
-				return fmt.Errorf("row %d of %d: %w", i+1, e.Iterations, err)
+				return fmt.Errorf("row %d of %d: %w", i+1, n, err)
 			}
 			e.Rows = append(e.Rows, row)
 		}
@@ -386,6 +395,9 @@ func (s *session) answer(c *Call, e *Execute, w *ttcWriter) error {
 		s.fail(w, c, ora, msg)
 		return nil
 	}
+	if s.p.facts.Backend != nil && !isClockQuery(e.SQL) {
+		return s.runBackend(c, e, w)
+	}
 	verb := strings.ToUpper(strings.Fields(e.SQL + " x")[0])
 	if verb != "INSERT" || e.Options&OptExecute == 0 {
 		s.fail(w, c, 3001, "unimplemented feature (the wire peer serves INSERT only)")
@@ -424,7 +436,7 @@ func (s *session) answer(c *Call, e *Execute, w *ttcWriter) error {
 }
 
 // check applies the server's rules on bind declarations that need no
-// catalog. A VARCHAR bind longer than the server's VARCHAR limit after a
+// catalog. A LONG bind in a query is refused with ORA-00997. A VARCHAR bind longer than the server's VARCHAR limit after a
 // LOB or LONG bind is refused with ORA-24816, as servers do (go-ora issue
 // #156). A character bind declared with form 0 (no character set) that
 // carries values is a problem: the server reads it in the database
@@ -436,6 +448,11 @@ func (s *session) check(e *Execute) (ora int, msg string) {
 	}
 	seenLOB := false
 	for i, b := range e.Binds {
+		if e.Query && b.IsLong() {
+			// A LONG bind is data for a LONG or LOB column of an INSERT
+			// or UPDATE; a query has none.
+			return 997, fmt.Sprintf("illegal use of LONG datatype (bind %d, %d bytes)", i+1, b.MaxLen)
+		}
 		switch {
 		case b.IsLOB() || b.IsLong():
 			seenLOB = true

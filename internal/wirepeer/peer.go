@@ -48,6 +48,14 @@ type Facts struct {
 	// reply is ORA-24381 with each failed row's code, offset and message;
 	// otherwise the execute stops at the failed row.
 	FailRow func(e *Execute, row int) int
+	// QueryID, when not 0, is sent with every query's first reply (the
+	// return parameters message): go-ora v2.9.0 then prints "query ID: "
+	// and the id with fmt.Println, on its process's standard output.
+	QueryID uint64
+	// Backend, when set, runs every execute but go-ora's clock query, and
+	// commit and rollback (see Backend); without it the peer answers
+	// INSERTs only.
+	Backend Backend
 	// Trace, when not nil, receives a line per TNS packet (for debugging).
 	Trace io.Writer
 }
@@ -91,6 +99,7 @@ type Peer struct {
 	// temporary LOBs created and freed, over all sessions
 	lobsCreated, lobsFreed int
 	held                   chan string
+	unserved               []string
 }
 
 // Start listens on 127.0.0.1 on a free port and serves every connection
@@ -119,7 +128,7 @@ func (p *Peer) accept() {
 		go func() {
 			defer nc.Close()
 			s := newSession(p, id, nc)
-			if err := s.run(); err != nil && !errors.Is(err, errHangUp) && !errors.Is(err, net.ErrClosed) {
+			if err := s.run(); err != nil && !errors.Is(err, errHangUp) && !errors.Is(err, errDropped) && !errors.Is(err, net.ErrClosed) {
 				p.fail(fmt.Errorf("connection %d: %w", id, err))
 			}
 		}()

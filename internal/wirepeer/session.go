@@ -1,6 +1,9 @@
 package wirepeer
 
 import (
+	"context"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"net"
 	"strings"
@@ -77,8 +80,12 @@ type session struct {
 	// negotiation.
 	tzInNego bool
 	lobs     map[string]*lob // temporary LOBs by LOB id
-	lobSeq   int
-	freed    int
+	// be is the backend's session (Facts.Backend), open from login.
+	be BackendSession
+	// open holds the rows of queries not fetched to the end, by cursor.
+	open   map[int]*cursorRows
+	lobSeq int
+	freed  int
 }
 
 func newSession(p *Peer, id int, nc net.Conn) *session {
@@ -94,9 +101,21 @@ func (s *session) run() error {
 	if err != nil || !ok {
 		return err
 	}
+	defer func() {
+		if s.be != nil {
+			s.be.Close()
+		}
+	}()
 	for {
 		s.r.reset()
-		if err := s.request(); err != nil {
+		err := s.request()
+		if errors.Is(err, errBreak) {
+			// A break between calls (a deadline that passed as the
+			// client sent): answer it, the session goes on.
+			c := Call{Conn: s.id, Name: "break", Broken: true}
+			err = s.afterBreak(&c, summary{ora: 1013, msg: "ORA-01013: user requested cancel of current operation\n"})
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -156,6 +175,9 @@ func (s *session) request() error {
 			err = s.function(&c, &w)
 		default:
 			return fmt.Errorf("request %d: TTC message type %d not served", len(s.p.CallNames(s.id))+1, m)
+		}
+		if errors.Is(err, errAnswered) {
+			return nil
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.Name, err)
@@ -346,9 +368,11 @@ func (s *session) piggyback() (string, error) {
 		return "", err
 	}
 	for i := 0; i < n; i++ {
-		if _, err := s.r.ub4(); err != nil {
+		id, err := s.r.ub4()
+		if err != nil {
 			return "", err
 		}
+		delete(s.open, id)
 	}
 	return fmt.Sprintf("close %d cursors", n), nil
 }
@@ -377,14 +401,33 @@ func (s *session) function(c *Call, w *ttcWriter) error {
 		return s.execute(c, w)
 	case fnLOB:
 		return s.lobCall(c, w)
+	case fnFetch:
+		c.Name = "fetch"
+		return s.fetch(c, w)
 	case fnCommit:
 		c.Name = "commit"
+		if s.be != nil {
+			if err := s.be.Commit(context.Background()); err != nil {
+				return s.backendError(w, c, "COMMIT", err)
+			}
+		}
 	case fnRollback:
 		c.Name = "rollback"
+		if s.be != nil {
+			if err := s.be.Rollback(context.Background()); err != nil {
+				return s.backendError(w, c, "ROLLBACK", err)
+			}
+		}
 	case fnPing:
 		c.Name = "ping"
 	case fnLogoff:
 		c.Name = "logoff"
+		// The backend session ends before the reply, so that it is
+		// closed when the client's Close returns.
+		if s.be != nil {
+			s.be.Close()
+			s.be = nil
+		}
 	default:
 		return fmt.Errorf("TTC function %#x not served", fn)
 	}
@@ -532,19 +575,45 @@ func (s *session) holdUntilBreak(c *Call) error {
 	if err := expect(markerBreak, markerInterrupt); err != nil {
 		return err
 	}
+	return s.afterBreak(c, summary{ora: 1013, msg: "ORA-01013: user requested cancel of current operation\n"})
+}
+
+// afterBreak answers a break marker the client sent: the peer sends
+// break, the client answers reset, the peer sends reset and the call's
+// reply sm (ORA-01013 for a cancelled call).
+func (s *session) afterBreak(c *Call, sm summary) error {
 	if err := s.t.writePacket(pktMarker, 0, []byte{1, 0, markerBreak}); err != nil {
 		return err
 	}
-	if err := expect(markerReset); err != nil {
-		return err
+	for {
+		p, err := s.t.readPacket()
+		if err != nil {
+			return err
+		}
+		if p.typ == pktData {
+			// go-ora sends its break from another goroutine, so a break
+			// that came after the reply crosses the client's next
+			// request on the wire: a server drops data until the reset.
+			if len(p.body) >= 2 && binary.BigEndian.Uint16(p.body)&dataFlagEOF != 0 {
+				return errHangUp
+			}
+			continue
+		}
+		if p.typ != pktMarker || len(p.body) != 3 {
+			return fmt.Errorf("after a break: packet type %d (%d bytes), want a MARKER", p.typ, len(p.body))
+		}
+		if p.body[2] == markerReset {
+			break
+		}
+		// further breaks of the same cancel are absorbed
 	}
 	if err := s.t.writePacket(pktMarker, 0, []byte{1, 0, markerReset}); err != nil {
 		return err
 	}
 	var w ttcWriter
 	w.bigChunks = true
-	c.Broken = true
-	s.fail(&w, c, 1013, "user requested cancel of current operation")
+	c.Broken, c.ORA = true, sm.ora
+	s.summary(&w, sm)
 	s.p.record(*c)
 	return s.t.writeData(w.b)
 }

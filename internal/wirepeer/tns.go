@@ -33,9 +33,40 @@ type tnsConn struct {
 	long    bool      // 32-bit lengths
 	sdu     int       // largest packet this side sends
 	packets int       // packets read, for error messages
+	ahead   chan readResult
+}
+
+// readResult is a packet read ahead (readAhead).
+type readResult struct {
+	p   packet
+	err error
+}
+
+// readAhead starts reading the next packet in a goroutine, so that the
+// session can watch for a break while a backend call runs; the next
+// readPacket returns that packet.
+func (c *tnsConn) readAhead() <-chan readResult {
+	if c.ahead == nil {
+		ch := make(chan readResult, 1)
+		go func() {
+			p, err := c.readRaw()
+			ch <- readResult{p, err}
+		}()
+		c.ahead = ch
+	}
+	return c.ahead
 }
 
 func (c *tnsConn) readPacket() (packet, error) {
+	if ch := c.ahead; ch != nil {
+		r := <-ch
+		c.ahead = nil
+		return r.p, r.err
+	}
+	return c.readRaw()
+}
+
+func (c *tnsConn) readRaw() (packet, error) {
 	var hdr [8]byte
 	if _, err := io.ReadFull(c.rw, hdr[:]); err != nil {
 		return packet{}, err

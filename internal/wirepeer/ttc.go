@@ -10,6 +10,11 @@ import (
 // packet (flag EOF) or the connection closing between two requests.
 var errHangUp = errors.New("client hung up")
 
+// errBreak is returned when the client sends a break marker where the
+// peer reads a request: the request (if any) is dropped and the break
+// answered (session.afterBreak).
+var errBreak = errors.New("client break")
+
 // ttcReader reads the TTC byte stream that DATA packets carry. A request
 // may span packets: when the buffered bytes run out the reader pulls the
 // next packet, so a request ends where its decoding ends.
@@ -42,7 +47,10 @@ func (r *ttcReader) fill(n int) error {
 			r.buf = append(r.buf[r.pos:], p.body[2:]...)
 			r.pos = 0
 		case pktMarker:
-			return fmt.Errorf("marker packet (break) in the middle of a request: not supported by the peer")
+			if len(p.body) == 3 && (p.body[2] == markerBreak || p.body[2] == markerInterrupt) {
+				return errBreak
+			}
+			return fmt.Errorf("marker packet % x in a request", p.body)
 		default:
 			return fmt.Errorf("tns packet type %d where DATA was expected", p.typ)
 		}

@@ -2,10 +2,8 @@ package fake
 
 import (
 	"database/sql"
-	"slices"
 	"strconv"
 
-	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
@@ -106,22 +104,4 @@ func (db *DB) describe(q string) [][]sql.NullString {
 		})
 	}
 	return rows
-}
-
-// allUsers answers oraclesql.ProbeSchema: the schema's row when the login
-// schema, Options.Schemas or a table's owner is that user.
-func (db *DB) allUsers(st *oraclesql.Statement, args []any) ([][]sql.NullString, error) {
-	b, err := db.decodeArgs(st, args)
-	if err != nil {
-		return nil, err
-	}
-	name := b.text(0, 0)
-	known := name == db.o.Schema || slices.Contains(db.o.Schemas, name)
-	for _, t := range db.tables {
-		known = known || t.schema == name
-	}
-	if !known {
-		return nil, nil
-	}
-	return [][]sql.NullString{{{String: name, Valid: true}}}, nil
 }

@@ -103,6 +103,9 @@ func (w *work) dml(st *oraclesql.Statement, b *binds) (int64, error) {
 		if err != nil && first == nil {
 			first = err
 		}
+		if err != nil {
+			w.db.rowErrs = append(w.db.rowErrs, RowError{Row: i, Err: err})
+		}
 		n += k
 	}
 	return n, first

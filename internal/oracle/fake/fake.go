@@ -180,6 +180,7 @@ type DB struct {
 	log     []string           // SQL of every statement executed, in order
 	args    map[string][][]any // arguments of the last executes, by SQL prefix
 	lobs    LOBStats           // temporary LOBs and LONG binds of DML executes
+	rowErrs []RowError         // the failed rows of the last array execute (wire.go)
 }
 
 // LOBStats count how long values travelled in DML executes.
@@ -391,7 +392,7 @@ func (c *conn) failWith(f *Fault, op Op) error {
 		c.poisoned = true
 	}
 	if f.Err != nil {
-		return fmt.Errorf("%s: %w", op, f.Err)
+		return fmt.Errorf("%s: %w", op, &protocolFault{f.Err})
 	}
 	if f.Code == 0 {
 		c.lose()
@@ -473,6 +474,7 @@ func (c *conn) call(ctx context.Context, st *oraclesql.Statement, args []any, w 
 
 // run interprets one statement. Callers hold db.mu.
 func (c *conn) run(w *work, st *oraclesql.Statement, args []any) (int64, error) {
+	c.db.rowErrs = nil
 	c.db.log = append(c.db.log, st.SQL)
 	c.db.recordArgs(st, args)
 	st = c.db.sent(st)
@@ -593,8 +595,15 @@ func (c *conn) Query(ctx context.Context, st *oraclesql.Statement, args []any) (
 	if rows, ok, err := c.db.pruneCount(st, args); ok {
 		return rows, err
 	}
-	if st.SQL == oraclesql.ProbeSchema("").SQL {
-		return c.db.allUsers(st, args)
+	if st.SQL == oraclesql.ProbeSchema("").SQL { // ALL_USERS
+		b, err := c.db.decodeArgs(st, args)
+		if err != nil {
+			return nil, err
+		}
+		if name := b.text(0, 0); c.db.userExists(name) {
+			return [][]sql.NullString{{{String: name, Valid: true}}}, nil
+		}
+		return nil, nil
 	}
 	if strings.HasPrefix(st.SQL, hasRowsPrefix) {
 		return c.anyRow(st.SQL)
