@@ -158,7 +158,7 @@ func namingSettings() []setting {
 				"for other stream names by nothing (an empty result is the user's schema); public is the user's schema unless schema_mapping maps it.",
 			aliases: names("schema", "target_schema"), field: func(c *Config) any { return &c.DefaultTargetSchema }},
 		{name: "table_prefix", kind: kindString, def: "", desc: "Added before every generated table name.",
-			field: func(c *Config) any { return &c.TablePrefix }},
+			field: func(c *Config) any { return &c.TablePrefix }, conv: convTablePrefix},
 		{name: "table_suffix", kind: kindString, def: "", desc: "Added after every generated table name.",
 			field: func(c *Config) any { return &c.TableSuffix }},
 		{name: "schema_mapping", kind: kindObject, def: map[string]any{},

@@ -177,6 +177,7 @@ type DB struct {
 	log     []string           // SQL of every statement executed, in order
 	args    map[string][][]any // arguments of the last executes, by SQL prefix
 	lobs    LOBStats           // temporary LOBs and LONG binds of DML executes
+	tamper  Tamper             // changes readback values (scratch.go)
 }
 
 // LOBStats count how long values travelled in DML executes.
@@ -587,6 +588,9 @@ func (c *conn) Query(ctx context.Context, st *oraclesql.Statement, args []any) (
 	}
 	c.db.log = append(c.db.log, st.SQL)
 	if rows, ok, err := c.db.pruneCount(st, args); ok {
+		return rows, err
+	}
+	if rows, ok, err := c.db.scratchQuery(st, args); ok {
 		return rows, err
 	}
 	isComment := strings.HasPrefix(st.SQL, "SELECT TC.COMMENTS")
