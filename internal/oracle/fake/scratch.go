@@ -247,6 +247,14 @@ func readValue(kind string, typ table.Type, v string, m []string, num func(int) 
 
 // utf16Substr is DBMS_LOB.SUBSTR(v, amount, offset) in UTF-16 code units.
 func utf16Substr(v string, offset, amount int) string {
+	// Over ASCII text code units are bytes: only the text up to the end
+	// of the chunk decides where it lies.
+	if end := min(len(v), max(0, offset-1+amount)); isASCII(v[:end]) {
+		if offset < 1 || offset > len(v) || amount < 1 {
+			return ""
+		}
+		return v[offset-1 : end]
+	}
 	u := utf16.Encode([]rune(v))
 	if offset < 1 || offset > len(u) || amount < 1 {
 		return ""
@@ -320,4 +328,13 @@ func numberDump(v string) (string, error) {
 		bytes = append(bytes, "102")
 	}
 	return fmt.Sprintf("Typ=2 Len=%d: %s", len(bytes), strings.Join(bytes, ",")), nil
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
