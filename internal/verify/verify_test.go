@@ -145,3 +145,206 @@ func TestVerifyPasses(t *testing.T) {
 		t.Errorf("json report: %v, ok %v, %d results", err, decoded.OK, len(decoded.Results))
 	}
 }
+
+// TestVerifyCatchesAChangedByte: the server returns one changed byte of a
+// value; verify fails that case on every path, with the expected and the
+// returned text and the DUMP of the value, and still drops its tables.
+func TestVerifyCatchesAChangedByte(t *testing.T) {
+	r := newRig(t, "")
+	r.db.SetTamper(func(column, text string) string {
+		if column == "SC" && text == "€" {
+			return "\xe2\x82\xad" // U+20AD, one byte off
+		}
+		return text
+	})
+	rep, err := Run(context.Background(), r.options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.OK() {
+		t.Fatal("verify passed although the server returned a changed byte")
+	}
+	var bad []Result
+	for _, c := range rep.Results {
+		if c.Status == Fail {
+			bad = append(bad, c)
+		}
+	}
+	// Both tables (settings, national) and the three paths of the one case.
+	if len(bad) != 6 {
+		t.Fatalf("%d failures, want 6: %v", len(bad), failures(rep))
+	}
+	for _, c := range bad {
+		if c.Case != "string with 3-byte UTF-8" || c.Expected != "€" || c.Got != "\u20ad" || c.Column != "SC" ||
+			!strings.Contains(c.Dump, "e2,82,ac") {
+			t.Errorf("failure %+v", c)
+		}
+	}
+	var text bytes.Buffer
+	_ = rep.Write(&text, "text")
+	if !strings.Contains(text.String(), "FAIL ") || !strings.Contains(text.String(), "verify: FAILED") {
+		t.Errorf("text report:\n%s", text.String())
+	}
+	if left := r.scratchTables(); len(left) > 0 {
+		t.Errorf("scratch tables left: %v", left)
+	}
+}
+
+// TestVerifyCleansUpAfterFailures: a row error on one INSERT fails that
+// case only; a connection lost while reading back fails the run; either
+// way the scratch tables are dropped (on a fresh session).
+func TestVerifyCleansUpAfterFailures(t *testing.T) {
+	t.Run("row error", func(t *testing.T) {
+		r := newRig(t, "")
+		r.db.Inject(fake.Fault{Op: fake.OpInsert, Match: "😀", Code: 600, Times: 100})
+		rep, err := Run(context.Background(), r.options())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.OK() {
+			t.Fatal("verify passed despite the injected ORA-00600")
+		}
+		// The INSERT fails, and so the update row it writes for the
+		// MERGE to update; the MERGE of a new key passes.
+		fails := 0
+		for _, c := range rep.Results {
+			if c.Status != Fail {
+				continue
+			}
+			fails++
+			if c.Path == "merge-insert" || !strings.Contains(c.Detail, "ORA-00600") {
+				t.Errorf("unexpected failure %+v", c)
+			}
+		}
+		if fails == 0 {
+			t.Error("no case failed")
+		}
+		if left := r.scratchTables(); len(left) > 0 {
+			t.Errorf("scratch tables left: %v", left)
+		}
+	})
+	t.Run("connection lost while reading back", func(t *testing.T) {
+		r := newRig(t, "")
+		r.db.Inject(fake.Fault{Op: fake.OpQuery, Nth: 30, Times: 1000})
+		rep, _ := Run(context.Background(), r.options())
+		if rep.OK() {
+			t.Fatal("verify passed although reads failed")
+		}
+		if left := r.scratchTables(); len(left) > 0 {
+			t.Errorf("scratch tables left: %v (dropped %v, errors %v)", left, rep.Dropped, rep.Errors)
+		}
+	})
+}
+
+// stopDialer wraps the fake's sessions: the first INSERT cancels the run's
+// context before it reaches the server, as SIGTERM in the middle of a
+// load does (the CLI cancels the context on a signal).
+func stopDialer(db *fake.DB, cancel context.CancelFunc, stopped *bool) oracle.Dialer {
+	return func(ctx context.Context) (oracle.Conn, error) {
+		c, err := db.Dial(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return stopConn{Conn: c, cancel: cancel, stopped: stopped}, nil
+	}
+}
+
+type stopConn struct {
+	oracle.Conn
+	cancel  context.CancelFunc
+	stopped *bool
+}
+
+func (c stopConn) Begin(ctx context.Context) (oracle.Tx, error) {
+	tx, err := c.Conn.Begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return stopTx{Tx: tx, cancel: c.cancel, stopped: c.stopped}, nil
+}
+
+type stopTx struct {
+	oracle.Tx
+	cancel  context.CancelFunc
+	stopped *bool
+}
+
+func (t stopTx) Exec(ctx context.Context, st *oraclesql.Statement, args []any) (int64, error) {
+	if strings.HasPrefix(st.SQL, "INSERT ") {
+		*t.stopped = true
+		t.cancel()
+	}
+	return t.Tx.Exec(ctx, st, args)
+}
+
+// TestVerifyCleansUpAfterSignal: a signal (the cancelled context) in the
+// middle of the first INSERT stops the run; the table it created is
+// dropped all the same, and the report says it stopped.
+func TestVerifyCleansUpAfterSignal(t *testing.T) {
+	r := newRig(t, "")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	o := r.options()
+	stopped := false
+	o.Engine = oracle.New(stopDialer(r.db, cancel, &stopped), oraclesql.New(oraclesql.Options{}), oracle.Options{
+		Sleep: func(context.Context, time.Duration) error { return nil }})
+	rep, err := Run(ctx, o)
+	if err == nil || !rep.Stopped || rep.OK() {
+		t.Fatalf("err %v, stopped %v, ok %v: want a stopped run", err, rep.Stopped, rep.OK())
+	}
+	if len(rep.Tables) != 1 || len(rep.Dropped) != 1 {
+		t.Errorf("tables %v, dropped %v", rep.Tables, rep.Dropped)
+	}
+	if left := r.scratchTables(); len(left) > 0 {
+		t.Errorf("scratch tables left: %v", left)
+	}
+	if !stopped {
+		t.Error("no INSERT was attempted: the stop did not come in the middle of a load")
+	}
+}
+
+// TestVerifyChecksFirst: without CREATE TABLE nothing is created and the
+// report names the missing privilege and its GRANT.
+func TestVerifyChecksFirst(t *testing.T) {
+	r := newRig(t, "")
+	r.privs = []string{"CREATE SESSION"}
+	rep, err := Run(context.Background(), r.options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.OK() || rep.CheckOK || !strings.Contains(strings.Join(rep.Missing, ","), "CREATE TABLE") {
+		t.Fatalf("report %+v", rep)
+	}
+	if n := len(r.db.Statements()); n != 0 {
+		t.Errorf("%d statements ran; want none before the check passes: %v", n, r.db.Statements())
+	}
+	var text bytes.Buffer
+	_ = rep.Write(&text, "text")
+	if !strings.Contains(text.String(), "GRANT CREATE TABLE") {
+		t.Errorf("text report:\n%s", text.String())
+	}
+}
+
+// TestVerifyDropsOldLeftoversOnly: scratch tables older than an hour are
+// dropped at start; a younger one (a run under way) and a table that only
+// looks alike are left.
+func TestVerifyDropsOldLeftoversOnly(t *testing.T) {
+	r := newRig(t, "")
+	for _, n := range []string{"TARGET_ORACLE$VERIFY_DEADBEEF", "TARGET_ORACLE$VERIFY_0000AAAA", "TARGET_ORACLE$VERIFY_KEEPME"} {
+		if _, err := r.db.Exec(oraclesql.Statement{SQL: `CREATE TABLE "LOADER"."` + n + `" ("ID" NUMBER)`, Kind: oraclesql.KindDDL}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.db.SetCreated("LOADER.TARGET_ORACLE$VERIFY_DEADBEEF", r.clock.Add(-2*time.Hour))
+	r.db.SetCreated("LOADER.TARGET_ORACLE$VERIFY_KEEPME", r.clock.Add(-2*time.Hour))
+	rep, err := Run(context.Background(), r.options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(rep.Leftovers, ",") != "TARGET_ORACLE$VERIFY_DEADBEEF" {
+		t.Errorf("leftovers dropped %v", rep.Leftovers)
+	}
+	if got := strings.Join(r.scratchTables(), ","); got != "LOADER.TARGET_ORACLE$VERIFY_0000AAAA,LOADER.TARGET_ORACLE$VERIFY_KEEPME" {
+		t.Errorf("tables left %s", got)
+	}
+}
