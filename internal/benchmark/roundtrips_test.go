@@ -59,6 +59,15 @@ func TestRoundTripsMatchThePeer(t *testing.T) {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO T (A, C) VALUES (TO_NUMBER(:1), :2)`, ids[:2], clobs); err != nil {
 		t.Fatal(err)
 	}
+	// A request of many packets (SDU 8192) is one round trip.
+	var big, bigNames []sql.NullString
+	for i := 0; i < 3000; i++ {
+		big = append(big, sql.NullString{String: "1", Valid: true})
+		bigNames = append(bigNames, sql.NullString{String: "a long enough value to fill several packets", Valid: true})
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO T (A, B) VALUES (TO_NUMBER(:1), :2)`, big, bigNames); err != nil {
+		t.Fatal(err)
+	}
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
