@@ -55,14 +55,14 @@ func ListScratchTables(schema, prefix string) Statement {
 // oraNoSuchTable is ORA-00942: the table is gone already.
 const oraNoSuchTable = 942
 
-// DropTable drops a scratch table with its constraints, bypassing the
+// DropTable drops a scratch table (no other table refers to one), bypassing the
 // recycle bin (PURGE). A table that is gone already counts as dropped.
 func DropTable(schema, name string) (Statement, error) {
 	t := &table.Table{Schema: schema, Name: name}
 	if err := checkNames(t); err != nil {
 		return Statement{}, err
 	}
-	return Statement{SQL: "DROP TABLE " + tableName(t) + " CASCADE CONSTRAINTS PURGE", Kind: KindDDL,
+	return Statement{SQL: "DROP TABLE " + tableName(t) + " PURGE", Kind: KindDDL,
 		IgnoreCodes: []int{oraNoSuchTable}}, nil
 }
 

@@ -50,7 +50,7 @@ func (db *DB) dropTable(rest string) error {
 	if err != nil {
 		return err
 	}
-	if tail != " CASCADE CONSTRAINTS PURGE" && tail != " PURGE" {
+	if tail != " PURGE" {
 		return fmt.Errorf("fake: DROP TABLE without PURGE (%q): the table would stay in the recycle bin", tail)
 	}
 	q := s + "." + n
