@@ -144,3 +144,52 @@ func TestBenchmarkChecksQuotaFirst(t *testing.T) {
 		t.Errorf("%d statements ran before the quota was checked", n)
 	}
 }
+
+// stopTx cancels the run's context at the first INSERT, as a signal in the
+// middle of a load does (the CLI cancels the context on SIGTERM).
+type stopConn struct {
+	oracle.Conn
+	cancel context.CancelFunc
+}
+
+func (c stopConn) Begin(ctx context.Context) (oracle.Tx, error) {
+	tx, err := c.Conn.Begin(ctx)
+	return stopTx{Tx: tx, cancel: c.cancel}, err
+}
+
+type stopTx struct {
+	oracle.Tx
+	cancel context.CancelFunc
+}
+
+func (t stopTx) Exec(ctx context.Context, st *oraclesql.Statement, args []any) (int64, error) {
+	if strings.HasPrefix(st.SQL, "INSERT ") {
+		t.cancel()
+	}
+	return t.Tx.Exec(ctx, st, args)
+}
+
+// TestBenchmarkCleansUpAfterSignal: stopped in the middle of the first
+// case, the run drops the tables it created and says it stopped.
+func TestBenchmarkCleansUpAfterSignal(t *testing.T) {
+	db, o := fakeRun(t, `{}`, 1000, unlimited)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	o.Engine = oracle.New(func(ctx context.Context) (oracle.Conn, error) {
+		c, err := db.Dial(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return stopConn{Conn: c, cancel: cancel}, nil
+	}, oraclesql.New(oraclesql.Options{}), oracle.Options{Sleep: func(context.Context, time.Duration) error { return nil }})
+	rep, err := Run(ctx, o)
+	if err == nil || !rep.Stopped || rep.OK() {
+		t.Fatalf("err %v, report %+v: want a stopped run", err, rep)
+	}
+	if len(rep.Tables) == 0 || len(rep.Dropped) != len(rep.Tables) {
+		t.Errorf("tables %v, dropped %v", rep.Tables, rep.Dropped)
+	}
+	for _, q := range db.Tables() {
+		t.Errorf("table left: %s", q)
+	}
+}

@@ -28,6 +28,7 @@ import (
 	"io"
 	"log/slog"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -58,6 +59,8 @@ type Options struct {
 	// CleanupTimeout bounds the drops at the end, which run even when ctx
 	// was cancelled; 0 means 2 minutes.
 	CleanupTimeout time.Duration
+	// Only, when set, keeps the cases it accepts (tests run a few).
+	Only func(Case) bool
 }
 
 // Status is a case's outcome.
@@ -227,6 +230,9 @@ func (s *scratch) runVariant(ctx context.Context, v variant) error {
 		textBytes /= 2
 	}
 	cases := Cases(textBytes)
+	if s.o.Only != nil {
+		cases = slices.DeleteFunc(cases, func(c Case) bool { return !s.o.Only(c) })
+	}
 	// The table is made by an upsert, so that it has its primary key (an
 	// append-only stream's table has none) and every MERGE runs as a load's.
 	cfg.LoadMethod = "upsert"
