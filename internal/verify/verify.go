@@ -279,7 +279,7 @@ func (s *scratch) runVariant(ctx context.Context, v variant) error {
 	for _, r := range mem.Rows(q) {
 		rows[r[key]] = r
 	}
-	rd := &reader{dial: s.o.Dial, t: want, key: key, maxString: srv.VarcharMaxBytes}
+	rd := &reader{dial: s.o.Dial, t: want, key: key, maxString: srv.VarcharMaxBytes, asciiJSON: !unicode(s.o.Facts.Server.DBCharset)}
 	defer rd.close()
 	for i, c := range cases {
 		if err := ctx.Err(); err != nil {
@@ -317,6 +317,16 @@ func runSettings(base *config.Config, srv pipeline.Server, schema, tableName str
 	}
 	srv.DefaultSchema = schema
 	return &c, srv
+}
+
+// unicode reports whether the database character set holds every
+// character (as connect decides national_characters: auto).
+func unicode(cs string) bool {
+	switch strings.ToUpper(cs) {
+	case "", "AL32UTF8", "UTF8":
+		return true
+	}
+	return false
 }
 
 // stream is the scratch stream's name (mapped to the scratch table).

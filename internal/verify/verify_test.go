@@ -356,3 +356,82 @@ func TestVerifyDropsOldLeftoversOnly(t *testing.T) {
 		t.Errorf("tables left %s", got)
 	}
 }
+
+// TestVerifyServers: the cases pass on the servers the loader adapts to —
+// 23ai with native BOOLEAN and JSON and MAX_STRING_SIZE=EXTENDED, and a
+// WE8MSWIN1252 database — and the report names the characters a
+// character set cannot hold; with national_characters: never, values the
+// database set cannot hold are skipped (the loader refuses them before
+// sending), not failed.
+func TestVerifyServers(t *testing.T) {
+	for _, tc := range []struct {
+		name, settings, charset, maxString string
+		major, stringBind                  int
+		skipped                            bool
+		cannot                             string
+	}{
+		{name: "23ai extended", major: 23, maxString: "EXTENDED", stringBind: 32767},
+		{name: "WE8MSWIN1252", major: 19, charset: "WE8MSWIN1252", cannot: "U+1F600"},
+		{name: "WE8MSWIN1252 never national", settings: `{"national_characters":"never"}`, major: 19, charset: "WE8MSWIN1252", cannot: "U+1F600", skipped: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, tc.settings)
+			ms := 4000
+			if tc.stringBind > 0 {
+				ms = tc.stringBind
+			}
+			r.db = fake.New(fake.Options{Schema: schemaName, Now: func() time.Time { return r.clock }, Charset: tc.charset, MaxStringBytes: ms})
+			info := connect.ServerInfo{Version: "23.5.0.24.07", Major: tc.major, Compatible: "23.0.0", MaxStringSize: "STANDARD",
+				IdentifierMaxBytes: 128, DBCharset: "AL32UTF8", NCharset: "AL16UTF16", CurrentSchema: schemaName, SessionUser: schemaName}
+			if tc.maxString != "" {
+				info.MaxStringSize, info.StringBindBytes = tc.maxString, tc.stringBind
+			}
+			if tc.major >= 23 {
+				info.BooleanType, info.JSONType = true, true
+			}
+			if tc.charset != "" {
+				info.DBCharset = tc.charset
+			}
+			r.facts = info.Resolve(r.cfg)
+			o := r.options()
+			o.Only = func(c Case) bool { return !strings.Contains(c.Name, "1 MB") }
+			rep, err := Run(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var failed, skipped []string
+			for _, c := range rep.Results {
+				switch c.Status {
+				case Fail:
+					failed = append(failed, c.Path+" "+c.Case+": "+c.Detail)
+				case Skipped:
+					skipped = append(skipped, c.Case)
+				}
+			}
+			if len(failed) > 0 || len(rep.Errors) > 0 {
+				t.Fatalf("failures:\n%s\n%v", strings.Join(failed, "\n"), rep.Errors)
+			}
+			if tc.skipped != (len(skipped) > 0) || !rep.OK() {
+				t.Errorf("skipped %v (want some: %v), ok %v", skipped, tc.skipped, rep.OK())
+			}
+			db := rep.Charsets[0]
+			if tc.cannot != "" && !strings.Contains(strings.Join(db.Cannot, " "), tc.cannot) || tc.cannot == "" && len(db.Cannot) > 0 {
+				t.Errorf("database character set report %+v, want it to name %q", db, tc.cannot)
+			}
+			if tc.major >= 23 {
+				types := map[string]string{}
+				for _, c := range rep.Results {
+					if c.Table == rep.Tables[0] {
+						types[c.Property] = c.Type
+					}
+				}
+				if types["b"] != "BOOLEAN" || types["j"] != "JSON" || types["s"] != "VARCHAR2(32767 BYTE)" {
+					t.Errorf("types on 23ai: %v", types)
+				}
+			}
+			if left := r.scratchTables(); len(left) > 0 {
+				t.Errorf("scratch tables left: %v", left)
+			}
+		})
+	}
+}
