@@ -157,7 +157,7 @@ func namingSettings() []setting {
 				"{stream_schema} in it is replaced, for a stream named schema-table or db-schema-table, by the schema part (the table is named from the last part); " +
 				"for other stream names by nothing (an empty result is the user's schema); public is the user's schema unless schema_mapping maps it.",
 			aliases: names("schema", "target_schema"), field: func(c *Config) any { return &c.DefaultTargetSchema }},
-		{name: "table_prefix", kind: kindString, def: "", desc: "Added before every generated table name.",
+		{name: "table_prefix", kind: kindString, def: "", desc: "Added before every generated table name. It may not start like TARGET_ORACLE$VERIFY_ or TARGET_ORACLE$BENCH_ (the scratch tables of --verify and --benchmark).",
 			field: func(c *Config) any { return &c.TablePrefix }, conv: convTablePrefix},
 		{name: "table_suffix", kind: kindString, def: "", desc: "Added after every generated table name.",
 			field: func(c *Config) any { return &c.TableSuffix }},
@@ -165,7 +165,7 @@ func namingSettings() []setting {
 			desc:  "Object source schema -> target schema: the {stream_schema} part of a stream name mapped to a schema (PipelineWise's name).",
 			field: func(c *Config) any { return &c.SchemaMapping }, conv: convSchemaMapping},
 		{name: "table_name_mappings", kind: kindObject, def: map[string]any{},
-			desc:  "Object stream -> table name; explicit table names, used verbatim.",
+			desc:  "Object stream -> table name; explicit table names, used verbatim (not starting with TARGET_ORACLE$VERIFY_ or TARGET_ORACLE$BENCH_, the scratch tables of --verify and --benchmark).",
 			field: func(c *Config) any { return &c.TableNameMappings }, conv: convTableNames},
 		{name: "column_mappings", kind: kindObject, def: map[string]any{},
 			desc:  "Object stream -> {property path -> column}; explicit column names, used verbatim (a JSON string is accepted too).",

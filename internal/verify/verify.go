@@ -168,7 +168,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if o.CleanupTimeout <= 0 {
 		o.CleanupTimeout = 2 * time.Minute
 	}
-	rep := &Report{Server: factsOf(o.Facts)}
+	rep := &Report{Server: factsOf(o.Facts), Charsets: charsetReport(o.Facts, Cases(o.Facts.VarcharMaxBytes))}
 	chk, err := o.Check(ctx)
 	if err != nil {
 		return rep, fmt.Errorf("check: %w", err)
@@ -194,7 +194,6 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			return rep, err
 		}
 	}
-	rep.Charsets = charsetReport(o.Facts, Cases(o.Facts.VarcharMaxBytes))
 	return rep, nil
 }
 
