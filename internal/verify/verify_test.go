@@ -107,6 +107,12 @@ func TestVerifyPasses(t *testing.T) {
 	if left := r.scratchTables(); len(left) > 0 {
 		t.Errorf("scratch tables left: %v", left)
 	}
+	// Every bind class of the engine carried a case: VARCHAR and national
+	// VARCHAR (the two tables), LONG binds (long CLOB values in an INSERT
+	// and a split upsert's UPDATE) and temporary LOBs (long NCLOB values).
+	if l := r.db.LOBs(); l.TempLOBs == 0 || l.LongBinds == 0 {
+		t.Errorf("LOB statistics %+v: want temporary LOBs and LONG binds among the cases", l)
+	}
 	purged := 0
 	for _, s := range r.db.Statements() {
 		if strings.HasPrefix(s, "DROP TABLE ") && strings.HasSuffix(s, " PURGE") {
