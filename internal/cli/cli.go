@@ -192,8 +192,9 @@ Usage:
   target-oracle --about [--format text|json|markdown]
   target-oracle --version | --help
 
-Only STATE lines are written to standard output; logs, METRIC lines and the
-summary go to standard error.
+In a load only STATE lines are written to standard output; --check, --verify,
+--benchmark and --about write only their report there. Logs, METRIC lines and
+the summary go to standard error.
 
 Flags:
 `)
