@@ -15,6 +15,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -131,6 +132,9 @@ var scratchName = regexp.MustCompile(`^` + regexp.QuoteMeta(config.BenchmarkPref
 // created; every table is dropped after its case and, after a failure or
 // a cancelled ctx, at the end.
 func Run(ctx context.Context, o Options) (*Report, error) {
+	if o.Check == nil || o.Engine == nil || o.Dial == nil || o.Config == nil {
+		return &Report{}, errors.New("options need Config, Engine, Dial and Check")
+	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}

@@ -168,6 +168,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if o.CleanupTimeout <= 0 {
 		o.CleanupTimeout = 2 * time.Minute
 	}
+	if o.Check == nil || o.Engine == nil || o.Dial == nil || o.Config == nil {
+		return &Report{}, errors.New("options need Config, Engine, Dial and Check")
+	}
 	rep := &Report{Server: factsOf(o.Facts), Charsets: charsetReport(o.Facts, Cases(o.Facts.VarcharMaxBytes))}
 	chk, err := o.Check(ctx)
 	if err != nil {
