@@ -82,6 +82,9 @@ type options struct {
 	plan    bool
 	dumpDir string
 	check   bool
+	verify  bool
+	bench   bool
+	rows    int
 	about   bool
 	format  string
 	version bool
@@ -118,8 +121,11 @@ func parseFlags(args []string, stdout, stderr io.Writer) (options, int, bool) {
 	fs.BoolVar(&o.plan, "plan", false, "connect read-only and show the DDL and DML a run would execute")
 	fs.StringVar(&o.dumpDir, "dry-run-dump", "", "with --dry-run: write statements, tables and rows to `DIR` (replaced)")
 	fs.BoolVar(&o.check, "check", false, "connect and report whether loading can work")
+	fs.BoolVar(&o.verify, "verify", false, "prove on the database, in scratch tables it drops, that every value path lands exactly")
+	fs.BoolVar(&o.bench, "benchmark", false, "load synthetic streams into scratch tables it drops and report rows/s, MB/s and round trips")
+	fs.IntVar(&o.rows, "rows", 0, "with --benchmark: records of the append and upsert cases (default 200000)")
 	fs.BoolVar(&o.about, "about", false, "print name, version, capabilities and settings")
-	fs.StringVar(&o.format, "format", "text", "--about format: text, json or markdown")
+	fs.StringVar(&o.format, "format", "text", "report format: text or json (--about, --verify, --benchmark), markdown (--about)")
 	fs.BoolVar(&o.version, "version", false, "print the version")
 	fs.Usage = func() { usage(fs) }
 	for _, a := range args {
@@ -156,9 +162,13 @@ func parseFlags(args []string, stdout, stderr io.Writer) (options, int, bool) {
 	}
 	formatGiven := false
 	fs.Visit(func(f *flag.Flag) { formatGiven = formatGiven || f.Name == "format" })
-	if formatGiven && !o.about {
+	if msg := oneShotUsage(o, fs); msg != "" {
+		fmt.Fprintln(stderr, "target-oracle: "+msg)
+		return o, ExitConfig, true
+	}
+	if formatGiven && !o.about && !o.verify && !o.bench {
 		// SPEC §2: --format shapes a one-shot report; a load has none.
-		fmt.Fprintln(stderr, "target-oracle: --format needs --about")
+		fmt.Fprintln(stderr, "target-oracle: --format needs --about, --verify or --benchmark")
 		return o, ExitConfig, true
 	}
 	switch o.format {
@@ -177,11 +187,14 @@ func usage(fs *flag.FlagSet) {
 Usage:
   target-oracle [--config FILE|ENV]... [--input FILE] [--dry-run | --plan] [--dry-run-dump DIR]
   target-oracle --config FILE --check
+  target-oracle --config FILE --verify [--format text|json]
+  target-oracle --config FILE --benchmark [--rows N] [--format text|json]
   target-oracle --about [--format text|json|markdown]
   target-oracle --version | --help
 
-Only STATE lines are written to standard output; logs, METRIC lines and the
-summary go to standard error.
+In a load only STATE lines are written to standard output; --check, --verify,
+--benchmark and --about write only their report there. Logs, METRIC lines and
+the summary go to standard error.
 
 Flags:
 `)
@@ -224,6 +237,12 @@ func run(o options, std IO) int {
 	}
 	if o.check {
 		return check(cfg, std, log)
+	}
+	if o.verify {
+		return verifyCmd(o, cfg, std, log)
+	}
+	if o.bench {
+		return benchmarkCmd(o, cfg, std, log)
 	}
 	return load(o, std, cfg, log, now)
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"log/slog"
+	"net"
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/config"
@@ -22,9 +23,21 @@ type server struct {
 // dial connects and probes the server. Settings the server cannot honour
 // (say boolean_type: boolean on 19c) are configuration errors.
 func dial(cfg *config.Config, log *slog.Logger) (*server, int, error) {
+	return dialWrapped(cfg, log, nil)
+}
+
+// dialWrapped is dial with every socket passed through wrap (nil: none):
+// --benchmark counts round trips so.
+func dialWrapped(cfg *config.Config, log *slog.Logger, wrap func(net.Conn) net.Conn) (*server, int, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(cfg.ConnectTimeoutSeconds+60)*time.Second)
 	defer cancel()
-	db, err := connect.Open(ctx, cfg)
+	var db *sql.DB
+	var err error
+	if wrap == nil {
+		db, err = connect.Open(ctx, cfg)
+	} else {
+		db, err = connect.OpenWrapped(ctx, cfg, log, wrap)
+	}
 	if err != nil {
 		return nil, ExitFailed, err
 	}

@@ -56,6 +56,9 @@ func convTableNames(_ []setting, v any) (any, error) {
 		if err := checkIdentifier(name); err != nil {
 			return nil, fmt.Errorf("stream %q: %w", m.key, err)
 		}
+		if err := checkNotScratch(name); err != nil {
+			return nil, fmt.Errorf("stream %q: %w", m.key, err)
+		}
 		out[m.key] = name
 	}
 	return out, nil

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/url"
 	"os"
 	"strings"
@@ -41,6 +42,12 @@ func Connector(cfg *config.Config) (driver.Connector, error) {
 
 // ConnectorLog is Connector with the logger for warnings.
 func ConnectorLog(cfg *config.Config, log *slog.Logger) (driver.Connector, error) {
+	return connectorWrapped(cfg, log, nil)
+}
+
+// connectorWrapped is ConnectorLog with every socket go-ora dials passed
+// through wrap (nil: none), see OpenWrapped.
+func connectorWrapped(cfg *config.Config, log *slog.Logger, wrap func(net.Conn) net.Conn) (driver.Connector, error) {
 	t, err := resolve(cfg, os.Getenv)
 	if err != nil {
 		return nil, err
@@ -71,7 +78,7 @@ func ConnectorLog(cfg *config.Config, log *slog.Logger) (driver.Connector, error
 	}
 	return &connector{
 		inner: go_ora.NewConnector(dsn), perAttempt: goOraConnector(dsn, tlsSet), tlsSet: tlsSet, red: red, where: t.where,
-		timing: timing{timeout: t.connectTimeout(), slow: slowConnect, log: log, tunnel: tun},
+		timing: timing{timeout: t.connectTimeout(), slow: slowConnect, log: log, tunnel: tun, wrap: wrap},
 	}, nil
 }
 

@@ -41,6 +41,7 @@ type attempt struct {
 	expired bool    // the timeout passed and closed the sockets
 	done    bool    // the attempt ended; no more sockets are kept
 	tunnel  *tunnel // nil: dial directly
+	wrap    func(net.Conn) net.Conn
 }
 
 // DialContext implements go-ora's configurations.DialerContext.
@@ -58,6 +59,9 @@ func (a *attempt) DialContext(ctx context.Context, network, address string) (net
 	}
 	if err != nil {
 		return nil, err
+	}
+	if a.wrap != nil {
+		conn = a.wrap(conn)
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -109,6 +113,7 @@ type timing struct {
 	slow    time.Duration // warn once when an attempt takes longer
 	log     *slog.Logger
 	tunnel  *tunnel // ssh_tunnel, when enabled
+	wrap    func(net.Conn) net.Conn
 }
 
 // bound runs connect with a context that ends at the timeout and a socket
@@ -119,7 +124,7 @@ func (tm timing) bound(ctx context.Context, what string, connect func(context.Co
 	if tm.timeout <= 0 {
 		tm.timeout = defaultConnectTimeout
 	}
-	a := &attempt{tunnel: tm.tunnel}
+	a := &attempt{tunnel: tm.tunnel, wrap: tm.wrap}
 	cctx, cancel := context.WithTimeout(ctx, tm.timeout)
 	defer cancel()
 	watchdog := time.AfterFunc(tm.timeout, a.expire)

@@ -64,6 +64,10 @@ func optionTable(tz bool, part table.PartitionOption, compression string, metada
 }
 
 func goldenCases() []goldenCase {
+	return append(baseGoldenCases(), scratchGoldenCases()...)
+}
+
+func baseGoldenCases() []goldenCase {
 	plain := New(Options{})
 	stored := New(storage())
 	short := New(Options{IdentifierMaxBytes: table.MaxBytesShort, ColumnComments: true})

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/target-oracle/target-oracle/internal/table"
 )
@@ -52,6 +53,7 @@ type tbl struct {
 	unused       int            // columns SET UNUSED: they still count toward the column limit
 	comment      string         // COMMENT ON TABLE
 	part         *partitioning  // PARTITION BY RANGE … INTERVAL; nil when not partitioned
+	created      time.Time      // ALL_OBJECTS.CREATED (scratch.go)
 }
 
 // maxColumns is Oracle's limit of columns per table, UNUSED ones included.
@@ -114,6 +116,8 @@ func (db *DB) ddl(sql string) error {
 		}
 		_, err = db.table(s + "." + n)
 		return err
+	case strings.HasPrefix(sql, "DROP TABLE "):
+		return db.dropTable(strings.TrimPrefix(sql, "DROP TABLE "))
 	case strings.HasPrefix(sql, "TRUNCATE TABLE "):
 		s, n, _, err := db.qname(strings.TrimPrefix(sql, "TRUNCATE TABLE "))
 		if err != nil {
@@ -411,7 +415,7 @@ func (db *DB) createTable(s string) error {
 	if db.tables[q] != nil {
 		return oraError(955, "name is already used by an existing object")
 	}
-	t := &tbl{schema: schema, name: name, checks: map[string]check{}}
+	t := &tbl{schema: schema, name: name, checks: map[string]check{}, created: db.o.Now()}
 	for _, item := range splitTop(inner, ", ") {
 		if strings.HasPrefix(item, "CONSTRAINT ") {
 			if err := t.addPrimaryKey(db, strings.TrimPrefix(item, "CONSTRAINT ")); err != nil {

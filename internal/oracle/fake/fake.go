@@ -181,6 +181,7 @@ type DB struct {
 	args    map[string][][]any // arguments of the last executes, by SQL prefix
 	lobs    LOBStats           // temporary LOBs and LONG binds of DML executes
 	rowErrs []RowError         // the failed rows of the last array execute (wire.go)
+	tamper  Tamper             // changes readback values (scratch.go)
 }
 
 // LOBStats count how long values travelled in DML executes.
@@ -607,6 +608,9 @@ func (c *conn) Query(ctx context.Context, st *oraclesql.Statement, args []any) (
 	}
 	if strings.HasPrefix(st.SQL, hasRowsPrefix) {
 		return c.anyRow(st.SQL)
+	}
+	if rows, ok, err := c.db.scratchQuery(st, args); ok {
+		return rows, err
 	}
 	isComment := strings.HasPrefix(st.SQL, "SELECT TC.COMMENTS")
 	if !strings.HasPrefix(st.SQL, "SELECT COL.COLUMN_NAME, COL.DATA_TYPE") && !isComment {

@@ -1,0 +1,109 @@
+package verify
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Properties is the SCHEMA of the scratch stream: one property per column
+// type of SPEC §5.2 (the type mapping of the table package decides the
+// columns under the server's facts and the user's settings). Key "k".
+const Properties = `{"type":"object","properties":{` +
+	`"k":{"type":"string","maxLength":64},` +
+	`"i":{"type":["null","integer"]},` +
+	`"n":{"type":["null","number"]},` +
+	`"dec":{"type":["null","string"],"format":"x-singer.decimal","precision":38,"scale":10},` +
+	`"b":{"type":["null","boolean"]},` +
+	`"s":{"type":["null","string"]},` +
+	`"sc":{"type":["null","string"],"maxLength":100},` +
+	`"c":{"type":["null","string"],"maxLength":4000000},` +
+	`"t":{"type":["null","string"],"format":"date-time"},` +
+	`"t9":{"type":["null","string"],"format":"date-time"},` +
+	`"dt":{"type":["null","string"],"format":"date"},` +
+	`"tm":{"type":["null","string"],"format":"time"},` +
+	`"j":{"type":["null","object"]},` +
+	`"a":{"type":["null","array"]},` +
+	`"v":{"type":["null","string","integer"]}` +
+	`}}`
+
+// Case is one edge value of SPEC §2, written alone into one property (every
+// other column NULL). Values holds the JSON text of each record's value:
+// several values travel as one array execute.
+type Case struct {
+	Name     string
+	Property string
+	Values   []string
+}
+
+// str is the JSON text of a string.
+func str(s string) string {
+	b, _ := json.Marshal(s) // a Go string always marshals
+	return string(b)
+}
+
+// Cases returns the edge values for a server whose VARCHAR2 columns hold
+// textBytes bytes (the string ceiling; half of it, in characters, for
+// national text): strings longer than that go only to the CLOB column,
+// where they belong.
+func Cases(textBytes int) []Case {
+	cs := []Case{
+		{"integer of 38 digits", "i", []string{strings.Repeat("9", 38)}},
+		{"negative integer of 38 digits", "i", []string{"-" + strings.Repeat("9", 38)}},
+		{"integer -0", "i", []string{"-0"}},
+		{"number of 38 significant digits (fraction)", "n", []string{"0." + strings.Repeat("12345678901234567890", 2)[:38]}},
+		{"number of 38 significant digits", "n", []string{"12345678901234567890.123456789012345678"}},
+		{"number 1e-130", "n", []string{"1e-130"}},
+		{"number 9.99e125", "n", []string{"9.99e125"}},
+		{"number -0", "n", []string{"-0"}},
+		{"number with exponent", "n", []string{"-1.5E+3"}},
+		{"decimal NUMBER(38,10) of 38 digits", "dec", []string{str("1234567890123456789012345678.0123456789")}},
+		{"decimal NUMBER(38,10) smallest step", "dec", []string{str("-0.0000000001")}},
+		{"boolean true", "b", []string{"true"}},
+		{"boolean false", "b", []string{"false"}},
+		{"date-time year 0001", "t", []string{str("0001-01-01T00:00:00Z")}},
+		{"date-time year 9999", "t", []string{str("9999-12-31T23:59:59.999999Z")}},
+		{"date-time offset +14:00", "t", []string{str("2024-06-30T23:00:00+14:00")}},
+		{"date-time offset -14:00", "t", []string{str("2024-01-01T00:00:00-14:00")}},
+		{"date-time offset +05:30", "t", []string{str("2024-02-29T12:34:56.123456+05:30")}},
+		{"date-time with 9 fraction digits", "t9", []string{str("2024-02-29T23:59:59.123456789Z")}},
+		{"date-time 1 ns after the epoch, offset -14:00", "t9", []string{str("1970-01-01T00:00:00.000000001-14:00")}},
+		{"date year 0001", "dt", []string{str("0001-01-01")}},
+		{"date year 9999", "dt", []string{str("9999-12-31")}},
+		{"date 29 February", "dt", []string{str("2024-02-29")}},
+		{"time", "tm", []string{str("23:59:59.999999")}},
+		{"several scalar types: integer", "v", []string{"12345678901234567890"}},
+		{"several scalar types: string", "v", []string{str("text")}},
+		{"JSON object", "j", []string{`{"a":1,"b":[1,null],"c":"é€😀","d":{"e":true}}`}},
+		{"JSON number text", "j", []string{`{"n":1.50,"m":-0.0,"big":12345678901234567890123456789012345678}`}},
+		{"JSON array with NULL last", "a", []string{`[1,"x",null]`}},
+		{"all columns NULL", "s", []string{"null"}},
+		{"NULL as the last element of an array execute", "s", []string{str("x"), "null"}},
+		{"string of 1 byte", "sc", []string{str("x")}},
+		{"string with 2-byte UTF-8", "sc", []string{str("é")}},
+		{"string with 3-byte UTF-8", "sc", []string{str("€")}},
+		{"string with 4-byte UTF-8", "sc", []string{str("😀")}},
+		{"string with NUL", "s", []string{str("a\x00b")}},
+		{"string with CR/LF", "s", []string{str("a\r\nb\n")}},
+		{"CLOB with 2-, 3- and 4-byte UTF-8", "c", []string{str("é€😀")}},
+	}
+	for _, n := range []int{1, 4000, 4001, 32767, 32768, 1 << 20} {
+		v := str(strings.Repeat("x", n-1) + "y")
+		if n <= textBytes {
+			cs = append(cs, Case{"string of " + bytesName(n) + " (VARCHAR2)", "s", []string{v}})
+		}
+		cs = append(cs, Case{"string of " + bytesName(n) + " (CLOB)", "c", []string{v}})
+	}
+	return cs
+}
+
+func bytesName(n int) string {
+	if n == 1<<20 {
+		return "1 MB"
+	}
+	return itoa(n) + " bytes"
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}

@@ -1,0 +1,305 @@
+package verify
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/target-oracle/target-oracle/internal/oracle"
+	"github.com/target-oracle/target-oracle/internal/oraclesql"
+	"github.com/target-oracle/target-oracle/internal/table"
+)
+
+// reader reads rows of a scratch table back as canonical text on a plain
+// session of its own.
+type reader struct {
+	dial      oracle.Dialer
+	conn      oracle.Conn
+	t         *table.Table
+	key       string // the key column
+	maxString int    // the longest VARCHAR2 a query returns (4000 or 32767)
+	// asciiJSON is set for a database character set that is not Unicode:
+	// the engine sends JSON with \uXXXX escapes for non-ASCII
+	// (docs/oracle.md), so the stored text has them.
+	asciiJSON bool
+}
+
+func (rd *reader) close() {
+	if rd.conn != nil {
+		_ = rd.conn.Close()
+		rd.conn = nil
+	}
+}
+
+// query runs st, dialing a session first when there is none; a failed
+// call drops the session so that the next one starts afresh.
+func (rd *reader) query(ctx context.Context, st oraclesql.Statement) ([][]sql.NullString, error) {
+	if rd.conn == nil {
+		c, err := rd.dial(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("connect: %w", err)
+		}
+		rd.conn = c
+	}
+	rows, err := rd.conn.Query(ctx, &st, scalarArgs(&st))
+	if err != nil {
+		rd.close()
+	}
+	return rows, err
+}
+
+// scalarArgs are the arguments of a statement whose binds are all fixed
+// short texts: as the engine binds them (sql.NullString, "" is NULL).
+func scalarArgs(st *oraclesql.Statement) []any {
+	args := make([]any, len(st.Binds))
+	for i, b := range st.Binds {
+		s := oraclesql.BindText(b.Type, b.Value)
+		args[i] = sql.NullString{String: s, Valid: s != ""}
+	}
+	return args
+}
+
+// compare reads the row with key k and compares each column with want
+// (the embedded engine's row; nil when it has none). It records the first
+// difference in r and reports whether there was one.
+func (rd *reader) compare(ctx context.Context, k string, want map[string]string, r *Result) bool {
+	fail := func(col *table.Column, detail, expected, got string) bool {
+		r.Status, r.Detail = Fail, detail
+		r.Expected, r.Got = short(expected), short(got)
+		if col != nil {
+			r.Column, r.Type = col.Name, col.Type.String()
+		}
+		return true
+	}
+	var cols []*table.Column
+	for i := range rd.t.Columns {
+		if rd.t.Columns[i].Name != rd.key {
+			cols = append(cols, &rd.t.Columns[i])
+		}
+	}
+	st, err := oraclesql.ReadRow(rd.t, rd.key, k, cols)
+	if err != nil {
+		return fail(nil, err.Error(), "", "")
+	}
+	rows, err := rd.query(ctx, st)
+	switch {
+	case err != nil:
+		return fail(nil, "read back: "+err.Error(), "", "")
+	case len(rows) == 0 && want == nil:
+		return false
+	case len(rows) == 0:
+		return fail(nil, fmt.Sprintf("row %s is missing on Oracle", k), "", "")
+	case want == nil:
+		return fail(nil, fmt.Sprintf("row %s is on Oracle only (the embedded engine has none)", k), "", "")
+	}
+	for i, c := range cols {
+		got, err := rd.text(ctx, k, c, rows[0][i])
+		if err != nil {
+			return fail(c, fmt.Sprintf("read back row %s: %v", k, err), want[c.Name], "")
+		}
+		exp := canonical(c, want[c.Name])
+		if rd.asciiJSON && c.Type.Kind == table.KindJSON {
+			exp = table.ASCIIJSON(exp)
+		}
+		if got == exp {
+			continue
+		}
+		detail := fmt.Sprintf("row %s, column %s: Oracle holds another value than the embedded engine", k, c.Name)
+		if c.Type.Kind == table.KindJSON && normalJSON(got) == normalJSON(exp) {
+			detail = fmt.Sprintf("row %s, column %s: the same JSON value, but Oracle returns other text (JSON_SERIALIZE)", k, c.Name)
+		}
+		fail(c, detail, exp, got)
+		r.Dump = rd.dump(ctx, k, c, firstDiff(exp, got))
+		if exp != "" {
+			r.Detail += fmt.Sprintf(" (%d vs %d bytes; first difference at character %d)", len(exp), len(got), firstDiff(exp, got))
+		}
+		return true
+	}
+	return false
+}
+
+// text turns what ReadExpr selected into the stored form of docs/types.md
+// (reading a LOB in chunks).
+func (rd *reader) text(ctx context.Context, k string, c *table.Column, v sql.NullString) (string, error) {
+	if !v.Valid || v.String == "" {
+		return "", nil
+	}
+	switch {
+	case oraclesql.ReadsLength(c):
+		n, err := strconv.Atoi(v.String)
+		if err != nil {
+			return "", fmt.Errorf("LOB length %q", v.String)
+		}
+		return rd.lob(ctx, k, c, n)
+	case c.Type.Kind == table.KindNumber:
+		return numberFromDump(v.String)
+	case c.Type.Kind == table.KindTimestamp:
+		return utcText(v.String)
+	case c.Type.Kind == table.KindDate:
+		return strings.TrimSuffix(v.String, "T00:00:00"), nil
+	}
+	return v.String, nil
+}
+
+// lob reads n characters (UTF-16 code units, as DBMS_LOB counts them) of
+// a LOB in chunks that fit a VARCHAR2 result of at most 3 bytes per code
+// unit.
+func (rd *reader) lob(ctx context.Context, k string, c *table.Column, n int) (string, error) {
+	amount := max(1, rd.maxString/3)
+	var b strings.Builder
+	for off := 1; off <= n; off += amount {
+		st, err := oraclesql.ReadLOBChunk(rd.t, rd.key, k, c.Name, amount, off)
+		if err != nil {
+			return "", err
+		}
+		rows, err := rd.query(ctx, st)
+		if err != nil {
+			return "", fmt.Errorf("chunk at %d: %w", off, err)
+		}
+		if len(rows) == 0 || len(rows[0]) == 0 {
+			return "", fmt.Errorf("chunk at %d: no row", off)
+		}
+		b.WriteString(rows[0][0].String)
+	}
+	return b.String(), nil
+}
+
+// dump is DUMP(…, 1016) of the value around the first difference, for the
+// report; "" when it cannot be read.
+func (rd *reader) dump(ctx context.Context, k string, c *table.Column, from int) string {
+	st, err := oraclesql.DumpValue(rd.t, rd.key, k, c, from)
+	if err != nil {
+		return ""
+	}
+	rows, err := rd.query(ctx, st)
+	if err != nil || len(rows) == 0 {
+		return ""
+	}
+	return rows[0][0].String
+}
+
+// canonical is the stored value in the form the readback gives.
+func canonical(c *table.Column, v string) string {
+	if c.Type.Kind == table.KindTimestamp && v != "" {
+		if s, err := utcText(oraclesql.BindText(table.Type{Kind: table.KindTimestamp}, v)); err == nil {
+			return s
+		}
+	}
+	return v
+}
+
+// firstDiff is the 1-based character position where a and b first differ.
+func firstDiff(a, b string) int {
+	pos := 1
+	for a != "" && b != "" {
+		ra, na := utf8.DecodeRuneInString(a)
+		rb, nb := utf8.DecodeRuneInString(b)
+		if ra != rb || na != nb {
+			break
+		}
+		a, b, pos = a[na:], b[nb:], pos+1
+	}
+	return pos
+}
+
+// short cuts a long value for the report.
+func short(s string) string {
+	const n = 120
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… (%d bytes)", len(s))
+}
+
+// utcText turns "YYYY-MM-DDTHH:MM:SS.fffffffff" into the stored form:
+// trailing fraction zeros trimmed, Z appended.
+func utcText(v string) (string, error) {
+	head, frac, ok := strings.Cut(v, ".")
+	if !ok || len(head) != len("2006-01-02T15:04:05") || len(frac) != 9 {
+		return "", fmt.Errorf("timestamp text %q", v)
+	}
+	if frac = strings.TrimRight(frac, "0"); frac != "" {
+		head += "." + frac
+	}
+	return head + "Z", nil
+}
+
+// numberFromDump decodes DUMP(x) of a NUMBER ("Typ=2 Len=4: 194,2,24,46")
+// into the canonical decimal text: an exponent byte (base 100, excess 65,
+// complemented for negatives) and base-100 digits (plus 1; negatives 101
+// minus the digit and a terminating 102).
+func numberFromDump(s string) (string, error) {
+	head, list, ok := strings.Cut(s, ": ")
+	if !ok || !strings.HasPrefix(head, "Typ=2 ") {
+		return "", fmt.Errorf("not a NUMBER dump: %q", s)
+	}
+	parts := strings.Split(list, ",")
+	b := make([]int, len(parts))
+	for i, p := range parts {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || n < 0 || n > 255 {
+			return "", fmt.Errorf("NUMBER dump %q: byte %q", s, p)
+		}
+		b[i] = n
+	}
+	if len(b) == 1 && b[0] == 128 {
+		return "0", nil
+	}
+	neg := b[0] < 128
+	m := b[1:]
+	exp := b[0] - 193
+	if neg {
+		exp = 62 - b[0]
+		if len(m) > 0 && m[len(m)-1] == 102 {
+			m = m[:len(m)-1]
+		}
+	}
+	if len(m) == 0 {
+		return "", fmt.Errorf("NUMBER dump %q: no digits (infinity?)", s)
+	}
+	var digits strings.Builder
+	for _, x := range m {
+		d := x - 1
+		if neg {
+			d = 101 - x
+		}
+		if d < 0 || d > 99 {
+			return "", fmt.Errorf("NUMBER dump %q: digit byte %d", s, x)
+		}
+		digits.WriteByte(byte('0' + d/10))
+		digits.WriteByte(byte('0' + d%10))
+	}
+	return placePoint(neg, digits.String(), 2*(exp+1)), nil
+}
+
+// placePoint is the canonical decimal text of ±0.digits × 10^point.
+func placePoint(neg bool, digits string, point int) string {
+	var ip, fp string
+	switch {
+	case point <= 0:
+		ip, fp = "0", strings.Repeat("0", -point)+digits
+	case point >= len(digits):
+		ip = digits + strings.Repeat("0", point-len(digits))
+	default:
+		ip, fp = digits[:point], digits[point:]
+	}
+	ip = strings.TrimLeft(ip, "0")
+	if ip == "" {
+		ip = "0"
+	}
+	out := ip
+	if fp = strings.TrimRight(fp, "0"); fp != "" {
+		out += "." + fp
+	}
+	if neg && out != "0" {
+		out = "-" + out
+	}
+	return out
+}

@@ -1,0 +1,443 @@
+package verify
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/target-oracle/target-oracle/internal/config"
+	"github.com/target-oracle/target-oracle/internal/connect"
+	"github.com/target-oracle/target-oracle/internal/oracle"
+	"github.com/target-oracle/target-oracle/internal/oracle/fake"
+	"github.com/target-oracle/target-oracle/internal/oraclesql"
+	"github.com/target-oracle/target-oracle/internal/pipeline"
+)
+
+const schemaName = "LOADER"
+
+// rig is a verify run on the fake Oracle, built as the CLI builds it.
+type rig struct {
+	db    *fake.DB
+	cfg   *config.Config
+	facts connect.Facts
+	clock time.Time
+	privs []string
+}
+
+func newRig(t *testing.T, settings string) *rig {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "config.json")
+	if settings == "" {
+		settings = `{}`
+	}
+	if err := os.WriteFile(p, []byte(settings), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _, err := config.Load(config.Sources{ConfigArgs: []string{p}, WorkDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &rig{cfg: cfg, clock: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+		privs: []string{"CREATE SESSION", "CREATE TABLE"}}
+	r.db = fake.New(fake.Options{Schema: schemaName, Now: func() time.Time { return r.clock }})
+	info := connect.ServerInfo{Version: "19.3.0.0.0", Major: 19, Edition: "Enterprise Edition", Compatible: "19.0.0",
+		MaxStringSize: "STANDARD", IdentifierMaxBytes: 128, DBCharset: "AL32UTF8", NCharset: "AL16UTF16",
+		CurrentSchema: schemaName, SessionUser: schemaName}
+	r.facts = info.Resolve(cfg)
+	return r
+}
+
+func (r *rig) options() Options {
+	srv := pipeline.Server{DefaultSchema: r.facts.DefaultSchema, UserSchema: schemaName, IdentifierMaxBytes: r.facts.IdentifierMaxBytes,
+		VarcharMaxBytes: r.facts.VarcharMaxBytes, BooleanNative: r.facts.BooleanNative, JSONNative: r.facts.JSONNative, NationalNeeded: r.facts.National}
+	eng := oracle.New(r.db.Dial, oraclesql.New(oraclesql.Options{IdentifierMaxBytes: r.facts.IdentifierMaxBytes}), oracle.Options{
+		MaxStringBytes: r.facts.VarcharMaxBytes, Charset: r.facts.Server.DBCharset, NationalCharsetID: oracle.CharsetID(r.facts.Server.NCharset),
+		Sleep: func(context.Context, time.Duration) error { return nil },
+	})
+	return Options{
+		Config: r.cfg, Facts: r.facts, Server: srv, Engine: eng, Dial: r.db.Dial,
+		Check: func(context.Context) (connect.Report, error) {
+			return connect.Evaluate(r.cfg, r.facts, connect.Access{User: schemaName, Schema: schemaName, SchemaExists: true,
+				Privileges: r.privs, UserTablespace: "USERS", UserQuotas: []connect.Quota{{Tablespace: "USERS", MaxBytes: -1}}}), nil
+		},
+	}
+}
+
+// scratchTables are the fake's tables of the verify prefix.
+func (r *rig) scratchTables() []string {
+	var out []string
+	for _, q := range r.db.Tables() {
+		if strings.Contains(q, config.VerifyPrefix) {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+func failures(rep *Report) []string {
+	var out []string
+	for _, c := range rep.Results {
+		if c.Status != Pass {
+			out = append(out, string(c.Status)+" "+c.Path+" "+c.Case+": "+c.Detail+" expected "+c.Expected+" got "+c.Got)
+		}
+	}
+	return append(out, rep.Errors...)
+}
+
+// TestVerifyPasses: every case of SPEC §2 on every write path, in the
+// table of the user's settings and the national one, lands as the
+// embedded engine stores it; the tables are dropped with PURGE.
+func TestVerifyPasses(t *testing.T) {
+	r := newRig(t, "")
+	rep, err := Run(context.Background(), r.options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := failures(rep); len(f) > 0 || !rep.OK() {
+		t.Fatalf("verify failed on the fake:\n%s", strings.Join(f, "\n"))
+	}
+	if len(rep.Tables) != 2 || len(rep.Dropped) != 2 {
+		t.Errorf("tables %v, dropped %v: want the settings' table and the national one, both dropped", rep.Tables, rep.Dropped)
+	}
+	if left := r.scratchTables(); len(left) > 0 {
+		t.Errorf("scratch tables left: %v", left)
+	}
+	// Every bind class of the engine carried a case: VARCHAR and national
+	// VARCHAR (the two tables), LONG binds (long CLOB values in an INSERT
+	// and a split upsert's UPDATE) and temporary LOBs (long NCLOB values).
+	if l := r.db.LOBs(); l.TempLOBs == 0 || l.LongBinds == 0 {
+		t.Errorf("LOB statistics %+v: want temporary LOBs and LONG binds among the cases", l)
+	}
+	purged := 0
+	for _, s := range r.db.Statements() {
+		if strings.HasPrefix(s, "DROP TABLE ") && strings.HasSuffix(s, " PURGE") {
+			purged++
+		}
+	}
+	if purged != 2 {
+		t.Errorf("%d DROP TABLE … PURGE statements, want 2", purged)
+	}
+	want := len(Cases(r.facts.VarcharMaxBytes)) + len(Cases(r.facts.VarcharMaxBytes/2))
+	if got := len(rep.Results); got != 3*want+2 {
+		t.Errorf("%d results, want %d (3 paths per case, and the two shapes)", got, 3*want+2)
+	}
+	paths := map[string]int{}
+	for _, c := range rep.Results {
+		paths[c.Path]++
+	}
+	if paths["insert"] == 0 || paths["merge-insert"] == 0 || paths["merge-update"] == 0 {
+		t.Errorf("paths %v", paths)
+	}
+	var text, js bytes.Buffer
+	if err := rep.Write(&text, "text"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "every value path landed exactly") || !strings.Contains(text.String(), "character set (database): AL32UTF8") {
+		t.Errorf("text report:\n%s", text.String())
+	}
+	if err := rep.Write(&js, "json"); err != nil {
+		t.Fatal(err)
+	}
+	var decoded struct {
+		OK      bool
+		Results []Result
+	}
+	if err := json.Unmarshal(js.Bytes(), &decoded); err != nil || !decoded.OK || len(decoded.Results) != len(rep.Results) {
+		t.Errorf("json report: %v, ok %v, %d results", err, decoded.OK, len(decoded.Results))
+	}
+}
+
+// TestVerifyCatchesAChangedByte: the server returns one changed byte of a
+// value; verify fails that case on every path, with the expected and the
+// returned text and the DUMP of the value, and still drops its tables.
+func TestVerifyCatchesAChangedByte(t *testing.T) {
+	r := newRig(t, "")
+	r.db.SetTamper(func(column, text string) string {
+		if column == "SC" && text == "€" {
+			return "\xe2\x82\xad" // U+20AD, one byte off
+		}
+		return text
+	})
+	o := r.options()
+	o.Only = func(c Case) bool { return c.Property == "sc" }
+	rep, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.OK() {
+		t.Fatal("verify passed although the server returned a changed byte")
+	}
+	var bad []Result
+	for _, c := range rep.Results {
+		if c.Status == Fail {
+			bad = append(bad, c)
+		}
+	}
+	// Both tables (settings, national) and the three paths of the one case.
+	if len(bad) != 6 {
+		t.Fatalf("%d failures, want 6: %v", len(bad), failures(rep))
+	}
+	for _, c := range bad {
+		if c.Case != "string with 3-byte UTF-8" || c.Expected != "€" || c.Got != "\u20ad" || c.Column != "SC" ||
+			!strings.Contains(c.Dump, "e2,82,ac") {
+			t.Errorf("failure %+v", c)
+		}
+	}
+	var text bytes.Buffer
+	_ = rep.Write(&text, "text")
+	if !strings.Contains(text.String(), "FAIL ") || !strings.Contains(text.String(), "verify: FAILED") {
+		t.Errorf("text report:\n%s", text.String())
+	}
+	if left := r.scratchTables(); len(left) > 0 {
+		t.Errorf("scratch tables left: %v", left)
+	}
+}
+
+// TestVerifyCleansUpAfterFailures: a row error on one INSERT fails that
+// case only; a connection lost while reading back fails the run; either
+// way the scratch tables are dropped (on a fresh session).
+func TestVerifyCleansUpAfterFailures(t *testing.T) {
+	t.Run("row error", func(t *testing.T) {
+		r := newRig(t, "")
+		r.db.Inject(fake.Fault{Op: fake.OpInsert, Match: "😀", Code: 600, Times: 100})
+		o := r.options()
+		o.Only = func(c Case) bool { return c.Property == "sc" || c.Property == "j" }
+		rep, err := Run(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.OK() {
+			t.Fatal("verify passed despite the injected ORA-00600")
+		}
+		// The INSERT fails, and so the update row it writes for the
+		// MERGE to update; the MERGE of a new key passes.
+		fails := 0
+		for _, c := range rep.Results {
+			if c.Status != Fail {
+				continue
+			}
+			fails++
+			if c.Path == "merge-insert" || !strings.Contains(c.Detail, "ORA-00600") {
+				t.Errorf("unexpected failure %+v", c)
+			}
+		}
+		if fails == 0 {
+			t.Error("no case failed")
+		}
+		if left := r.scratchTables(); len(left) > 0 {
+			t.Errorf("scratch tables left: %v", left)
+		}
+	})
+	t.Run("connection lost on queries", func(t *testing.T) {
+		r := newRig(t, "")
+		r.db.Inject(fake.Fault{Op: fake.OpQuery, Nth: 30, Times: 1000})
+		o := r.options()
+		o.Only = func(c Case) bool { return c.Property == "sc" || c.Property == "i" }
+		rep, _ := Run(context.Background(), o)
+		if rep.OK() {
+			t.Fatal("verify passed although reads failed")
+		}
+		if left := r.scratchTables(); len(left) > 0 {
+			t.Errorf("scratch tables left: %v (dropped %v, errors %v)", left, rep.Dropped, rep.Errors)
+		}
+	})
+}
+
+// stopDialer wraps the fake's sessions: the first INSERT cancels the run's
+// context before it reaches the server, as SIGTERM in the middle of a
+// load does (the CLI cancels the context on a signal).
+func stopDialer(db *fake.DB, cancel context.CancelFunc, stopped *bool) oracle.Dialer {
+	return func(ctx context.Context) (oracle.Conn, error) {
+		c, err := db.Dial(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return stopConn{Conn: c, cancel: cancel, stopped: stopped}, nil
+	}
+}
+
+type stopConn struct {
+	oracle.Conn
+	cancel  context.CancelFunc
+	stopped *bool
+}
+
+func (c stopConn) Begin(ctx context.Context) (oracle.Tx, error) {
+	tx, err := c.Conn.Begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return stopTx{Tx: tx, cancel: c.cancel, stopped: c.stopped}, nil
+}
+
+type stopTx struct {
+	oracle.Tx
+	cancel  context.CancelFunc
+	stopped *bool
+}
+
+func (t stopTx) Exec(ctx context.Context, st *oraclesql.Statement, args []any) (int64, error) {
+	if strings.HasPrefix(st.SQL, "INSERT ") {
+		*t.stopped = true
+		t.cancel()
+	}
+	return t.Tx.Exec(ctx, st, args)
+}
+
+// TestVerifyCleansUpAfterSignal: a signal (the cancelled context) in the
+// middle of the first INSERT stops the run; the table it created is
+// dropped all the same, and the report says it stopped.
+func TestVerifyCleansUpAfterSignal(t *testing.T) {
+	r := newRig(t, "")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	o := r.options()
+	stopped := false
+	o.Engine = oracle.New(stopDialer(r.db, cancel, &stopped), oraclesql.New(oraclesql.Options{}), oracle.Options{
+		Sleep: func(context.Context, time.Duration) error { return nil }})
+	rep, err := Run(ctx, o)
+	if err == nil || !rep.Stopped || rep.OK() {
+		t.Fatalf("err %v, stopped %v, ok %v: want a stopped run", err, rep.Stopped, rep.OK())
+	}
+	if len(rep.Tables) != 1 || len(rep.Dropped) != 1 {
+		t.Errorf("tables %v, dropped %v", rep.Tables, rep.Dropped)
+	}
+	if left := r.scratchTables(); len(left) > 0 {
+		t.Errorf("scratch tables left: %v", left)
+	}
+	if !stopped {
+		t.Error("no INSERT was attempted: the stop did not come in the middle of a load")
+	}
+}
+
+// TestVerifyChecksFirst: without CREATE TABLE nothing is created and the
+// report names the missing privilege and its GRANT.
+func TestVerifyChecksFirst(t *testing.T) {
+	r := newRig(t, "")
+	r.privs = []string{"CREATE SESSION"}
+	rep, err := Run(context.Background(), r.options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.OK() || rep.CheckOK || !strings.Contains(strings.Join(rep.Missing, ","), "CREATE TABLE") {
+		t.Fatalf("report %+v", rep)
+	}
+	if n := len(r.db.Statements()); n != 0 {
+		t.Errorf("%d statements ran; want none before the check passes: %v", n, r.db.Statements())
+	}
+	var text bytes.Buffer
+	_ = rep.Write(&text, "text")
+	if !strings.Contains(text.String(), "GRANT CREATE TABLE") {
+		t.Errorf("text report:\n%s", text.String())
+	}
+}
+
+// TestVerifyDropsOldLeftoversOnly: scratch tables older than an hour are
+// dropped at start; a younger one (a run under way) and a table that only
+// looks alike are left.
+func TestVerifyDropsOldLeftoversOnly(t *testing.T) {
+	r := newRig(t, "")
+	for _, n := range []string{"TARGET_ORACLE$VERIFY_DEADBEEF", "TARGET_ORACLE$VERIFY_0000AAAA", "TARGET_ORACLE$VERIFY_KEEPME"} {
+		if _, err := r.db.Exec(oraclesql.Statement{SQL: `CREATE TABLE "LOADER"."` + n + `" ("ID" NUMBER)`, Kind: oraclesql.KindDDL}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.db.SetCreated("LOADER.TARGET_ORACLE$VERIFY_DEADBEEF", r.clock.Add(-2*time.Hour))
+	r.db.SetCreated("LOADER.TARGET_ORACLE$VERIFY_KEEPME", r.clock.Add(-2*time.Hour))
+	o := r.options()
+	o.Only = func(c Case) bool { return c.Name == "boolean true" }
+	rep, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(rep.Leftovers, ",") != "TARGET_ORACLE$VERIFY_DEADBEEF" {
+		t.Errorf("leftovers dropped %v", rep.Leftovers)
+	}
+	if got := strings.Join(r.scratchTables(), ","); got != "LOADER.TARGET_ORACLE$VERIFY_0000AAAA,LOADER.TARGET_ORACLE$VERIFY_KEEPME" {
+		t.Errorf("tables left %s", got)
+	}
+}
+
+// TestVerifyServers: the cases pass on the servers the loader adapts to —
+// 23ai with native BOOLEAN and JSON and MAX_STRING_SIZE=EXTENDED, and a
+// WE8MSWIN1252 database — and the report names the characters a
+// character set cannot hold; with national_characters: never, values the
+// database set cannot hold are skipped (the loader refuses them before
+// sending), not failed.
+func TestVerifyServers(t *testing.T) {
+	for _, tc := range []struct {
+		name, settings, charset, maxString string
+		major, stringBind                  int
+		skipped                            bool
+		cannot                             string
+	}{
+		{name: "23ai extended", major: 23, maxString: "EXTENDED", stringBind: 32767},
+		{name: "WE8MSWIN1252", major: 19, charset: "WE8MSWIN1252", cannot: "U+1F600"},
+		{name: "WE8MSWIN1252 never national", settings: `{"national_characters":"never"}`, major: 19, charset: "WE8MSWIN1252", cannot: "U+1F600", skipped: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, tc.settings)
+			ms := 4000
+			if tc.stringBind > 0 {
+				ms = tc.stringBind
+			}
+			r.db = fake.New(fake.Options{Schema: schemaName, Now: func() time.Time { return r.clock }, Charset: tc.charset, MaxStringBytes: ms})
+			info := connect.ServerInfo{Version: "23.5.0.24.07", Major: tc.major, Compatible: "23.0.0", MaxStringSize: "STANDARD",
+				IdentifierMaxBytes: 128, DBCharset: "AL32UTF8", NCharset: "AL16UTF16", CurrentSchema: schemaName, SessionUser: schemaName}
+			if tc.maxString != "" {
+				info.MaxStringSize, info.StringBindBytes = tc.maxString, tc.stringBind
+			}
+			if tc.major >= 23 {
+				info.BooleanType, info.JSONType = true, true
+			}
+			if tc.charset != "" {
+				info.DBCharset = tc.charset
+			}
+			r.facts = info.Resolve(r.cfg)
+			o := r.options()
+			o.Only = func(c Case) bool { return !strings.Contains(c.Name, "1 MB") }
+			rep, err := Run(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var failed, skipped []string
+			for _, c := range rep.Results {
+				switch c.Status {
+				case Fail:
+					failed = append(failed, c.Path+" "+c.Case+": "+c.Detail)
+				case Skipped:
+					skipped = append(skipped, c.Case)
+				}
+			}
+			if len(failed) > 0 || len(rep.Errors) > 0 {
+				t.Fatalf("failures:\n%s\n%v", strings.Join(failed, "\n"), rep.Errors)
+			}
+			if tc.skipped != (len(skipped) > 0) || !rep.OK() {
+				t.Errorf("skipped %v (want some: %v), ok %v", skipped, tc.skipped, rep.OK())
+			}
+			db := rep.Charsets[0]
+			if tc.cannot != "" && !strings.Contains(strings.Join(db.Cannot, " "), tc.cannot) || tc.cannot == "" && len(db.Cannot) > 0 {
+				t.Errorf("database character set report %+v, want it to name %q", db, tc.cannot)
+			}
+			if tc.major >= 23 {
+				types := map[string]string{}
+				for _, c := range rep.Results {
+					if c.Table == rep.Tables[0] {
+						types[c.Property] = c.Type
+					}
+				}
+				if types["b"] != "BOOLEAN" || types["j"] != "JSON" || types["s"] != "VARCHAR2(32767 BYTE)" {
+					t.Errorf("types on 23ai: %v", types)
+				}
+			}
+			if left := r.scratchTables(); len(left) > 0 {
+				t.Errorf("scratch tables left: %v", left)
+			}
+		})
+	}
+}
