@@ -145,7 +145,7 @@ func goldenCases() []goldenCase {
 	// A keyless table gets the stream's new key (an empty table).
 	addKey := engine.Change{Table: small(), Change: table.Change{Kind: table.ReplaceKey}}
 
-	return []goldenCase{
+	cases := []goldenCase{
 		{name: "replace_key", render: chg(plain, replaceKey)},
 		{name: "replace_key_none", render: chg(plain, dropKey)},
 		{name: "replace_key_added", render: chg(plain, addKey)},
@@ -245,6 +245,7 @@ func goldenCases() []goldenCase {
 		{name: "check_probes", render: stmts(ProbeServer(), ProbeLongIdentifiers(), ProbeExtendedStrings(), ProbeStringBind(), ProbeBoolean(), ProbeJSONType(),
 			ProbePrivileges(), ProbeQuotas(), ProbeSchema("SHOP"))},
 	}
+	return append(cases, nativeGoldenCases()...)
 }
 
 // format writes statements as in statements.sql (SPEC §11), each after
