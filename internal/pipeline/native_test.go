@@ -135,3 +135,61 @@ func columnTypes(cols []table.Column) string {
 	}
 	return strings.Join(out, ", ")
 }
+
+const vectorSchema = `{"type":"SCHEMA","stream":"emb","key_properties":["id"],"schema":{"type":"object","properties":{` +
+	`"id":{"type":"integer"},` +
+	`"e":{"type":["null","array"],"items":{"type":"number"},"minItems":3,"maxItems":3,"x-sql-datatype":"vector","x-sql-datatype-properties":{"format":"float64"}},` +
+	`"c":{"type":["null","array"],"items":{"type":"number"},"x-sql-datatype":"pgvector","x-sql-datatype-properties":{"dim":2,"format":"int8"}}}}}`
+
+func embRecord(e, c string) string {
+	return `{"type":"RECORD","stream":"emb","record":{"id":1,"e":` + e + `,"c":` + c + `}}`
+}
+
+// TestVectors (SPEC §5.2): with VECTOR on the server, vector properties
+// are VECTOR(n, FORMAT) columns (dimension from minItems = maxItems or
+// dim), elements rounded to the format; wrong lengths and INT8 out of
+// range are invalid input naming the property. Without it the columns are
+// JSON, the values as received, with one warning per property.
+func TestVectors(t *testing.T) {
+	cfg := loadConfig(t, `{"add_record_metadata": false}`)
+	native := pipeline.Server{VectorNative: true}
+	eng := newEngine()
+	if _, err := runOn(t, eng, cfg, native, input(vectorSchema, embRecord("[0.1,1e-400,3]", "[1.4,-127.6]"))); err != nil {
+		t.Fatal(err)
+	}
+	if got := columnTypes(eng.Tables()["DRY_RUN.EMB"].Columns); got != "ID NUMBER(38,0), E VECTOR(3, FLOAT64), C VECTOR(2, INT8)" {
+		t.Errorf("columns %s", got)
+	}
+	if r := eng.Rows("DRY_RUN.EMB"); r[0]["E"] != "[0.1,0,3]" || r[0]["C"] != "[1,-128]" {
+		t.Errorf("rows %v", r)
+	}
+	for _, c := range []struct{ e, c, want string }{
+		{"[1,2]", "null", `"e": a vector of 2 elements, its column VECTOR(3, FLOAT64) has 3 dimensions`},
+		{"null", "[1,128]", `"c": vector element 1: 128 is out of the INT8 range`},
+		{"null", "[1,-128.6]", `"c": vector element 1: -128.6 is out of the INT8 range`},
+		{"[1,2,1e309]", "null", `"e": vector element 2: 1e309 is out of the FLOAT64 range`},
+	} {
+		_, err := runOn(t, newEngine(), cfg, native, input(vectorSchema, embRecord(c.e, c.c)))
+		if c.e == "[1,2]" {
+			// minItems/maxItems: the validator refuses it first.
+			wantInputError(t, err, `"e"`)
+			continue
+		}
+		wantInputError(t, err, c.want)
+	}
+
+	eng = newEngine()
+	logs, err := runOn(t, eng, cfg, pipeline.Server{}, input(vectorSchema, embRecord("[0.1,2,3]", "[1,2]"), vectorSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := columnTypes(eng.Tables()["DRY_RUN.EMB"].Columns); got != "ID NUMBER(38,0), E CLOB, C CLOB" {
+		t.Errorf("fallback columns %s", got)
+	}
+	if n := strings.Count(logs, "needs Oracle's VECTOR type"); n != 2 {
+		t.Errorf("want one warning per vector property over two SCHEMA messages, got %d:\n%s", n, logs)
+	}
+	bad := strings.Replace(vectorSchema, `"format":"int8"`, `"format":"binary"`, 1)
+	_, err = runOn(t, newEngine(), cfg, native, input(bad))
+	wantInputError(t, err, `"c": x-sql-datatype-properties.format "binary": float32, float64 or int8 expected`)
+}

@@ -42,6 +42,9 @@ func (t Type) nativeString() string {
 	case KindBlob:
 		return "BLOB"
 	}
+	if t.VectorFormat == "" {
+		return "VECTOR" // an existing column whose shape the catalog did not tell
+	}
 	dim := "*"
 	if t.Dim > 0 {
 		dim = strconv.Itoa(t.Dim)

@@ -29,6 +29,10 @@ func Join(a, b Type, ceiling int) Type {
 		return a
 	case a.Kind == KindJSON && b.Kind == KindJSON:
 		return a
+	case a.Kind == KindVector && b.Kind == KindVector && a.VectorFormat == "":
+		// The catalog read shows a VECTOR but not its shape: it stays,
+		// and rows are converted for the shape the schema asks (plan).
+		return a
 	case a.Kind == KindJSON && b.Kind == KindVector:
 		// A vector stored as JSON where the server had no VECTOR type
 		// stays JSON when the server gets one (an auto setting's

@@ -742,7 +742,9 @@ func (l *Layout) NumberTextPaths() (inside, bare [][]string) {
 		case c.Role != RoleProperty || l.cols[i].conv == convNone:
 		case clobJSON:
 			inside, bare = append(inside, c.Source), append(bare, c.Source)
-		case l.cols[i].conv == convText:
+		case l.cols[i].conv == convText, l.cols[i].conv == convVector:
+			// A vector's elements are rounded to its format, not held
+			// as NUMBER: Oracle NUMBER's bounds do not apply.
 			inside = append(inside, c.Source)
 		}
 	}

@@ -145,6 +145,13 @@ func (l *Layout) plan(b *builder, root *schema.Property) error {
 		}
 		col := &l.table.Columns[i]
 		cp := colPlan{conv: convOf(col.Type), path: c.path, key: c.key, typ: col.Type, national: col.Type.National}
+		if cp.conv == convVector && col.Type.VectorFormat == "" && c.prop != nil {
+			// An existing VECTOR whose shape the catalog did not tell:
+			// convert for the shape the schema asks.
+			if want := PropertyType(c.prop, b.opts); want.Kind == KindVector {
+				cp.typ = want
+			}
+		}
 		switch c.role {
 		case RoleProperty:
 			propCol[c.prop] = i
