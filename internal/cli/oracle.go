@@ -11,6 +11,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/connect"
 	"github.com/target-oracle/target-oracle/internal/oracle"
 	"github.com/target-oracle/target-oracle/internal/pipeline"
+	"github.com/target-oracle/target-oracle/internal/table"
 )
 
 // server is a connected database and what it is.
@@ -50,7 +51,7 @@ func dial(cfg *config.Config, log *slog.Logger) (*server, int, error) {
 	log.Info("connected", "server", info.Version, "edition", info.Edition, "compatible", info.Compatible,
 		"schema", facts.DefaultSchema, "identifier_max_bytes", facts.IdentifierMaxBytes,
 		"varchar_max_bytes", facts.VarcharMaxBytes, "boolean", facts.BooleanNative, "json", facts.JSONNative,
-		"national", facts.National)
+		"national", facts.National, "max_columns", max(facts.MaxColumns, table.MaxColumns), "vector", facts.VectorNative)
 	return &server{db: db, facts: facts}, 0, nil
 }
 
@@ -115,5 +116,7 @@ func serverFromFacts(f connect.Facts) pipeline.Server {
 		BooleanNative:      f.BooleanNative,
 		JSONNative:         f.JSONNative,
 		NationalNeeded:     f.National,
+		MaxColumns:         f.MaxColumns,
+		VectorNative:       f.VectorNative,
 	}
 }

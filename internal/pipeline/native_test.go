@@ -193,3 +193,42 @@ func TestVectors(t *testing.T) {
 	_, err = runOn(t, newEngine(), cfg, native, input(bad))
 	wantInputError(t, err, `"c": x-sql-datatype-properties.format "binary": float32, float64 or int8 expected`)
 }
+
+// TestMaxColumns (SPEC §5.2): the column limit follows max_columns (the
+// server's MAX_COLUMNS): 4096 columns load where it is EXTENDED, and
+// every check, the rewrite's temporary column included, uses that limit;
+// 1000 stays the default.
+func TestMaxColumns(t *testing.T) {
+	cfg := loadConfig(t, `{"add_record_metadata": false}`)
+	rec := `{"type":"RECORD","stream":"full","record":{"p0":1}}`
+	wide := pipeline.Server{MaxColumns: 4096}
+	wideEngine := func() *memory.Engine {
+		return memory.New(memory.Options{KeepRows: true, Now: func() time.Time { return fixedNow }, MaxColumns: 4096})
+	}
+
+	_, err := runOn(t, newEngine(), cfg, pipeline.Server{}, input(fullSchema(1001), rec))
+	wantInputError(t, err, "the table would need 1001 columns, more than Oracle's 1000 (max_columns; 4096 needs MAX_COLUMNS=EXTENDED, 23ai)")
+
+	eng := wideEngine()
+	if _, err := runOn(t, eng, cfg, wide, input(fullSchema(4096), rec)); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(eng.Tables()["DRY_RUN.FULL"].Columns); n != 4096 {
+		t.Fatalf("%d columns, want 4096", n)
+	}
+	_, err = runOn(t, wideEngine(), cfg, wide, input(fullSchema(4097), rec))
+	wantInputError(t, err, "the table would need 4097 columns, more than the 4096 Oracle allows with MAX_COLUMNS=EXTENDED")
+
+	// A rewrite on the full table needs a 4097th, temporary column.
+	_, err = runOn(t, eng, cfg, wide, input(fullSchema(4096, 1), rec))
+	wantInputError(t, err, "4097 columns")
+	if !strings.Contains(err.Error(), "temporary column") {
+		t.Errorf("error lacks the manual procedure: %v", err)
+	}
+
+	// The setting alone (as in a dry run): max_columns 4096.
+	c4096 := loadConfig(t, `{"add_record_metadata": false, "max_columns": "4096"}`)
+	if _, err := runOn(t, wideEngine(), c4096, pipeline.Server{}, input(fullSchema(2000), rec)); err != nil {
+		t.Fatal(err)
+	}
+}
