@@ -200,3 +200,65 @@ func TestBinaryJoinedWithTextWarns(t *testing.T) {
 		t.Errorf("text keeps the encoded form: %q, %v", row[0], err)
 	}
 }
+
+func TestVectorPropertyTypes(t *testing.T) {
+	on := Options{VectorNative: true}
+	cases := []struct {
+		prop string
+		o    Options
+		want string
+	}{
+		{`{"type":"array","items":{"type":"number"},"x-sql-datatype":"vector","x-sql-datatype-properties":{"dimensions":3}}`, on, "VECTOR(3, FLOAT32)"},
+		{`{"type":"array","items":{"type":"number"},"x-sql-datatype":"pgvector","x-sql-datatype-properties":{"dim":8,"format":"FLOAT64"}}`, on, "VECTOR(8, FLOAT64)"},
+		{`{"type":["array","null"],"items":{"type":"integer"},"minItems":4,"maxItems":4,"x-sql-datatype":"vector","x-sql-datatype-properties":{"format":"int8"}}`, on, "VECTOR(4, INT8)"},
+		{`{"type":"array","items":{"type":"number"},"minItems":1,"maxItems":4,"x-sql-datatype":"vector"}`, on, "VECTOR(*, FLOAT32)"},
+		{`{"anyOf":[{"type":"array","items":{"type":"number"},"x-sql-datatype":"vector"},{"type":"null"}]}`, on, "VECTOR(*, FLOAT32)"},
+		// Not a vector: items that are not numbers, no items, another x-sql-datatype.
+		{`{"type":"array","items":{"type":"string"},"x-sql-datatype":"vector"}`, on, "CLOB"},
+		{`{"type":"array","x-sql-datatype":"vector"}`, on, "CLOB"},
+		{`{"type":"array","items":{"type":"number"},"x-sql-datatype":"json"}`, on, "CLOB"},
+		// No VECTOR on the server: the JSON type.
+		{`{"type":"array","items":{"type":"number"},"x-sql-datatype":"vector","x-sql-datatype-properties":{"dimensions":3}}`, Options{JSONNative: true}, "JSON"},
+	}
+	for _, c := range cases {
+		if got := columnType(t, c.prop, c.o).String(); got != c.want {
+			t.Errorf("%s: got %s, want %s", c.prop, got, c.want)
+		}
+	}
+}
+
+func TestVectorSchemaErrorsAndJoins(t *testing.T) {
+	on := Options{VectorNative: true}
+	for _, c := range []struct{ schema, key, want string }{
+		{`{"type":"array","items":{"type":"number"},"x-sql-datatype":"vector","x-sql-datatype-properties":{"format":"float16"}}`, "", `format "float16": float32, float64 or int8 expected`},
+		{`{"type":"array","items":{"type":"number"},"x-sql-datatype":"vector","x-sql-datatype-properties":{"dimensions":70000}}`, "", "at most 65535"},
+		{`{"type":"array","items":{"type":"number"},"x-sql-datatype":"vector","x-sql-datatype-properties":{"dimensions":3}}`, "x", "VECTOR(3, FLOAT32) column, which Oracle cannot index"},
+	} {
+		root := compileRoot(t, `{"type":"object","properties":{"x":`+c.schema+`}}`)
+		var keys []string
+		if c.key != "" {
+			keys = []string{c.key}
+		}
+		_, err := NewLayout("s", root, keys, on, nil)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.schema, err, c.want)
+		}
+	}
+	v3 := Type{Kind: KindVector, Dim: 3, VectorFormat: VectorFloat32}
+	json := Type{Kind: KindJSON}
+	for _, c := range []struct {
+		a, b Type
+		want string
+	}{
+		{json, v3, "JSON"}, // the server got VECTOR: the JSON column stays
+		{v3, Type{Kind: KindVector, Dim: 4, VectorFormat: VectorFloat32}, "CLOB"},
+		{Type{Kind: KindVector}, v3, "VECTOR"}, // shape unknown from the catalog: kept
+	} {
+		if got := Join(c.a, c.b, 4000).String(); got != c.want {
+			t.Errorf("Join(%s, %s) = %s, want %s", c.a, c.b, got, c.want)
+		}
+	}
+	if _, err := MigrateValue(v3, Type{Kind: KindClob}, "[1,2,3]"); err == nil {
+		t.Error("VECTOR to CLOB: want no exact conversion")
+	}
+}

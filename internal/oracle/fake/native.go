@@ -109,8 +109,15 @@ func (db *DB) measureBinary(d *arg) error {
 			return fmt.Errorf("a RAW bind of %d bytes: longer than any RAW column (%d), yet below go-ora's LONG RAW switch (%d) [server behaviour unknown]", n, rawLimit, goOraRaw)
 		}
 	}
-	if len(kinds) > 1 {
-		return fmt.Errorf("an array of bytes mixing RAW and LONG RAW values: go-ora declares the array by its last element (command.go:1654-1689)")
+	lastLong := false
+	if n := len(d.vals); n > 0 && d.vals[n-1] != "" {
+		v := d.vals[n-1]
+		lastLong = base64.StdEncoding.DecodedLen(len(v))-strings.Count(v[max(0, len(v)-2):], "=") > goOraRaw
+	}
+	if len(kinds) > 1 || d.long && !lastLong {
+		// wirepeer.TestByteBinds: [long, NULL] is declared a RAW of the
+		// long value's length.
+		return fmt.Errorf("an array of bytes mixing RAW (or NULL) and LONG RAW values: go-ora declares the array by its last element (command.go:1654-1689)")
 	}
 	return nil
 }
