@@ -262,3 +262,28 @@ func TestVectorSchemaErrorsAndJoins(t *testing.T) {
 		t.Error("VECTOR to CLOB: want no exact conversion")
 	}
 }
+
+// TestNativeFusedMatchesGeneral: the fused checks (RowChecked) give the
+// general path's rows and errors for binary and vector columns.
+func TestNativeFusedMatchesGeneral(t *testing.T) {
+	const s = `{"type":"object","properties":{"id":{"type":"integer"},` +
+		`"b":{"type":["null","string"],"contentEncoding":"base16","maxLength":8},` +
+		`"blob":{"type":["null","string"],"contentEncoding":"base64"},` +
+		`"v":{"type":["null","array"],"items":{"type":"number"},"x-sql-datatype":"vector","x-sql-datatype-properties":{"dimensions":2,"format":"int8"}}}}`
+	pair, ok := newFusedPair(t, s, []string{"id"}, Options{InterpretContentEncoding: true, VectorNative: true, AddRecordMetadata: true})
+	if !ok {
+		t.Fatal("no fused pair")
+	}
+	for _, rec := range []string{
+		`{"id":1,"b":"00ff","blob":"aGk=","v":[1,2]}`,
+		`{"id":2,"b":null,"blob":null,"v":null}`,
+		`{"id":3,"b":"0","v":[1,2]}`,
+		`{"id":4,"blob":"a","v":[1,2]}`,
+		`{"id":5,"v":[1,200]}`,
+		`{"id":6,"v":[1]}`,
+		`{"id":7,"b":"123456789","v":[1,2]}`,
+		`{"id":8,"b":"00","b":"zz"}`,
+	} {
+		pair.compare(t, []byte(rec))
+	}
+}
