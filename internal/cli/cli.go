@@ -383,7 +383,7 @@ func reporter(cfg *config.Config, log *slog.Logger, stderr io.Writer) func(what 
 // --plan (catalog: the real database's, read only).
 func embedded(o options, std IO, cfg *config.Config, srv pipeline.Server, now func() time.Time,
 	catalog func(ctx context.Context, schema, name string) (*table.Table, error), hooks memory.Hooks) (*memory.Engine, error) {
-	mo := memory.Options{DumpDir: o.dumpDir, Now: now, Catalog: catalog, StorePath: getenv(std.Env, StoreEnv), Hooks: hooks}
+	mo := memory.Options{DumpDir: o.dumpDir, Now: now, Catalog: catalog, StorePath: getenv(std.Env, StoreEnv), Hooks: hooks, MaxColumns: srv.MaxColumns}
 	for name, dst := range map[string]*time.Duration{LoadDelayEnv: &mo.LoadDelay, DDLDelayEnv: &mo.ApplyDelay} {
 		if v := getenv(std.Env, name); v != "" {
 			d, err := time.ParseDuration(v)
@@ -432,6 +432,9 @@ func dryRunServer(cfg *config.Config) pipeline.Server {
 	}
 	if n, err := strconv.Atoi(cfg.VarcharMaxBytes); err == nil {
 		srv.VarcharMaxBytes = n
+	}
+	if n, err := strconv.Atoi(cfg.MaxColumns); err == nil {
+		srv.MaxColumns = n // auto keeps 19c's 1000
 	}
 	return srv
 }

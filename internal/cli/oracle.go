@@ -12,6 +12,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/connect"
 	"github.com/target-oracle/target-oracle/internal/oracle"
 	"github.com/target-oracle/target-oracle/internal/pipeline"
+	"github.com/target-oracle/target-oracle/internal/table"
 )
 
 // server is a connected database and what it is.
@@ -63,7 +64,7 @@ func dialWrapped(cfg *config.Config, log *slog.Logger, wrap func(net.Conn) net.C
 	log.Info("connected", "server", info.Version, "edition", info.Edition, "compatible", info.Compatible,
 		"schema", facts.DefaultSchema, "identifier_max_bytes", facts.IdentifierMaxBytes,
 		"varchar_max_bytes", facts.VarcharMaxBytes, "boolean", facts.BooleanNative, "json", facts.JSONNative,
-		"national", facts.National)
+		"national", facts.National, "max_columns", max(facts.MaxColumns, table.MaxColumns), "vector", facts.VectorNative)
 	return &server{db: db, facts: facts}, 0, nil
 }
 
@@ -128,5 +129,7 @@ func serverFromFacts(f connect.Facts) pipeline.Server {
 		BooleanNative:      f.BooleanNative,
 		JSONNative:         f.JSONNative,
 		NationalNeeded:     f.National,
+		MaxColumns:         f.MaxColumns,
+		VectorNative:       f.VectorNative,
 	}
 }

@@ -67,6 +67,8 @@ var specRows = []struct{ name, typ, def, aliases string }{
 	{"max_parallelism", "integer", `4`, "parallelism"},
 	{"schema_evolution", "widen|additive|fail", `"widen"`, "allow_alter_table,freeze_schema"}, // + radbrt's freeze_schema
 	{"varchar_max_bytes", "auto|4000|32767", `"auto"`, ""},
+	{"max_columns", "auto|1000|4096", `"auto"`, ""},
+	{"interpret_content_encoding", "boolean", `false`, ""},
 	{"boolean_type", "auto|number|boolean", `"auto"`, ""},
 	{"json_type", "auto|json|clob", `"auto"`, ""},
 	{"timestamp_type", "timestamp_tz|timestamp", `"timestamp_tz"`, ""},

@@ -70,6 +70,8 @@ type Config struct {
 	MaxParallelism                 int
 	SchemaEvolution                string // widen | additive | fail
 	VarcharMaxBytes                string // auto | 4000 | 32767
+	MaxColumns                     string // auto | 1000 | 4096
+	InterpretContentEncoding       bool
 	BooleanType                    string // auto | number | boolean
 	JSONType                       string // auto | json | clob
 	TimestampType                  string // timestamp_tz | timestamp

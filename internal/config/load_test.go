@@ -63,7 +63,7 @@ func TestDefaults(t *testing.T) {
 		LoadMethod: "upsert", ProcessActivateVersionMessages: true, AddRecordMetadata: true,
 		DeleteMissing: "none", DeleteMissingMaxFraction: 0.5, ValidateRecords: true, OnInvalidRecord: "fail", OnDatabaseError: "fail", RejectPath: "rejected-records.jsonl",
 		BatchSizeRows: 10000, BatchSizeBytes: 33554432, MaxBufferedBytes: 134217728,
-		BatchWaitLimitSeconds: 60, MaxParallelism: 4, SchemaEvolution: "widen", VarcharMaxBytes: "auto",
+		BatchWaitLimitSeconds: 60, MaxParallelism: 4, SchemaEvolution: "widen", VarcharMaxBytes: "auto", MaxColumns: "auto",
 		BooleanType: "auto", JSONType: "auto", TimestampType: "timestamp_tz", NationalCharacters: "auto",
 		Compression: "none", GrantSelectTo: []string{}, CustomIndexes: map[string][]CustomIndex{}, DDLLockTimeoutSeconds: 60,
 		StreamMaps: map[string]any{}, StreamMapConfig: map[string]any{}, LogLevel: "info", LogFormat: "text",

@@ -11,6 +11,7 @@ import (
 
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
+	"github.com/target-oracle/target-oracle/internal/table"
 )
 
 // Access is what the session may do in the target schema, as read from
@@ -243,9 +244,10 @@ func (r *Report) serverItems() {
 	r.add(Info, "session", "user %s, current schema %s", s.SessionUser, s.CurrentSchema)
 	r.autonomousItems()
 	f := r.Facts
-	r.add(Info, "settings", "identifiers %d bytes, VARCHAR2 up to %d bytes, booleans as %s, JSON as %s, text as %s",
+	r.add(Info, "settings", "identifiers %d bytes, VARCHAR2 up to %d bytes, booleans as %s, JSON as %s, text as %s, up to %d columns, vectors as %s",
 		f.IdentifierMaxBytes, f.VarcharMaxBytes, pick(f.BooleanNative, "BOOLEAN", "NUMBER(1)"),
-		pick(f.JSONNative, "JSON", "CLOB IS JSON"), pick(f.National, "NVARCHAR2/NCLOB", "VARCHAR2/CLOB"))
+		pick(f.JSONNative, "JSON", "CLOB IS JSON"), pick(f.National, "NVARCHAR2/NCLOB", "VARCHAR2/CLOB"),
+		max(f.MaxColumns, table.MaxColumns), pick(f.VectorNative, "VECTOR", "JSON"))
 	for _, w := range s.Warnings {
 		r.add(Warn, "server", "%s", w)
 	}

@@ -29,8 +29,12 @@ type ServerInfo struct {
 	NCharset           string // NLS_NCHAR_CHARACTERSET, e.g. AL16UTF16
 	BooleanType        bool   // the BOOLEAN SQL type exists (23ai, COMPATIBLE >= 23)
 	JSONType           bool   // the JSON type exists (21c+, COMPATIBLE >= 20)
-	CurrentSchema      string // SYS_CONTEXT('USERENV','CURRENT_SCHEMA')
-	SessionUser        string // SYS_CONTEXT('USERENV','SESSION_USER'): whose privileges apply
+	// MaxColumns is the MAX_COLUMNS parameter (23ai): STANDARD (1000
+	// columns per table) or EXTENDED (4096); "" when not read.
+	MaxColumns    string
+	VectorType    bool   // the VECTOR type exists (23ai, COMPATIBLE >= 23.4)
+	CurrentSchema string // SYS_CONTEXT('USERENV','CURRENT_SCHEMA')
+	SessionUser   string // SYS_CONTEXT('USERENV','SESSION_USER'): whose privileges apply
 	// CloudService is SYS_CONTEXT('USERENV','CLOUD_SERVICE'): the workload
 	// type of an Autonomous Database ("OLTP", "DWCS", …), "" elsewhere.
 	CloudService string
@@ -59,7 +63,7 @@ func probe(ctx context.Context, q querier) (ServerInfo, error) {
 	var s ServerInfo
 	steps := []func(context.Context, querier) error{
 		s.readServer, s.readProduct, s.readParameters,
-		s.readIdentifiers, s.readStringSize, s.readStringBind, s.readBoolean, s.readJSON, s.readCloud,
+		s.readIdentifiers, s.readStringSize, s.readStringBind, s.readBoolean, s.readJSON, s.readVector, s.readCloud,
 	}
 	for _, step := range steps {
 		if err := step(ctx, q); err != nil {
@@ -114,7 +118,7 @@ func (s *ServerInfo) readParameters(ctx context.Context, q querier) error {
 	if err == nil {
 		return nil
 	}
-	s.warn("V$PARAMETER is not readable (%s): COMPATIBLE and MAX_STRING_SIZE are inferred; "+
+	s.warn("V$PARAMETER is not readable (%s): COMPATIBLE, MAX_STRING_SIZE and MAX_COLUMNS are inferred; "+
 		"GRANT SELECT ON V_$PARAMETER (or SELECT_CATALOG_ROLE) for exact values", oraText(err))
 	var v sql.NullString
 	err = queryRow(ctx, q, probeCompatibleLevel(), &v)
@@ -140,6 +144,8 @@ func scanParameters(rows *sql.Rows, s *ServerInfo) error {
 			s.Compatible = value.String
 		case "max_string_size":
 			s.MaxStringSize = strings.ToUpper(value.String)
+		case "max_columns":
+			s.MaxColumns = strings.ToUpper(value.String)
 		}
 	}
 	return rows.Err()
@@ -359,6 +365,8 @@ type Facts struct {
 	VarcharMaxBytes    int    // 4000 | 32767
 	BooleanNative      bool   // BOOLEAN columns, else NUMBER(1)
 	JSONNative         bool   // JSON columns, else CLOB IS JSON
+	MaxColumns         int    // columns per table: 4096 with MAX_COLUMNS=EXTENDED; 0 means 1000
+	VectorNative       bool   // VECTOR columns for vector properties, else JSON
 	National           bool   // NVARCHAR2/NCLOB for text
 	DefaultSchema      string // owner of the tables (conformed)
 	// Problems are explicit settings the server cannot honour (say
@@ -376,6 +384,8 @@ func (s ServerInfo) Resolve(cfg *config.Config) Facts {
 		"the server has no BOOLEAN type (Oracle 23ai with COMPATIBLE >= 23 has)")
 	f.JSONNative = f.choose("json_type", cfg.JSONType, "json", "clob", s.JSONType,
 		"the server has no JSON type (Oracle 21c+ with COMPATIBLE >= 20 has)")
+	f.MaxColumns = f.columns(cfg.MaxColumns)
+	f.VectorNative = s.VectorType
 	f.National = f.choose("national_characters", cfg.NationalCharacters, "always", "never", !unicodeCharset(s.DBCharset), "")
 	f.DefaultSchema = s.CurrentSchema
 	// A {stream_schema} template names no one schema: the user's own is

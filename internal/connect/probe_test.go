@@ -21,6 +21,7 @@ const (
 	qBoolean  = "AS BOOLEAN"
 	qJSON     = "JSON('{}')"
 	qBind     = "LENGTHB(:1)"
+	qVector   = "TO_VECTOR('[1]')"
 )
 
 var notReadable = ora(942, "ORA-00942: table or view does not exist")
@@ -53,10 +54,10 @@ func TestProbe(t *testing.T) {
 				fails(qParams, notReadable), fails(qDCL, notReadable),
 				on(qLongID, row(int64(1))),
 				fails(qExtStr, ora(910, "ORA-00910: specified length too long for its datatype")),
-				on(qBoolean, row(nil)), on(qJSON, row("{}")),
+				on(qBoolean, row(nil)), on(qJSON, row("{}")), on(qVector, row(int64(1))),
 			},
 			want: ServerInfo{Version: "23.5.0.24.07", Major: 23, Edition: "Free", MaxStringSize: "STANDARD",
-				IdentifierMaxBytes: 128, DBCharset: "AL32UTF8", NCharset: "AL16UTF16", BooleanType: true, JSONType: true,
+				IdentifierMaxBytes: 128, DBCharset: "AL32UTF8", NCharset: "AL16UTF16", BooleanType: true, JSONType: true, VectorType: true,
 				CurrentSchema: "APP", SessionUser: "APP"},
 			warnings: []string{"V$PARAMETER is not readable (ORA-00942", "DATABASE_COMPATIBLE_LEVEL is not readable"},
 		},
@@ -94,13 +95,13 @@ func TestProbe(t *testing.T) {
 			rules: []rule{
 				on(qServer, row("APP", "APP", "23.0.0.0.0", "AL32UTF8", "AL16UTF16")),
 				on(qProduct, row("Oracle Database 23ai Free", "23.4.0.24.05")),
-				rows(qParams, 2, "compatible", "23.0.0", "max_string_size", "EXTENDED"),
+				rows(qParams, 2, "compatible", "23.0.0", "max_string_size", "EXTENDED", "max_columns", "EXTENDED"),
 				on(qBind, row("4001")),
 			},
-			want: ServerInfo{Version: "23.4.0.24.05", Major: 23, Edition: "Free", Compatible: "23.0.0", MaxStringSize: "EXTENDED",
+			want: ServerInfo{Version: "23.4.0.24.05", Major: 23, Edition: "Free", Compatible: "23.0.0", MaxStringSize: "EXTENDED", MaxColumns: "EXTENDED",
 				StringBindBytes: 32767, IdentifierMaxBytes: 128, DBCharset: "AL32UTF8", NCharset: "AL16UTF16", BooleanType: true, JSONType: true,
 				CurrentSchema: "APP", SessionUser: "APP"},
-			notSent: []string{qBoolean, qJSON, qLongID, qExtStr},
+			notSent: []string{qBoolean, qJSON, qLongID, qExtStr, qVector},
 		},
 		{
 			// go-ora takes its VARCHAR limit from a capability bit, not
@@ -214,7 +215,8 @@ var (
 	bind4000 = func() ServerInfo { s := server21; s.StringBindBytes = 4000; return s }()
 	server23 = ServerInfo{Version: "23.5.0.24.07", Major: 23, Compatible: "23.0.0", MaxStringSize: "STANDARD",
 		IdentifierMaxBytes: 128, DBCharset: "AL32UTF8", NCharset: "AL16UTF16", BooleanType: true, JSONType: true, CurrentSchema: "APP", SessionUser: "APP"}
-	server12 = ServerInfo{Version: "12.2.0.1.0", Major: 12, Compatible: "12.1.0", MaxStringSize: "STANDARD",
+	server23Wide = func() ServerInfo { s := server23; s.MaxColumns, s.VectorType = "EXTENDED", true; return s }()
+	server12     = ServerInfo{Version: "12.2.0.1.0", Major: 12, Compatible: "12.1.0", MaxStringSize: "STANDARD",
 		IdentifierMaxBytes: 30, DBCharset: "UTF8", NCharset: "AL16UTF16", CurrentSchema: "OLD", SessionUser: "OLD"}
 )
 
@@ -256,6 +258,13 @@ func TestResolve(t *testing.T) {
 		{"national always/never, preserved schema case", server21, func(c *config.Config) {
 			c.NationalCharacters, c.IdentifierCase, c.DefaultTargetSchema = "never", "preserve", "Stage"
 		}, Facts{IdentifierMaxBytes: 128, VarcharMaxBytes: 32767, JSONNative: true, DefaultSchema: "Stage"}, nil},
+		{"23ai with MAX_COLUMNS=EXTENDED and VECTOR: 4096 columns, vectors", server23Wide, nil,
+			Facts{IdentifierMaxBytes: 128, VarcharMaxBytes: 4000, BooleanNative: true, JSONNative: true, MaxColumns: 4096, VectorNative: true, DefaultSchema: "APP"}, nil},
+		{"23ai with MAX_COLUMNS=EXTENDED, max_columns 1000", server23Wide, func(c *config.Config) { c.MaxColumns = "1000" },
+			Facts{IdentifierMaxBytes: 128, VarcharMaxBytes: 4000, BooleanNative: true, JSONNative: true, VectorNative: true, DefaultSchema: "APP"}, nil},
+		{"max_columns 4096 without EXTENDED is a problem", server19, func(c *config.Config) { c.MaxColumns = "4096" },
+			Facts{IdentifierMaxBytes: 128, VarcharMaxBytes: 4000, MaxColumns: 4096, DefaultSchema: "LOADER"},
+			[]string{"max_columns is 4096 but MAX_COLUMNS is unknown (1000 columns per table"}},
 		{"empty settings mean auto", server23, func(c *config.Config) { *c = config.Config{NationalCharacters: "always"} },
 			Facts{IdentifierMaxBytes: 128, VarcharMaxBytes: 4000, BooleanNative: true, JSONNative: true, National: true, DefaultSchema: "APP"}, nil},
 	}

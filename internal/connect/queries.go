@@ -30,12 +30,12 @@ func probeProductOnly() oraclesql.Statement {
 	}
 }
 
-// probeParameters returns rows (NAME, VALUE) for 'compatible' and
-// 'max_string_size'. V$PARAMETER needs SELECT_CATALOG_ROLE or SELECT on
+// probeParameters returns rows (NAME, VALUE) for 'compatible',
+// 'max_string_size' and 'max_columns' (23ai; absent before). V$PARAMETER needs SELECT_CATALOG_ROLE or SELECT on
 // V_$PARAMETER: ORA-00942 otherwise.
 func probeParameters() oraclesql.Statement {
 	return oraclesql.Statement{
-		SQL:  "SELECT PAR.NAME, PAR.VALUE FROM V$PARAMETER PAR WHERE PAR.NAME IN ('compatible', 'max_string_size')",
+		SQL:  "SELECT PAR.NAME, PAR.VALUE FROM V$PARAMETER PAR WHERE PAR.NAME IN ('compatible', 'max_string_size', 'max_columns')",
 		Kind: oraclesql.KindQuery,
 	}
 }

@@ -325,6 +325,8 @@ func check(c *table.Column, v string) error {
 	}
 	t := c.Type
 	switch t.Kind {
+	case table.KindRaw, table.KindBlob, table.KindVector:
+		return checkNative(c, v)
 	case table.KindVarchar:
 		n := len(v)
 		if (t.CharSemantics || t.National) && n > t.Length {
@@ -426,6 +428,8 @@ func compareValues(t table.Type, a, b string) int {
 		return value.CompareCanonical(a, b)
 	case table.KindTimestamp:
 		return compareTimestamps(a, b)
+	case table.KindRaw, table.KindBlob:
+		return compareBinary(a, b)
 	}
 	// Canonical dates order as text; strings compare by bytes, as
 	// Oracle's binary collation does.

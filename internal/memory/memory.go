@@ -57,6 +57,9 @@ type Options struct {
 	// as on a database; nil: every schema exists (the dry run has no
 	// catalog of users to ask).
 	Schemas []string
+	// MaxColumns is the server's column limit (ORA-01792): 1000, or 4096
+	// with MAX_COLUMNS=EXTENDED; 0 means 1000.
+	MaxColumns int
 }
 
 // defaultMigrationChunkRows is oraclesql.DefaultMigrationChunkRows (not
@@ -296,7 +299,7 @@ func (s *session) Apply(ctx context.Context, ch engine.Change) error {
 	defer e.mu.Unlock()
 	key := ch.Table.QualifiedName()
 	t := e.tables[key]
-	if err := t.columnLimit(ch); err != nil {
+	if err := t.columnLimit(ch, e.opts.MaxColumns); err != nil {
 		return fmt.Errorf("%s: %w", key, err)
 	}
 	switch {

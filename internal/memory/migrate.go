@@ -19,7 +19,10 @@ import (
 
 // columnLimit models ORA-01792 for one change: Oracle counts every column,
 // UNUSED ones included, at every statement.
-func (t *memTable) columnLimit(ch engine.Change) error {
+func (t *memTable) columnLimit(ch engine.Change, limit int) error {
+	if limit <= 0 {
+		limit = table.MaxColumns
+	}
 	n := len(ch.Table.Columns)
 	if t != nil {
 		n = len(t.def.Columns) + t.unused
@@ -34,8 +37,8 @@ func (t *memTable) columnLimit(ch engine.Change) error {
 			}
 		}
 	}
-	if n > table.MaxColumns {
-		return oraError(1792, fmt.Sprintf("maximum number of columns in a table or view is %d (%s would make %d, UNUSED columns included)", table.MaxColumns, ch.Change, n))
+	if n > limit {
+		return oraError(1792, fmt.Sprintf("maximum number of columns in a table or view is %d (%s would make %d, UNUSED columns included)", limit, ch.Change, n))
 	}
 	return nil
 }

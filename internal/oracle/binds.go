@@ -57,7 +57,7 @@ const (
 	bindNClob                     // []go_ora.NClob
 )
 
-func (c bindClass) locator() bool { return c == bindClob || c == bindNClob }
+func (c bindClass) locator() bool { return c == bindClob || c == bindNClob || c == bindBlob }
 
 // binder builds the arguments of statement executes from stored values.
 // Values other than timestamps are bound as the stored string itself (no
@@ -93,6 +93,9 @@ func newBinder(o Options) binder {
 
 // wireLen is the length of s on the wire as a text bind of type t.
 func (b *binder) wireLen(t table.Type, s string) int {
+	if t.IsBinary() {
+		return binaryLen(s)
+	}
 	if !t.National || b.national == charsetUTF8 || b.national == charsetAL32UTF8 {
 		return len(s)
 	}
@@ -111,6 +114,9 @@ func utf16Bytes(s string) int {
 // fits reports whether s travels as a VARCHAR bind of type t: go-ora's
 // LONG switch measures the UTF-8 length, the server the wire length.
 func (b *binder) fits(t table.Type, s string) bool {
+	if t.IsBinary() {
+		return binaryLen(s) <= b.rawLimit()
+	}
 	return len(s) <= b.maxString && b.wireLen(t, s) <= b.maxString
 }
 
@@ -128,6 +134,10 @@ func longCapable(t table.Type) bool {
 // VALUES, UPDATE SET) and the column takes it, else as a temporary LOB.
 func longClass(t table.Type, bare bool) bindClass {
 	switch {
+	case t.IsBinary() && bare:
+		return bindLongRaw
+	case t.IsBinary():
+		return bindBlob
 	case bare && longCapable(t):
 		return bindLong
 	case t.National:
@@ -138,6 +148,9 @@ func longClass(t table.Type, bare bool) bindClass {
 
 // shortClass is how a value that fits a VARCHAR bind travels.
 func shortClass(t table.Type) bindClass {
+	if t.IsBinary() {
+		return bindRaw
+	}
 	if t.National {
 		return bindNVarChar
 	}
@@ -230,7 +243,7 @@ func (b *binder) long(st *oraclesql.Statement, rows []engine.Row, bareOK func(j 
 	var scratch []string
 	for j := range st.Binds {
 		bd := &st.Binds[j]
-		if !isText(bd.Type) {
+		if !isText(bd.Type) && !bd.Type.IsBinary() {
 			continue
 		}
 		texts, err := b.texts(bd, rows, len(rows), scratch)
@@ -243,7 +256,7 @@ func (b *binder) long(st *oraclesql.Statement, rows []engine.Row, bareOK func(j 
 			if fits && !(locBefore[i] && b.wireLen(bd.Type, s) > expandedBytes) {
 				continue
 			}
-			c := longClass(bd.Type, bareOK(j) && !fits)
+			c := b.binaryClass(longClass(bd.Type, bareOK(j) && !fits), s)
 			if out == nil {
 				out = map[int]longBinds{}
 			}
@@ -261,7 +274,7 @@ func (b *binder) long(st *oraclesql.Statement, rows []engine.Row, bareOK func(j 
 // (numbers, dates, timestamps and booleans are short canonical texts).
 func isText(t table.Type) bool {
 	switch t.Kind {
-	case table.KindVarchar, table.KindClob, table.KindJSON:
+	case table.KindVarchar, table.KindClob, table.KindJSON, table.KindVector:
 		return true
 	}
 	return false
@@ -452,6 +465,13 @@ func (b *binder) arrayArgs(e execute) ([]any, error) {
 		}
 		if err := b.checkTexts(bd, rows, texts); err != nil {
 			return nil, err
+		}
+		if bd.Type.IsBinary() {
+			if args[j], err = binaryColumn(c, bd, rows, texts); err != nil {
+				return nil, err
+			}
+			scratch = texts
+			continue
 		}
 		args[j] = column(c, texts)
 		scratch = texts

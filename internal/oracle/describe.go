@@ -114,7 +114,7 @@ func fillFromCatalog(r []sql.NullString) (table.Fill, error) {
 // typeFromCatalog maps one ALL_TAB_COLS row to the type the target
 // would have created: equal types compare equal, so that reconciling an
 // unchanged table asks for no change. A type the target never creates
-// (FLOAT, RAW, BLOB, …) maps to the zero Type: the table may keep such
+// (FLOAT, LONG RAW, BFILE, …) maps to the zero Type: the table may keep such
 // columns, but a stream cannot write them.
 func typeFromCatalog(r []sql.NullString) (table.Type, error) {
 	num := func(v sql.NullString) (int, error) {
@@ -165,6 +165,8 @@ func typeFromCatalog(r []sql.NullString) (table.Type, error) {
 		return table.Type{Kind: table.KindJSON}, nil
 	case dataType == "DATE":
 		return table.Type{Kind: table.KindDate}, nil
+	case dataType == "RAW", dataType == "BLOB", dataType == "VECTOR":
+		return nativeFromCatalog(dataType, r[colDataLength])
 	case strings.HasPrefix(dataType, "TIMESTAMP("):
 		rest := strings.TrimPrefix(dataType, "TIMESTAMP(")
 		digits, zone, ok := strings.Cut(rest, ")")

@@ -100,7 +100,11 @@ func TestTypeFromCatalog(t *testing.T) {
 		// Types the target never creates: kept, not writable.
 		{catalogRow("A", "TIMESTAMP(6) WITH LOCAL TIME ZONE", "11", "0", "", "", "6", "0"), table.Type{}},
 		{catalogRow("A", "FLOAT", "22", "0", "", "126", "", "0"), table.Type{}},
-		{catalogRow("A", "RAW", "16", "0", "", "", "", "0"), table.Type{}},
+		{catalogRow("A", "LONG RAW", "0", "0", "", "", "", "0"), table.Type{}},
+		// interpret_content_encoding and 23ai VECTOR (shape not in ALL_TAB_COLS).
+		{catalogRow("A", "RAW", "16", "0", "", "", "", "0"), table.Type{Kind: table.KindRaw, Length: 16}},
+		{catalogRow("A", "BLOB", "4000", "0", "", "", "", "0"), table.Type{Kind: table.KindBlob}},
+		{catalogRow("A", "VECTOR", "0", "0", "", "", "", "0"), table.Type{Kind: table.KindVector}},
 	} {
 		got, err := typeFromCatalog(c.row)
 		if err != nil || got != c.want {

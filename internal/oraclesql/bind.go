@@ -26,6 +26,10 @@ const (
 //     explicit format, so no NLS date format or session time zone applies.
 //   - BOOLEAN: TO_BOOLEAN(:n) of 'true'/'false' (23ai).
 //   - JSON: JSON(:n) of the compact JSON text (21c+).
+//   - VECTOR: TO_VECTOR(:n) of the compact JSON array (23ai), its
+//     elements already rounded to the column's format.
+//   - RAW and BLOB: :n as is; the engine binds the bytes (BindText's
+//     stored base64 decoded), not text.
 //   - text and CLOB-backed JSON: :n as is.
 func bindExpr(t table.Type, n int) string {
 	p := placeholder(n)
@@ -45,6 +49,8 @@ func bindExpr(t table.Type, n int) string {
 		if !t.JSONAsClob {
 			return "JSON(" + p + ")"
 		}
+	case table.KindVector:
+		return "TO_VECTOR(" + p + ")"
 	}
 	return p
 }

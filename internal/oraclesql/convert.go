@@ -29,6 +29,8 @@ func convertExpr(from, to table.Type, x string) (string, error) {
 		return wrapText(to, e), nil
 	case to.Kind == table.KindNumber && !to.BoolNumber && from.Kind == table.KindBoolean:
 		return "CASE WHEN " + x + " THEN 1 ELSE 0 END", nil
+	case to.Kind == table.KindBlob && from.Kind == table.KindRaw:
+		return "TO_BLOB(" + x + ")", nil
 	case to.Kind == table.KindTimestamp && from.Kind == table.KindDate:
 		if to.TZ {
 			return "FROM_TZ(CAST(" + x + " AS TIMESTAMP), '+00:00')", nil
@@ -71,6 +73,14 @@ func textOf(from table.Type, x string) (string, error) {
 		return "JSON_SERIALIZE(" + x + " RETURNING CLOB)", nil
 	case table.KindBoolean:
 		return "CASE WHEN " + x + " THEN 'true' ELSE 'false' END", nil
+	case table.KindRaw:
+		// The base16 text in capitals (table.MigrateValue); at most
+		// 2 × 2000 = 4000 characters, or 65534 with EXTENDED, where only
+		// a RAW of at most 16383 bytes fits the 32767 of SQL text.
+		if from.Length > table.RawMaxBytesExtended/2 {
+			return "", fmt.Errorf("a RAW of more than %d bytes has no base16 text in SQL", table.RawMaxBytesExtended/2)
+		}
+		return "RAWTOHEX(" + x + ")", nil
 	case table.KindNumber:
 		if from.BoolNumber {
 			// A value other than 0/1 (an adopted column without the check)

@@ -210,7 +210,7 @@ func (r *Renderer) primaryKey(t *table.Table) string {
 // LOBTablespace applies to. Native JSON is left in the table's
 // tablespace: its storage clause (JSON (…) STORE AS) is 21c-only.
 func isLOB(t table.Type) bool {
-	return t.Kind == table.KindClob || t.Kind == table.KindJSON && t.JSONAsClob
+	return t.Kind == table.KindClob || t.Kind == table.KindBlob || t.Kind == table.KindJSON && t.JSONAsClob
 }
 
 // lobStorage is ` LOB (A, B) STORE AS (TABLESPACE X)` for LOBTablespace,

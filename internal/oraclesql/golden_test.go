@@ -149,7 +149,7 @@ func baseGoldenCases() []goldenCase {
 	// A keyless table gets the stream's new key (an empty table).
 	addKey := engine.Change{Table: small(), Change: table.Change{Kind: table.ReplaceKey}}
 
-	return []goldenCase{
+	cases := []goldenCase{
 		{name: "replace_key", render: chg(plain, replaceKey)},
 		{name: "replace_key_none", render: chg(plain, dropKey)},
 		{name: "replace_key_added", render: chg(plain, addKey)},
@@ -249,6 +249,7 @@ func baseGoldenCases() []goldenCase {
 		{name: "check_probes", render: stmts(ProbeServer(), ProbeLongIdentifiers(), ProbeExtendedStrings(), ProbeStringBind(), ProbeBoolean(), ProbeJSONType(),
 			ProbePrivileges(), ProbeQuotas(), ProbeSchema("SHOP"))},
 	}
+	return append(cases, nativeGoldenCases()...)
 }
 
 // format writes statements as in statements.sql (SPEC §11), each after

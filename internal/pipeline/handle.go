@@ -110,6 +110,7 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 		return err
 	}
 	s.layout = layout
+	p.warnLayout(s, layout)
 	// CLOB JSON keeps number text as received: no NUMBER bounds there.
 	s.schema.KeepNumberText(layout.NumberTextPaths())
 	s.fused = p.cfg.ValidateRecords && layout.UseChecks(s.schema)
@@ -450,6 +451,21 @@ func (p *pipeline) invalid(s *stream, m *singer.Message, err error) error {
 	}
 	// The run stops here: say how to keep loading past such records.
 	return fmt.Errorf("%w (set on_invalid_record to skip or reject to load the other records)", err)
+}
+
+// warnLayout logs each of the layout's warnings once per stream (a vector
+// stored as JSON, binary kept as text; SPEC §5.2).
+func (p *pipeline) warnLayout(s *stream, l *table.Layout) {
+	for _, w := range l.Warnings() {
+		if s.warnedLayout[w] {
+			continue
+		}
+		if s.warnedLayout == nil {
+			s.warnedLayout = make(map[string]bool)
+		}
+		s.warnedLayout[w] = true
+		p.log.Warn(w, "stream", s.name)
+	}
 }
 
 func (p *pipeline) warnUnknown(s *stream, props ...string) {

@@ -34,6 +34,13 @@ func (p *pipeline) tableOptions(stream string, st config.StreamSettings) table.O
 		NoKeyConstraint:     st.LoadMethod == "append-only",
 		Partitioning:        table.PartitionOption{Column: st.Partitioning.Column, Interval: st.Partitioning.Interval},
 		Compression:         st.Compression,
+
+		MaxColumns:               srv.MaxColumns,
+		InterpretContentEncoding: c.InterpretContentEncoding,
+		VectorNative:             srv.VectorNative,
+	}
+	if n, err := strconv.Atoi(c.MaxColumns); err == nil {
+		o.MaxColumns = n
 	}
 	if n, err := strconv.Atoi(c.IdentifierMaxBytes); err == nil {
 		o.IdentifierMaxBytes = n

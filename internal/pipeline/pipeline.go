@@ -42,6 +42,8 @@ type Server struct {
 	BooleanNative      bool // BOOLEAN column type available (23ai+)
 	JSONNative         bool // JSON column type available (COMPATIBLE >= 20)
 	NationalNeeded     bool // database character set cannot hold all of Unicode
+	MaxColumns         int  // columns per table: 1000, or 4096 with MAX_COLUMNS=EXTENDED; 0 means 1000
+	VectorNative       bool // VECTOR column type available (23ai)
 }
 
 // Options configure a Run.

@@ -38,6 +38,7 @@ type stream struct {
 	firstRecord int64 // line of the first record, for streams that hold states until the end (holdsStates)
 
 	warnedUnknown map[string]bool
+	warnedLayout  map[string]bool // Layout.Warnings already logged
 	warnedKeyless bool
 	// notedOptions: the partitioning/compression note for an existing
 	// table was logged (once per stream and run).

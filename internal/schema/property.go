@@ -48,6 +48,20 @@ type Property struct {
 	// allOf branch's) lists the property. Partitioning reads it: a
 	// required date-time property is never absent.
 	Required bool
+	// ContentEncoding is the string's contentEncoding, lower-cased
+	// ("base64", "base16", …); "" when absent. Only interpret_content_encoding
+	// makes the table model read it (binary columns, SPEC §5.2).
+	ContentEncoding string
+
+	// SQLDatatype is x-sql-datatype, lower-cased ("vector", "pgvector"),
+	// "" when absent; VectorDim (dimensions or dim of
+	// x-sql-datatype-properties, 0 when absent) and VectorFormat (its
+	// format, lower-cased, "" when absent) describe a vector. MinItems and
+	// MaxItems are the array's bounds, -1 when absent.
+	SQLDatatype        string
+	VectorDim          int
+	VectorFormat       string
+	MinItems, MaxItems int
 
 	// Properties of an object, in the order the schema text lists them.
 	// HasProperties distinguishes {"type":"object"} (free-form) from an

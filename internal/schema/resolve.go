@@ -31,7 +31,7 @@ type resolver struct {
 }
 
 func newAny(name string, path []string) *Property {
-	return &Property{Name: name, Path: path, Types: Any, MaxLength: -1}
+	return &Property{Name: name, Path: path, Types: Any, MaxLength: -1, MinItems: -1, MaxItems: -1}
 }
 
 // childPath returns path+name without sharing path's backing array.
@@ -189,6 +189,9 @@ func (r *resolver) applyOwn(p *Property, o *object, depth int) error {
 	p.Format, _ = o.vals["format"].(string)
 	p.Description, _ = o.vals["description"].(string)
 	if err := applyNumbers(p, o); err != nil {
+		return fmt.Errorf("schema of %s: %w", where(p.Path), err)
+	}
+	if err := applyAnnotations(p, o); err != nil {
 		return fmt.Errorf("schema of %s: %w", where(p.Path), err)
 	}
 	if props, ok := o.get("properties"); ok {
@@ -356,6 +359,7 @@ func intersect(p, m *Property) {
 	if p.MultipleOf == "" {
 		p.MultipleOf = m.MultipleOf
 	}
+	intersectAnnotations(p, m)
 	if p.Description == "" {
 		p.Description = m.Description
 	}
@@ -403,6 +407,7 @@ func union(alts []*Property, name string, path []string) *Property {
 	}
 	p.Types = normalise(p.Types)
 	unionStrings(p, strs)
+	unionAnnotations(p, strs, arrs)
 	if len(nums) > 0 && allSame(nums, func(a *Property) string { return a.MultipleOf }) {
 		p.MultipleOf = nums[0].MultipleOf
 	}

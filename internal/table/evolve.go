@@ -29,8 +29,21 @@ func Join(a, b Type, ceiling int) Type {
 		return a
 	case a.Kind == KindJSON && b.Kind == KindJSON:
 		return a
-	case a.Kind == KindJSON || b.Kind == KindJSON:
+	case a.Kind == KindVector && b.Kind == KindVector && a.VectorFormat == "":
+		// The catalog read shows a VECTOR but not its shape: it stays,
+		// and rows are converted for the shape the schema asks (plan).
+		return a
+	case a.Kind == KindJSON && b.Kind == KindVector:
+		// A vector stored as JSON where the server had no VECTOR type
+		// stays JSON when the server gets one (an auto setting's
+		// difference, as for BOOLEAN and JSON).
+		return a
+	case a.Kind == KindJSON || b.Kind == KindJSON, a.Kind == KindVector || b.Kind == KindVector:
+		// A vector with anything but itself (another dimension or format)
+		// has no exact conversion: CLOB, whose migration is refused.
 		return Type{Kind: KindClob, National: a.National || b.National}
+	case a.IsBinary() || b.IsBinary():
+		return joinBinary(a, b, ceiling)
 	case a.isBool() && b.isBool():
 		return a
 	case isNumeric(a) && isNumeric(b):
@@ -163,6 +176,8 @@ func Fit(t Type, s Stats, ceiling int) Type {
 		ceiling = DefaultVarcharMaxBytes
 	}
 	switch t.Kind {
+	case KindRaw:
+		return fitBinary(t, s, ceiling)
 	case KindVarchar:
 		if textFits(t, s, ceiling) {
 			return t
@@ -298,6 +313,8 @@ func inPlace(from, to Type) bool {
 		return true
 	case from.Kind == KindTimestamp && to.Kind == KindTimestamp:
 		return from.TZ == to.TZ
+	case from.Kind == KindRaw && to.Kind == KindRaw:
+		return true
 	case from.Kind == KindJSON && from.JSONAsClob && to.Kind == KindClob:
 		return from.National == to.National
 	}
@@ -325,6 +342,7 @@ func Rewrites(from, to Type) bool { return from != to && !inPlace(from, to) }
 // Migrated columns move to the end of next, as they do in Oracle; engines
 // bind values by column name, not position.
 func Reconcile(current, want *Table, stats []Stats, policy string, opts Options) (*Table, []Change, error) {
+	limit := opts.columnLimit()
 	ceiling := opts.ceiling()
 	statAt := func(i int) Stats {
 		if i < len(stats) {
@@ -392,7 +410,7 @@ func Reconcile(current, want *Table, stats []Stats, policy string, opts Options)
 	if len(refused) > 0 {
 		return nil, nil, &EvolutionError{Table: current.QualifiedName(), Policy: policy, Refused: refused}
 	}
-	if err := fitsColumnLimit(current, changes); err != nil {
+	if err := fitsColumnLimit(current, changes, limit); err != nil {
 		return nil, nil, err
 	}
 	for _, c := range changes {
@@ -408,7 +426,7 @@ func Reconcile(current, want *Table, stats []Stats, policy string, opts Options)
 // so does each rewrite's temporary column, which stays behind as an
 // UNUSED column; so do the table's UNUSED columns. The refusal comes
 // before any change is made, with the manual procedure.
-func fitsColumnLimit(current *Table, changes []Change) error {
+func fitsColumnLimit(current *Table, changes []Change, limit int) error {
 	peak := len(current.Columns) + current.Unused
 	var rewrites []Change
 	for _, c := range changes {
@@ -420,7 +438,7 @@ func fitsColumnLimit(current *Table, changes []Change) error {
 			rewrites = append(rewrites, c)
 		}
 	}
-	if peak <= MaxColumns {
+	if peak <= limit {
 		return nil
 	}
 	name := Quote(current.Schema) + "." + Quote(current.Name)
@@ -429,7 +447,7 @@ func fitsColumnLimit(current *Table, changes []Change) error {
 	if current.Unused > 0 {
 		fmt.Fprintf(&b, ", %d UNUSED left by earlier migrations", current.Unused)
 	}
-	fmt.Fprintf(&b, "), more than Oracle's %d; nothing was changed.", MaxColumns)
+	fmt.Fprintf(&b, "), more than %s; nothing was changed.", columnLimitText(limit))
 	if current.Unused > 0 {
 		fmt.Fprintf(&b, " Free the UNUSED columns first (it rewrites every row): ALTER TABLE %s DROP UNUSED COLUMNS CHECKPOINT 10000; then run the load again.", name)
 	}
@@ -529,6 +547,8 @@ func MigrateValue(from, to Type, stored string) (string, error) {
 		return "", nil
 	}
 	switch {
+	case from.IsBinary() || to.IsBinary():
+		return migrateBinary(from, to, stored)
 	case from.isBool():
 		b, err := storedBool(from, stored)
 		if err != nil {

@@ -85,10 +85,17 @@ type Options struct {
 	NoKeyConstraint bool
 
 	VarcharMaxBytes int // VARCHAR2 ceiling in bytes; 0 means 4000
-	BooleanNative   bool
-	JSONNative      bool
-	TimestampTZ     bool
-	National        bool
+	// MaxColumns is the most columns a table may have: 1000, or 4096
+	// with MAX_COLUMNS=EXTENDED (23ai); 0 means 1000.
+	MaxColumns int
+	// InterpretContentEncoding makes base64/base16 strings binary
+	// columns (RAW/BLOB); VectorNative says the server has VECTOR (23ai).
+	InterpretContentEncoding bool
+	VectorNative             bool
+	BooleanNative            bool
+	JSONNative               bool
+	TimestampTZ              bool
+	National                 bool
 
 	CustomIndexes []Index // Columns name property paths "a.b" or column names
 
@@ -166,6 +173,9 @@ type Layout struct {
 	seq       int
 
 	needsDeleted bool // the record carries an undeclared _sdc_deleted_at the table has no column for
+
+	bin      []byte   // decoded binary values (binary)
+	warnings []string // what the mapping chose that the user should know (Warnings)
 }
 
 // cand is a column the layout wants before it has a name.
@@ -222,7 +232,7 @@ func NewLayout(stream string, root *schema.Property, keyProps []string, opts Opt
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{stream: stream, opts: &opts, ignored: &trie{}}
+	b := &builder{stream: stream, opts: &opts, ignored: &trie{}, maxColumns: opts.columnLimit()}
 	for _, p := range opts.IgnoredColumns {
 		b.ignored.add(strings.Split(p, "."))
 	}
@@ -239,7 +249,7 @@ func NewLayout(stream string, root *schema.Property, keyProps []string, opts Opt
 	if err != nil {
 		return nil, err
 	}
-	l := &Layout{stream: stream, table: *t, doc: -1, ceiling: opts.ceiling(), meta: make(map[string]int)}
+	l := &Layout{stream: stream, table: *t, doc: -1, ceiling: opts.ceiling(), meta: make(map[string]int), warnings: b.warnings}
 	if len(b.ignored.kids) > 0 {
 		l.docTrie = b.ignored // nil otherwise: documents are copied without a walk
 	}
@@ -263,6 +273,9 @@ type builder struct {
 	props   []*cand // schema order (keys included where they appear)
 	doc     *cand
 	meta    []*cand
+
+	maxColumns int      // the column limit (Options.MaxColumns)
+	warnings   []string // see Layout.Warnings
 }
 
 func (b *builder) ignoredPath(path []string) bool {
@@ -283,6 +296,7 @@ func (b *builder) newCand(p *schema.Property, role Role) *cand {
 	c := &cand{source: p.Path, path: path, role: role, prop: p, desc: p.Description, existing: -1}
 	c.typ = PropertyType(p, b.opts)
 	c.mapped = b.opts.ColumnMappings[path]
+	b.noteNative(c)
 	return c
 }
 
@@ -303,6 +317,9 @@ func (b *builder) collect(root *schema.Property, keyProps []string) error {
 		}
 		c := b.newCand(p, RoleProperty)
 		c.key = true
+		if err := b.checkNative(c); err != nil {
+			return err
+		}
 		if c.typ.IsLOB() {
 			return inputError(b.stream, k, "key property would need a %s column, which Oracle cannot index: give it a maxLength or a scalar type", c.typ)
 		}
@@ -317,6 +334,11 @@ func (b *builder) collect(root *schema.Property, keyProps []string) error {
 			base: FitName(ConformName(doc, o.IdentifierUpper), doc, o.maxBytes())}
 	} else {
 		b.walk(root, 0, keySet)
+		for _, c := range b.props {
+			if err := b.checkNative(c); err != nil {
+				return err
+			}
+		}
 	}
 	for _, m := range metaNames() {
 		c := &cand{source: []string{strings.ToLower(m)}, path: strings.ToLower(m), role: RoleMetadata, meta: m, name: m, base: m, existing: -1}
@@ -364,6 +386,19 @@ func (b *builder) walk(obj *schema.Property, depth int, keys map[string]*cand) {
 	}
 }
 
+// checkNative returns the error of a property whose native type is not
+// possible (see noteNative); walk's candidates are checked by
+// checkNatives.
+func (b *builder) checkNative(c *cand) error {
+	if c.prop == nil || !isVector(c.prop) {
+		return nil
+	}
+	if _, _, err := vectorSpec(c.prop); err != nil {
+		return inputError(b.stream, c.path, "%v", err)
+	}
+	return nil
+}
+
 // expands reports whether p's properties become columns of their own.
 func (b *builder) expands(p *schema.Property, depth int) bool {
 	return b.opts.StorageMode == ModeFlattened && depth < b.opts.FlatteningMaxDepth &&
@@ -384,6 +419,9 @@ func (b *builder) sizeKeys() error {
 			continue
 		}
 		budget -= keyBytes(c.typ, ceiling)
+		if budget < 0 {
+			return inputError(b.stream, c.path, "key columns do not fit Oracle's index key limit of %d bytes (a %s key takes %d)", KeyBudgetBytes, c.typ, keyBytes(c.typ, ceiling))
+		}
 	}
 	slices.SortStableFunc(strs, func(x, y *cand) int {
 		return cmp.Compare(keyBytes(x.typ, ceiling), keyBytes(y.typ, ceiling))
@@ -553,7 +591,9 @@ func (b *builder) table(name string, existing *Table) (*Table, error) {
 			if !col.Writable() {
 				return nil, inputError(b.stream, c.path, "the property matches the existing column %s, %s, which refuses values: map the property elsewhere (column_mappings) or leave it out (ignored_columns)", Quote(col.Name), col.Fill)
 			}
-			c.typ = Join(col.Type, c.typ, ceiling)
+			wanted := c.typ
+			c.typ = Join(col.Type, b.asText(c, col.Type), ceiling)
+			b.noteJoin(c, col.Type, wanted)
 			if c.key && c.typ.IsLOB() {
 				return nil, inputError(b.stream, c.path, "key property's existing column %s is a LOB", Quote(col.Name))
 			}
@@ -592,8 +632,8 @@ func (b *builder) table(name string, existing *Table) (*Table, error) {
 	for _, c := range fresh {
 		t.Columns = append(t.Columns, b.column(c, !c.key))
 	}
-	if len(t.Columns) > MaxColumns {
-		return nil, inputError(b.stream, "", "the table would need %d columns, more than Oracle's %d: use storage_mode json, a smaller flattening_max_depth or ignored_columns", len(t.Columns), MaxColumns)
+	if len(t.Columns) > b.maxColumns {
+		return nil, inputError(b.stream, "", "the table would need %d columns, more than %s: use storage_mode json, a smaller flattening_max_depth or ignored_columns", len(t.Columns), columnLimitText(b.maxColumns))
 	}
 	for _, c := range b.keys {
 		if !b.opts.NoKeyConstraint {
@@ -702,7 +742,9 @@ func (l *Layout) NumberTextPaths() (inside, bare [][]string) {
 		case c.Role != RoleProperty || l.cols[i].conv == convNone:
 		case clobJSON:
 			inside, bare = append(inside, c.Source), append(bare, c.Source)
-		case l.cols[i].conv == convText:
+		case l.cols[i].conv == convText, l.cols[i].conv == convVector:
+			// A vector's elements are rounded to its format, not held
+			// as NUMBER: Oracle NUMBER's bounds do not apply.
 			inside = append(inside, c.Source)
 		}
 	}

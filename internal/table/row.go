@@ -51,11 +51,14 @@ const (
 	convDate                       // DATE: YYYY-MM-DD
 	convTimestamp                  // TIMESTAMP: canonical UTC text
 	convJSON                       // JSON: compact JSON
+	convBinary                     // RAW/BLOB: the decoded bytes in padded base64
+	convVector                     // VECTOR: compact JSON, elements rounded to the format
 )
 
 type colPlan struct {
 	conv     convKind
 	format   string // the source property's format
+	encoding string // the source property's binary encoding (binary columns)
 	path     string // source path for errors
 	key      bool
 	typ      Type
@@ -119,6 +122,10 @@ func convOf(t Type) convKind {
 		return convTimestamp
 	case KindJSON:
 		return convJSON
+	case KindRaw, KindBlob:
+		return convBinary
+	case KindVector:
+		return convVector
 	}
 	return convNone
 }
@@ -138,10 +145,26 @@ func (l *Layout) plan(b *builder, root *schema.Property) error {
 		}
 		col := &l.table.Columns[i]
 		cp := colPlan{conv: convOf(col.Type), path: c.path, key: c.key, typ: col.Type, national: col.Type.National}
+		if cp.conv == convVector && col.Type.VectorFormat == "" && c.prop != nil {
+			// An existing VECTOR whose shape the catalog did not tell:
+			// convert for the shape the schema asks.
+			if want := PropertyType(c.prop, b.opts); want.Kind == KindVector {
+				cp.typ = want
+			}
+		}
 		switch c.role {
 		case RoleProperty:
 			propCol[c.prop] = i
 			cp.format = c.prop.Format
+			if cp.conv == convBinary {
+				cp.encoding = binaryEncoding(c.prop, b.opts)
+				if cp.encoding == "" {
+					// An existing binary column for a property that is not
+					// binary (here): Join made it text, so this is not met;
+					// base64 is the stored form.
+					cp.encoding = EncodingBase64
+				}
+			}
 			cp.filter = b.ignored
 			for _, k := range c.source {
 				cp.filter = cp.filter.child(k)
@@ -649,6 +672,11 @@ func (l *Layout) value(b []byte, j, end int, c int, stats []Stats) (int, error) 
 		err = l.boolean(cp, raw)
 	case convDate, convTimestamp:
 		err = l.time(cp, raw, &st)
+	case convBinary:
+		err = l.binary(cp, raw, &st)
+	case convVector:
+		err = l.vector(cp, raw)
+		st.MaxBytes = len(l.buf) - start
 	}
 	if err != nil {
 		l.buf = l.buf[:start]

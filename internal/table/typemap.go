@@ -13,8 +13,10 @@ const (
 	// together: Oracle's index key limit is about 6,400 bytes with 8 KB
 	// blocks (ORA-01450), less some overhead.
 	KeyBudgetBytes = 6000
-	// MaxColumns is Oracle's limit of columns per table.
-	MaxColumns = 1000
+	// MaxColumns is Oracle's limit of columns per table;
+	// MaxColumnsExtended is 23ai's with MAX_COLUMNS=EXTENDED.
+	MaxColumns         = 1000
+	MaxColumnsExtended = 4096
 	// timeTextChars is the width of a JSON Schema "time" column.
 	timeTextChars = 32
 )
@@ -67,13 +69,17 @@ func (t Type) String() string {
 			return "NCLOB"
 		}
 		return "CLOB"
+	case KindRaw, KindBlob, KindVector:
+		return t.nativeString()
 	}
 	return "UNKNOWN"
 }
 
-// IsLOB reports whether t is stored as a LOB (or JSON), which Oracle does
-// not allow in a primary key.
-func (t Type) IsLOB() bool { return t.Kind == KindClob || t.Kind == KindJSON }
+// IsLOB reports whether t is stored as a LOB (or JSON or VECTOR), which
+// Oracle does not allow in a primary key.
+func (t Type) IsLOB() bool {
+	return t.Kind == KindClob || t.Kind == KindJSON || t.Kind == KindBlob || t.Kind == KindVector
+}
 
 // isText reports whether values of t are stored as plain text.
 func (t Type) isText() bool { return t.Kind == KindVarchar || t.Kind == KindClob }
@@ -142,6 +148,9 @@ func PropertyType(p *schema.Property, o *Options) Type {
 	if t == 0 { // {"type":"null"}: always NULL; the cheapest column
 		return textType(-1, o)
 	}
+	if vt, ok := vectorType(p, o); ok {
+		return vt
+	}
 	if t&(schema.Object|schema.Array) != 0 {
 		return o.jsonType()
 	}
@@ -156,6 +165,9 @@ func PropertyType(p *schema.Property, o *Options) Type {
 	case schema.Boolean:
 		return o.boolType()
 	case schema.String:
+		if bt, ok := binaryType(p, o); ok {
+			return bt
+		}
 		switch p.Format {
 		case "date-time":
 			return o.timestampType()
@@ -199,6 +211,8 @@ func keyBytes(t Type, ceiling int) int {
 		case t.CharSemantics:
 			return min(4*t.Length, ceiling)
 		}
+		return t.Length
+	case KindRaw:
 		return t.Length
 	}
 	return ceiling

@@ -15,6 +15,9 @@ const (
 	KindDate                      // DATE
 	KindTimestamp                 // TIMESTAMP(f) [WITH TIME ZONE]
 	KindJSON                      // JSON, or CLOB CHECK (… IS JSON) when JSONAsClob
+	KindRaw                       // RAW(n): Length bytes (interpret_content_encoding)
+	KindBlob                      // BLOB (interpret_content_encoding)
+	KindVector                    // VECTOR(Dim, VectorFormat) (23ai)
 )
 
 // Type is an Oracle column type as the target creates or finds it.
@@ -39,6 +42,11 @@ type Type struct {
 
 	// KindJSON: stored as CLOB with an IS JSON check instead of JSON.
 	JSONAsClob bool
+
+	// KindVector: Dim elements (0: any number, "*"), each of VectorFormat
+	// (VectorFloat32, VectorFloat64 or VectorInt8).
+	Dim          int
+	VectorFormat string
 }
 
 // Role says where a column's values come from.

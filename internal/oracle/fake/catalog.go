@@ -55,6 +55,12 @@ func (db *DB) describe(q string) [][]sql.NullString {
 			}
 		case table.KindJSON:
 			dataType, dataLength = "JSON", num(8200)
+		case table.KindRaw:
+			dataType, dataLength = "RAW", num(typ.Length)
+		case table.KindBlob:
+			dataType, dataLength = "BLOB", num(4000)
+		case table.KindVector:
+			dataType, dataLength = "VECTOR", num(0) // the shape is not in ALL_TAB_COLS [verify on a real DB]
 		case table.KindDate:
 			dataType, dataLength = "DATE", num(7)
 		case table.KindTimestamp:

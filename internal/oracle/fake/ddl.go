@@ -279,6 +279,8 @@ func parseType(s string) (table.Type, error) {
 			return table.Type{}, bad
 		}
 		return t, nil
+	case "RAW", "BLOB", "VECTOR":
+		return parseNativeType(name, args, suffix)
 	case "TIMESTAMP":
 		t := table.Type{Kind: table.KindTimestamp, Frac: num(args), TZ: suffix == " WITH TIME ZONE"}
 		if t.Frac < 0 || t.Frac > 9 || (suffix != "" && !t.TZ) {

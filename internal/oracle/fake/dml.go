@@ -129,6 +129,12 @@ func (w *work) eval(e expr, b *binds, row int, src map[string]value) (value, err
 	if e.bind >= b.cols {
 		return value{}, oraError(1008, "not all variables bound")
 	}
+	if b.binary[e.bind] {
+		if e.conv != convText {
+			return value{}, oraError(932, "inconsistent datatypes: bytes bound into a %s conversion", convName(e.conv))
+		}
+		return value{text: b.text(e.bind, row), conv: e.conv, binary: true}, nil
+	}
 	s, err := convert(e.conv, b.text(e.bind, row))
 	return value{text: s, conv: e.conv}, err
 }
@@ -146,7 +152,9 @@ func (w *work) store(t *tbl, c *column, v value) (string, error) {
 	switch {
 	case v.now:
 		s = w.db.now(typ)
-	case s != "" && !compatible(v.conv, typ):
+	case s != "" && v.binary != typ.IsBinary():
+		return "", oraError(932, "inconsistent datatypes: expected %s got %s (column %q)", typ, binaryName(v.binary), c.name)
+	case s != "" && !v.binary && !compatible(v.conv, typ):
 		return "", oraError(932, "inconsistent datatypes: %s value for column %q of type %s", convName(v.conv), c.name, typ)
 	}
 	if s == "" {
@@ -165,7 +173,7 @@ func (w *work) store(t *tbl, c *column, v value) (string, error) {
 }
 
 func convName(c conv) string {
-	return [...]string{"", "text", "NUMBER", "BOOLEAN", "DATE", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE", "JSON"}[c]
+	return [...]string{"", "text", "NUMBER", "BOOLEAN", "DATE", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE", "JSON", "VECTOR"}[c]
 }
 
 // assignment is one column a statement sets.
@@ -669,6 +677,13 @@ func longUses(t *tbl, b *binds, as []assignment) error {
 			continue
 		}
 		typ := t.effective(c)
+		if b.binary[a.expr.bind] {
+			if typ.Kind != table.KindBlob {
+				return oraError(1461, "can bind a LONG RAW value only for insert into a LONG RAW or BLOB column (bind %d into %q of type %s)", a.expr.bind+1, c.name, typ)
+			}
+			ok[a.expr.bind] = true
+			continue
+		}
 		if a.expr.conv != convText || typ.National || !(typ.Kind == table.KindClob || typ.Kind == table.KindJSON && typ.JSONAsClob) {
 			return oraError(1461, "can bind a LONG value only for insert into a LONG column (bind %d into %q of type %s)", a.expr.bind+1, c.name, typ)
 		}

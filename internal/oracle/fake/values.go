@@ -25,6 +25,7 @@ const (
 	classVarchar bindClass = iota
 	classNVarchar
 	classLOB
+	classRaw // [][]byte: RAW, or LONG RAW above go-ora's RAW limit
 )
 
 // binds are the decoded arguments of one execute: vals[column][row] is
@@ -34,6 +35,7 @@ type binds struct {
 	array      bool
 	vals       [][]string
 	long       []bool // the argument is a LONG bind (go-ora's LONG switch)
+	binary     []bool // the argument carries bytes (RAW, LONG RAW or BLOB); vals hold them in base64
 	lobs       int    // temporary LOBs go-ora creates for the execute
 }
 
@@ -49,6 +51,7 @@ type arg struct {
 	lobs   int  // non-NULL LOB values, one temporary LOB each
 	// national: sent in the national character set (csform 2)
 	national bool
+	binary   bool // bytes: vals are their padded base64, the stored form
 }
 
 // maxTempLOBs is how many temporary LOBs go-ora v2.9.0 frees after an
@@ -70,7 +73,7 @@ func (db *DB) decodeArgs(st *oraclesql.Statement, args []any) (*binds, error) {
 	if len(args) > len(st.Binds) {
 		return nil, oraError(1036, "illegal variable name/number")
 	}
-	b := &binds{cols: len(args), rows: 1, vals: make([][]string, len(args)), long: make([]bool, len(args))}
+	b := &binds{cols: len(args), rows: 1, vals: make([][]string, len(args)), long: make([]bool, len(args)), binary: make([]bool, len(args))}
 	lobSeen := false
 	var longs []int
 	for i, a := range args {
@@ -102,7 +105,7 @@ func (db *DB) decodeArgs(st *oraclesql.Statement, args []any) (*binds, error) {
 		case lobSeen && d.maxLen > expandedBytes:
 			return nil, oraError(24816, "Expanded non LONG bind data supplied after actual LONG or LOB column (bind %d is %d bytes)", i+1, d.maxLen)
 		}
-		b.vals[i], b.long[i] = d.vals, d.long
+		b.vals[i], b.long[i], b.binary[i] = d.vals, d.long, d.binary
 		b.lobs += d.lobs
 	}
 	if b.array && st.Kind != oraclesql.KindDML {
@@ -168,7 +171,14 @@ func (db *DB) decodeArg(i int, a any) (arg, error) {
 	case []go_ora.NClob:
 		d = arg{vals: mapSlice(a, func(c go_ora.NClob) string { return clob(go_ora.Clob(c)) }), class: classLOB, array: true, national: true}
 	default:
-		return arg{}, fmt.Errorf("unsupported argument type %T", a)
+		var ok bool
+		if d, ok = binaryArg(a); !ok {
+			return arg{}, fmt.Errorf("unsupported argument type %T", a)
+		}
+		if err := db.measureBinary(&d); err != nil {
+			return arg{}, err
+		}
+		return d, nil
 	}
 	db.measure(&d)
 	return d, nil
@@ -284,6 +294,7 @@ const (
 	convTimestamp
 	convTimestampTZ
 	convJSON
+	convVector
 )
 
 // Format literals the fake understands, as oraclesql writes them.
@@ -330,6 +341,8 @@ func parseExpr(s string) (expr, error) {
 	inner := rest[:len(rest)-1]
 	ph, format, _ := strings.Cut(inner, ", ")
 	switch fn {
+	case "TO_VECTOR":
+		return bindExpr(ph, convVector, format)
 	case "TO_NUMBER":
 		return bindExpr(ph, convNumber, format)
 	case "TO_BOOLEAN":
@@ -368,6 +381,8 @@ type value struct {
 	text string // stored form; "" is NULL
 	conv conv
 	now  bool // the database time: stored in the column's type
+	// binary: bytes (a RAW, LONG RAW or BLOB bind), text their base64
+	binary bool
 }
 
 // convert turns bind text into the stored form of its conversion.
@@ -409,6 +424,8 @@ func convert(c conv, s string) (string, error) {
 		if !json.Valid([]byte(s)) {
 			return "", oraError(40441, "JSON syntax error")
 		}
+	case convVector:
+		return convertVector(s)
 	}
 	return s, nil
 }
@@ -459,6 +476,11 @@ func compatible(c conv, t table.Type) bool {
 		return t.Kind == table.KindTimestamp
 	case convJSON:
 		return t.Kind == table.KindJSON && !t.JSONAsClob
+	case convVector:
+		return t.Kind == table.KindVector
+	}
+	if t.IsBinary() {
+		return false // text into RAW/BLOB: an implicit HEXTORAW the engine never means
 	}
 	return t.Kind == table.KindVarchar || t.Kind == table.KindClob || t.Kind == table.KindJSON && t.JSONAsClob
 }
@@ -469,6 +491,8 @@ func compatible(c conv, t table.Type) bool {
 func (t *tbl) check(c *column, v string) error {
 	typ := t.effective(c)
 	switch typ.Kind {
+	case table.KindRaw, table.KindBlob, table.KindVector:
+		return checkNative(c, typ, v)
 	case table.KindVarchar:
 		n := len(v)
 		if typ.CharSemantics || typ.National {

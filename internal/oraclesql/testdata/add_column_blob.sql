@@ -1,0 +1,3 @@
+-- DDL ignore=[1430]
+ALTER TABLE "SHOP"."CUSTOMERS" ADD ("PHOTO" BLOB)
+/
