@@ -363,6 +363,9 @@ func settings(base *config.Config, schema, method string, streams int) *config.C
 	c.OnInvalidRecord, c.RejectPath, c.SummaryPath, c.HTTPListenAddress = "fail", "", "", ""
 	c.LoadMethod = method
 	c.MaxParallelism = max(1, streams)
+	// The generated rows have no column of the user's partitioning, and a
+	// benchmark prunes and refuses nothing; compression stays the user's.
+	c.OnDatabaseError, c.DeleteMissing, c.Partitioning = "fail", "none", config.Partitioning{}
 	return &c
 }
 

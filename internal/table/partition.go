@@ -27,8 +27,8 @@ func (b *builder) partition(t *Table) error {
 		// by the instant in UTC, a virtual column.
 		part.Source, part.Frac = col.Name, col.Type.Frac
 		part.Column = DerivedName(col.Name, "$P", b.opts.maxBytes())
-		if len(t.Columns)+t.Unused+1 > MaxColumns {
-			return inputError(b.stream, "", "the table would need %d columns with the virtual partition column %s, more than Oracle's %d", len(t.Columns)+t.Unused+1, Quote(part.Column), MaxColumns)
+		if limit := b.opts.columnLimit(); len(t.Columns)+t.Unused+1 > limit {
+			return inputError(b.stream, "", "the table would need %d columns with the virtual partition column %s, more than the database's %d", len(t.Columns)+t.Unused+1, Quote(part.Column), limit)
 		}
 	}
 	t.Partition = part

@@ -313,6 +313,10 @@ func runSettings(base *config.Config, srv pipeline.Server, schema, tableName str
 	c.TruncateBeforeLoad, c.HardDelete, c.ProcessActivateVersionMessages, c.AddRecordMetadata = false, false, false, false
 	c.PrimaryKeyRequired, c.ValidateRecords, c.OnInvalidRecord, c.RejectPath = false, true, "fail", ""
 	c.SchemaEvolution, c.MaxParallelism, c.SummaryPath, c.HTTPListenAddress = "widen", 1, "", ""
+	// Loading modes and table options that would refuse, prune or reshape
+	// the cases' rows (a partitioning column the cases lack is exit 2).
+	c.OnDatabaseError, c.DeleteMissing = "fail", "none"
+	c.Partitioning, c.Compression = config.Partitioning{}, "none"
 	if national {
 		c.NationalCharacters = "always"
 		srv.NationalNeeded = true

@@ -441,3 +441,22 @@ func TestVerifyServers(t *testing.T) {
 		})
 	}
 }
+
+// The user's loading modes and table options do not reach the scratch
+// table: a partitioning column the cases lack would be exit 2, a prune
+// would remove other cases' rows, a rejected value would hide a mismatch.
+func TestVerifyIgnoresModesAndTableOptions(t *testing.T) {
+	r := newRig(t, `{"partitioning":{"column":"created_at","interval":"day"},"compression":"advanced","delete_missing":"soft","on_database_error":"reject","reject_path":"`+filepath.Join(t.TempDir(), "r.jsonl")+`"}`)
+	rep, err := Run(context.Background(), r.options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := failures(rep); len(f) > 0 || !rep.OK() {
+		t.Fatalf("verify failed:\n%s", strings.Join(f, "\n"))
+	}
+	for _, s := range r.db.Statements() {
+		if strings.Contains(s, "PARTITION BY") || strings.Contains(s, "COMPRESS") {
+			t.Errorf("a table option reached the scratch table: %s", s)
+		}
+	}
+}
