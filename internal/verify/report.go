@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -13,6 +12,7 @@ import (
 
 	"github.com/target-oracle/target-oracle/internal/connect"
 	"github.com/target-oracle/target-oracle/internal/oracle"
+	"github.com/target-oracle/target-oracle/internal/value"
 )
 
 // Charset is one of the server's character sets and the characters of the
@@ -82,9 +82,11 @@ func charsetOf(role, name string, chars []rune) Charset {
 	return cs
 }
 
-// normalJSON is JSON text with canonical numbers and sorted keys (for the
-// "same value, other text" note of a mismatch).
-func normalJSON(s string) string {
+// NormalJSON is JSON text with canonical numbers (value.CanonicalNumber)
+// and sorted keys: the form a native JSON column is compared in (the
+// "same value, other text" note of a mismatch; the live suite's
+// conformance scenarios).
+func NormalJSON(s string) string {
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
 	var v any
@@ -124,8 +126,8 @@ func writeNormal(b *strings.Builder, v any) {
 		}
 		b.WriteByte(']')
 	case json.Number:
-		if f, err := strconv.ParseFloat(string(v), 64); err == nil {
-			b.WriteString(strconv.FormatFloat(f, 'g', -1, 64))
+		if c, _, err := value.CanonicalNumber(string(v)); err == nil {
+			b.WriteString(c) // exact: "1.50" and "1.5" are one number, 1 and 1.0000000000000001 are not
 		} else {
 			b.WriteString(string(v))
 		}
