@@ -149,6 +149,12 @@ type pipeline struct {
 	workCtx    context.Context
 	cancelWork context.CancelFunc
 	wg         sync.WaitGroup
+
+	// Test hooks (nil in production): ticks replaces the ticker; idle is
+	// called when the loop is about to wait with input held back by
+	// backpressure and no job running, so only a tick could wake it.
+	ticks <-chan time.Time
+	idle  func()
 }
 
 func newPipeline(o Options) (*pipeline, error) {
@@ -210,8 +216,12 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 	in := startReader(ctx, p.o.Input, p.cfg.ValidateRecords && p.maps.Empty())
 	defer in.close()
 
-	tick := time.NewTicker(tickInterval(p.cfg))
-	defer tick.Stop()
+	ticks := p.ticks
+	if ticks == nil {
+		tick := time.NewTicker(tickInterval(p.cfg))
+		defer tick.Stop()
+		ticks = tick.C
+	}
 
 	stop := p.o.Stop
 	for {
@@ -232,11 +242,17 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 		default:
 		}
 		// Backpressure: while too much input is uncommitted, do not read.
+		// A flush, or the job it waited for, may free room: check again
+		// before choosing what to wait for, else the loop would sleep
+		// until the next tick with neither input nor a job to wake it.
+		if p.buffered >= p.cfg.MaxBufferedBytes && p.flushLargest() {
+			continue
+		}
 		var msgs <-chan readChunk
 		if p.buffered < p.cfg.MaxBufferedBytes {
 			msgs = in.chunks
-		} else {
-			p.flushLargest()
+		} else if p.running == 0 && p.idle != nil {
+			p.idle()
 		}
 		select {
 		case <-ctx.Done():
@@ -246,7 +262,7 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 			return p.drain(ErrStopped)
 		case r := <-p.results:
 			p.complete(r)
-		case <-tick.C:
+		case <-ticks:
 			p.onTick()
 		case c, ok := <-msgs:
 			if !ok {
@@ -377,8 +393,9 @@ func tickInterval(cfg *config.Config) time.Duration {
 }
 
 // flushLargest flushes the stream holding the most buffered bytes, or, when
-// everything is already in flight, waits for a job to finish.
-func (p *pipeline) flushLargest() {
+// everything is already in flight, waits for a job to finish. It reports
+// whether it did either (false: nothing to flush and nothing running).
+func (p *pipeline) flushLargest() bool {
 	var big *stream
 	for _, s := range p.order {
 		if s.buf != nil && s.buf.rows() > 0 && (big == nil || s.buf.bytes > big.buf.bytes) {
@@ -390,7 +407,9 @@ func (p *pipeline) flushLargest() {
 	}
 	if p.buffered >= p.cfg.MaxBufferedBytes && p.running > 0 {
 		p.complete(<-p.results)
+		return true
 	}
+	return big != nil
 }
 
 // frontier is the input line of the oldest message not yet in full effect
