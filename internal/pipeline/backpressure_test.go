@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -92,4 +93,28 @@ func testConfig(t *testing.T, settings string) *config.Config {
 		t.Fatal(err)
 	}
 	return cfg
+}
+
+// The memory limit follows the longest line read (SPEC §10's 2 × the
+// longest line): Options.LongLine hears of each line over 1 MiB longer
+// than any before it, and of no shorter line.
+func TestLongLineReported(t *testing.T) {
+	cfg := testConfig(t, `{}`)
+	var in strings.Builder
+	in.WriteString(`{"type":"SCHEMA","stream":"s","key_properties":["id"],"schema":{"properties":{"id":{"type":"integer"},"v":{"type":"string"}}}}` + "\n")
+	for i, n := range []int{100, 3 << 20, 2 << 20, 5 << 20, 10} {
+		fmt.Fprintf(&in, `{"type":"RECORD","stream":"s","record":{"id":%d,"v":"%s"}}`+"\n", i, strings.Repeat("x", n))
+	}
+	var got []int
+	err := Run(context.Background(), Options{
+		Config: cfg, Engine: memory.New(memory.Options{}), Input: strings.NewReader(in.String()), StateOut: io.Discard,
+		Server:   Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 32767},
+		LongLine: func(n int) { got = append(got, n) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0] < 3<<20 || got[1] < 5<<20 || got[1] > 6<<20 {
+		t.Fatalf("reported %v, want two sizes: ~3 MiB, then ~5 MiB", got)
+	}
 }

@@ -68,7 +68,15 @@ type Options struct {
 	// RunID marks the rows this run writes (_SDC_RUN_ID, delete_missing);
 	// "" = a new random id. Tests fix it.
 	RunID string
+	// LongLine, when set, is told the size of each input line longer than
+	// any before it and than longLineReport (the memory limit counts 2 ×
+	// the longest line, SPEC §10).
+	LongLine func(bytes int)
 }
+
+// longLineReport is the size under which lines are not reported to
+// Options.LongLine: the memory limit's constant covers them.
+const longLineReport = 1 << 20
 
 // MaxStreams is the most streams one run accepts. Each stream costs a
 // compiled schema and layout (tens of kilobytes) plus its buffer, which
@@ -140,6 +148,7 @@ type pipeline struct {
 	lastState  int64                    // input line of the last STATE read (prune.go)
 	buffered   int64                    // bytes of records not yet committed (buffers + in-flight)
 	dbRejected int64                    // records the database refused, in reject_path (reject.go)
+	longest    int                      // the longest line reported to Options.LongLine
 
 	failed error // the first error; once set, nothing new starts
 	// deadline fires when shutdown_timeout_seconds has passed after a
@@ -269,6 +278,7 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 				return p.drain(in.err)
 			}
 			p.receivedAt = c.at
+			p.noteLongLine(c)
 			for i := range c.msgs {
 				if p.failed != nil {
 					break
@@ -390,6 +400,24 @@ func tickInterval(cfg *config.Config) time.Duration {
 		d = time.Duration(cfg.BatchWaitLimitSeconds) * time.Second
 	}
 	return d
+}
+
+// noteLongLine tells Options.LongLine of a line longer than any before.
+// A chunk's arena is as large as its longest message needs (a long line
+// gets an arena of its own, or none when the reader hands over its own
+// buffer: then the message's raw size tells).
+func (p *pipeline) noteLongLine(c readChunk) {
+	if p.o.LongLine == nil {
+		return
+	}
+	n := cap(c.arena)
+	if n == 0 && len(c.msgs) == 1 {
+		n = c.msgs[0].RawSize()
+	}
+	if n > longLineReport && n > p.longest {
+		p.longest = n
+		p.o.LongLine(n)
+	}
 }
 
 // flushLargest flushes the stream holding the most buffered bytes, or, when
