@@ -45,6 +45,10 @@ func TestFailedLoadRollsBack(t *testing.T) {
 			{"update, delete, insert", []engine.Step{write(d, engine.Upsert, row(0, 1, "changed"), row(engine.RowHardDelete, 3, ""), row(0, 7, "new")), write(d, engine.Upsert, soft)}},
 			{"insert", []engine.Step{write(d, engine.Insert, row(0, 8, "a"), row(0, 9, "b"))}},
 			{"replace then insert", []engine.Step{&engine.Replace{Table: d}, write(d, engine.Insert, row(0, 1, "only"))}},
+			{"keep keys, delete missing", []engine.Step{
+				&engine.KeepKeys{Table: d, KeyColumns: []string{"ID"}, Rows: []engine.Row{{Values: []string{"1"}}}, RunColumn: "V", RunID: "run"},
+				&engine.DeleteMissing{Table: d, RunColumn: "V", RunID: "run", DeletedColumn: "_SDC_DELETED_AT", At: "2025-01-01T00:00:00Z", MaxFraction: 1}}},
+			{"delete missing, hard", []engine.Step{&engine.DeleteMissing{Table: d, RunColumn: "V", RunID: "run", Hard: true, MaxFraction: 1}}},
 			{"two writes", []engine.Step{write(d, engine.Upsert, row(0, 2, "x")), write(d, engine.Upsert, row(0, 2, "y"), row(engine.RowHardDelete, 1, ""))}},
 		}
 		for _, c := range cases {
