@@ -289,10 +289,11 @@ func (p *pipeline) streamRecord(s *stream, m *singer.Message) error {
 		return p.invalid(s, m, err)
 	}
 	size := s.buf.rowSize(len(m.Record))
-	s.buf.commitRow(m.Line, size)
 	if p.rejectingRows() {
 		s.buf.records = append(s.buf.records, bytes.Clone(m.Record))
+		size += int64(len(m.Record)) // the copy counts in max_buffered_bytes too
 	}
+	s.buf.commitRow(m.Line, size)
 	p.buffered += size
 	if s.prune != nil {
 		s.prune.prunedRecord(m.Line)
