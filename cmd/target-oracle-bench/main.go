@@ -4,6 +4,7 @@
 // memory. See docs/performance.md.
 //
 //	go run ./cmd/target-oracle-bench -n 1000000 -runs 5 -procs 1,2
+//	go run ./cmd/target-oracle-bench -shape wide -n 100000 -file wide.singer
 package main
 
 import (
@@ -25,14 +26,38 @@ func main() {
 	shared := flag.String("shared", "../shared/bench", "the yardstick folder (gen.py and baseline/); its own generator and baseline loop are used when absent")
 	file := flag.String("file", "", "use this benchmark stream instead of generating one")
 	baselineMode := flag.String("baseline", "", "internal: run the built-in baseline over FILE")
+	shape := flag.String("shape", "", "write N records of this shape to -file (or stdout) and exit: "+strings.Join(bench.Shapes, ", ")+" (docs/performance.md)")
 	flag.Parse()
 	if *baselineMode != "" {
 		os.Exit(runBaseline(*baselineMode))
+	}
+	if *shape != "" {
+		if err := writeShape(*shape, *n, *file); err != nil {
+			fmt.Fprintln(os.Stderr, "target-oracle-bench:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if err := run(*n, *runs, *procs, *shared, *file); err != nil {
 		fmt.Fprintln(os.Stderr, "target-oracle-bench:", err)
 		os.Exit(1)
 	}
+}
+
+// writeShape writes the shapes generator's output to path ("" = stdout).
+func writeShape(shape string, n int, path string) error {
+	if path == "" {
+		return bench.GenerateShape(os.Stdout, shape, n)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := bench.GenerateShape(f, shape, n); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func runBaseline(path string) int {

@@ -313,8 +313,10 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 	sig := watchSignals(signalWatch{sigs: std.Signals, stop: stop, cancel: cancel, log: log,
 		stderr: std.Stderr, exit: std.Exit, ended: ended})
 
+	streamsChanged, longLine := limitRunMemory(cfg, std.Env, o.dumpDir)
 	err = pipeline.Run(ctx, pipeline.Options{
-		StreamsChanged: limitMemory(cfg, std.Env),
+		StreamsChanged: streamsChanged,
+		LongLine:       longLine,
 		Config:         cfg,
 		Engine:         eng,
 		Server:         srvInfo,

@@ -258,8 +258,8 @@ func loadingSettings() []setting {
 		{name: "batch_size_bytes", kind: kindInteger, def: 33554432, min: 1, max: 1 << 40,
 			desc: "Input bytes per stream before a flush.", field: func(c *Config) any { return &c.BatchSizeBytes }},
 		{name: "max_buffered_bytes", kind: kindInteger, def: 134217728, min: 1, max: 1 << 44,
-			desc: "Input bytes of all records not yet committed, in-flight batches included; at the limit the " +
-				"largest buffer flushes and reading waits.",
+			desc: "Bytes of all records not yet committed, in-flight batches included (each record's input size plus 16 " +
+				"per column and 64), what their rows hold in memory; at the limit the largest buffer flushes and reading waits.",
 			field: func(c *Config) any { return &c.MaxBufferedBytes }},
 		{name: "batch_wait_limit_seconds", kind: kindInteger, def: 60, min: 1, max: 86400,
 			desc:  "Oldest uncommitted record's maximum age, enforced by a timer even when input is idle.",

@@ -23,6 +23,7 @@ func (t *memTable) apply(st engine.Step, now string) (engine.Result, error) {
 				n++
 			}
 		}
+		t.saveAll()
 		t.clear()
 		return engine.Result{Deleted: n, Known: t.keep}, nil
 	case *engine.DeleteVersions:
@@ -172,11 +173,12 @@ func (t *memTable) upsert(row map[string]string, soft bool, w *engine.Write) (bo
 	}
 	if len(t.def.PrimaryKey) == 0 {
 		matched := false
-		for _, old := range t.rows {
+		for i, old := range t.rows {
 			if old != nil && sameKey(old, row, w.KeyColumns) {
 				if err := checkMove(t.def.Partition, old, row); err != nil {
 					return false, err
 				}
+				t.save(i)
 				update(old, row, cols)
 				matched = true
 			}
@@ -196,6 +198,7 @@ func (t *memTable) upsert(row map[string]string, soft bool, w *engine.Write) (bo
 	if err := checkMove(t.def.Partition, t.rows[i], row); err != nil {
 		return false, err
 	}
+	t.save(i)
 	update(t.rows[i], row, cols)
 	return false, nil
 }
@@ -235,6 +238,7 @@ func (t *memTable) remove(row map[string]string, keys []string) int64 {
 		if !ok {
 			return 0
 		}
+		t.save(i)
 		t.rows[i] = nil
 		delete(t.byKey, k)
 		return 1
@@ -242,6 +246,7 @@ func (t *memTable) remove(row map[string]string, keys []string) int64 {
 	var n int64
 	for i, r := range t.rows {
 		if r != nil && sameKey(r, row, keys) {
+			t.save(i)
 			t.rows[i] = nil
 			n++
 		}
@@ -262,6 +267,7 @@ func (t *memTable) deleteVersions(d *engine.DeleteVersions) (engine.Result, erro
 		if ok && value.CompareCanonical(v, d.Version) >= 0 {
 			continue // current or newer: never <=
 		}
+		t.save(i)
 		if d.Hard {
 			t.rows[i] = nil
 			if len(t.def.PrimaryKey) > 0 {

@@ -151,6 +151,8 @@ type memTable struct {
 	// migration is a rewrite migration that was started and not finished
 	// (its marker column is in def): the next Describe finishes it.
 	migration *migration
+	// undo, while steps run, takes their changes back (undo.go).
+	undo *undoLog
 }
 
 // migration is a rewrite migration in progress, as the store keeps it.
@@ -375,28 +377,24 @@ func (s *session) Load(ctx context.Context, steps []engine.Step) (engine.Result,
 	if err != nil {
 		return engine.Result{}, err
 	}
+	committed := false
+	defer func() { endUndo(work, !committed) }()
 	if h := e.opts.Hooks.Commit; h != nil {
 		if err := h(steps); err != nil {
 			return engine.Result{}, err
 		}
 	}
-	old := make(map[string]*memTable, len(work))
-	for name, t := range work {
-		old[name], e.tables[name] = e.tables[name], t
-	}
 	if err := e.commit(); err != nil {
-		for name, t := range old { // not durable: roll back
-			e.tables[name] = t
-		}
-		return engine.Result{}, err
+		return engine.Result{}, err // not durable: rolled back
 	}
+	committed = true
 	e.opts.Hooks.done("load")
 	e.render(func(r Renderer) []string { return r.RenderSteps(steps) })
 	return res, nil
 }
 
-// TryLoad implements engine.Trier: the steps run on copies of the tables,
-// which are then dropped, as a rolled-back transaction leaves nothing.
+// TryLoad implements engine.Trier: the steps run and are then taken back
+// (undo.go), as a rolled-back transaction leaves nothing.
 func (s *session) TryLoad(_ context.Context, steps []engine.Step) error {
 	if h := s.e.opts.Hooks.Try; h != nil {
 		if err := h(steps); err != nil {
@@ -405,13 +403,16 @@ func (s *session) TryLoad(_ context.Context, steps []engine.Step) error {
 	}
 	s.e.mu.Lock()
 	defer s.e.mu.Unlock()
-	_, _, err := s.e.applySteps(steps)
+	work, _, err := s.e.applySteps(steps)
+	endUndo(work, true) // a trial: always rolled back
 	return err
 }
 
-// applySteps runs steps on copies of their tables and returns the copies:
-// a failure leaves every table as it was, as a rolled-back transaction
-// does. The caller holds e.mu.
+// applySteps runs steps on their tables in place, each table with an
+// undo log (undo.go), and returns the tables it changed: the caller keeps
+// or takes back the changes with endUndo. On an error they are already
+// taken back. Changing in place costs per row the steps touch; copying
+// each table per batch, as before, made a dump's run quadratic.
 func (e *Engine) applySteps(steps []engine.Step) (map[string]*memTable, engine.Result, error) {
 	work := map[string]*memTable{}
 	var res engine.Result
@@ -431,15 +432,18 @@ func (e *Engine) applySteps(steps []engine.Step) (map[string]*memTable, engine.R
 		case *engine.DeleteMissing:
 			name = st.Table.QualifiedName()
 		default:
+			endUndo(work, true)
 			return nil, engine.Result{}, fmt.Errorf("memory: unknown step %T", st)
 		}
 		t := work[name]
 		if t == nil {
 			orig := e.tables[name]
 			if orig == nil {
+				endUndo(work, true)
 				return nil, engine.Result{}, oraError(942, "table or view does not exist: "+name)
 			}
-			t = orig.clone()
+			t = orig
+			t.begin()
 			work[name] = t
 		}
 		r, err := t.apply(st, now)
@@ -447,6 +451,7 @@ func (e *Engine) applySteps(steps []engine.Step) (map[string]*memTable, engine.R
 			err = e.refuse(name, st)
 		}
 		if err != nil {
+			endUndo(work, true)
 			return nil, engine.Result{}, fmt.Errorf("%s: %w", name, err)
 		}
 		res.Inserted += r.Inserted
@@ -520,24 +525,6 @@ func cloneTable(t *table.Table) *table.Table {
 	c.PrimaryKey = append([]string(nil), t.PrimaryKey...)
 	c.Indexes = append([]table.Index(nil), t.Indexes...)
 	return &c
-}
-
-func (t *memTable) clone() *memTable {
-	c := &memTable{def: t.def, keep: t.keep, hasRows: t.hasRows, unused: t.unused, migration: t.migration}
-	if t.keep {
-		c.rows = make([]map[string]string, len(t.rows))
-		for i, r := range t.rows {
-			if r != nil {
-				m := make(map[string]string, len(r))
-				for k, v := range r {
-					m[k] = v
-				}
-				c.rows[i] = m
-			}
-		}
-		c.reindex()
-	}
-	return c
 }
 
 func (t *memTable) clear() {

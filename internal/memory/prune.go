@@ -25,8 +25,9 @@ func (t *memTable) keepKeys(k *engine.KeepKeys) (engine.Result, error) {
 		if match == nil {
 			continue
 		}
-		for _, row := range t.rows {
+		for i, row := range t.rows {
 			if row != nil && sameKey(row, match, k.KeyColumns) {
+				t.save(i) // the Load's undo log (undo.go)
 				row[k.RunColumn] = k.RunID
 				res.Updated++
 			}
@@ -71,6 +72,7 @@ func (t *memTable) deleteMissing(d *engine.DeleteMissing) (engine.Result, error)
 		if r == nil || !gone(r) {
 			continue
 		}
+		t.save(i) // the Load's undo log (undo.go)
 		if d.Hard {
 			t.rows[i] = nil
 			if len(t.def.PrimaryKey) > 0 {

@@ -63,13 +63,13 @@ func (p *pipeline) flush(s *stream) {
 		return
 	}
 	b := s.buf
-	s.buf = s.newBuffer(b.rows())
+	s.buf = s.newBuffer()
 	p.enqueue(s, &job{kind: jobBatch, stream: s, layout: b.layout, line: b.minLine, buf: b})
 	if p.cfg.FlushAllStreams {
 		for _, o := range p.order {
 			if o != s && o.buf != nil && o.buf.rows() > 0 {
 				ob := o.buf
-				o.buf = o.newBuffer(ob.rows())
+				o.buf = o.newBuffer()
 				p.enqueue(o, &job{kind: jobBatch, stream: o, layout: ob.layout, line: ob.minLine, buf: ob})
 			}
 		}
@@ -147,6 +147,10 @@ func (p *pipeline) complete(r jobResult) {
 		p.fail(r.err)
 		return
 	}
+	// Clear the slot: the queue's array outlives the slice, and a loaded
+	// batch kept there holds its rows until the array goes (with many
+	// streams, one batch each beyond max_buffered_bytes).
+	s.queue[0] = nil
 	s.queue = s.queue[1:]
 	if err := p.writeRefused(r.job); err != nil { // before any state covering them
 		p.fail(err)
@@ -403,7 +407,7 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 	}
 	var kb []byte
 	for i := 0; i < n; i++ {
-		vals := b.values[i*b.width : (i+1)*b.width]
+		vals := b.row(i)
 		if batchedIdx >= 0 {
 			vals[batchedIdx] = batched
 		}

@@ -114,7 +114,7 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 	// CLOB JSON keeps number text as received: no NUMBER bounds there.
 	s.schema.KeepNumberText(layout.NumberTextPaths())
 	s.fused = p.cfg.ValidateRecords && layout.UseChecks(s.schema)
-	s.buf = s.newBuffer(0)
+	s.buf = s.newBuffer()
 	// The job carries the SCHEMA's line: until its DDL is applied, no
 	// STATE read after the SCHEMA may be written (SPEC §7 rule 1), and if
 	// it fails, none ever is.
@@ -288,11 +288,12 @@ func (p *pipeline) streamRecord(s *stream, m *singer.Message) error {
 		}
 		return p.invalid(s, m, err)
 	}
-	size := int64(len(m.Record)) + 64
-	s.buf.commitRow(m.Line, size)
+	size := s.buf.rowSize(len(m.Record))
 	if p.rejectingRows() {
 		s.buf.records = append(s.buf.records, bytes.Clone(m.Record))
+		size += int64(len(m.Record)) // the copy counts in max_buffered_bytes too
 	}
+	s.buf.commitRow(m.Line, size)
 	p.buffered += size
 	if s.prune != nil {
 		s.prune.prunedRecord(m.Line)

@@ -68,7 +68,15 @@ type Options struct {
 	// RunID marks the rows this run writes (_SDC_RUN_ID, delete_missing);
 	// "" = a new random id. Tests fix it.
 	RunID string
+	// LongLine, when set, is told the size of each input line longer than
+	// any before it and than longLineReport (the memory limit counts 2 ×
+	// the longest line, SPEC §10).
+	LongLine func(bytes int)
 }
+
+// longLineReport is the size under which lines are not reported to
+// Options.LongLine: the memory limit's constant covers them.
+const longLineReport = 1 << 20
 
 // MaxStreams is the most streams one run accepts. Each stream costs a
 // compiled schema and layout (tens of kilobytes) plus its buffer, which
@@ -140,6 +148,7 @@ type pipeline struct {
 	lastState  int64                    // input line of the last STATE read (prune.go)
 	buffered   int64                    // bytes of records not yet committed (buffers + in-flight)
 	dbRejected int64                    // records the database refused, in reject_path (reject.go)
+	longest    int                      // the longest line reported to Options.LongLine
 
 	failed error // the first error; once set, nothing new starts
 	// deadline fires when shutdown_timeout_seconds has passed after a
@@ -149,6 +158,12 @@ type pipeline struct {
 	workCtx    context.Context
 	cancelWork context.CancelFunc
 	wg         sync.WaitGroup
+
+	// Test hooks (nil in production): ticks replaces the ticker; idle is
+	// called when the loop is about to wait with input held back by
+	// backpressure and no job running, so only a tick could wake it.
+	ticks <-chan time.Time
+	idle  func()
 }
 
 func newPipeline(o Options) (*pipeline, error) {
@@ -210,8 +225,12 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 	in := startReader(ctx, p.o.Input, p.cfg.ValidateRecords && p.maps.Empty())
 	defer in.close()
 
-	tick := time.NewTicker(tickInterval(p.cfg))
-	defer tick.Stop()
+	ticks := p.ticks
+	if ticks == nil {
+		tick := time.NewTicker(tickInterval(p.cfg))
+		defer tick.Stop()
+		ticks = tick.C
+	}
 
 	stop := p.o.Stop
 	for {
@@ -232,11 +251,17 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 		default:
 		}
 		// Backpressure: while too much input is uncommitted, do not read.
+		// A flush, or the job it waited for, may free room: check again
+		// before choosing what to wait for, else the loop would sleep
+		// until the next tick with neither input nor a job to wake it.
+		if p.buffered >= p.cfg.MaxBufferedBytes && p.flushLargest() {
+			continue
+		}
 		var msgs <-chan readChunk
 		if p.buffered < p.cfg.MaxBufferedBytes {
 			msgs = in.chunks
-		} else {
-			p.flushLargest()
+		} else if p.running == 0 && p.idle != nil {
+			p.idle()
 		}
 		select {
 		case <-ctx.Done():
@@ -246,13 +271,14 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 			return p.drain(ErrStopped)
 		case r := <-p.results:
 			p.complete(r)
-		case <-tick.C:
+		case <-ticks:
 			p.onTick()
 		case c, ok := <-msgs:
 			if !ok {
 				return p.drain(in.err)
 			}
 			p.receivedAt = c.at
+			p.noteLongLine(c)
 			for i := range c.msgs {
 				if p.failed != nil {
 					break
@@ -376,9 +402,28 @@ func tickInterval(cfg *config.Config) time.Duration {
 	return d
 }
 
+// noteLongLine tells Options.LongLine of a line longer than any before.
+// A chunk's arena is as large as its longest message needs (a long line
+// gets an arena of its own, or none when the reader hands over its own
+// buffer: then the message's raw size tells).
+func (p *pipeline) noteLongLine(c readChunk) {
+	if p.o.LongLine == nil {
+		return
+	}
+	n := cap(c.arena)
+	if n == 0 && len(c.msgs) == 1 {
+		n = c.msgs[0].RawSize()
+	}
+	if n > longLineReport && n > p.longest {
+		p.longest = n
+		p.o.LongLine(n)
+	}
+}
+
 // flushLargest flushes the stream holding the most buffered bytes, or, when
-// everything is already in flight, waits for a job to finish.
-func (p *pipeline) flushLargest() {
+// everything is already in flight, waits for a job to finish. It reports
+// whether it did either (false: nothing to flush and nothing running).
+func (p *pipeline) flushLargest() bool {
 	var big *stream
 	for _, s := range p.order {
 		if s.buf != nil && s.buf.rows() > 0 && (big == nil || s.buf.bytes > big.buf.bytes) {
@@ -390,7 +435,9 @@ func (p *pipeline) flushLargest() {
 	}
 	if p.buffered >= p.cfg.MaxBufferedBytes && p.running > 0 {
 		p.complete(<-p.results)
+		return true
 	}
+	return big != nil
 }
 
 // frontier is the input line of the oldest message not yet in full effect

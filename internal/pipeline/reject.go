@@ -272,7 +272,7 @@ func (p *pipeline) chainRows(j *job, w *engine.Write, skip map[int]string) (rows
 		if _, ok := skip[i]; ok {
 			continue
 		}
-		vals := b.values[i*b.width : (i+1)*b.width]
+		vals := b.row(i)
 		r := engine.Row{Kind: p.rowKind(s, vals, deletedIdx, keys), Line: b.lines[i], Values: vals}
 		if dedupe {
 			key := rowKey(vals, keys, &kb)
@@ -318,7 +318,7 @@ func (p *pipeline) refuseSuperseded(ctx context.Context, t engine.Trier, j *job,
 	seen := map[string]int{}
 	var kb []byte
 	for _, i := range superseded {
-		vals := b.values[i*b.width : (i+1)*b.width]
+		vals := b.row(i)
 		if p.rowKind(s, vals, deletedIdx, keys) != engine.RowUpsert {
 			continue
 		}
@@ -333,7 +333,7 @@ func (p *pipeline) refuseSuperseded(ctx context.Context, t engine.Trier, j *job,
 	for _, gen := range gens {
 		rows := make([]engine.Row, len(gen))
 		for n, i := range gen {
-			vals := b.values[i*b.width : (i+1)*b.width]
+			vals := b.row(i)
 			rows[n] = engine.Row{Kind: engine.RowUpsert, Line: b.lines[i], Values: vals}
 		}
 		if j.noWiden && p.refuseUnfit(j, w, rows, gen, skip) > 0 {

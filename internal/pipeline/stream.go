@@ -1,7 +1,7 @@
 package pipeline
 
 import (
-	"slices"
+	"math/bits"
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/config"
@@ -55,17 +55,22 @@ type stream struct {
 }
 
 // buffer holds a stream's transformed rows until they are flushed. Rows
-// are stored flat (row i is values[i*width:(i+1)*width]) so a batch costs a
-// handful of allocations whatever its size.
+// are stored flat in chunks of up to slotChunkBytes bytes (see chunkOf),
+// so a batch costs a handful of allocations whatever its size, growing
+// never copies the rows before, and a stream holds at most one partly used
+// chunk: with a thousand streams neither a doubling
+// slice's spare half nor a buffer sized for the last batch adds up
+// (SPEC §10 bounds memory by max_buffered_bytes, not by streams × batch).
 type buffer struct {
-	layout  *table.Layout
-	width   int
-	values  []string
-	lines   []int64
-	stats   []table.Stats
-	bytes   int64
-	minLine int64
-	oldest  time.Time
+	layout    *table.Layout
+	width     int
+	chunkRows int
+	chunks    [][]string
+	lines     []int64
+	stats     []table.Stats
+	bytes     int64
+	minLine   int64
+	oldest    time.Time
 
 	// keys are the key columns; unordered is set once a row's key is not
 	// greater than the one before it (see keyLess). Keys in increasing
@@ -80,58 +85,106 @@ type buffer struct {
 	records [][]byte
 }
 
-func newBuffer(l *table.Layout, capRows int) *buffer {
+// slotChunkBytes is the size of one chunk of a buffer's row slots.
+const slotChunkBytes = 16 << 10
+
+// slotBytes is what a row's slots cost per column (a string header),
+// counted in max_buffered_bytes with the record's size (rowSize).
+const slotBytes = 16
+
+func newBuffer(l *table.Layout) *buffer {
 	w := l.Columns()
-	// Start small and grow (see stream.newBuffer): a run may have
-	// thousands of streams, most of them idle, and memory per idle stream
-	// must stay small. A busy stream reuses its grown buffer (spare).
 	return &buffer{
-		layout:  l,
-		keys:    l.KeyIndexes(),
-		width:   w,
-		values:  make([]string, 0, w*capRows),
-		lines:   make([]int64, 0, capRows),
-		stats:   make([]table.Stats, w),
-		minLine: noLine,
+		layout:    l,
+		keys:      l.KeyIndexes(),
+		width:     w,
+		chunkRows: max(1, slotChunkBytes/(slotBytes*max(w, 1))),
+		stats:     make([]table.Stats, w),
+		minLine:   noLine,
 	}
 }
 
 func (b *buffer) rows() int { return len(b.lines) }
 
+// firstChunkRows is the size of a buffer's first chunk; the next ones
+// double up to chunkRows, so that a stream with a handful of rows (one of
+// thousands) holds a few hundred bytes of slots, not a whole chunk.
+const firstChunkRows = 4
+
+// row returns row i's slots.
+func (b *buffer) row(i int) []string {
+	k, j := b.chunkOf(i)
+	c := b.chunks[k]
+	j *= b.width
+	return c[j : j+b.width : j+b.width]
+}
+
+// chunkOf returns the chunk holding row i and the row's index in it.
+// Chunk k holds firstChunkRows << k rows while that is below chunkRows,
+// then chunkRows each.
+func (b *buffer) chunkOf(i int) (k, j int) {
+	doubling := b.doublingChunks()
+	first := firstChunkRows * (1<<doubling - 1) // rows in the doubling chunks
+	if i < first {
+		k = bits.Len(uint(i/firstChunkRows+1)) - 1
+		return k, i - firstChunkRows*(1<<k-1)
+	}
+	i -= first
+	return doubling + i/b.chunkRows, i % b.chunkRows
+}
+
+// doublingChunks is how many chunks are smaller than chunkRows.
+func (b *buffer) doublingChunks() int {
+	if b.chunkRows <= firstChunkRows {
+		return 0
+	}
+	return bits.Len(uint((b.chunkRows - 1) / firstChunkRows))
+}
+
+// chunkSize is the rows chunk k holds.
+func (b *buffer) chunkSize(k int) int {
+	if k < b.doublingChunks() {
+		return firstChunkRows << k
+	}
+	return b.chunkRows
+}
+
 // newBuffer returns an empty buffer for the stream's current layout,
 // reusing the last loaded batch's memory when it has the same layout.
-// rows is how many rows the last batch had: a stream that filled one
-// batch will likely fill the next.
-func (s *stream) newBuffer(rows int) *buffer {
+func (s *stream) newBuffer() *buffer {
 	if b := s.spare; b != nil && b.layout == s.layout {
 		s.spare = nil
-		clear(b.values) // drop references to the old rows' strings
-		b.values, b.lines = b.values[:0], b.lines[:0]
+		for _, c := range b.chunks {
+			clear(c) // drop references to the old rows' strings
+		}
+		b.lines = b.lines[:0]
 		clear(b.records)
 		b.records = b.records[:0]
 		clear(b.stats)
 		b.bytes, b.minLine, b.oldest, b.unordered = 0, noLine, time.Time{}, false
 		return b
 	}
-	return newBuffer(s.layout, min(max(rows, 64), s.settings.BatchSizeRows))
+	return newBuffer(s.layout)
 }
 
 // next returns the slot for one more row, cleared.
 func (b *buffer) next() []string {
-	n := len(b.values)
-	b.values = slices.Grow(b.values, b.width)[:n+b.width]
-	row := b.values[n : n+b.width]
+	n := len(b.lines)
+	if k, _ := b.chunkOf(n); k == len(b.chunks) {
+		b.chunks = append(b.chunks, make([]string, b.chunkSize(k)*b.width))
+	}
+	row := b.row(n)
 	clear(row)
 	return row
 }
 
-// drop removes the last row (after a failed transformation).
-func (b *buffer) drop() { b.values = b.values[:len(b.values)-b.width] }
+// drop forgets the row next returned (after a failed transformation): its
+// slot is cleared when next hands it out again.
+func (b *buffer) drop() {}
 
 func (b *buffer) commitRow(line int64, size int64) {
 	if n := len(b.lines); n > 0 && len(b.keys) > 0 && !b.unordered {
-		row := b.values[n*b.width:]
-		b.unordered = !keyLess(b.values[(n-1)*b.width:n*b.width], row, b.keys)
+		b.unordered = !keyLess(b.row(n-1), b.row(n), b.keys)
 	}
 	if len(b.lines) == 0 {
 		b.minLine = line
@@ -139,6 +192,13 @@ func (b *buffer) commitRow(line int64, size int64) {
 	}
 	b.lines = append(b.lines, line)
 	b.bytes += size
+}
+
+// rowSize is what one buffered row counts toward batch_size_bytes and
+// max_buffered_bytes: the record's bytes (its values' text is no longer),
+// its slots, and a constant for the line number and the engine's row.
+func (b *buffer) rowSize(record int) int64 {
+	return int64(record) + int64(b.width)*slotBytes + 64
 }
 
 // keyLess orders rows by their key values, each by length first, then

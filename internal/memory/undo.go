@@ -1,0 +1,72 @@
+package memory
+
+import "maps"
+
+// undoLog takes one Load's changes back from a table: the rows it
+// appended are cut off, the rows it changed or deleted get their saved
+// copies back, a table it emptied (Replace) gets its rows back. It costs
+// per row the Load touches; only a rollback costs per table row (the key
+// index is rebuilt), and rollbacks are rare.
+type undoLog struct {
+	rows    int                       // len(t.rows) when the Load began
+	hasRows bool                      // t.hasRows when the Load began
+	saved   map[int]map[string]string // rows before the Load first changed them, by index (nil: the row was absent)
+	// cleared holds the table's rows and key index when a Replace in this
+	// Load emptied it; later changes are to rows the Load added.
+	cleared      bool
+	clearedRows  []map[string]string
+	clearedByKey map[string]int
+}
+
+// begin starts logging the changes of a Load.
+func (t *memTable) begin() {
+	t.undo = &undoLog{rows: len(t.rows), hasRows: t.hasRows, saved: map[int]map[string]string{}}
+}
+
+// save keeps row i as it is, before the Load first changes or deletes it.
+// Rows the Load appended need nothing: the rollback cuts them off.
+func (t *memTable) save(i int) {
+	u := t.undo
+	if u == nil || u.cleared || i >= u.rows {
+		return
+	}
+	if _, done := u.saved[i]; !done {
+		u.saved[i] = maps.Clone(t.rows[i])
+	}
+}
+
+// saveAll is save before the table is emptied (Replace).
+func (t *memTable) saveAll() {
+	if u := t.undo; u != nil && !u.cleared {
+		u.cleared, u.clearedRows, u.clearedByKey = true, t.rows, t.byKey
+	}
+}
+
+// rollback undoes the logged changes.
+func (t *memTable) rollback() {
+	u := t.undo
+	if u == nil {
+		return
+	}
+	if u.cleared {
+		t.rows, t.byKey = u.clearedRows, u.clearedByKey
+	}
+	clear(t.rows[u.rows:]) // the appended rows: let them go
+	t.rows = t.rows[:u.rows]
+	for i, r := range u.saved {
+		t.rows[i] = r
+	}
+	t.hasRows = u.hasRows
+	t.reindex()
+}
+
+// endUndo ends the undo logs of tables, taking their changes back first
+// when rollback is set.
+func endUndo(tables map[string]*memTable, rollback bool) {
+	for _, t := range tables {
+		if rollback {
+			t.rollback()
+		}
+		t.undo = nil
+	}
+}
