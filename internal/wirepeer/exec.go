@@ -23,6 +23,7 @@ const (
 	TypeVarchar     = 1
 	TypeNumber      = 2
 	TypeLong        = 8
+	TypeRaw         = 23
 	TypeLongRaw     = 24
 	TypeLongVarchar = 94
 	TypeLongVarRaw  = 95
@@ -320,10 +321,17 @@ func (s *session) value(b Bind) (Value, error) {
 		v.Text = s.decodeText(b, data)
 		return v, nil
 	}
-	if b.Type != TypeBLOB {
-		if v.Text, err = s.lobText(data); err != nil {
+	if b.Type == TypeBLOB {
+		// Text holds the temporary BLOB's bytes as they are (no character set).
+		l, err := s.lobOf(data)
+		if err != nil {
 			return Value{}, err
 		}
+		v.Text = string(l.data)
+		return v, nil
+	}
+	if v.Text, err = s.lobText(data); err != nil {
+		return Value{}, err
 	}
 	return v, nil
 }

@@ -175,6 +175,28 @@ func arg(b wirepeer.Bind, vals []wirepeer.Value, array bool) (any, error) {
 			return first(out), nil
 		}
 		return out, nil
+	case b.Type == wirepeer.TypeRaw || b.Type == wirepeer.TypeLongRaw || b.Type == wirepeer.TypeLongVarRaw:
+		out := make([][]byte, len(vals)) // nil is NULL, as the engine binds it
+		for i, v := range vals {
+			if !v.Null {
+				out[i] = append([]byte{}, v.Bytes...)
+			}
+		}
+		if !array {
+			return first(out), nil
+		}
+		return out, nil
+	case b.Type == wirepeer.TypeBLOB:
+		out := make([]go_ora.Blob, len(vals))
+		for i, v := range vals {
+			if !v.Null {
+				out[i] = go_ora.Blob{Data: []byte(v.Text)}
+			}
+		}
+		if !array {
+			return first(out), nil
+		}
+		return out, nil
 	}
 	return nil, fmt.Errorf("bind type %d (form %d) not served by the fake's adapter", b.Type, b.CSForm)
 }
