@@ -375,6 +375,9 @@ func (s *session) Load(ctx context.Context, steps []engine.Step) (engine.Result,
 		case *engine.KeepKeys:
 			name = st.Table.QualifiedName()
 		case *engine.DeleteMissing:
+		case *engine.History:
+			name = st.Table.QualifiedName()
+		case *engine.CloseVersions:
 			name = st.Table.QualifiedName()
 		default:
 			return engine.Result{}, fmt.Errorf("memory: unknown step %T", st)
