@@ -110,8 +110,8 @@ type keyState struct {
 	curVF    time.Time
 	curHash  string
 	curStore Version
-	latest   time.Time // the latest version's valid-from, or a delete's time
-	hasAny   bool      // latest is set
+	latest   time.Time       // the latest version's valid-from, or a delete's time
+	hasAny   bool            // latest is set
 	known    map[string]bool // Exact: the key's valid-froms (canonical text)
 }
 
