@@ -375,6 +375,7 @@ func (s *session) Load(ctx context.Context, steps []engine.Step) (engine.Result,
 		case *engine.KeepKeys:
 			name = st.Table.QualifiedName()
 		case *engine.DeleteMissing:
+			name = st.Table.QualifiedName()
 		case *engine.History:
 			name = st.Table.QualifiedName()
 		case *engine.CloseVersions:

@@ -63,7 +63,9 @@ func optionTable(tz bool, part table.PartitionOption, compression string, metada
 	return l.Table()
 }
 
-func goldenCases() []goldenCase {
+func goldenCases() []goldenCase { return append(baseGoldenCases(), historyGoldenCases()...) }
+
+func baseGoldenCases() []goldenCase {
 	plain := New(Options{})
 	stored := New(storage())
 	short := New(Options{IdentifierMaxBytes: table.MaxBytesShort, ColumnComments: true})
