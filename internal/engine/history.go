@@ -26,6 +26,10 @@ type History struct {
 	Rows []Row
 	// Positions of the history columns in Columns.
 	ValidFrom, ValidTo, IsCurrent, RowHash int
+	// TableVersion is the position of _SDC_TABLE_VERSION, -1 when the
+	// table has none: an unchanged record of a newer table version moves
+	// the current version to it (see Decide).
+	TableVersion int
 	// Exact: valid-froms come from a property (history_valid_from), so a
 	// record whose key and valid-from equal an existing version's is a
 	// no-op, and so is a delete not after the current version.
@@ -77,11 +81,21 @@ type Closing struct {
 	Line      int64 // input line of the record that closes it
 }
 
+// Touch sets the table version of a stored current version that an
+// unchanged record of the batch carries.
+type Touch struct {
+	Key       []string // key values, in KeyColumns order
+	ValidFrom string   // the stored version's valid-from
+	Version   string   // the record's table version
+	Line      int64
+}
+
 // HistoryPlan is what a History step does: the stored versions it closes
 // and the versions it adds (values in Columns order, every history column
 // filled; a version superseded within the batch is added closed).
 type HistoryPlan struct {
 	Close    []Closing
+	Touch    []Touch
 	Insert   []Row
 	Adjusted int // valid-froms moved to 1 µs after the key's latest version
 }
@@ -110,6 +124,7 @@ type keyState struct {
 	curVF    time.Time
 	curHash  string
 	curStore Version
+	touch    int             // index in plan.Touch of the key's touch, -1: none
 	latest   time.Time       // the latest version's valid-from, or a delete's time
 	hasAny   bool            // latest is set
 	known    map[string]bool // Exact: the key's valid-froms (canonical text)
@@ -158,15 +173,20 @@ func (h *History) Decide(versions map[string][]Version, isTrue, isFalse string) 
 			return plan, fmt.Errorf("input line %d: valid-from: %w", r.Line, err)
 		}
 		del := r.Kind != RowUpsert
+		unchanged := !del && st.cur != curNone && st.curHash == r.Values[h.RowHash]
 		switch {
 		case h.Exact && st.known[formatTime(vf)]:
+			if unchanged && vf.Equal(st.curVF) {
+				h.touch(&plan, st, r, keys)
+			}
 			continue // replayed: this version exists
 		case del && st.cur == curNone:
 			continue // nothing to close
 		case del && h.Exact && !vf.After(st.curVF):
 			continue // older than the current version: replayed
-		case !del && st.cur != curNone && st.curHash == r.Values[h.RowHash]:
-			continue // unchanged
+		case unchanged:
+			h.touch(&plan, st, r, keys)
+			continue
 		}
 		if st.hasAny && !vf.After(st.latest) {
 			vf = st.latest.Add(time.Microsecond)
@@ -181,7 +201,7 @@ func (h *History) Decide(versions map[string][]Version, isTrue, isFalse string) 
 			prev := plan.Insert[st.cur].Values
 			prev[h.ValidTo], prev[h.IsCurrent] = at, isFalse
 		}
-		st.latest, st.hasAny, st.cur = vf, true, curNone
+		st.latest, st.hasAny, st.cur, st.touch = vf, true, curNone, -1
 		if del {
 			continue
 		}
@@ -196,8 +216,28 @@ func (h *History) Decide(versions map[string][]Version, isTrue, isFalse string) 
 	return plan, nil
 }
 
+// touch gives the current version the table version of an unchanged
+// record (a full-table sync re-sends unchanged rows under a new version:
+// without this, its ACTIVATE_VERSION would close them). It is metadata,
+// not a new version.
+func (h *History) touch(plan *HistoryPlan, st *keyState, r Row, keys []int) {
+	if h.TableVersion < 0 || r.Values[h.TableVersion] == "" {
+		return
+	}
+	v := r.Values[h.TableVersion]
+	switch {
+	case st.cur >= 0:
+		plan.Insert[st.cur].Values[h.TableVersion] = v
+	case st.touch >= 0:
+		plan.Touch[st.touch].Version, plan.Touch[st.touch].Line = v, r.Line
+	default:
+		st.touch = len(plan.Touch)
+		plan.Touch = append(plan.Touch, Touch{Key: keyValues(r.Values, keys), ValidFrom: st.curStore.ValidFrom, Version: v, Line: r.Line})
+	}
+}
+
 func newKeyState(vs []Version, exact bool) (*keyState, error) {
-	st := &keyState{cur: curNone}
+	st := &keyState{cur: curNone, touch: -1}
 	if exact {
 		st.known = make(map[string]bool, len(vs)+1)
 	}

@@ -49,6 +49,17 @@ func (t *memTable) history(h *engine.History, now string) (engine.Result, error)
 		t.rows[i][vt], t.rows[i][cur] = c.ValidTo, isFalse
 		res.Updated++
 	}
+	for _, c := range plan.Touch {
+		key := make(map[string]string, len(h.KeyColumns)+1)
+		for i, k := range h.KeyColumns {
+			key[k] = c.Key[i]
+		}
+		key[vf] = c.ValidFrom
+		if i, ok := t.byKey[t.keyOf(key)]; ok {
+			t.rows[i][h.Columns[h.TableVersion]] = c.Version
+			res.Updated++
+		}
+	}
 	for _, r := range plan.Insert {
 		row := make(map[string]string, len(h.Columns))
 		for i, v := range r.Values {

@@ -56,7 +56,11 @@ func (r *Renderer) Step(st engine.Step) ([]Statement, error) {
 		if err != nil {
 			return nil, err
 		}
-		return []Statement{h.Read, h.Close, h.Insert}, nil
+		out := []Statement{h.Read, h.Close}
+		if h.Touch.SQL != "" {
+			out = append(out, h.Touch)
+		}
+		return append(out, h.Insert), nil
 	case *engine.CloseVersions:
 		return r.closeVersions(st)
 	}

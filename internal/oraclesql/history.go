@@ -25,6 +25,9 @@ const DefaultHistoryKeysPerQuery = 1000
 //     NULL) else 0, _SDC_ROW_HASH;
 //   - Close, array-bound, one row per stored current version to close, by
 //     primary key: values [valid-to, is-current false, keys…, valid-from];
+//   - Touch (tables with _SDC_TABLE_VERSION), array-bound, one row per
+//     stored current version an unchanged record of a newer table version
+//     keeps: values [version, keys…, valid-from];
 //   - Insert, array-bound, one row per new version: values in
 //     History.Columns order.
 //
@@ -32,6 +35,10 @@ const DefaultHistoryKeysPerQuery = 1000
 // (engine.History.Decide).
 type HistoryStatements struct {
 	Read, Close, Insert Statement
+	// Touch, array-bound, sets the table version of stored current
+	// versions that unchanged records carry: values [version, keys…,
+	// valid-from]. Empty SQL when the table has no version column.
+	Touch Statement
 	KeysPerQuery        int
 }
 
@@ -82,6 +89,21 @@ func (r *Renderer) History(h *engine.History) (HistoryStatements, error) {
 	}
 	closeSQL := "UPDATE " + tableName(t) + " SET " + table.Quote(vt.Name) + " = " + bindExpr(vt.Type, 1) + ", " +
 		table.Quote(cur.Name) + " = " + bindExpr(cur.Type, 2) + " WHERE " + strings.Join(where, " AND ")
+	var touch Statement
+	if h.TableVersion >= 0 {
+		tv, err := col(h.Columns[h.TableVersion])
+		if err != nil {
+			return HistoryStatements{}, err
+		}
+		tb := []Bind{{Column: tv.Name, Type: tv.Type, Source: FromRow, Index: 0}}
+		var tw []string
+		for i, k := range append(keys[:len(keys):len(keys)], vf) {
+			tb = append(tb, Bind{Column: k.Name, Type: k.Type, Source: FromRow, Index: 1 + i})
+			tw = append(tw, table.Quote(k.Name)+" = "+bindExpr(k.Type, len(tb)))
+		}
+		touch = Statement{SQL: "UPDATE " + tableName(t) + " SET " + table.Quote(tv.Name) + " = " + bindExpr(tv.Type, 1) +
+			" WHERE " + strings.Join(tw, " AND "), Binds: tb, Kind: KindDML, Rows: RowsOf(engine.RowUpsert)}
+	}
 	w := &engine.Write{Table: t, Method: engine.Insert, Columns: h.Columns, KeyColumns: h.KeyColumns, DatabaseTime: h.DatabaseTime}
 	cols, err := writeColumns(w)
 	if err != nil {
@@ -91,6 +113,7 @@ func (r *Renderer) History(h *engine.History) (HistoryStatements, error) {
 		Read:         read,
 		Close:        Statement{SQL: closeSQL, Binds: binds, Kind: KindDML, Rows: RowsOf(engine.RowUpsert)},
 		Insert:       r.insert(w, cols, RowsOf(engine.RowUpsert)),
+		Touch:        touch,
 		KeysPerQuery: places,
 	}, nil
 }

@@ -33,6 +33,7 @@ func historyStep(t *table.Table, nkeys int) *engine.History {
 	h.ValidTo = slices.Index(h.Columns, table.MetaValidTo)
 	h.IsCurrent = slices.Index(h.Columns, table.MetaIsCurrent)
 	h.RowHash = slices.Index(h.Columns, table.MetaRowHash)
+	h.TableVersion = slices.Index(h.Columns, table.MetaTableVersion)
 	for i := 0; i < nkeys; i++ {
 		vals := make([]string, len(h.Columns))
 		vals[0], vals[1] = string(rune('1'+i)), "EU"

@@ -103,7 +103,8 @@ func (p *pipeline) history(j *job, t *table.Table) *engine.History {
 	keys := l.KeyIndexes()
 	h := &engine.History{Table: t, Columns: cols, Exact: p.cfg.HistoryValidFrom != "",
 		ValidFrom: l.MetaIndex(table.MetaValidFrom), ValidTo: l.MetaIndex(table.MetaValidTo),
-		IsCurrent: l.MetaIndex(table.MetaIsCurrent), RowHash: l.MetaIndex(table.MetaRowHash)}
+		IsCurrent: l.MetaIndex(table.MetaIsCurrent), RowHash: l.MetaIndex(table.MetaRowHash),
+		TableVersion: l.MetaIndex(table.MetaTableVersion)}
 	for _, k := range keys {
 		h.KeyColumns = append(h.KeyColumns, cols[k])
 	}

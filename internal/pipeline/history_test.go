@@ -290,3 +290,39 @@ func TestHistoryExistingTables(t *testing.T) {
 		t.Errorf("the refused table changed: %v", got)
 	}
 }
+
+// TestHistoryFullSyncKeepsUnchangedRows: a full-table sync re-sends
+// unchanged rows under a new table version; they add no version, their
+// current version takes the new table version, and the ACTIVATE_VERSION
+// that ends the sync closes only the rows the sync did not send.
+func TestHistoryFullSyncKeepsUnchangedRows(t *testing.T) {
+	now := "2025-06-01T12:00:00Z"
+	withVersion := func(line string, v int) string {
+		return strings.TrimSuffix(line, "}") + fmt.Sprintf(`,"version":%d}`, v)
+	}
+	lines := []string{histSchema,
+		withVersion(histRec(1, "a", "", t1, ""), 1), withVersion(histRec(2, "x", "", t1, ""), 1), withVersion(histRec(3, "gone", "", t1, ""), 1),
+		`{"type":"ACTIVATE_VERSION","stream":"dim","version":1}`,
+		withVersion(histRec(1, "a", "", t2, ""), 2), withVersion(histRec(2, "y", "", t2, ""), 2),
+		`{"type":"ACTIVATE_VERSION","stream":"dim","version":2}`}
+	for _, batch := range []int{1, 1000} {
+		t.Run(fmt.Sprint("batch ", batch), func(t *testing.T) {
+			eng := newEngine()
+			cfg := loadConfig(t, fmt.Sprintf(`{"load_method":"history","add_record_metadata":false,"batch_size_rows":%d}`, batch))
+			if _, err := run(t, eng, cfg, input(lines...)); err != nil {
+				t.Fatal(err)
+			}
+			want := []map[string]string{version("1", "a", t1, ""), version("2", "x", t1, t2), version("2", "y", t2, ""), version("3", "gone", t1, now)}
+			if got := versions(eng); !reflect.DeepEqual(got, want) {
+				t.Errorf("rows:\n got %v\nwant %v", got, want)
+			}
+			var tv []string
+			for _, r := range eng.Rows("DRY_RUN.DIM") {
+				tv = append(tv, r["_SDC_TABLE_VERSION"])
+			}
+			if want := []string{"2", "1", "2", "1"}; !reflect.DeepEqual(tv, want) {
+				t.Errorf("_SDC_TABLE_VERSION by row = %v, want %v", tv, want)
+			}
+		})
+	}
+}
