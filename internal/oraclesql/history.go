@@ -38,8 +38,8 @@ type HistoryStatements struct {
 	// Touch, array-bound, sets the table version of stored current
 	// versions that unchanged records carry: values [version, keys…,
 	// valid-from]. Empty SQL when the table has no version column.
-	Touch Statement
-	KeysPerQuery        int
+	Touch        Statement
+	KeysPerQuery int
 }
 
 // History renders the statements of h.
