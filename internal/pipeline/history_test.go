@@ -1,6 +1,7 @@
 package pipeline_test
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -8,10 +9,13 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/memory"
+	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/singer"
+	"github.com/target-oracle/target-oracle/internal/table"
 )
 
 const histSchema = `{"type":"SCHEMA","stream":"dim","key_properties":["id"],"schema":{"type":"object","properties":{` +
@@ -324,5 +328,29 @@ func TestHistoryFullSyncKeepsUnchangedRows(t *testing.T) {
 				t.Errorf("_SDC_TABLE_VERSION by row = %v, want %v", tv, want)
 			}
 		})
+	}
+}
+
+// --plan shows a history load: the table with its history columns and
+// primary key, the read of the batch's versions, the closing UPDATE and
+// the INSERT (statements.sql shows the same).
+func TestHistoryPlan(t *testing.T) {
+	eng := memory.New(memory.Options{Catalog: func(context.Context, string, string) (*table.Table, error) { return nil, nil },
+		Render: oraclesql.New(oraclesql.Options{}), Now: func() time.Time { return fixedNow }})
+	cfg := loadConfig(t, `{"load_method":"history","add_record_metadata":false}`)
+	if _, err := run(t, eng, cfg, input(histSchema, histRec(1, "a", "", t1, ""), histRec(1, "b", "", t2, ""))); err != nil {
+		t.Fatal(err)
+	}
+	sql := strings.Join(eng.Statements(), "\n/\n")
+	for _, want := range []string{
+		`CONSTRAINT "DIM_PK" PRIMARY KEY ("ID", "_SDC_VALID_FROM")`,
+		`"_SDC_VALID_FROM" TIMESTAMP(9) WITH TIME ZONE NOT NULL`,
+		`FROM "DRY_RUN"."DIM" WHERE "ID" IN (TO_NUMBER(:1)) FOR UPDATE`,
+		`UPDATE "DRY_RUN"."DIM" SET "_SDC_VALID_TO" = TO_TIMESTAMP_TZ(:1, 'YYYY-MM-DD"T"HH24:MI:SS.FF9 TZH:TZM'), "_SDC_IS_CURRENT" = TO_NUMBER(:2) WHERE "ID" = TO_NUMBER(:3) AND "_SDC_VALID_FROM" = `,
+		`INSERT INTO "DRY_RUN"."DIM" ("ID", "NAME", "UPDATED_AT", "_SDC_VALID_FROM", "_SDC_VALID_TO", "_SDC_IS_CURRENT", "_SDC_ROW_HASH") VALUES (`,
+	} {
+		if !strings.Contains(sql, want) {
+			t.Errorf("plan lacks %s:\n%s", want, sql)
+		}
 	}
 }
