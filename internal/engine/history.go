@@ -69,7 +69,7 @@ func Booleans(t table.Type) (isTrue, isFalse string) {
 // Version is one stored version of a key, as an engine reads it.
 type Version struct {
 	ValidFrom string // canonical UTC date-time
-	Current   bool   // _SDC_VALID_TO is NULL
+	ValidTo   string // canonical UTC date-time; "" (NULL) while current
 	Hash      string // "" for NULL
 }
 
@@ -142,8 +142,8 @@ const (
 //   - in Exact mode a record whose key and valid-from equal a version's
 //     (stored, or added earlier in the batch) changes nothing, and so does
 //     a delete not after the current version;
-//   - a valid-from not after the key's latest version's (or the time of a
-//     delete after it) becomes that + 1 µs;
+//   - a valid-from not after the key's latest valid-from or valid-to (a
+//     delete's or an ACTIVATE_VERSION's time) becomes that + 1 µs;
 //   - a changed record closes the current version at its valid-from and
 //     adds a new current version; a delete closes it and adds none.
 //
@@ -252,7 +252,19 @@ func newKeyState(vs []Version, exact bool) (*keyState, error) {
 		if st.known != nil {
 			st.known[formatTime(t)] = true
 		}
-		if v.Current && (st.cur == curNone || t.After(st.curVF)) {
+		if v.ValidTo != "" {
+			// A version closed by a delete or an ACTIVATE_VERSION: the
+			// next one starts after that, as within a batch.
+			to, err := parseTime(v.ValidTo)
+			if err != nil {
+				return nil, err
+			}
+			if to.After(st.latest) {
+				st.latest = to
+			}
+			continue
+		}
+		if st.cur == curNone || t.After(st.curVF) {
 			st.cur, st.curVF, st.curHash, st.curStore = curStored, t, v.Hash, v
 		}
 	}

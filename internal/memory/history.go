@@ -86,8 +86,7 @@ func (t *memTable) history(h *engine.History, now string) (engine.Result, error)
 }
 
 // versionsOf reads the stored versions of the batch's keys (by
-// engine.History.HistoryKey). A version is current while its valid-to is
-// NULL.
+// engine.History.HistoryKey).
 func (t *memTable) versionsOf(h *engine.History) map[string][]engine.Version {
 	want := make(map[string]bool, len(h.Rows))
 	var kb []byte
@@ -108,8 +107,7 @@ func (t *memTable) versionsOf(h *engine.History) map[string][]engine.Version {
 		if !want[string(kb)] {
 			continue
 		}
-		_, closed := row[vt]
-		out[string(kb)] = append(out[string(kb)], engine.Version{ValidFrom: row[vf], Current: !closed, Hash: row[hash]})
+		out[string(kb)] = append(out[string(kb)], engine.Version{ValidFrom: row[vf], ValidTo: row[vt], Hash: row[hash]})
 	}
 	return out
 }

@@ -129,7 +129,7 @@ func (s *session) readVersions(ctx context.Context, tx Tx, hs *historyStep) (map
 				kb = engine.AppendKey(kb, v.String)
 			}
 			out[string(kb)] = append(out[string(kb)], engine.Version{
-				ValidFrom: row[nk].String, Current: row[nk+1].String == "1", Hash: row[nk+2].String})
+				ValidFrom: row[nk].String, ValidTo: row[nk+1].String, Hash: row[nk+2].String})
 		}
 	}
 	return out, nil

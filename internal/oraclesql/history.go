@@ -21,8 +21,8 @@ const DefaultHistoryKeysPerQuery = 1000
 //     (unused places bound NULL, which matches nothing, so that batches
 //     share a few shapes):
 //     the stored versions of those keys, locked (FOR UPDATE), as canonical
-//     text: the key columns, _SDC_VALID_FROM, 1 when current (valid-to
-//     NULL) else 0, _SDC_ROW_HASH;
+//     text: the key columns, _SDC_VALID_FROM, _SDC_VALID_TO (NULL while
+//     current), _SDC_ROW_HASH;
 //   - Close, array-bound, one row per stored current version to close, by
 //     primary key: values [valid-to, is-current false, keys…, valid-from];
 //   - Touch (tables with _SDC_TABLE_VERSION), array-bound, one row per
@@ -145,14 +145,14 @@ func historyPlaces(h *engine.History, limit int) int {
 // column per place, in place order; the engine sets their values.
 func (r *Renderer) historyRead(t *table.Table, keys []*table.Column, vf, vt, hash *table.Column, n int) (Statement, error) {
 	var sel []string
-	for _, c := range append(keys[:len(keys):len(keys)], vf) {
+	for _, c := range append(keys[:len(keys):len(keys)], vf, vt) {
 		e, err := textOf(c.Type, table.Quote(c.Name))
 		if err != nil {
 			return Statement{}, &UnsupportedError{Table: t.QualifiedName(), What: fmt.Sprintf("column %q: %v", c.Name, err)}
 		}
 		sel = append(sel, e)
 	}
-	sel = append(sel, "CASE WHEN "+table.Quote(vt.Name)+" IS NULL THEN 1 ELSE 0 END", table.Quote(hash.Name))
+	sel = append(sel, table.Quote(hash.Name))
 	var binds []Bind
 	places := make([]string, n)
 	for i := range places {
