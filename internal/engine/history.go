@@ -32,7 +32,7 @@ type History struct {
 	TableVersion int
 	// Exact: valid-froms come from a property (history_valid_from), so a
 	// record whose key and valid-from equal an existing version's is a
-	// no-op, and so is a delete not after the current version.
+	// no-op, and so is a delete before the current version.
 	Exact bool
 	// DatabaseTime names the column (if any) the engine fills with the
 	// database time of the write (_SDC_LOADED_AT).
@@ -141,7 +141,7 @@ const (
 //   - a record whose hash equals the current version's changes nothing;
 //   - in Exact mode a record whose key and valid-from equal a version's
 //     (stored, or added earlier in the batch) changes nothing, and so does
-//     a delete not after the current version;
+//     a delete before the current version;
 //   - a valid-from not after the key's latest valid-from or valid-to (a
 //     delete's or an ACTIVATE_VERSION's time) becomes that + 1 µs;
 //   - a changed record closes the current version at its valid-from and
@@ -175,15 +175,17 @@ func (h *History) Decide(versions map[string][]Version, isTrue, isFalse string) 
 		del := r.Kind != RowUpsert
 		unchanged := !del && st.cur != curNone && st.curHash == r.Values[h.RowHash]
 		switch {
-		case h.Exact && st.known[formatTime(vf)]:
+		case h.Exact && !del && st.known[formatTime(vf)]:
 			if unchanged && vf.Equal(st.curVF) {
 				h.touch(&plan, st, r, keys)
 			}
 			continue // replayed: this version exists
 		case del && st.cur == curNone:
 			continue // nothing to close
-		case del && h.Exact && !vf.After(st.curVF):
-			continue // older than the current version: replayed
+		case del && h.Exact && vf.Before(st.curVF):
+			// Older than the current version: replayed (had it been
+			// applied, every later version would start after it).
+			continue
 		case unchanged:
 			h.touch(&plan, st, r, keys)
 			continue
