@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"reflect"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/memory"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
+	"github.com/target-oracle/target-oracle/internal/pipeline"
 	"github.com/target-oracle/target-oracle/internal/singer"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
@@ -358,5 +360,29 @@ func TestHistoryPlan(t *testing.T) {
 		if !strings.Contains(sql, want) {
 			t.Errorf("plan lacks %s:\n%s", want, sql)
 		}
+	}
+}
+
+// The +1 µs rule is logged once per stream, however many batches need it.
+func TestHistoryAdjustmentIsLoggedOnce(t *testing.T) {
+	var logs strings.Builder
+	var out strings.Builder
+	err := pipeline.Run(context.Background(), pipeline.Options{
+		Config:   loadConfig(t, `{"load_method":"history","add_record_metadata":false,"batch_size_rows":1}`),
+		Engine:   newEngine(),
+		Server:   pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
+		Input:    strings.NewReader(input(histSchema, histRec(1, "a", "", t1, ""), histRec(1, "b", "", t1, ""), histRec(1, "c", "", t1, ""))),
+		StateOut: &out,
+		Now:      func() time.Time { return fixedNow },
+		Log:      slog.New(slog.NewTextHandler(&logs, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(logs.String(), "and became that + 1 µs (logged once per stream)"); n != 1 {
+		t.Errorf("the adjustment is logged %d times, want once:\n%s", n, logs.String())
+	}
+	if !strings.Contains(logs.String(), "stream=dim table=DRY_RUN.DIM") {
+		t.Errorf("the log line does not name the stream and table:\n%s", logs.String())
 	}
 }
