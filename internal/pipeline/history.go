@@ -20,14 +20,21 @@ import (
 
 func isHistory(s *stream) bool { return s.settings.LoadMethod == config.MethodHistory }
 
-// historySchema refuses a history stream without key_properties at its
-// SCHEMA (exit 2): versions are told apart by key.
+// historySchema refuses at a history stream's SCHEMA (exit 2) what
+// history cannot do: a stream without key_properties (versions are told
+// apart by key), and delete_missing hard (history never deletes a row).
 func (p *pipeline) historySchema(s *stream, keys []string) error {
-	if !isHistory(s) || len(keys) > 0 {
+	switch {
+	case !isHistory(s):
 		return nil
+	case s.settings.DeleteMissing == "hard":
+		return &config.Error{Key: "delete_missing", Msg: fmt.Sprintf(
+			"stream %q: delete_missing hard conflicts with load_method history, which never deletes a row: remove one (stream_overrides)", s.name)}
+	case len(keys) == 0:
+		return &config.Error{Key: "load_method", Msg: fmt.Sprintf(
+			"stream %q: load_method history needs key_properties, and the stream's SCHEMA has none: give the stream another load_method (stream_overrides)", s.name)}
 	}
-	return &config.Error{Key: "load_method", Msg: fmt.Sprintf(
-		"stream %q: load_method history needs key_properties, and the stream's SCHEMA has none: give the stream another load_method (stream_overrides)", s.name)}
+	return nil
 }
 
 // historyLayout checks a history stream's layout against its settings and

@@ -249,6 +249,8 @@ func TestHistoryConfigurationErrors(t *testing.T) {
 	keyless := strings.Replace(histSchema, `"key_properties":["id"]`, `"key_properties":[]`, 1)
 	for _, tc := range []struct{ name, settings, schema, want string }{
 		{"keyless", `{"load_method":"history"}`, keyless, `stream "dim": load_method history needs key_properties`},
+		{"delete_missing hard", `{"load_method":"history","delete_missing":"hard"}`, histSchema, `stream "dim": delete_missing hard conflicts with load_method history`},
+		{"delete_missing hard for the stream", `{"load_method":"history","stream_overrides":{"dim":{"delete_missing":"hard"}}}`, histSchema, `stream "dim": delete_missing hard conflicts with load_method history`},
 		{"not a date-time", `{"load_method":"history","history_valid_from":"name"}`, histSchema, `history_valid_from "name" is column "NAME" of type VARCHAR2(4000 BYTE), not a date-time`},
 		{"not a column", `{"load_method":"history","history_valid_from":"nope"}`, histSchema, `history_valid_from "nope" is not a column of table DRY_RUN.DIM`},
 	} {
