@@ -50,7 +50,8 @@ type Config struct {
 	StreamOverrides     []StreamOverride // in config order; first matching pattern wins
 
 	// Loading
-	LoadMethod                     string // upsert | append-only | overwrite
+	LoadMethod                     string // upsert | append-only | overwrite | history
+	HistoryValidFrom               string // property path: a history version's valid-from
 	TruncateBeforeLoad             bool
 	HardDelete                     bool
 	DeleteMissing                  string  // none | soft | hard

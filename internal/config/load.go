@@ -367,6 +367,7 @@ func (l *loader) build(final layer, environ []string) *Config {
 	l.resolveSDCMode(c, final)
 	l.reportFlextDefaults(final)
 	l.resolveFlattening(c, final)
+	l.resolveHistory(c, final)
 	l.resolveDSN(c, final)
 	if final["tns_admin"] == nil {
 		c.TNSAdmin = lookupEnv(environ, "TNS_ADMIN")

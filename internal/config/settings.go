@@ -209,10 +209,11 @@ func namingSettings() []setting {
 
 func loadingSettings() []setting {
 	return []setting{
-		{name: "load_method", kind: kindEnum, def: "upsert", enum: []string{"upsert", "append-only", "overwrite"},
+		{name: "load_method", kind: kindEnum, def: "upsert", enum: []string{"upsert", "append-only", "overwrite", "history"},
 			values: vm("INSERT", "append-only", "BULK_INSERT", "append-only", "append", "append-only",
 				"MERGE", "upsert", "BULK_MERGE", "upsert"),
-			desc: "upsert: the last record per key replaces the row (keyless streams append); append-only: insert every record; overwrite: the first flush of the run replaces the table's contents.",
+			desc: "upsert: the last record per key replaces the row (keyless streams append); append-only: insert every record; overwrite: the first flush of the run replaces the table's contents; " +
+				"history: every version of a row is kept (slowly changing dimension, type 2; streams with key_properties; docs/guarantees.md).",
 			aliases: []alias{{name: "sdc_mode", values: vm("insert", "append-only", "append", "append-only", "merge", "upsert"),
 				note: "flext-target-oracle's own setting, combined with load_method when load_method is absent or a flext value " +
 					"(INSERT, BULK_INSERT, MERGE, BULK_MERGE): upsert if either says merge, else append-only; " +
@@ -250,6 +251,10 @@ func loadingSettings() []setting {
 				"02292, 00001 on INSERT, or a value needing a widening schema_evolution forbids) does: fail the run, or be " +
 				"written to reject_path while the rest of its batch commits (docs/guarantees.md).",
 			field: func(c *Config) any { return &c.OnDatabaseError }},
+		{name: "history_valid_from", kind: kindString,
+			desc: "With load_method history: the date-time property (a column of the table) whose value is a version's valid-from, " +
+				"instead of time_extracted or the batch time; makes replays exact (same key and valid-from is a no-op).",
+			field: func(c *Config) any { return &c.HistoryValidFrom }},
 		{name: "reject_path", kind: kindString, def: "rejected-records.jsonl", nonEmpty: true,
 			desc: "JSON lines file of rejected records.", field: func(c *Config) any { return &c.RejectPath }},
 		{name: "batch_size_rows", kind: kindInteger, def: 10000, min: 1, max: 100_000_000,

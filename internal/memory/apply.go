@@ -32,6 +32,10 @@ func (t *memTable) apply(st engine.Step, now string) (engine.Result, error) {
 		return t.keepKeys(st)
 	case *engine.DeleteMissing:
 		return t.deleteMissing(st)
+	case *engine.History:
+		return t.history(st, now)
+	case *engine.CloseVersions:
+		return t.closeVersions(st)
 	}
 	return engine.Result{}, fmt.Errorf("unknown step %T", st)
 }

@@ -431,6 +431,10 @@ func (e *Engine) applySteps(steps []engine.Step) (map[string]*memTable, engine.R
 			name = st.Table.QualifiedName()
 		case *engine.DeleteMissing:
 			name = st.Table.QualifiedName()
+		case *engine.History:
+			name = st.Table.QualifiedName()
+		case *engine.CloseVersions:
+			name = st.Table.QualifiedName()
 		default:
 			endUndo(work, true)
 			return nil, engine.Result{}, fmt.Errorf("memory: unknown step %T", st)

@@ -35,6 +35,9 @@ type Conn interface {
 type Tx interface {
 	// Exec runs DML inside the transaction and returns the rows affected.
 	Exec(ctx context.Context, st *oraclesql.Statement, args []any) (int64, error)
+	// Query runs a KindQuery statement inside the transaction (a history
+	// batch reads the versions it then writes, FOR UPDATE).
+	Query(ctx context.Context, st *oraclesql.Statement, args []any) ([][]sql.NullString, error)
 	Commit() error
 	Rollback() error
 }
@@ -94,6 +97,12 @@ func (s *sqlConn) Query(ctx context.Context, st *oraclesql.Statement, args []any
 	if err != nil {
 		return nil, s.note(ctx, err)
 	}
+	out, err := scanAll(rows)
+	return out, s.note(ctx, err)
+}
+
+// scanAll reads every row of rows as text and closes it.
+func scanAll(rows *sql.Rows) ([][]sql.NullString, error) {
 	defer rows.Close()
 	cols, err := rows.Columns()
 	if err != nil {
@@ -111,7 +120,7 @@ func (s *sqlConn) Query(ctx context.Context, st *oraclesql.Statement, args []any
 		}
 		out = append(out, vals)
 	}
-	return out, s.note(ctx, rows.Err())
+	return out, rows.Err()
 }
 
 func (s *sqlConn) Begin(ctx context.Context) (Tx, error) {
@@ -154,6 +163,15 @@ func (t *sqlTx) Exec(ctx context.Context, st *oraclesql.Statement, args []any) (
 		return 0, fmt.Errorf("rows affected: %w", err)
 	}
 	return n, nil
+}
+
+func (t *sqlTx) Query(ctx context.Context, st *oraclesql.Statement, args []any) ([][]sql.NullString, error) {
+	rows, err := t.tx.QueryContext(ctx, st.SQL, args...)
+	if err != nil {
+		return nil, t.conn.note(ctx, err)
+	}
+	out, err := scanAll(rows)
+	return out, t.conn.note(ctx, err)
 }
 
 func (t *sqlTx) Commit() error   { return t.conn.note(t.ctx, t.tx.Commit()) }

@@ -30,6 +30,8 @@ type planned struct {
 	// write is the step of a Write's statement: rows with long values may
 	// run in another statement shape (oraclesql.SplitUpsert).
 	write *engine.Write
+	// history is a history batch, run by loadHistory (st and rows unused).
+	history *historyStep
 }
 
 // plan renders the batch's steps and picks each statement's rows. It also
@@ -38,6 +40,18 @@ type planned struct {
 func (e *Engine) plan(steps []engine.Step) (plan []planned, idempotent bool, err error) {
 	idempotent = true
 	for _, step := range steps {
+		if h, ok := step.(*engine.History); ok {
+			// Read, decide, write: the rows of the writes are known only
+			// inside the transaction. Without history_valid_from a batch
+			// that committed would add versions again.
+			hs, err := e.r.History(h)
+			if err != nil {
+				return nil, false, err
+			}
+			plan = append(plan, planned{table: h.Table.QualifiedName(), history: &historyStep{h: h, st: hs}})
+			idempotent = idempotent && h.Exact
+			continue
+		}
 		stmts, err := e.r.Step(step)
 		if err != nil {
 			return nil, false, err
@@ -68,6 +82,10 @@ func (e *Engine) plan(steps []engine.Step) (plan []planned, idempotent bool, err
 		case *engine.KeepKeys:
 			for _, s := range stmts {
 				plan = append(plan, planned{st: s, table: st.Table.QualifiedName(), role: roleUpdate, rows: st.Rows})
+			}
+		case *engine.CloseVersions:
+			for _, s := range stmts {
+				plan = append(plan, planned{st: s, table: st.Table.QualifiedName(), role: roleUpdate})
 			}
 		case *engine.DeleteVersions:
 			r := roleUpdate
@@ -198,6 +216,13 @@ func (s *session) loadOnce(ctx context.Context, plan []planned, limits []int) (e
 	res := engine.Result{Known: true}
 	for i := range plan {
 		p := &plan[i]
+		if p.history != nil {
+			if f := s.loadHistory(ctx, tx, p.history, &res); f != nil {
+				f.at = i
+				return fail(f)
+			}
+			continue
+		}
 		if p.rows == nil {
 			n, err := s.exec(ctx, tx, p, nil)
 			if err != nil {

@@ -51,6 +51,18 @@ func (r *Renderer) Step(st engine.Step) ([]Statement, error) {
 		return r.keepKeys(st)
 	case *engine.DeleteMissing:
 		return r.deleteMissing(st)
+	case *engine.History:
+		h, err := r.History(st)
+		if err != nil {
+			return nil, err
+		}
+		out := []Statement{h.Read, h.Close}
+		if h.Touch.SQL != "" {
+			out = append(out, h.Touch)
+		}
+		return append(out, h.Insert), nil
+	case *engine.CloseVersions:
+		return r.closeVersions(st)
 	}
 	return nil, fmt.Errorf("oraclesql: unknown step %T", st)
 }

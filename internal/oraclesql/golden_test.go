@@ -64,7 +64,7 @@ func optionTable(tz bool, part table.PartitionOption, compression string, metada
 }
 
 func goldenCases() []goldenCase {
-	return append(baseGoldenCases(), scratchGoldenCases()...)
+	return append(append(baseGoldenCases(), scratchGoldenCases()...), historyGoldenCases()...)
 }
 
 func baseGoldenCases() []goldenCase {

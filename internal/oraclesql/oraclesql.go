@@ -56,6 +56,9 @@ type Options struct {
 	// (ddl_lock_timeout_seconds): WAIT n, or NOWAIT for 0, never an
 	// unbounded wait.
 	LockWaitSeconds int
+	// HistoryKeysPerQuery is how many keys one read of a history batch's
+	// versions names (0: DefaultHistoryKeysPerQuery).
+	HistoryKeysPerQuery int
 }
 
 // Renderer builds SQL statements. It holds no state besides its Options

@@ -330,6 +330,9 @@ func (p *pipeline) load(ctx context.Context, sess engine.Session, j *job) (engin
 			return engine.Result{}, fmt.Errorf("truncate %s: %w", t.QualifiedName(), err)
 		}
 	}
+	if isHistory(j.stream) {
+		return p.loadHistory(ctx, sess, j, t)
+	}
 	w := p.write(j, t)
 	var steps []engine.Step
 	if j.replace {
@@ -506,6 +509,13 @@ func (p *pipeline) activate(ctx context.Context, sess engine.Session, j *job) er
 		return fmt.Errorf("ACTIVATE_VERSION for %s: the table has no _SDC_TABLE_VERSION/_SDC_DELETED_AT columns", want.QualifiedName())
 	}
 	lt := j.layout.Table()
+	if isHistory(j.stream) {
+		_, err = sess.Load(ctx, []engine.Step{closeVersions(j, cur, lt.Columns[vc].Name)})
+		if err != nil {
+			return fmt.Errorf("activate version %s on %s: %w", j.version, want.QualifiedName(), err)
+		}
+		return nil
+	}
 	step := &engine.DeleteVersions{
 		Table:         cur,
 		Version:       j.version,

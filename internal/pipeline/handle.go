@@ -76,6 +76,9 @@ func (p *pipeline) onStreamSchema(m *singer.Message) error {
 			return &singer.InputError{Line: m.Line, Stream: m.Stream, Property: k, Msg: "key property is not in the schema"}
 		}
 	}
+	if err := p.historySchema(s, keys); err != nil {
+		return err
+	}
 	// A changed schema first flushes what was buffered under the old one.
 	p.flush(s)
 	existing, err := p.tableFor(s)
@@ -107,6 +110,9 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 		return inputErrorFrom(line, s.name, err)
 	}
 	if err := p.keysAgree(s, layout, line); err != nil {
+		return err
+	}
+	if err := p.historyLayout(s, layout, existing, line); err != nil {
 		return err
 	}
 	s.layout = layout

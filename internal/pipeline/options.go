@@ -34,6 +34,7 @@ func (p *pipeline) tableOptions(stream string, st config.StreamSettings) table.O
 		NoKeyConstraint:     st.LoadMethod == "append-only",
 		Partitioning:        table.PartitionOption{Column: st.Partitioning.Column, Interval: st.Partitioning.Interval},
 		Compression:         st.Compression,
+		History:             st.LoadMethod == config.MethodHistory,
 
 		MaxColumns:               srv.MaxColumns,
 		InterpretContentEncoding: c.InterpretContentEncoding,

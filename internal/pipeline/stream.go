@@ -48,6 +48,7 @@ type stream struct {
 	dedupe       map[string]int // write's key → row map, reused by the stream's jobs (which never overlap)
 	// warnedNoConstraint: an upsert found its table without a primary key
 	warnedNoConstraint bool
+	historyAdjusted    bool // history: the +1 µs valid-from adjustment was logged
 
 	// counters for the summary; reported is the part of read already
 	// given to the metrics registry

@@ -157,6 +157,7 @@ func Generate(seed uint64) *Scenario {
 		st.Versioned = !sc.Truncate && st.Method != Overwrite && r.IntN(3) == 0
 		sc.Streams = append(sc.Streams, st)
 	}
+	historyStreams(seed, sc)
 	overrides := map[string]any{}
 	for _, st := range sc.Streams {
 		overrides[st.Name] = map[string]any{"load_method": string(st.Method), "hard_delete": st.Hard}

@@ -130,7 +130,7 @@ func (m *Model) record(msg Msg, reset bool) {
 		r["_SDC_TABLE_VERSION"] = fmt.Sprint(rec.Version)
 	}
 	schemaKeys := t.skeys
-	if rec.Deleted != "" && st.Hard && len(schemaKeys) > 0 {
+	if rec.Deleted != "" && closesOnDelete(st) && len(schemaKeys) > 0 {
 		// Delete by key (every matching row of an append-only table).
 		kept := t.rows[:0]
 		for _, o := range t.rows {
@@ -184,7 +184,7 @@ func (m *Model) activate(msg Msg) {
 			kept = append(kept, r)
 			continue
 		}
-		if st.Hard {
+		if closesOnDelete(st) {
 			continue
 		}
 		if _, set := r["_SDC_DELETED_AT"]; !set {

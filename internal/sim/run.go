@@ -576,6 +576,9 @@ func (t *trial) stored(db database, stream string) view {
 func (t *trial) storedRows(db database, stream string) []row {
 	var out []row
 	for _, r := range db.rows("DRY_RUN." + strings.ToUpper(stream)) {
+		if closedVersion(t.sc, stream, r) {
+			continue
+		}
 		rr := row{}
 		for _, c := range compared {
 			if x, ok := r[c]; ok && x != "" {
@@ -677,6 +680,7 @@ func (t *trial) checkHeld(from, pos int, where string) {
 // repeat only as often as runs re-sent them.
 func (t *trial) checkFinal(db database, from int) {
 	t.checkRejects(len(t.sc.Msgs), "end")
+	t.checkHistory(db, "final")
 	for _, st := range t.sc.Streams {
 		if t.final.tables[st.Name] == nil {
 			continue

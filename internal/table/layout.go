@@ -83,6 +83,9 @@ type Options struct {
 	// stay NOT NULL): append-only streams may repeat a key, and an
 	// at-least-once re-run must not fail on ORA-00001.
 	NoKeyConstraint bool
+	// History adds the history columns (load_method history) and makes
+	// the primary key the key columns plus MetaValidFrom.
+	History bool
 
 	VarcharMaxBytes int // VARCHAR2 ceiling in bytes; 0 means 4000
 	// MaxColumns is the most columns a table may have: 1000, or 4096
@@ -364,6 +367,7 @@ func (b *builder) collect(root *schema.Property, keyProps []string) error {
 		}
 		b.meta = append(b.meta, c)
 	}
+	b.meta = append(b.meta, b.historyCands()...)
 	return nil
 }
 
@@ -630,7 +634,7 @@ func (b *builder) table(name string, existing *Table) (*Table, error) {
 		}
 	}
 	for _, c := range fresh {
-		t.Columns = append(t.Columns, b.column(c, !c.key))
+		t.Columns = append(t.Columns, b.column(c, !c.key && c.meta != MetaValidFrom))
 	}
 	if len(t.Columns) > b.maxColumns {
 		return nil, inputError(b.stream, "", "the table would need %d columns, more than %s: use storage_mode json, a smaller flattening_max_depth or ignored_columns", len(t.Columns), columnLimitText(b.maxColumns))
@@ -639,6 +643,9 @@ func (b *builder) table(name string, existing *Table) (*Table, error) {
 		if !b.opts.NoKeyConstraint {
 			t.PrimaryKey = append(t.PrimaryKey, c.name)
 		}
+	}
+	if b.opts.History && len(t.PrimaryKey) > 0 {
+		t.PrimaryKey = append(t.PrimaryKey, MetaValidFrom)
 	}
 	if err := b.indexes(t); err != nil {
 		return nil, err

@@ -395,6 +395,7 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []Stats, unk
 		l.setMeta(l.metaAt[atReceived], meta.ReceivedAt, row, stats)
 		l.setMeta(l.metaAt[atVersion], meta.TableVersion, row, stats)
 		l.setMeta(l.metaAt[atSyncStarted], meta.SyncStartedAt, row, stats)
+		l.setMeta(l.metaAt[atValidFrom], meta.TimeExtracted, row, stats) // history: the pipeline falls back to the batch time
 	}
 	return nil
 }
@@ -439,7 +440,7 @@ func (l *Layout) rowText(b []byte) string {
 // Layout.metaAt.
 var metaFilled = [...]string{
 	atExtracted: MetaExtractedAt, atReceived: MetaReceivedAt, atSequence: MetaSequence,
-	atVersion: MetaTableVersion, atSyncStarted: MetaSyncStartedAt,
+	atVersion: MetaTableVersion, atSyncStarted: MetaSyncStartedAt, atValidFrom: MetaValidFrom,
 }
 
 const (
@@ -448,6 +449,7 @@ const (
 	atSequence
 	atVersion
 	atSyncStarted
+	atValidFrom
 )
 
 func (l *Layout) setMeta(i int, v string, row []string, stats []Stats) {

@@ -528,6 +528,9 @@ func (w *work) update(t *tbl, rest string, b *binds) (func(int) (int64, error), 
 	if run, err := w.pruneUpdate(t, rest, b); run != nil || err != nil {
 		return run, err
 	}
+	if run, ok, err := w.closeVersions(t, rest, b); ok {
+		return run, err
+	}
 	if m := reSoft.FindStringSubmatch(rest); m != nil && m[3] == m[5] && m[1] == m[6] {
 		set, err := parseExpr(m[2])
 		if err != nil {

@@ -115,6 +115,16 @@ func (s *WireSession) Query(ctx context.Context, st *oraclesql.Statement, args [
 	if rows, ok, err := s.queryProbe(ctx, st, args); ok {
 		return selectColumns(st.SQL), rows, err
 	}
+	if strings.HasSuffix(st.SQL, " FOR UPDATE") {
+		// A read inside the batch's transaction (history's stored
+		// versions): it sees, and locks, what the transaction wrote.
+		t, err := s.current(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		rows, err := t.Query(ctx, st, args)
+		return selectColumns(st.SQL), rows, err
+	}
 	rows, err := s.c.Query(ctx, st, args)
 	if err != nil {
 		return nil, nil, err

@@ -1,0 +1,65 @@
+package table
+
+// History columns (load_method history, SPEC §6.2): added whatever
+// AddRecordMetadata says; the primary key is the key columns plus
+// MetaValidFrom.
+const (
+	MetaValidFrom = "_SDC_VALID_FROM"
+	MetaValidTo   = "_SDC_VALID_TO"
+	MetaIsCurrent = "_SDC_IS_CURRENT"
+	MetaRowHash   = "_SDC_ROW_HASH"
+)
+
+// HistoryColumns lists the history columns in the order a new table gets
+// them, after the other metadata columns.
+func HistoryColumns() [4]string {
+	return [...]string{MetaValidFrom, MetaValidTo, MetaIsCurrent, MetaRowHash}
+}
+
+// historyType is the type of a history column. Valid-froms keep
+// nanoseconds whatever timestamp_type says: a version 1 µs after another
+// must stay apart, and property values may carry 9 digits.
+func (o *Options) historyType(name string) Type {
+	switch name {
+	case MetaIsCurrent:
+		return o.boolType()
+	case MetaRowHash:
+		return Type{Kind: KindVarchar, Length: 64} // hex SHA-256
+	}
+	return Type{Kind: KindTimestamp, Frac: 9, TZ: true}
+}
+
+// historyCands are the history columns' candidates (History tables only).
+func (b *builder) historyCands() []*cand {
+	if !b.opts.History {
+		return nil
+	}
+	var out []*cand
+	for _, m := range HistoryColumns() {
+		out = append(out, &cand{source: []string{lowerASCII(m)}, path: lowerASCII(m), role: RoleMetadata,
+			meta: m, name: m, base: m, existing: -1, typ: b.opts.historyType(m)})
+	}
+	return out
+}
+
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// IsHistory reports whether t has the shape a history load made: the four
+// history columns, and a primary key that ends with MetaValidFrom.
+func (t *Table) IsHistory() bool {
+	for _, m := range HistoryColumns() {
+		if t.Column(m) == nil {
+			return false
+		}
+	}
+	n := len(t.PrimaryKey)
+	return n >= 2 && t.PrimaryKey[n-1] == MetaValidFrom
+}
