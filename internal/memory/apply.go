@@ -57,6 +57,9 @@ func (t *memTable) write(w *engine.Write, now string) (engine.Result, error) {
 			if i == dbTime {
 				continue
 			}
+			if r.Kind == engine.RowHardDelete && !slices.Contains(w.KeyColumns, w.Columns[i]) {
+				continue // a DELETE by key binds only the key: no other column's rule applies
+			}
 			if err := check(cols[i], v); err != nil {
 				return engine.Result{}, fmt.Errorf("input line %d: %w", r.Line, err)
 			}

@@ -50,16 +50,41 @@ func appendSteps(w *engine.Write) []engine.Step {
 
 func isHardDelete(r engine.Row) bool { return r.Kind == engine.RowHardDelete }
 
-// loadSteps is steps with its last step, a Write, expanded by appendSteps
-// into what an engine runs. It works on a copy: the Write stays as the
-// batch built it, so on_database_error: reject can rebuild its rows. An
-// expanded list is returned as it is (its last Write has no hard delete).
-func loadSteps(steps []engine.Step) []engine.Step {
+// loadSteps is steps with its last step, a Write, expanded into what an
+// engine runs: appendSteps' two steps, or under on_database_error: reject
+// orderedSteps (a record a later hard delete supersedes must still reach
+// the database, which may refuse it: applied one by one it would be
+// rejected). It works on a copy: the Write stays as the batch built it,
+// so the refused-row search can rebuild its rows. An expanded list is
+// returned as it is (its last Write has no hard delete).
+func (p *pipeline) loadSteps(steps []engine.Step) []engine.Step {
 	w, ok := steps[len(steps)-1].(*engine.Write)
 	if !ok || w.Method != engine.Insert || !slices.ContainsFunc(w.Rows, isHardDelete) {
 		return steps
 	}
+	head := slices.Clone(steps[:len(steps)-1])
+	if p.rejectingRows() {
+		return append(head, orderedSteps(w)...)
+	}
 	cw := *w
 	cw.Rows = slices.Clone(w.Rows)
-	return append(slices.Clone(steps[:len(steps)-1]), appendSteps(&cw)...)
+	return append(head, appendSteps(&cw)...)
+}
+
+// orderedSteps splits an append-only batch with hard deletes into runs of
+// inserts and runs of deletes, in input order: one by one, exactly, at the
+// cost of a statement per run.
+func orderedSteps(w *engine.Write) []engine.Step {
+	var out []engine.Step
+	for i := 0; i < len(w.Rows); {
+		j := i
+		for j < len(w.Rows) && isHardDelete(w.Rows[j]) == isHardDelete(w.Rows[i]) {
+			j++
+		}
+		cw := *w
+		cw.Rows = slices.Clone(w.Rows[i:j])
+		out = append(out, &cw)
+		i = j
+	}
+	return out
 }

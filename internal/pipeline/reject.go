@@ -62,7 +62,7 @@ func mergeDuplicate(err error, w *engine.Write) bool {
 // when a MERGE met ORA-00001 (SPEC §6.3: two pipelines inserting one new
 // key; the retry's MERGE finds the other's row and updates it).
 func (p *pipeline) loadOnce(ctx context.Context, sess engine.Session, steps []engine.Step, w *engine.Write) (engine.Result, error) {
-	steps = loadSteps(steps)
+	steps = p.loadSteps(steps)
 	res, err := sess.Load(ctx, steps)
 	if err != nil && mergeDuplicate(err, w) {
 		p.log.Warn("ORA-00001 from a MERGE (another load inserted the same key): retrying the batch once",
@@ -95,7 +95,7 @@ func (p *pipeline) loadRejecting(ctx context.Context, sess engine.Session, j *jo
 	withRows := func(rows []engine.Row) []engine.Step {
 		cw := *w
 		cw.Rows = slices.Clone(rows)
-		return loadSteps(append(slices.Clone(head), &cw))
+		return p.loadSteps(append(slices.Clone(head), &cw))
 	}
 	limit := refusedLimit(b.rows())
 	skip := map[int]string{} // record index → why it is refused
@@ -150,7 +150,7 @@ func (p *pipeline) loadRejecting(ctx context.Context, sess engine.Session, j *jo
 }
 
 func firstErr(ctx context.Context, t engine.Trier, steps []engine.Step) error {
-	if err := t.TryLoad(ctx, loadSteps(steps)); err != nil {
+	if err := t.TryLoad(ctx, steps); err != nil { // steps come from withRows, expanded
 		return err
 	}
 	return errors.New("it succeeded when tried again")

@@ -168,6 +168,13 @@ func TestRejectRowsTheDatabaseRefuses(t *testing.T) {
 			rows:    []string{"1:a:x"},
 			rejects: []string{`3:ORA-02291:{"id":2,"name":"b","note":"orphan"}`},
 			states:  []string{`{"n":1}`}},
+		{name: "append-only: a refused record a later hard delete of its key supersedes is still rejected",
+			settings: `"load_method": "append-only", "hard_delete": true,`, hooks: memory.Hooks{Refuse: refuse2291},
+			in: []string{trec(1, "a", "x"), trec(2, "b", "orphan"),
+				`{"type":"RECORD","stream":"t","record":{"id":2,"name":"b","note":null,"_sdc_deleted_at":"2024-01-01T00:00:00Z"}}`, trec(3, "c", "z"), state},
+			rows:    []string{"1:a:x", "3:c:z"},
+			rejects: []string{`3:ORA-02291:{"id":2,"name":"b","note":"orphan"}`},
+			states:  []string{`{"n":1}`}},
 		{name: "more than 16 refused rows fail the run naming the first", settings: `"batch_size_rows": 100,`,
 			in: func() []string {
 				var in []string
