@@ -618,3 +618,48 @@ func TestVerifyCatchesAChangedBinaryByte(t *testing.T) {
 		t.Errorf("failures per column %v, want 6 each for R2K and BL: %v", fails, failures(rep))
 	}
 }
+
+// TestVerifyVectorElementwise: on 23ai the vector cases are VECTOR(3, …)
+// columns read back with FROM_VECTOR, whose number text (1.0E-001) is not
+// the stored form's (0.1): the comparison is element by element after
+// rounding to the format, so only a changed element fails.
+func TestVerifyVectorElementwise(t *testing.T) {
+	r := newRig(t, "")
+	info := connect.ServerInfo{Version: "23.5.0.24.07", Major: 23, Compatible: "23.5.0", MaxStringSize: "STANDARD",
+		IdentifierMaxBytes: 128, DBCharset: "AL32UTF8", NCharset: "AL16UTF16", CurrentSchema: schemaName, SessionUser: schemaName,
+		BooleanType: true, JSONType: true, VectorType: true}
+	r.facts = info.Resolve(r.cfg)
+	tampered := false
+	r.db.SetTamper(func(column, text string) string {
+		if column == "VI8" && strings.HasPrefix(text, "[-128,127,") {
+			tampered = true
+			return "[-128,126," + strings.TrimPrefix(text, "[-128,127,")
+		}
+		return text
+	})
+	o := r.options()
+	o.Only = func(c Case) bool { return strings.HasPrefix(c.Name, "vector ") }
+	rep, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tampered {
+		t.Fatal("no FROM_VECTOR text of VI8 was read")
+	}
+	fails := map[string]int{}
+	for _, c := range rep.Results {
+		switch {
+		case c.Status == Pass:
+		case c.Column == "VI8" && c.Expected == "[-128,127,3]" && c.Got == "[-128,126,3]":
+			fails[c.Column]++
+		default:
+			t.Errorf("result %+v", c)
+		}
+		if c.Property == "v64" && c.Type != "VECTOR(3, FLOAT64)" {
+			t.Errorf("v64 is %s, want VECTOR(3, FLOAT64)", c.Type)
+		}
+	}
+	if fails["VI8"] != 6 {
+		t.Errorf("%d VI8 failures, want 6 (two tables, three paths): %v", fails["VI8"], failures(rep))
+	}
+}
