@@ -132,10 +132,20 @@ func ReadRow(t *table.Table, keyCol, key string, cols []*table.Column) (Statemen
 		exprs[i] = e
 	}
 	return Statement{
-		SQL:   "SELECT " + strings.Join(exprs, ", ") + " FROM " + tableName(t) + " WHERE " + table.Quote(keyCol) + " = :1",
+		SQL:   "SELECT " + strings.Join(exprs, ", ") + " FROM " + tableName(t) + " WHERE " + keyEquals(t, keyCol, ":1"),
 		Binds: []Bind{fixed("key", key)},
 		Kind:  KindQuery,
 	}, nil
+}
+
+// keyEquals is the condition on the key column: against the key text,
+// or for a RAW key its bytes in hexadecimal (HEXTORAW: the readback's
+// binds are all text).
+func keyEquals(t *table.Table, keyCol, ph string) string {
+	if c := t.Column(keyCol); c != nil && c.Type.Kind == table.KindRaw {
+		return table.Quote(keyCol) + " = HEXTORAW(" + ph + ")"
+	}
+	return table.Quote(keyCol) + " = " + ph
 }
 
 // numberBind is a fixed NUMBER bind.
@@ -151,7 +161,7 @@ func ReadLOBChunk(t *table.Table, keyCol, key, col string, amount, offset int) (
 	}
 	return Statement{
 		SQL: "SELECT DBMS_LOB.SUBSTR(" + table.Quote(col) + ", TO_NUMBER(:1), TO_NUMBER(:2)) FROM " + tableName(t) +
-			" WHERE " + table.Quote(keyCol) + " = :3",
+			" WHERE " + keyEquals(t, keyCol, ":3"),
 		Binds: []Bind{numberBind("amount", amount), numberBind("offset", offset), fixed("key", key)},
 		Kind:  KindQuery,
 	}, nil
@@ -175,7 +185,7 @@ func ReadBinaryChunk(t *table.Table, keyCol, key, col string, amount, offset int
 	}
 	return Statement{
 		SQL: "SELECT RAWTOHEX(DBMS_LOB.SUBSTR(" + table.Quote(col) + ", TO_NUMBER(:1), TO_NUMBER(:2))) FROM " + tableName(t) +
-			" WHERE " + table.Quote(keyCol) + " = :3",
+			" WHERE " + keyEquals(t, keyCol, ":3"),
 		Binds: []Bind{numberBind("amount", amount), numberBind("offset", offset), fixed("key", key)},
 		Kind:  KindQuery,
 	}, nil
@@ -221,7 +231,7 @@ func DumpValue(t *table.Table, keyCol, key string, c *table.Column, from int) (S
 	}
 	binds = append(binds, fixed("key", key))
 	return Statement{
-		SQL:   "SELECT " + expr + " FROM " + tableName(t) + " WHERE " + table.Quote(keyCol) + " = " + placeholder(len(binds)),
+		SQL:   "SELECT " + expr + " FROM " + tableName(t) + " WHERE " + keyEquals(t, keyCol, placeholder(len(binds))),
 		Binds: binds,
 		Kind:  KindQuery,
 	}, nil

@@ -54,6 +54,24 @@ func bytesPattern(n, seed int) []byte {
 func b16(b []byte) string { return str(hex.EncodeToString(b)) }
 func b64(b []byte) string { return str(base64.StdEncoding.EncodeToString(b)) }
 
+// rawKeyProperty is the key of the binary-key table: a RAW(16).
+const rawKeyProperty = `"k":{"type":"string","contentEncoding":"base16","maxLength":32},`
+
+// schemaOf is the scratch stream's schema: Properties, with a RAW(16) key
+// for the binary-key table.
+func schemaOf(rawKey bool) string {
+	if !rawKey {
+		return Properties
+	}
+	return strings.Replace(Properties, `"k":{"type":"string","maxLength":64},`, rawKeyProperty, 1)
+}
+
+// binaryCase reports whether c writes a binary column (the cases of the
+// binary-key table).
+func binaryCase(c Case) bool {
+	return c.Property == "bl" || strings.HasPrefix(c.Property, "r")
+}
+
 // Case is one edge value of SPEC §2, written alone into one property (every
 // other column NULL). Values holds the JSON text of each record's value:
 // several values travel as one array execute.

@@ -105,8 +105,8 @@ func TestVerifyPasses(t *testing.T) {
 	if f := failures(rep); len(f) > 0 || !rep.OK() {
 		t.Fatalf("verify failed on the fake:\n%s", strings.Join(f, "\n"))
 	}
-	if len(rep.Tables) != 2 || len(rep.Dropped) != 2 {
-		t.Errorf("tables %v, dropped %v: want the settings' table and the national one, both dropped", rep.Tables, rep.Dropped)
+	if len(rep.Tables) != 3 || len(rep.Dropped) != 3 {
+		t.Errorf("tables %v, dropped %v: want the settings' table, the national one and the binary-key one, all dropped", rep.Tables, rep.Dropped)
 	}
 	if left := r.scratchTables(); len(left) > 0 {
 		t.Errorf("scratch tables left: %v", left)
@@ -123,12 +123,23 @@ func TestVerifyPasses(t *testing.T) {
 			purged++
 		}
 	}
-	if purged != 2 {
-		t.Errorf("%d DROP TABLE … PURGE statements, want 2", purged)
+	if purged != 3 {
+		t.Errorf("%d DROP TABLE … PURGE statements, want 3", purged)
 	}
-	want := len(Cases(r.facts.VarcharMaxBytes)) + len(Cases(r.facts.VarcharMaxBytes/2))
-	if got := len(rep.Results); got != 3*want+2 {
-		t.Errorf("%d results, want %d (3 paths per case, and the two shapes)", got, 3*want+2)
+	binary := slices.DeleteFunc(Cases(r.facts.VarcharMaxBytes), func(c Case) bool { return !binaryCase(c) })
+	want := len(Cases(r.facts.VarcharMaxBytes)) + len(Cases(r.facts.VarcharMaxBytes/2)) + len(binary)
+	if got := len(rep.Results); got != 3*want+3 || len(binary) < 10 {
+		t.Errorf("%d results, want %d (3 paths per case, and the three shapes); %d binary cases", got, 3*want+3, len(binary))
+	}
+	// The binary-key table: a RAW(16) key, MERGE ON a RAW bind, the
+	// readback by HEXTORAW.
+	var merged, read bool
+	for _, s := range r.db.Statements() {
+		merged = merged || strings.HasPrefix(s, "MERGE INTO \"LOADER\".\""+rep.Tables[2]+"\"")
+		read = read || strings.Contains(s, rep.Tables[2]+`" WHERE "K" = HEXTORAW(:1)`)
+	}
+	if !merged || !read {
+		t.Errorf("binary-key table %s: MERGE %v, readback by HEXTORAW %v", rep.Tables[2], merged, read)
 	}
 	paths := map[string]int{}
 	for _, c := range rep.Results {
@@ -534,7 +545,7 @@ func TestVerifyBinaryBindRoutes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if f := failures(rep); len(f) > 0 || !rep.OK() || len(rep.Results) != 2*3+2 {
+			if f := failures(rep); len(f) > 0 || !rep.OK() || len(rep.Results) != 3*3+3 {
 				t.Fatalf("verify failed (%d results):\n%s", len(rep.Results), strings.Join(f, "\n"))
 			}
 			if got := bindRoute(r.db.Args("INSERT"), tc.bytes); got != tc.insert {
@@ -613,9 +624,9 @@ func TestVerifyCatchesAChangedBinaryByte(t *testing.T) {
 			}
 		}
 	}
-	// Two tables, three paths each.
-	if fails["R2K"] != 6 || fails["BL"] != 6 || len(fails) != 2 {
-		t.Errorf("failures per column %v, want 6 each for R2K and BL: %v", fails, failures(rep))
+	// Three tables (settings, national, binary key), three paths each.
+	if fails["R2K"] != 9 || fails["BL"] != 9 || len(fails) != 2 {
+		t.Errorf("failures per column %v, want 9 each for R2K and BL: %v", fails, failures(rep))
 	}
 }
 

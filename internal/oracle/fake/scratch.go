@@ -120,7 +120,7 @@ func sortedKeys(m map[string]*tbl) []string {
 }
 
 var (
-	readbackQuery = regexp.MustCompile(`^SELECT (.+) FROM ("[^"]+"(?:\."[^"]+")?) WHERE "([^"]+)" = :(\d+)$`)
+	readbackQuery = regexp.MustCompile(`^SELECT (.+) FROM ("[^"]+"(?:\."[^"]+")?) WHERE "([^"]+)" = (HEXTORAW\()?:(\d+)\)?$`)
 	colOnly       = `"([^"]+)"`
 	readItems     = []struct {
 		kind string
@@ -159,8 +159,16 @@ func (db *DB) readback(st *oraclesql.Statement, b *binds) ([][]sql.NullString, e
 	if err != nil {
 		return nil, err
 	}
-	keyAt, _ := strconv.Atoi(m[4])
+	keyAt, _ := strconv.Atoi(m[5])
 	key := b.text(keyAt-1, 0)
+	if m[4] != "" {
+		// HEXTORAW of the key text: a RAW key, stored as base64.
+		raw, err := hex.DecodeString(key)
+		if err != nil {
+			return nil, oraError(1465, "invalid hex number")
+		}
+		key = base64.StdEncoding.EncodeToString(raw)
+	}
 	var row map[string]string
 	for _, r := range t.rows {
 		if r != nil && r[m[3]] == key {
