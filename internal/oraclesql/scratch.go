@@ -23,7 +23,13 @@ import (
 //   - VARCHAR2/NVARCHAR2: the column;
 //   - CLOB/NCLOB (and CLOB-backed JSON): DBMS_LOB.GETLENGTH here and
 //     chunks of DBMS_LOB.SUBSTR (ReadLOBChunk);
-//   - native JSON: JSON_SERIALIZE(… RETURNING VARCHAR2(4000)).
+//   - native JSON: JSON_SERIALIZE(… RETURNING VARCHAR2(4000));
+//   - RAW: RAWTOHEX, the bytes in uppercase hexadecimal;
+//   - BLOB: DBMS_LOB.GETLENGTH (bytes) here and RAWTOHEX of
+//     DBMS_LOB.SUBSTR chunks (ReadBinaryChunk);
+//   - VECTOR: FROM_VECTOR(… RETURNING VARCHAR2(4000)), which the caller
+//     compares element by element (the server's number text is not the
+//     stored form's).
 //
 // DumpValue is what a mismatch report shows: DUMP(…, 1016) of the value
 // (of 32 characters from where it first differs, for text).
@@ -92,6 +98,12 @@ func ReadExpr(c *table.Column) (string, error) {
 			return "TO_CHAR(SYS_EXTRACT_UTC(" + q + "), '" + ReadTimestampMask + "')", nil
 		}
 		return "TO_CHAR(" + q + ", '" + ReadTimestampMask + "')", nil
+	case table.KindRaw:
+		return "RAWTOHEX(" + q + ")", nil
+	case table.KindBlob:
+		return "TO_CHAR(DBMS_LOB.GETLENGTH(" + q + "))", nil
+	case table.KindVector:
+		return vectorText(q), nil
 	}
 	return "", fmt.Errorf("oraclesql: column %s: type %v has no readback", c.Name, c.Type)
 }
@@ -99,7 +111,7 @@ func ReadExpr(c *table.Column) (string, error) {
 // ReadsLength reports whether ReadExpr reads c's length (a LOB), its text
 // then coming from ReadLOBChunk.
 func ReadsLength(c *table.Column) bool {
-	return c.Type.Kind == table.KindClob || c.Type.Kind == table.KindJSON && c.Type.JSONAsClob
+	return c.Type.Kind == table.KindClob || c.Type.Kind == table.KindBlob || c.Type.Kind == table.KindJSON && c.Type.JSONAsClob
 }
 
 // ReadRow reads cols of the row of t whose key column holds key, one
@@ -120,10 +132,20 @@ func ReadRow(t *table.Table, keyCol, key string, cols []*table.Column) (Statemen
 		exprs[i] = e
 	}
 	return Statement{
-		SQL:   "SELECT " + strings.Join(exprs, ", ") + " FROM " + tableName(t) + " WHERE " + table.Quote(keyCol) + " = :1",
+		SQL:   "SELECT " + strings.Join(exprs, ", ") + " FROM " + tableName(t) + " WHERE " + keyEquals(t, keyCol, ":1"),
 		Binds: []Bind{fixed("key", key)},
 		Kind:  KindQuery,
 	}, nil
+}
+
+// keyEquals is the condition on the key column: against the key text,
+// or for a RAW key its bytes in hexadecimal (HEXTORAW: the readback's
+// binds are all text).
+func keyEquals(t *table.Table, keyCol, ph string) string {
+	if c := t.Column(keyCol); c != nil && c.Type.Kind == table.KindRaw {
+		return table.Quote(keyCol) + " = HEXTORAW(" + ph + ")"
+	}
+	return table.Quote(keyCol) + " = " + ph
 }
 
 // numberBind is a fixed NUMBER bind.
@@ -139,7 +161,31 @@ func ReadLOBChunk(t *table.Table, keyCol, key, col string, amount, offset int) (
 	}
 	return Statement{
 		SQL: "SELECT DBMS_LOB.SUBSTR(" + table.Quote(col) + ", TO_NUMBER(:1), TO_NUMBER(:2)) FROM " + tableName(t) +
-			" WHERE " + table.Quote(keyCol) + " = :3",
+			" WHERE " + keyEquals(t, keyCol, ":3"),
+		Binds: []Bind{numberBind("amount", amount), numberBind("offset", offset), fixed("key", key)},
+		Kind:  KindQuery,
+	}, nil
+}
+
+// ReadVectorBytes is the longest vector text the readback returns
+// (FROM_VECTOR … RETURNING VARCHAR2(4000)).
+const ReadVectorBytes = 4000
+
+func vectorText(q string) string {
+	return "FROM_VECTOR(" + q + " RETURNING VARCHAR2(" + strconv.Itoa(ReadVectorBytes) + "))"
+}
+
+// ReadBinaryChunk reads amount bytes of BLOB column col from offset
+// (1-based) in the row whose key column holds key, as uppercase
+// hexadecimal (RAWTOHEX of DBMS_LOB.SUBSTR, a RAW of at most the RAW
+// limit: amount is at most half the VARCHAR2 limit).
+func ReadBinaryChunk(t *table.Table, keyCol, key, col string, amount, offset int) (Statement, error) {
+	if err := checkNames(t, keyCol, col); err != nil {
+		return Statement{}, err
+	}
+	return Statement{
+		SQL: "SELECT RAWTOHEX(DBMS_LOB.SUBSTR(" + table.Quote(col) + ", TO_NUMBER(:1), TO_NUMBER(:2))) FROM " + tableName(t) +
+			" WHERE " + keyEquals(t, keyCol, ":3"),
 		Binds: []Bind{numberBind("amount", amount), numberBind("offset", offset), fixed("key", key)},
 		Kind:  KindQuery,
 	}, nil
@@ -150,7 +196,9 @@ const DumpChars = 32
 
 // DumpValue shows the bytes of column c in the row whose key column holds
 // key: DUMP(…, 1016) (hexadecimal, with the character set), of DumpChars
-// characters from from (1-based) for text and LOBs.
+// characters from from (1-based) for text and LOBs. For RAW and BLOB it
+// is the hexadecimal of DumpChars bytes from byte from; for VECTOR the
+// FROM_VECTOR text.
 func DumpValue(t *table.Table, keyCol, key string, c *table.Column, from int) (Statement, error) {
 	if err := checkNames(t, keyCol, c.Name); err != nil {
 		return Statement{}, err
@@ -159,6 +207,14 @@ func DumpValue(t *table.Table, keyCol, key string, c *table.Column, from int) (S
 	var expr string
 	binds := []Bind{}
 	switch {
+	case c.Type.Kind == table.KindRaw:
+		binds = append(binds, numberBind("from", 2*max(from, 1)-1))
+		expr = "SUBSTR(RAWTOHEX(" + q + "), TO_NUMBER(:1), " + strconv.Itoa(2*DumpChars) + ")"
+	case c.Type.Kind == table.KindBlob:
+		binds = append(binds, numberBind("from", max(from, 1)))
+		expr = "RAWTOHEX(DBMS_LOB.SUBSTR(" + q + ", " + strconv.Itoa(DumpChars) + ", TO_NUMBER(:1)))"
+	case c.Type.Kind == table.KindVector:
+		expr = vectorText(q)
 	case ReadsLength(c) || c.Type.Kind == table.KindJSON:
 		binds = append(binds, numberBind("from", max(from, 1)))
 		expr = "DUMP(DBMS_LOB.SUBSTR(" + q + ", " + strconv.Itoa(DumpChars) + ", TO_NUMBER(:1)), 1016)"
@@ -175,7 +231,7 @@ func DumpValue(t *table.Table, keyCol, key string, c *table.Column, from int) (S
 	}
 	binds = append(binds, fixed("key", key))
 	return Statement{
-		SQL:   "SELECT " + expr + " FROM " + tableName(t) + " WHERE " + table.Quote(keyCol) + " = " + placeholder(len(binds)),
+		SQL:   "SELECT " + expr + " FROM " + tableName(t) + " WHERE " + keyEquals(t, keyCol, placeholder(len(binds))),
 		Binds: binds,
 		Kind:  KindQuery,
 	}, nil

@@ -32,6 +32,16 @@ func scratchGoldenCases() []goldenCase {
 	withJSON := *t
 	withJSON.Columns = append([]table.Column{}, t.Columns...)
 	withJSON.Columns = append(withJSON.Columns, table.Column{Name: "J", Type: table.Type{Kind: table.KindJSON}, Nullable: true})
+	bin := &table.Table{Schema: "LOADER", Name: "TARGET_ORACLE$VERIFY_0123ABCD", PrimaryKey: []string{"K"}, Columns: []table.Column{
+		t.Columns[0],
+		{Name: "R16", Type: table.Type{Kind: table.KindRaw, Length: 16}, Nullable: true},
+		{Name: "BL", Type: table.Type{Kind: table.KindBlob}, Nullable: true},
+		{Name: "V", Type: table.Type{Kind: table.KindVector, Dim: 3, VectorFormat: table.VectorFloat32}, Nullable: true},
+	}}
+	binCols := []*table.Column{bin.Column("R16"), bin.Column("BL")}
+	rawKey := *bin // the binary-key table of --verify: a RAW(16) key
+	rawKey.Columns = append([]table.Column{{Name: "K", Type: table.Type{Kind: table.KindRaw, Length: 16}}}, bin.Columns[1:]...)
+	rawKeyCols := []*table.Column{rawKey.Column("R16"), rawKey.Column("BL")}
 	must := func(st Statement, err error) Statement {
 		if err != nil {
 			panic(err)
@@ -50,6 +60,14 @@ func scratchGoldenCases() []goldenCase {
 			must(DropTable("LOADER", "TARGET_ORACLE$VERIFY_0123ABCD")), must(DropTable("", "TARGET_ORACLE$BENCH_0123ABCD")))},
 		{name: "scratch_readback", render: stmts(append([]Statement{must(ReadRow(t, "K", "c01/i#0", cols)),
 			must(ReadLOBChunk(t, "K", "c01/i#0", "C", 1333, 1334))}, dumps(t, "I", "S", "C", "DT", "T")...)...)},
+		{name: "scratch_readback_binary", render: stmts(append([]Statement{must(ReadRow(bin, "K", "c01/i#0", binCols)),
+			must(ReadBinaryChunk(bin, "K", "c01/i#0", "BL", 2000, 2001)),
+			must(ReadRow(&rawKey, "K", "6330312f692330", rawKeyCols)),
+			must(ReadBinaryChunk(&rawKey, "K", "6330312f692330", "BL", 2000, 1)),
+			must(DumpValue(&rawKey, "K", "6330312f692330", rawKey.Column("R16"), 3))}, dumps(bin, "R16", "BL")...)...)},
+		// FROM_VECTOR … RETURNING: a 23ai shape the lint grammar may not parse.
+		{name: "scratch_readback_vector", nolint: true, render: stmts(append([]Statement{
+			must(ReadRow(bin, "K", "c01/i#0", []*table.Column{bin.Column("V")}))}, dumps(bin, "V")...)...)},
 		// JSON_SERIALIZE … RETURNING and BOOLEAN conditions: shapes the
 		// lint grammar does not parse.
 		{name: "scratch_readback_json_boolean", nolint: true, render: stmts(append([]Statement{

@@ -1,6 +1,9 @@
 package verify
 
 import (
+	"bytes"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"strings"
 )
@@ -23,8 +26,51 @@ const Properties = `{"type":"object","properties":{` +
 	`"tm":{"type":["null","string"],"format":"time"},` +
 	`"j":{"type":["null","object"]},` +
 	`"a":{"type":["null","array"]},` +
-	`"v":{"type":["null","string","integer"]}` +
+	`"v":{"type":["null","string","integer"]},` +
+	// Binary columns (interpret_content_encoding, which the run turns on:
+	// no other property has a contentEncoding): RAW(1), RAW(16),
+	// RAW(2000) and BLOB.
+	`"r1":{"type":["null","string"],"contentEncoding":"base16","maxLength":2},` +
+	`"r16":{"type":["null","string"],"contentEncoding":"base16","maxLength":32},` +
+	`"r2k":{"type":["null","string"],"contentEncoding":"base16","maxLength":4000},` +
+	`"bl":{"type":["null","string"],"contentEncoding":"base64"},` +
+	// VECTOR(3, …) on a server with VECTOR (23ai), else the JSON column.
+	`"v32":{"type":["null","array"],"items":{"type":"number"},"x-sql-datatype":"vector","x-sql-datatype-properties":{"dimensions":3,"format":"float32"}},` +
+	`"v64":{"type":["null","array"],"items":{"type":"number"},"x-sql-datatype":"vector","x-sql-datatype-properties":{"dimensions":3,"format":"float64"}},` +
+	`"vi8":{"type":["null","array"],"items":{"type":"number"},"x-sql-datatype":"vector","x-sql-datatype-properties":{"dimensions":3,"format":"int8"}}` +
 	`}}`
+
+// bytesPattern is n bytes running through every byte value (0x00 and 0xFF
+// among them), offset by seed.
+func bytesPattern(n, seed int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i*7 + i/256 + seed)
+	}
+	return b
+}
+
+// b16 and b64 are the JSON texts of bytes in base16 and padded base64.
+func b16(b []byte) string { return str(hex.EncodeToString(b)) }
+func b64(b []byte) string { return str(base64.StdEncoding.EncodeToString(b)) }
+
+// rawKeyProperty is the key of the binary-key table: a RAW(16).
+const rawKeyProperty = `"k":{"type":"string","contentEncoding":"base16","maxLength":32},`
+
+// schemaOf is the scratch stream's schema: Properties, with a RAW(16) key
+// for the binary-key table.
+func schemaOf(rawKey bool) string {
+	if !rawKey {
+		return Properties
+	}
+	return strings.Replace(Properties, `"k":{"type":"string","maxLength":64},`, rawKeyProperty, 1)
+}
+
+// binaryCase reports whether c writes a binary column (the cases of the
+// binary-key table).
+func binaryCase(c Case) bool {
+	return c.Property == "bl" || strings.HasPrefix(c.Property, "r")
+}
 
 // Case is one edge value of SPEC §2, written alone into one property (every
 // other column NULL). Values holds the JSON text of each record's value:
@@ -85,6 +131,21 @@ func Cases(textBytes int) []Case {
 		{"string with NUL", "s", []string{str("a\x00b")}},
 		{"string with CR/LF", "s", []string{str("a\r\nb\n")}},
 		{"CLOB with 2-, 3- and 4-byte UTF-8", "c", []string{str("é€😀")}},
+		{"RAW(1) 0x00", "r1", []string{b16([]byte{0})}},
+		{"RAW(1) 0xFF (lowercase base16)", "r1", []string{str("ff")}},
+		{"RAW(16) of 16 bytes", "r16", []string{b16(bytesPattern(16, 3))}},
+		{"RAW(2000) of bytes 0x00/0xFF", "r2k", []string{b16(bytes.Repeat([]byte{0x00, 0xFF}, 1000))}},
+		{"RAW NULL as the last element of an array execute", "r16", []string{b16([]byte{0xFF}), "null"}},
+		{"BLOB NULL as the last element of an array execute", "bl", []string{b64([]byte{0}), "null"}},
+		{"vector FLOAT32 rounded", "v32", []string{`[1.1,-2.5e-3,3.4028234e38]`}},
+		{"vector FLOAT64", "v64", []string{`[0.1,-1e-300,1.7976931348623157e308]`}},
+		{"vector INT8 range and rounding", "vi8", []string{`[-128,127,2.6]`}},
+	}
+	// A BLOB by each bind route of the engine: RAW up to the RAW limit,
+	// a temporary BLOB above it within go-ora's RAW switch (4000 bytes),
+	// LONG RAW for an INSERT beyond (a MERGE: temporary BLOB).
+	for _, n := range []int{1, 2000, 2001, 4000, 4001, 32768, 1 << 20} {
+		cs = append(cs, Case{"BLOB of " + bytesName(n), "bl", []string{b64(bytesPattern(n, n))}})
 	}
 	for _, n := range []int{1, 4000, 4001, 32767, 32768, 1 << 20} {
 		v := str(strings.Repeat("x", n-1) + "y")

@@ -3,7 +3,11 @@ package verify
 import (
 	"context"
 	"database/sql"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -140,6 +144,8 @@ func (rd *reader) text(ctx context.Context, k string, c *table.Column, v sql.Nul
 		return utcText(v.String)
 	case c.Type.Kind == table.KindDate:
 		return strings.TrimSuffix(v.String, "T00:00:00"), nil
+	case c.Type.Kind == table.KindVector:
+		return vectorFromText(c.Type, v.String)
 	}
 	return v.String, nil
 }
@@ -147,11 +153,17 @@ func (rd *reader) text(ctx context.Context, k string, c *table.Column, v sql.Nul
 // lob reads n characters (UTF-16 code units, as DBMS_LOB counts them) of
 // a LOB in chunks that fit a VARCHAR2 result of at most 3 bytes per code
 // unit.
+//
+// A BLOB's n is bytes, each chunk the hexadecimal of at most half the
+// VARCHAR2 limit of bytes (a RAW of at most the RAW limit).
 func (rd *reader) lob(ctx context.Context, k string, c *table.Column, n int) (string, error) {
-	amount := max(1, rd.maxString/3)
+	amount, chunk := max(1, rd.maxString/3), oraclesql.ReadLOBChunk
+	if c.Type.Kind == table.KindBlob {
+		amount, chunk = max(1, rd.maxString/2), oraclesql.ReadBinaryChunk
+	}
 	var b strings.Builder
 	for off := 1; off <= n; off += amount {
-		st, err := oraclesql.ReadLOBChunk(rd.t, rd.key, k, c.Name, amount, off)
+		st, err := chunk(rd.t, rd.key, k, c.Name, amount, off)
 		if err != nil {
 			return "", err
 		}
@@ -169,7 +181,13 @@ func (rd *reader) lob(ctx context.Context, k string, c *table.Column, n int) (st
 
 // dump is DUMP(…, 1016) of the value around the first difference, for the
 // report; "" when it cannot be read.
+//
+// For RAW and BLOB from counts hexadecimal digits of the readback; the
+// dump starts at the byte holding the first differing digit.
 func (rd *reader) dump(ctx context.Context, k string, c *table.Column, from int) string {
+	if c.Type.IsBinary() {
+		from = (from-1)/2 + 1
+	}
 	st, err := oraclesql.DumpValue(rd.t, rd.key, k, c, from)
 	if err != nil {
 		return ""
@@ -188,7 +206,49 @@ func canonical(c *table.Column, v string) string {
 			return s
 		}
 	}
+	if c.Type.IsBinary() && v != "" {
+		// The stored form is padded base64; the readback RAWTOHEX's
+		// uppercase hexadecimal.
+		if b, err := base64.StdEncoding.DecodeString(v); err == nil {
+			return strings.ToUpper(hex.EncodeToString(b))
+		}
+	}
 	return v
+}
+
+// vectorFromText turns FROM_VECTOR's text (a JSON array of numbers, in
+// the server's notation) into the stored form: compact JSON, each element
+// rounded to the column's format and printed as the table package prints
+// it (shortest text that reads back as the same float32 or float64; an
+// integer for INT8). Equal text then means equal elements.
+func vectorFromText(t table.Type, s string) (string, error) {
+	var nums []json.Number
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	if err := dec.Decode(&nums); err != nil {
+		return "", fmt.Errorf("vector text %.60q: %v", s, err)
+	}
+	out := make([]byte, 0, len(s))
+	out = append(out, '[')
+	for i, n := range nums {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		bits := 32
+		if t.VectorFormat == table.VectorFloat64 {
+			bits = 64
+		}
+		f, err := strconv.ParseFloat(n.String(), bits)
+		if err != nil {
+			return "", fmt.Errorf("vector text %.60q: element %d: %v", s, i, err)
+		}
+		if t.VectorFormat == table.VectorInt8 {
+			out = strconv.AppendInt(out, int64(math.Round(f)), 10)
+			continue
+		}
+		out = strconv.AppendFloat(out, f, 'g', -1, bits)
+	}
+	return string(append(out, ']')), nil
 }
 
 // firstDiff is the 1-based character position where a and b first differ.

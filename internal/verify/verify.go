@@ -12,7 +12,9 @@
 // fixed masks, SYS_EXTRACT_UTC, DBMS_LOB.SUBSTR, JSON_SERIALIZE) and
 // compares it with what the embedded engine stored. A second table runs
 // the text cases through the national bind class (NVARCHAR2/NCLOB) when
-// the settings do not already choose it.
+// the settings do not already choose it; a third runs the binary cases
+// (RAW, BLOB: the run turns interpret_content_encoding on) under a
+// RAW(16) key.
 //
 // It drops what it made with DROP TABLE … PURGE, also after a failure or a
 // cancelled context (a signal), and drops scratch tables of its prefix
@@ -22,6 +24,7 @@ package verify
 import (
 	"context"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -148,10 +151,13 @@ var scratchName = regexp.MustCompile(`^` + regexp.QuoteMeta(config.VerifyPrefix)
 // ScratchName reports whether name is a verify scratch table's.
 func ScratchName(name string) bool { return scratchName.MatchString(name) }
 
-// variant is one scratch table: the user's settings, or national text.
+// variant is one scratch table: the user's settings, national text, or
+// the binary cases under a RAW(16) key (MERGE ON a RAW bind, the readback
+// by HEXTORAW).
 type variant struct {
 	name     string
 	national bool
+	rawKey   bool
 }
 
 // Run runs --verify. The error is for a run that could not be made (the
@@ -188,6 +194,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if !o.Facts.National {
 		variants = append(variants, variant{name: "national", national: true})
 	}
+	variants = append(variants, variant{name: "binary key", national: o.Facts.National, rawKey: true})
 	for _, v := range variants {
 		if err := s.runVariant(ctx, v); err != nil {
 			if ctx.Err() != nil {
@@ -219,6 +226,20 @@ func (s *scratch) newName() (string, error) {
 
 // runVariant loads every case into a new scratch table and compares.
 func (s *scratch) runVariant(ctx context.Context, v variant) error {
+	textBytes := s.o.Server.VarcharMaxBytes
+	if v.national {
+		textBytes /= 2
+	}
+	cases := Cases(textBytes)
+	if s.o.Only != nil {
+		cases = slices.DeleteFunc(cases, func(c Case) bool { return !s.o.Only(c) })
+	}
+	if v.rawKey {
+		cases = slices.DeleteFunc(cases, func(c Case) bool { return !binaryCase(c) })
+		if len(cases) == 0 {
+			return nil
+		}
+	}
 	name, err := s.newName()
 	if err != nil {
 		return err
@@ -227,19 +248,12 @@ func (s *scratch) runVariant(ctx context.Context, v variant) error {
 	s.rep.Tables = append(s.rep.Tables, name)
 	cfg, srv := runSettings(s.o.Config, s.o.Server, s.schema, name, v.national)
 	mem := memory.New(memory.Options{KeepRows: true})
-	textBytes := srv.VarcharMaxBytes
-	if v.national {
-		textBytes /= 2
-	}
-	cases := Cases(textBytes)
-	if s.o.Only != nil {
-		cases = slices.DeleteFunc(cases, func(c Case) bool { return !s.o.Only(c) })
-	}
+	ks := keys{raw: v.rawKey}
 	// The table is made by an upsert, so that it has its primary key (an
 	// append-only stream's table has none) and every MERGE runs as a load's.
 	cfg.LoadMethod = "upsert"
-	setup := fmt.Sprintf(`{"type":"SCHEMA","stream":%s,"key_properties":["k"],"schema":%s}`+"\n"+`{"type":"RECORD","stream":%s,"record":{"k":"setup"}}`+"\n",
-		str(stream), Properties, str(stream))
+	setup := fmt.Sprintf(`{"type":"SCHEMA","stream":%s,"key_properties":["k"],"schema":%s}`+"\n"+`{"type":"RECORD","stream":%s,"record":{"k":%s}}`+"\n",
+		str(stream), schemaOf(v.rawKey), str(stream), str(ks.input("setup")))
 	if err := load(ctx, s.o.Engine, cfg, srv, setup, s.o.Log); err != nil {
 		return fmt.Errorf("create the scratch table %s: %w", name, err)
 	}
@@ -253,7 +267,7 @@ func (s *scratch) runVariant(ctx context.Context, v variant) error {
 		}
 		runErr[i] = map[string]error{}
 		for _, m := range []string{"append-only", "upsert"} {
-			in := input(c, i, m)
+			in := input(c, i, m, ks)
 			cfg.LoadMethod = m
 			err := load(ctx, s.o.Engine, cfg, srv, in, s.o.Log)
 			if ctx.Err() != nil {
@@ -287,7 +301,7 @@ func (s *scratch) runVariant(ctx context.Context, v variant) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		s.rep.Results = append(s.rep.Results, s.compareCase(ctx, rd, name, want, rows, c, i, runErr[i])...)
+		s.rep.Results = append(s.rep.Results, s.compareCase(ctx, rd, name, want, rows, c, i, runErr[i], ks)...)
 	}
 	if got, err := s.o.Engine.Describe(ctx, s.schema, name); err != nil {
 		s.rep.Errors = append(s.rep.Errors, fmt.Sprintf("describe %s: %v", q, err))
@@ -316,6 +330,8 @@ func runSettings(base *config.Config, srv pipeline.Server, schema, tableName str
 	// Loading modes and table options that would refuse, prune or reshape
 	// the cases' rows (a partitioning column the cases lack is exit 2).
 	c.OnDatabaseError, c.DeleteMissing = "fail", "none"
+	// Only the binary cases' properties have a contentEncoding.
+	c.InterpretContentEncoding = true
 	c.Partitioning, c.Compression = config.Partitioning{}, "none"
 	if national {
 		c.NationalCharacters = "always"
@@ -343,22 +359,41 @@ const stream = "target_oracle_verify"
 // then updates).
 func keyOf(i int, path byte, j int) string { return fmt.Sprintf("c%02d/%c#%d", i, path, j) }
 
+// keys turns the keys of keyOf into the forms of one table: as they are
+// for a text key; for the RAW(16) key the bytes of the text, in base16 in
+// the input and the readback, padded base64 as stored.
+type keys struct{ raw bool }
+
+func (k keys) input(s string) string {
+	if k.raw {
+		return hex.EncodeToString([]byte(s))
+	}
+	return s
+}
+
+func (k keys) stored(s string) string {
+	if k.raw {
+		return base64.StdEncoding.EncodeToString([]byte(s))
+	}
+	return s
+}
+
 // input is the Singer input of case i for load method m: SCHEMA, then
 // per value the record with the value and the update row (empty for
 // append-only, the value for upsert).
-func input(c Case, i int, m string) string {
+func input(c Case, i int, m string, ks keys) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, `{"type":"SCHEMA","stream":%s,"key_properties":["k"],"schema":%s}`+"\n", str(stream), Properties)
+	fmt.Fprintf(&b, `{"type":"SCHEMA","stream":%s,"key_properties":["k"],"schema":%s}`+"\n", str(stream), schemaOf(ks.raw))
 	path := byte('i')
 	if m == "upsert" {
 		path = 'm'
 	}
 	for j, v := range c.Values {
-		fmt.Fprintf(&b, `{"type":"RECORD","stream":%s,"record":{"k":%s,%s:%s}}`+"\n", str(stream), str(keyOf(i, path, j)), str(c.Property), v)
+		fmt.Fprintf(&b, `{"type":"RECORD","stream":%s,"record":{"k":%s,%s:%s}}`+"\n", str(stream), str(ks.input(keyOf(i, path, j))), str(c.Property), v)
 		if m == "upsert" {
-			fmt.Fprintf(&b, `{"type":"RECORD","stream":%s,"record":{"k":%s,%s:%s}}`+"\n", str(stream), str(keyOf(i, 'u', j)), str(c.Property), v)
+			fmt.Fprintf(&b, `{"type":"RECORD","stream":%s,"record":{"k":%s,%s:%s}}`+"\n", str(stream), str(ks.input(keyOf(i, 'u', j))), str(c.Property), v)
 		} else {
-			fmt.Fprintf(&b, `{"type":"RECORD","stream":%s,"record":{"k":%s}}`+"\n", str(stream), str(keyOf(i, 'u', j)))
+			fmt.Fprintf(&b, `{"type":"RECORD","stream":%s,"record":{"k":%s}}`+"\n", str(stream), str(ks.input(keyOf(i, 'u', j))))
 		}
 	}
 	return b.String()
@@ -378,7 +413,7 @@ func qualified(schema, name string) string {
 
 // compareCase reads case i's rows back and compares them with the
 // embedded engine's.
-func (s *scratch) compareCase(ctx context.Context, rd *reader, name string, want *table.Table, rows map[string]map[string]string, c Case, i int, errs map[string]error) []Result {
+func (s *scratch) compareCase(ctx context.Context, rd *reader, name string, want *table.Table, rows map[string]map[string]string, c Case, i int, errs map[string]error, ks keys) []Result {
 	col := columnOf(want, c.Property)
 	base := Result{Table: name, Case: c.Name, Property: c.Property}
 	if col != nil {
@@ -401,7 +436,7 @@ func (s *scratch) compareCase(ctx context.Context, rd *reader, name string, want
 			r.Status = Pass
 			for j := range c.Values {
 				k := keyOf(i, p.tag, j)
-				if d := rd.compare(ctx, k, rows[k], &r); d {
+				if d := rd.compare(ctx, ks.input(k), rows[ks.stored(k)], &r); d {
 					break
 				}
 			}
@@ -457,6 +492,9 @@ func shapeDiff(got, want *table.Table) string {
 		switch {
 		case g == nil:
 			d = append(d, "column "+w.Name+" is missing")
+		case vectorShapeUnknown(g.Type, w.Type) && g.Nullable == w.Nullable:
+			// ALL_TAB_COLS does not tell a VECTOR's dimension and
+			// format; the readback checks the elements.
 		case g.Type != w.Type || g.Nullable != w.Nullable:
 			d = append(d, fmt.Sprintf("column %s is %s nullable=%v, expected %s nullable=%v", w.Name, g.Type, g.Nullable, w.Type, w.Nullable))
 		}
@@ -465,4 +503,10 @@ func shapeDiff(got, want *table.Table) string {
 		d = append(d, fmt.Sprintf("primary key %v, expected %v", got.PrimaryKey, want.PrimaryKey))
 	}
 	return strings.Join(d, "; ")
+}
+
+// vectorShapeUnknown reports whether the catalog's VECTOR column of an
+// unknown shape stands for the wanted VECTOR.
+func vectorShapeUnknown(got, want table.Type) bool {
+	return got.Kind == table.KindVector && want.Kind == table.KindVector && got.VectorFormat == ""
 }

@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	go_ora "github.com/sijms/go-ora/v2"
 
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/connect"
@@ -54,7 +57,8 @@ func newRig(t *testing.T, settings string) *rig {
 
 func (r *rig) options() Options {
 	srv := pipeline.Server{DefaultSchema: r.facts.DefaultSchema, UserSchema: schemaName, IdentifierMaxBytes: r.facts.IdentifierMaxBytes,
-		VarcharMaxBytes: r.facts.VarcharMaxBytes, BooleanNative: r.facts.BooleanNative, JSONNative: r.facts.JSONNative, NationalNeeded: r.facts.National}
+		VarcharMaxBytes: r.facts.VarcharMaxBytes, BooleanNative: r.facts.BooleanNative, JSONNative: r.facts.JSONNative, NationalNeeded: r.facts.National,
+		VectorNative: r.facts.VectorNative}
 	eng := oracle.New(r.db.Dial, oraclesql.New(oraclesql.Options{IdentifierMaxBytes: r.facts.IdentifierMaxBytes}), oracle.Options{
 		MaxStringBytes: r.facts.VarcharMaxBytes, Charset: r.facts.Server.DBCharset, NationalCharsetID: oracle.CharsetID(r.facts.Server.NCharset),
 		Sleep: func(context.Context, time.Duration) error { return nil },
@@ -101,8 +105,8 @@ func TestVerifyPasses(t *testing.T) {
 	if f := failures(rep); len(f) > 0 || !rep.OK() {
 		t.Fatalf("verify failed on the fake:\n%s", strings.Join(f, "\n"))
 	}
-	if len(rep.Tables) != 2 || len(rep.Dropped) != 2 {
-		t.Errorf("tables %v, dropped %v: want the settings' table and the national one, both dropped", rep.Tables, rep.Dropped)
+	if len(rep.Tables) != 3 || len(rep.Dropped) != 3 {
+		t.Errorf("tables %v, dropped %v: want the settings' table, the national one and the binary-key one, all dropped", rep.Tables, rep.Dropped)
 	}
 	if left := r.scratchTables(); len(left) > 0 {
 		t.Errorf("scratch tables left: %v", left)
@@ -119,12 +123,23 @@ func TestVerifyPasses(t *testing.T) {
 			purged++
 		}
 	}
-	if purged != 2 {
-		t.Errorf("%d DROP TABLE … PURGE statements, want 2", purged)
+	if purged != 3 {
+		t.Errorf("%d DROP TABLE … PURGE statements, want 3", purged)
 	}
-	want := len(Cases(r.facts.VarcharMaxBytes)) + len(Cases(r.facts.VarcharMaxBytes/2))
-	if got := len(rep.Results); got != 3*want+2 {
-		t.Errorf("%d results, want %d (3 paths per case, and the two shapes)", got, 3*want+2)
+	binary := slices.DeleteFunc(Cases(r.facts.VarcharMaxBytes), func(c Case) bool { return !binaryCase(c) })
+	want := len(Cases(r.facts.VarcharMaxBytes)) + len(Cases(r.facts.VarcharMaxBytes/2)) + len(binary)
+	if got := len(rep.Results); got != 3*want+3 || len(binary) < 10 {
+		t.Errorf("%d results, want %d (3 paths per case, and the three shapes); %d binary cases", got, 3*want+3, len(binary))
+	}
+	// The binary-key table: a RAW(16) key, MERGE ON a RAW bind, the
+	// readback by HEXTORAW.
+	var merged, read bool
+	for _, s := range r.db.Statements() {
+		merged = merged || strings.HasPrefix(s, "MERGE INTO \"LOADER\".\""+rep.Tables[2]+"\"")
+		read = read || strings.Contains(s, rep.Tables[2]+`" WHERE "K" = HEXTORAW(:1)`)
+	}
+	if !merged || !read {
+		t.Errorf("binary-key table %s: MERGE %v, readback by HEXTORAW %v", rep.Tables[2], merged, read)
 	}
 	paths := map[string]int{}
 	for _, c := range rep.Results {
@@ -393,7 +408,7 @@ func TestVerifyServers(t *testing.T) {
 				info.MaxStringSize, info.StringBindBytes = tc.maxString, tc.stringBind
 			}
 			if tc.major >= 23 {
-				info.BooleanType, info.JSONType = true, true
+				info.BooleanType, info.JSONType, info.VectorType = true, true, true
 			}
 			if tc.charset != "" {
 				info.DBCharset = tc.charset
@@ -431,8 +446,12 @@ func TestVerifyServers(t *testing.T) {
 						types[c.Property] = c.Type
 					}
 				}
-				if types["b"] != "BOOLEAN" || types["j"] != "JSON" || types["s"] != "VARCHAR2(32767 BYTE)" {
+				if types["b"] != "BOOLEAN" || types["j"] != "JSON" || types["s"] != "VARCHAR2(32767 BYTE)" ||
+					types["v32"] != "VECTOR(3, FLOAT32)" || types["v64"] != "VECTOR(3, FLOAT64)" || types["vi8"] != "VECTOR(3, INT8)" {
 					t.Errorf("types on 23ai: %v", types)
+				}
+				if !slices.ContainsFunc(r.db.Statements(), func(s string) bool { return strings.Contains(s, "FROM_VECTOR(") }) {
+					t.Error("no FROM_VECTOR readback on 23ai")
 				}
 			}
 			if left := r.scratchTables(); len(left) > 0 {
@@ -458,5 +477,200 @@ func TestVerifyIgnoresModesAndTableOptions(t *testing.T) {
 		if strings.Contains(s, "PARTITION BY") || strings.Contains(s, "COMPRESS") {
 			t.Errorf("a table option reached the scratch table: %s", s)
 		}
+	}
+}
+
+// TestVerifyBinaryCases: the binary properties are RAW(1), RAW(16),
+// RAW(2000) and BLOB columns (the run turns interpret_content_encoding on
+// for them), read back with RAWTOHEX and BLOB chunks; on 19c the vector
+// properties are the JSON fallback's CLOB column.
+func TestVerifyBinaryCases(t *testing.T) {
+	r := newRig(t, "")
+	o := r.options()
+	o.Only = func(c Case) bool {
+		return strings.HasPrefix(c.Property, "r") || c.Property == "bl" && !strings.Contains(c.Name, "1 MB") || strings.HasPrefix(c.Property, "v") && c.Property != "v"
+	}
+	rep, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := failures(rep); len(f) > 0 || !rep.OK() {
+		t.Fatalf("verify failed on the fake:\n%s", strings.Join(f, "\n"))
+	}
+	types := map[string]string{}
+	for _, c := range rep.Results {
+		if c.Property != "" && c.Table == rep.Tables[0] {
+			types[c.Property] = c.Type
+		}
+	}
+	want := map[string]string{"r1": "RAW(1)", "r16": "RAW(16)", "r2k": "RAW(2000)", "bl": "BLOB",
+		"v32": "CLOB", "v64": "CLOB", "vi8": "CLOB"} // JSON as CLOB
+	for p, w := range want {
+		if types[p] != w {
+			t.Errorf("property %s: type %q, want %q", p, types[p], w)
+		}
+	}
+	var rawHex, chunks bool
+	for _, s := range r.db.Statements() {
+		rawHex = rawHex || strings.Contains(s, `RAWTOHEX("R2K")`)
+		chunks = chunks || strings.Contains(s, `RAWTOHEX(DBMS_LOB.SUBSTR("BL", TO_NUMBER(:1), TO_NUMBER(:2)))`)
+	}
+	if !rawHex || !chunks {
+		t.Errorf("readback statements: RAWTOHEX of a RAW %v, BLOB chunks %v", rawHex, chunks)
+	}
+}
+
+// TestVerifyBinaryBindRoutes: the BLOB cases travel by every bind route
+// of the engine: a RAW bind up to 2000 bytes, a temporary BLOB for
+// 2001–4000 bytes, LONG RAW beyond 4000 in an INSERT and in the UPDATE of
+// a split upsert (the MERGE then carries the other columns).
+func TestVerifyBinaryBindRoutes(t *testing.T) {
+	for _, tc := range []struct {
+		bytes         int
+		insert, merge string // the upsert's route
+	}{
+		{1, "RAW", "RAW"},
+		{2000, "RAW", "RAW"},
+		{2001, "BLOB", "BLOB"},
+		{4000, "BLOB", "BLOB"},
+		{4001, "LONG RAW", "LONG RAW"},
+		{32768, "LONG RAW", "LONG RAW"},
+	} {
+		name := "BLOB of " + bytesName(tc.bytes)
+		t.Run(name, func(t *testing.T) {
+			r := newRig(t, "")
+			o := r.options()
+			o.Only = func(c Case) bool { return c.Name == name }
+			rep, err := Run(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f := failures(rep); len(f) > 0 || !rep.OK() || len(rep.Results) != 3*3+3 {
+				t.Fatalf("verify failed (%d results):\n%s", len(rep.Results), strings.Join(f, "\n"))
+			}
+			if got := bindRoute(r.db.Args("INSERT"), tc.bytes); got != tc.insert {
+				t.Errorf("INSERT: %q, want %q", got, tc.insert)
+			}
+			if got := bindRoute(append(r.db.Args("MERGE"), r.db.Args("UPDATE")...), tc.bytes); got != tc.merge {
+				t.Errorf("upsert (MERGE, UPDATE): %q, want %q", got, tc.merge)
+			}
+		})
+	}
+}
+
+// bindRoute is how a value of n bytes travelled in the executes: RAW,
+// LONG RAW (a []byte over go-ora's 4000-byte RAW switch) or BLOB.
+func bindRoute(executes [][]any, n int) string {
+	for _, args := range executes {
+		for _, a := range args {
+			switch a := a.(type) {
+			case [][]byte:
+				for _, b := range a {
+					if len(b) == n && n > 4000 {
+						return "LONG RAW"
+					} else if len(b) == n {
+						return "RAW"
+					}
+				}
+			case []go_ora.Blob:
+				for _, b := range a {
+					if len(b.Data) == n {
+						return "BLOB"
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// TestVerifyCatchesAChangedBinaryByte: one changed byte in a RAW's
+// RAWTOHEX and in one BLOB chunk fails those cases, with the hexadecimal
+// of the bytes around the difference.
+func TestVerifyCatchesAChangedBinaryByte(t *testing.T) {
+	r := newRig(t, "")
+	r.db.SetTamper(func(column, text string) string {
+		switch {
+		case column == "R2K" && len(text) == 4000:
+			return text[:101] + "E" + text[102:] // 00FF… : byte 51 becomes 0xFE
+		case column == "BL" && len(text) == 4000: // the first 2000-byte chunk of the 4001-byte BLOB
+			return text[:10] + "00" + text[12:]
+		}
+		return text
+	})
+	o := r.options()
+	o.Only = func(c Case) bool { return c.Property == "r2k" || c.Name == "BLOB of 4001 bytes" }
+	rep, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.OK() {
+		t.Fatal("verify passed although the server returned a changed byte")
+	}
+	fails := map[string]int{}
+	for _, c := range rep.Results {
+		if c.Status != Fail {
+			continue
+		}
+		fails[c.Column]++
+		switch c.Column {
+		case "R2K":
+			if c.Dump != strings.Repeat("00FF", 16) || !strings.Contains(c.Detail, "first difference at character 102") {
+				t.Errorf("RAW failure %+v", c)
+			}
+		case "BL":
+			if !strings.Contains(c.Detail, "first difference at character 11") || len(c.Dump) != 64 {
+				t.Errorf("BLOB failure %+v", c)
+			}
+		}
+	}
+	// Three tables (settings, national, binary key), three paths each.
+	if fails["R2K"] != 9 || fails["BL"] != 9 || len(fails) != 2 {
+		t.Errorf("failures per column %v, want 9 each for R2K and BL: %v", fails, failures(rep))
+	}
+}
+
+// TestVerifyVectorElementwise: on 23ai the vector cases are VECTOR(3, …)
+// columns read back with FROM_VECTOR, whose number text (1.0E-001) is not
+// the stored form's (0.1): the comparison is element by element after
+// rounding to the format, so only a changed element fails.
+func TestVerifyVectorElementwise(t *testing.T) {
+	r := newRig(t, "")
+	info := connect.ServerInfo{Version: "23.5.0.24.07", Major: 23, Compatible: "23.5.0", MaxStringSize: "STANDARD",
+		IdentifierMaxBytes: 128, DBCharset: "AL32UTF8", NCharset: "AL16UTF16", CurrentSchema: schemaName, SessionUser: schemaName,
+		BooleanType: true, JSONType: true, VectorType: true}
+	r.facts = info.Resolve(r.cfg)
+	tampered := false
+	r.db.SetTamper(func(column, text string) string {
+		if column == "VI8" && strings.HasPrefix(text, "[-128,127,") {
+			tampered = true
+			return "[-128,126," + strings.TrimPrefix(text, "[-128,127,")
+		}
+		return text
+	})
+	o := r.options()
+	o.Only = func(c Case) bool { return strings.HasPrefix(c.Name, "vector ") }
+	rep, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tampered {
+		t.Fatal("no FROM_VECTOR text of VI8 was read")
+	}
+	fails := map[string]int{}
+	for _, c := range rep.Results {
+		switch {
+		case c.Status == Pass:
+		case c.Column == "VI8" && c.Expected == "[-128,127,3]" && c.Got == "[-128,126,3]":
+			fails[c.Column]++
+		default:
+			t.Errorf("result %+v", c)
+		}
+		if c.Property == "v64" && c.Type != "VECTOR(3, FLOAT64)" {
+			t.Errorf("v64 is %s, want VECTOR(3, FLOAT64)", c.Type)
+		}
+	}
+	if fails["VI8"] != 6 {
+		t.Errorf("%d VI8 failures, want 6 (two tables, three paths): %v", fails["VI8"], failures(rep))
 	}
 }

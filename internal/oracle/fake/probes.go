@@ -15,7 +15,8 @@ import (
 // with the fake's options would: COMPATIBLE 19.0.0, MAX_STRING_SIZE
 // EXTENDED when Options.MaxStringBytes is over 4000, no BOOLEAN or JSON
 // type, not an Autonomous Database, the privileges a loading user is
-// given (CREATE SESSION, CREATE TABLE, UNLIMITED TABLESPACE). The direct
+// given (CREATE SESSION, CREATE TABLE, UNLIMITED TABLESPACE), default
+// tablespace USERS. The direct
 // route never sees these: internal/connect runs them on *sql.Conn.
 
 // probeAnswer is one probe's result: columns and rows, or an ORA error.
@@ -79,6 +80,8 @@ func (db *DB) probe(st *oraclesql.Statement, args []any) (probeAnswer, bool) {
 		return probeAnswer{rows: [][]sql.NullString{text("CREATE SESSION"), text("CREATE TABLE"), text("UNLIMITED TABLESPACE")}}, true
 	case q == oraclesql.ProbeQuotas().SQL:
 		return probeAnswer{}, true
+	case q == "SELECT UU.DEFAULT_TABLESPACE FROM USER_USERS UU": // connect.probeDefaultTablespace (--check)
+		return probeAnswer{rows: [][]sql.NullString{text("USERS")}}, true
 	case q == oraclesql.ProbeSchema("").SQL:
 		s, _ := first(args).(string)
 		if db.userExists(s) {
