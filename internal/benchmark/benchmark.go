@@ -95,22 +95,22 @@ type Figure struct {
 
 // Report is the outcome of a benchmark run.
 type Report struct {
-	Server          verify.ServerFacts `json:"server"`
-	CheckOK         bool               `json:"check_ok"`
-	Missing         []string           `json:"missing_privileges,omitempty"`
-	Fixes           []string           `json:"fixes,omitempty"`
-	BatchSizeRows   int                `json:"batch_size_rows"`
-	RowsPerExecute  int                `json:"rows_per_execute"`
-	MaxParallelism  int                `json:"max_parallelism"`
-	VolumeRows      int                `json:"volume_rows"`
-	VolumeBytes     int64              `json:"volume_bytes"`
-	Quota           string             `json:"quota"`
-	Figures         []Figure           `json:"figures"`
-	Tables          []string           `json:"tables"`
-	Dropped         []string           `json:"dropped"`
-	LeftoversDroped []string           `json:"leftovers_dropped,omitempty"`
-	Errors          []string           `json:"errors,omitempty"`
-	Stopped         bool               `json:"stopped,omitempty"`
+	Server           verify.ServerFacts `json:"server"`
+	CheckOK          bool               `json:"check_ok"`
+	Missing          []string           `json:"missing_privileges,omitempty"`
+	Fixes            []string           `json:"fixes,omitempty"`
+	BatchSizeRows    int                `json:"batch_size_rows"`
+	RowsPerExecute   int                `json:"rows_per_execute"`
+	MaxParallelism   int                `json:"max_parallelism"`
+	VolumeRows       int                `json:"volume_rows"`
+	VolumeBytes      int64              `json:"volume_bytes"`
+	Quota            string             `json:"quota"`
+	Figures          []Figure           `json:"figures"`
+	Tables           []string           `json:"tables"`
+	Dropped          []string           `json:"dropped"`
+	LeftoversDropped []string           `json:"leftovers_dropped,omitempty"`
+	Errors           []string           `json:"errors,omitempty"`
+	Stopped          bool               `json:"stopped,omitempty"`
 }
 
 // OK reports whether every case ran.
@@ -188,7 +188,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if left, err := verify.DropLeftovers(ctx, o.Dial, b.schema, config.BenchmarkPrefix, scratchName.MatchString); err != nil {
 		rep.Errors = append(rep.Errors, "leftovers: "+err.Error())
 	} else {
-		rep.LeftoversDroped = left
+		rep.LeftoversDropped = left
 	}
 	for _, s := range Shapes(o.Rows) {
 		for _, n := range streams {

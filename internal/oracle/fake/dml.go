@@ -523,6 +523,35 @@ func older(stored, v string) bool {
 	return stored == "" || num.CompareCanonical(stored, v) < 0
 }
 
+// stampWhere is a soft delete: it sets column c to set's value on the live
+// rows where c is NULL and match(row, param's value) holds (rows of older
+// table versions, or rows no run of this id wrote).
+func (w *work) stampWhere(t *tbl, c *column, set, param expr, b *binds, match func(r map[string]string, v string) bool) func(int) (int64, error) {
+	return func(row int) (int64, error) {
+		at, err := w.eval(set, b, row, nil)
+		if err != nil {
+			return 0, err
+		}
+		s, err := w.store(t, c, at)
+		if err != nil {
+			return 0, err
+		}
+		v, err := w.eval(param, b, row, nil)
+		if err != nil {
+			return 0, err
+		}
+		var n int64
+		for i, r := range t.rows {
+			if r != nil && r[c.name] == "" && match(r, v.text) {
+				r = cloneRow(r)
+				r[c.name] = s
+				t.rows[i], n = r, n+1
+			}
+		}
+		return n, nil
+	}
+}
+
 // update is the soft version cleanup or a migration chunk.
 func (w *work) update(t *tbl, rest string, b *binds) (func(int) (int64, error), error) {
 	if run, err := w.pruneUpdate(t, rest, b); run != nil || err != nil {
@@ -544,29 +573,7 @@ func (w *work) update(t *tbl, rest string, b *binds) (func(int) (int64, error), 
 		if dc == nil || t.col(m[3]) == nil {
 			return nil, oraError(904, "invalid identifier")
 		}
-		return func(row int) (int64, error) {
-			at, err := w.eval(set, b, row, nil)
-			if err != nil {
-				return 0, err
-			}
-			s, err := w.store(t, dc, at)
-			if err != nil {
-				return 0, err
-			}
-			v, err := w.eval(ver, b, row, nil)
-			if err != nil {
-				return 0, err
-			}
-			var n int64
-			for i, r := range t.rows {
-				if r != nil && older(r[m[3]], v.text) && r[m[1]] == "" {
-					r = cloneRow(r)
-					r[m[1]] = s
-					t.rows[i], n = r, n+1
-				}
-			}
-			return n, nil
-		}, nil
+		return w.stampWhere(t, dc, set, ver, b, func(r map[string]string, v string) bool { return older(r[m[3]], v) }), nil
 	}
 	if m := reMigrate.FindStringSubmatch(rest); m != nil && m[1] == m[2] {
 		return w.migrateChunk(t, m[1], m[3], m[4], b)

@@ -67,29 +67,7 @@ func (w *work) pruneUpdate(t *tbl, rest string, b *binds) (func(int) (int64, err
 	if err != nil {
 		return nil, err
 	}
-	return func(row int) (int64, error) {
-		at, err := w.eval(set, b, row, nil)
-		if err != nil {
-			return 0, err
-		}
-		s, err := w.store(t, dc, at)
-		if err != nil {
-			return 0, err
-		}
-		id, err := w.eval(run, b, row, nil)
-		if err != nil {
-			return 0, err
-		}
-		var n int64
-		for i, r := range t.rows {
-			if r != nil && notRun(r, m[3], id.text) && r[m[1]] == "" {
-				r = cloneRow(r)
-				r[m[1]] = s
-				t.rows[i], n = r, n+1
-			}
-		}
-		return n, nil
-	}, nil
+	return w.stampWhere(t, dc, set, run, b, func(r map[string]string, id string) bool { return notRun(r, m[3], id) }), nil
 }
 
 // pruneCount answers oraclesql.PruneCount from the committed rows, or
