@@ -8,7 +8,7 @@ import (
 
 // virtualPartitionColumn is the UTC instant of a WITH TIME ZONE column,
 // the partition key Oracle accepts in its place (it refuses TIMESTAMP WITH
-// TIME ZONE keys, ORA-14751/ORA-03001 depending on the release).
+// TIME ZONE interval keys with ORA-14751).
 func virtualPartitionColumn(p *table.Partition) string {
 	return table.Quote(p.Column) + " TIMESTAMP(" + strconv.Itoa(p.Frac) + ") GENERATED ALWAYS AS (SYS_EXTRACT_UTC(" + table.Quote(p.Source) + ")) VIRTUAL"
 }
