@@ -130,3 +130,27 @@ func TestPartitioningLeavesExistingTables(t *testing.T) {
 		t.Errorf("the existing table got option DDL:\n%s", sql)
 	}
 }
+
+// A partitioning column that may be NULL is refused at SCHEMA (exit 2):
+// a nested property whose parent may be absent, or a required property
+// whose type allows null. (A hostile probe loaded these until ORA-14400.)
+func TestPartitioningColumnMayBeNull(t *testing.T) {
+	for name, tc := range map[string]struct{ settings, schema, want string }{
+		"nested": {`{"storage_mode":"flattened","partitioning":{"column":"a.b","interval":"day"}}`,
+			`"a":{"type":"object","required":["b"],"properties":{"b":{"type":"string","format":"date-time"}}}`, "is a nested property"},
+		"nullable": {`{"partitioning":{"column":"t","interval":"month"}}`,
+			`"t":{"type":["null","string"],"format":"date-time"}`, "whose type allows null"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			in := `{"type":"SCHEMA","stream":"s","key_properties":["id"],"schema":{"type":"object","required":["t","a"],"properties":{"id":{"type":"integer"},` + tc.schema + `}}}
+{"type":"RECORD","stream":"s","record":{"id":1}}
+{"type":"STATE","value":{"x":1}}
+`
+			cfg := writeFile(t, "c.json", tc.settings)
+			out, errs, code := runMain(t, in, nil, "--dry-run", "--config", cfg)
+			if code != ExitConfig || out != "" || !strings.Contains(errs, tc.want) {
+				t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit 2 and %q", code, out, errs, tc.want)
+			}
+		})
+	}
+}

@@ -322,7 +322,7 @@ func typeSettings() []setting {
 			desc:  "Object stream -> [{name?, columns, unique?}]; indexes created with the table (a JSON string is accepted too).",
 			field: func(c *Config) any { return &c.CustomIndexes }, conv: convIndexes},
 		{name: "partitioning", kind: kindObjectOrNone, def: "none",
-			desc: "Interval-partition new tables: {\"column\": a key or required date-time property (or _sdc_received_at), \"interval\": day|month|year}, or none. " +
+			desc: "Interval-partition new tables: {\"column\": a key, a required non-null top-level date-time property, or _sdc_received_at, \"interval\": day|month|year}, or none. " +
 				"A WITH TIME ZONE column partitions through a virtual UTC column; partitioned tables get ENABLE ROW MOVEMENT. Needs Oracle Enterprise Edition with the Partitioning option.",
 			field: func(c *Config) any { return &c.Partitioning }, conv: convPartitioning},
 		{name: "compression", kind: kindEnum, def: "none", enum: []string{"none", "advanced", "query_low", "query_high", "archive_low", "archive_high"},

@@ -280,6 +280,13 @@ func opCost(op syntax.Token, x, y starlark.Value, b *budget) int64 {
 	}
 	switch op {
 	case syntax.STAR:
+		if xi, ok := x.(starlark.Int); ok {
+			if yi, ok := y.(starlark.Int); ok {
+				// A product of big ints has the operands' bits together:
+				// squaring in a chain doubles them each time.
+				return int64(bitLen(xi)+bitLen(yi)) / 8
+			}
+		}
 		if n, ok := repeatCount(x, y); ok {
 			return n
 		}
@@ -295,6 +302,13 @@ func opCost(op syntax.Token, x, y starlark.Value, b *budget) int64 {
 		return 0
 	}
 	return length(x) + length(y)
+}
+
+func bitLen(i starlark.Int) int {
+	if _, ok := i.Int64(); ok {
+		return 64
+	}
+	return i.BigInt().BitLen()
 }
 
 // repeatCount is the size of seq * n.

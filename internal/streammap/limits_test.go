@@ -35,6 +35,8 @@ func TestMemoryLimit(t *testing.T) {
 		`[l for l in [[]] if l.append(l) == None]`,
 		`[{1:2}.update(d) for d in [{i: i for i in range(100000)}]*1000]`,
 		`[set(s) | set(s) for s in [list(range(1000000))]*100]`,
+		// From a hostile probe: squaring a big int in a chain of lambdas.
+		`(lambda f: f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(1<<500)))))))))))))))))))))) % 7)(lambda x: x*x)`,
 	}
 	for _, expr := range hostile {
 		t.Run(expr, func(t *testing.T) {

@@ -3,6 +3,8 @@ package table
 import (
 	"fmt"
 	"strings"
+
+	"github.com/target-oracle/target-oracle/internal/schema"
 )
 
 // partition resolves the partitioning option for a table about to be
@@ -19,7 +21,7 @@ func (b *builder) partition(t *Table) error {
 		why = "is not a date-time column (it is " + col.Type.String() + ")"
 	}
 	if why != "" {
-		return &ConfigError{Setting: "partitioning", Msg: fmt.Sprintf("stream %q: column %q %s; partition by a key or required date-time property (format date-time), or _sdc_received_at", b.stream, p.Column, why)}
+		return &ConfigError{Setting: "partitioning", Msg: fmt.Sprintf("column %q %s; partition by a key, a required top-level date-time property that cannot be null, or _sdc_received_at", p.Column, why)}
 	}
 	part := &Partition{Column: col.Name, Interval: p.Interval, RowMovement: true}
 	if col.Type.TZ {
@@ -48,8 +50,8 @@ func (b *builder) partitionColumn(t *Table, name string) (*Column, string) {
 		if c.role != RoleProperty || c.path != name {
 			continue
 		}
-		if !c.key && (c.prop == nil || !c.prop.Required) {
-			return nil, "is neither a key nor a required property"
+		if why := mayBeNull(c); why != "" {
+			return nil, why
 		}
 		if col := t.Column(c.name); col != nil {
 			return col, ""
@@ -63,6 +65,24 @@ func (b *builder) partitionColumn(t *Table, name string) (*Column, string) {
 		}
 	}
 	return nil, "is not a property of the stream with a column of its own"
+}
+
+// mayBeNull says why a property's column may hold NULL, "" when it never
+// does: a key; or a top-level property the schema requires and whose type
+// excludes null. A nested property is absent whenever its parent object is
+// (or is null), which a required list alone does not rule out.
+func mayBeNull(c *cand) string {
+	switch {
+	case c.key:
+		return ""
+	case c.prop == nil || !c.prop.Required:
+		return "is neither a key nor a required property"
+	case len(c.source) > 1:
+		return "is a nested property (absent whenever its parent object is)"
+	case c.prop.Types.Has(schema.Null):
+		return "is a required property whose type allows null"
+	}
+	return ""
 }
 
 // partitionedByReceivedAt reports whether new tables are partitioned by
