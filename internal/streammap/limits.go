@@ -145,7 +145,7 @@ func guardTree(e syntax.Expr) syntax.Expr {
 	switch e := e.(type) {
 	case *syntax.BinaryExpr:
 		e.X, e.Y = guardTree(e.X), guardTree(e.Y)
-		if !guardedOps[e.Op] {
+		if !guardedOps[e.Op] && !walksOperands(e) {
 			return e
 		}
 		return call(e.OpPos, opGuard, opLiteral(e.OpPos, e.Op), e.X, e.Y)
@@ -170,7 +170,9 @@ func guardTree(e syntax.Expr) syntax.Expr {
 	case *syntax.CondExpr:
 		e.Cond, e.True, e.False = guardTree(e.Cond), guardTree(e.True), guardTree(e.False)
 	case *syntax.DotExpr:
-		e.X = guardTree(e.X)
+		// Not called on the spot (a call is guardMethod's): the method
+		// may be called later, so it comes back charged (steps.go).
+		return call(e.Dot, attrGuard, guardTree(e.X), stringLiteral(e.NamePos, e.Name.Name))
 	case *syntax.IndexExpr:
 		e.X, e.Y = guardTree(e.X), guardTree(e.Y)
 	case *syntax.ListExpr:
@@ -246,6 +248,11 @@ func guards() starlark.StringDict {
 		opGuard:     starlark.NewBuiltin(opGuard, guardOp),
 		sliceGuard:  starlark.NewBuiltin(sliceGuard, guardSlice),
 		methodGuard: starlark.NewBuiltin(methodGuard, guardMethod),
+		attrGuard:   starlark.NewBuiltin(attrGuard, guardAttr),
+		"getattr":   starlark.NewBuiltin("getattr", guardGetattr),
+	}
+	for _, name := range walkingBuiltins {
+		d[name] = chargedWalk(name)
 	}
 	for name, cost := range map[string]int64{
 		"list": elemCost, "tuple": elemCost, "sorted": elemCost, "reversed": elemCost,
@@ -264,6 +271,12 @@ func guardOp(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []s
 	code, _ := args[0].(starlark.Int).Int64()
 	op := syntax.Token(code)
 	x, y := args[1], args[2]
+	if err := chargeSteps(t, opSteps(op, x, y), fmt.Sprintf("%s %s %s", x.Type(), op, y.Type())); err != nil {
+		return nil, err
+	}
+	if !guardedOps[op] {
+		return walkingOp(op, x, y)
+	}
 	if n := opCost(op, x, y, budgetOf(t)); n > 0 {
 		if err := budgetOf(t).charge(n, fmt.Sprintf("%s %s %s", x.Type(), op, y.Type())); err != nil {
 			return nil, err
@@ -361,7 +374,7 @@ func guardSlice(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ 
 func guardMethod(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	recv, name := args[0], string(args[1].(starlark.String))
 	rest := args[2:]
-	if err := chargeMethod(budgetOf(t), recv, name, rest, kwargs); err != nil {
+	if err := chargeCall(t, recv, name, rest, kwargs); err != nil {
 		return nil, err
 	}
 	fn, err := getAttr(recv, name)
@@ -400,9 +413,18 @@ func chargeMethod(b *budget, recv starlark.Value, name string, args starlark.Tup
 			n = elemCost * int64(max(starlark.Len(args[0]), 0))
 		}
 	case *starlark.Dict:
-		if name == "update" {
+		switch name {
+		case "update":
 			n = argsSize(args, kwargs, b.left)
+		case "items":
+			n = 3 * elemCost * int64(recv.Len()) // a list of pairs
+		case "keys", "values":
+			n = elemCost * int64(recv.Len())
 		}
+	case *recordValue:
+		// Each method converts the whole record to a dict first
+		// (recordValue.Attr), and items/keys/values build a list of it.
+		n = 4 * entryCost * int64(len(recv.r.members))
 	default:
 		// json.dumps and other helpers: text up to 6 bytes per input unit
 		// (a control character is spelled \u0000).
@@ -416,6 +438,17 @@ func chargeMethod(b *budget, recv starlark.Value, name string, args starlark.Tup
 func textMethodCost(recv starlark.Value, name string, args starlark.Tuple, kwargs []starlark.Tuple, limit int64) int64 {
 	self := length(recv)
 	switch name {
+	case "split", "rsplit", "splitlines":
+		// A list of pieces: elemCost and a string header each, besides
+		// the text. Without a separator, at most one piece per two bytes.
+		s, _ := recv.(starlark.String)
+		pieces := self/2 + 1
+		if sep, ok := argString(args, 0); ok && sep != "" && name != "splitlines" {
+			pieces = int64(strings.Count(string(s), sep)) + 1
+		} else if name == "splitlines" {
+			pieces = int64(strings.Count(string(s), "\n")+strings.Count(string(s), "\r")) + 1
+		}
+		return self + pieces*(elemCost+16)
 	case "join":
 		if len(args) != 1 {
 			return self
@@ -438,6 +471,14 @@ func textMethodCost(recv starlark.Value, name string, args starlark.Tuple, kwarg
 		return self + fields*argsSize(args, kwargs, limit)
 	}
 	return self + argsSize(args, kwargs, limit)
+}
+
+func argString(args starlark.Tuple, i int) (string, bool) {
+	if i >= len(args) {
+		return "", false
+	}
+	s, ok := args[i].(starlark.String)
+	return string(s), ok
 }
 
 func argsSize(args starlark.Tuple, kwargs []starlark.Tuple, limit int64) int64 {
@@ -463,6 +504,9 @@ func chargedByLength(name string, cost int64) *starlark.Builtin {
 				n += cost * int64(l)
 			}
 		}
+		if err := chargeSteps(t, argsSteps(args), name+"()"); err != nil {
+			return nil, err
+		}
 		if err := budgetOf(t).charge(n, name+"()"); err != nil {
 			return nil, err
 		}
@@ -477,7 +521,11 @@ func chargedByText(name string) *starlark.Builtin {
 	return starlark.NewBuiltin(name, func(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		if b := budgetOf(t); b != nil && len(args) == 1 {
 			if _, isText := args[0].(starlark.String); !isText || name == "repr" {
-				if err := b.charge(6*sizeOf(args[0], b.left), name+"()"); err != nil {
+				size := sizeOf(args[0], b.left)
+				if err := chargeSteps(t, size/textPerStep, name+"()"); err != nil {
+					return nil, err
+				}
+				if err := b.charge(6*size, name+"()"); err != nil {
 					return nil, err
 				}
 			}

@@ -37,6 +37,12 @@ func TestMemoryLimit(t *testing.T) {
 		`[set(s) | set(s) for s in [list(range(1000000))]*100]`,
 		// From a hostile probe: squaring a big int in a chain of lambdas.
 		`(lambda f: f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(f(1<<500)))))))))))))))))))))) % 7)(lambda x: x*x)`,
+		// Methods reached other than by a direct call.
+		`getattr('x'*1000000, 'replace')('', 'y'*1000)`,
+		`(lambda s: s.replace)('x'*1000000)('', 'y'*1000)`,
+		`[f('', 'y'*1000) for f in [('x'*1000000).replace]]`,
+		`[len(('a,'*1000000).split(',')) for i in range(100)]`,
+		`[len(d.items()) for d in [{i: i for i in range(100000)}]*1000]`,
 	}
 	for _, expr := range hostile {
 		t.Run(expr, func(t *testing.T) {
@@ -55,6 +61,34 @@ func TestMemoryLimit(t *testing.T) {
 			}
 			if got := after.TotalAlloc - before.TotalAlloc; got > 600<<20 {
 				t.Errorf("allocated %d MiB before failing, want a bounded amount", got>>20)
+			}
+		})
+	}
+}
+
+// TestStepLimit runs expressions whose built-ins, operators or methods walk
+// a whole value in one interpreter step, repeated by a comprehension: each
+// would run for seconds to minutes on one record unless the walk is
+// counted. Each must fail naming the step limit.
+func TestStepLimit(t *testing.T) {
+	hostile := []string{
+		`[max(l) for l in [list(range(100000))]*1000]`,
+		`[min(l) + 1 for l in [list(range(100000))]*1000]`,
+		`[any(l) for l in [[0]*100000]*1000]`,
+		`[100000 in l for l in [list(range(100000))]*1000]`,
+		`[l == m for l in [list(range(100000))]*1000 for m in [list(range(100000))]]`,
+		`[s.count('y') for s in ['x'*1000000]*1000]`,
+		`[getattr(s, 'find')('y') for s in ['x'*1000000]*1000]`,
+		`[sorted(l) for l in [[0]*100000]*1000]`,
+	}
+	for _, expr := range hostile {
+		t.Run(expr, func(t *testing.T) {
+			maps, _ := json.Marshal(map[string]any{"users": map[string]string{"n": expr}})
+			sm := one(t, compile(t, string(maps), ""), usersSchema, []string{"id"})
+			_, _, err := sm.Apply([]byte(`{"id":1}`))
+			var ee *EvalError
+			if !errors.As(err, &ee) || ee.Property != "n" || !strings.Contains(err.Error(), "too many steps") {
+				t.Fatalf("Apply: %v, want an *EvalError on property n naming the step limit", err)
 			}
 		})
 	}
@@ -83,6 +117,12 @@ func TestGuardsKeepValues(t *testing.T) {
 		{`name.upper().replace('N', 'x')`, `"Axx"`},
 		{`md5(name)[:4]`, `"82e3"`},
 		{`record.get('name') + json.dumps([id])`, `"Ann[1]"`},
+		{`getattr(name, 'upper')()`, `"ANN"`},
+		{`(lambda f: f('n', 'x'))(name.replace)`, `"Axx"`},
+		{`max([id, 5]) + min(3, id)`, `6`},
+		{`[id in [1, 2], name in ['Bob'], [1, id] == [1, 1], (1, 2) < (1, id)]`, `[true,false,true,false]`},
+		{`'a,b'.split(',') + 'x y'.split()`, `["a","b","x","y"]`},
+		{`sorted(record.keys())`, `["id","name"]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.expr, func(t *testing.T) {
