@@ -527,6 +527,9 @@ func cloneTable(t *table.Table) *table.Table {
 	c := *t
 	c.Columns = append([]table.Column(nil), t.Columns...)
 	c.PrimaryKey = append([]string(nil), t.PrimaryKey...)
+	if t.ReplacedKey != nil {
+		c.ReplacedKey = append([]string{}, t.ReplacedKey...)
+	}
 	c.Indexes = append([]table.Index(nil), t.Indexes...)
 	return &c
 }

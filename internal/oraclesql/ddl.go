@@ -68,9 +68,16 @@ func (r *Renderer) Change(ch engine.Change) ([]Statement, error) {
 // key whatever its name (an adopted table's may differ), make the new key
 // columns NOT NULL and the old ones nullable, add the new key. Each step
 // is idempotent, so a run killed half-way is finished by the next.
+//
+// The table comment, recording the replaced key (t.ReplacedKey), comes
+// first: a run resumed from before the change re-sends the SCHEMA with
+// the old key, and the comment tells it that this is the input replayed
+// (SPEC §7.6). Written first, a crash before the key changes leaves a
+// comment naming the key the table still has, which changes nothing.
 func (r *Renderer) replaceKey(t *table.Table, oldKey []string) []Statement {
 	name := tableName(t)
-	out := []Statement{{SQL: "ALTER TABLE " + name + " DROP PRIMARY KEY", Kind: KindDDL, IgnoreCodes: []int{oraNoPrimaryKey}}}
+	out := r.TableComment(t)
+	out = append(out, Statement{SQL: "ALTER TABLE " + name + " DROP PRIMARY KEY", Kind: KindDDL, IgnoreCodes: []int{oraNoPrimaryKey}})
 	for _, c := range oldKey {
 		if !contains(t.PrimaryKey, c) {
 			out = append(out, Statement{SQL: "ALTER TABLE " + name + " MODIFY (" + table.Quote(c) + " NULL)", Kind: KindDDL, IgnoreCodes: []int{oraAlreadyNull}})

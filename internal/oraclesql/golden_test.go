@@ -141,13 +141,18 @@ func baseGoldenCases() []goldenCase {
 	// The key of CUSTOMERS moves from ID to NOTE (an empty table).
 	rekeyed := small()
 	rekeyed.PrimaryKey = []string{"NOTE"}
+	// As table.Reconcile leaves it: the comment records the key replaced.
+	rekeyed.Streams, rekeyed.ReplacedKey = []string{"customers"}, []string{"ID"}
 	replaceKey := engine.Change{Table: rekeyed, Change: table.Change{Kind: table.ReplaceKey, OldKey: []string{"ID"}}}
 	// CUSTOMERS loses its key (the stream became keyless; an empty table).
 	unkeyed := small()
 	unkeyed.PrimaryKey = nil
+	unkeyed.Streams, unkeyed.ReplacedKey = []string{"customers"}, []string{"ID"}
 	dropKey := engine.Change{Table: unkeyed, Change: table.Change{Kind: table.ReplaceKey, OldKey: []string{"ID"}}}
 	// A keyless table gets the stream's new key (an empty table).
-	addKey := engine.Change{Table: small(), Change: table.Change{Kind: table.ReplaceKey}}
+	keyed := small()
+	keyed.Streams, keyed.ReplacedKey = []string{"customers"}, []string{}
+	addKey := engine.Change{Table: keyed, Change: table.Change{Kind: table.ReplaceKey}}
 
 	cases := []goldenCase{
 		{name: "replace_key", render: chg(plain, replaceKey)},

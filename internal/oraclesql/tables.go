@@ -3,14 +3,15 @@ package oraclesql
 import "github.com/target-oracle/target-oracle/internal/table"
 
 // TableComment is the COMMENT ON TABLE that records a created table's
-// source streams (SPEC §5.1, table.FormatTableComment), or nothing for a
+// source streams (SPEC §5.1, table.FormatTableComment) and the key a key
+// replacement replaced, or nothing for a
 // table without them. It is written whatever column_comments says: later
 // runs and other pipelines tell whose table a generated name is by it.
 func (r *Renderer) TableComment(t *table.Table) []Statement {
 	if len(t.Streams) == 0 {
 		return nil
 	}
-	sql := "COMMENT ON TABLE " + tableName(t) + " IS " + literal(table.FormatTableComment(t.Streams))
+	sql := "COMMENT ON TABLE " + tableName(t) + " IS " + literal(table.FormatTableComment(t.Streams, t.ReplacedKey))
 	return []Statement{{SQL: sql, Kind: KindDDL}}
 }
 

@@ -239,8 +239,12 @@ func (p *pipeline) reconcile(ctx context.Context, sess engine.Session, j *job, s
 	}
 	for _, ch := range changes {
 		if ch.Kind == table.ReplaceKey {
-			if err := p.keyMayChange(ctx, j, cur, want); err != nil {
+			replayed, err := p.keyMayChange(ctx, j, cur, want)
+			if err != nil {
 				return nil, err
+			}
+			if replayed {
+				return cur, nil // the table stays as the later SCHEMA made it
 			}
 		}
 	}
@@ -281,18 +285,28 @@ func jobInputError(j *job, err error) error {
 // keyMayChange allows replacing the primary key only on an empty table
 // (SPEC §4); on a table with rows it fails with both key sets and the
 // manual procedure.
-func (p *pipeline) keyMayChange(ctx context.Context, j *job, cur, want *table.Table) error {
+//
+// A SCHEMA (not a batch) whose key is the one the table's comment records
+// as replaced is the input from before the change, re-sent by a run
+// resumed from an earlier state (SPEC §7.6): replayed is true, and the
+// table keeps its key. The SCHEMA after it in the input re-states the new
+// key; a record under the old key still fails here, as its batch's check.
+func (p *pipeline) keyMayChange(ctx context.Context, j *job, cur, want *table.Table) (replayed bool, err error) {
 	has := true
 	if rc, ok := p.o.Engine.(engine.RowChecker); ok {
-		var err error
 		if has, err = rc.HasRows(ctx, cur); err != nil {
-			return err
+			return false, err
 		}
 	}
 	if !has {
 		p.log.Warn("key_properties changed: replacing the primary key of the empty table",
 			"table", cur.QualifiedName(), "from", cur.PrimaryKey, "to", want.PrimaryKey)
-		return nil
+		return false, nil
+	}
+	if j.kind == jobEnsure && table.ReplacedKeyIs(cur.ReplacedKey, want.PrimaryKey) {
+		p.log.Info("SCHEMA with the key the table had before its key was replaced: input from before the change, replayed; the table keeps its key",
+			"table", cur.QualifiedName(), "stream", j.stream.name, "line", j.schemaLine, "key", cur.PrimaryKey, "schema_key", want.PrimaryKey)
+		return true, nil
 	}
 	name := table.Quote(cur.Schema) + "." + table.Quote(cur.Name)
 	var steps []string
@@ -305,7 +319,7 @@ func (p *pipeline) keyMayChange(ctx context.Context, j *job, cur, want *table.Ta
 		steps = append(steps, fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s PRIMARY KEY (%s);", name,
 			table.Quote(table.PrimaryKeyName(cur.Name, j.opts.IdentifierMaxBytes)), quoteAll(want.PrimaryKey)))
 	}
-	return &singer.InputError{Line: j.schemaLine, Stream: j.stream.name, Msg: fmt.Sprintf(
+	return false, &singer.InputError{Line: j.schemaLine, Stream: j.stream.name, Msg: fmt.Sprintf(
 		"key_properties changed from %v to %v, but table %s has rows and its primary key is not changed automatically. "+
 			"%s%s and run the load again. "+
 			"Or load the stream into a new table (table_name_mappings) from a full refresh. See docs/types.md.",

@@ -121,7 +121,7 @@ func (t *trial) injectFake(db database, i int) *fakeFault {
 		return nil
 	}
 	f.restart()
-	if i >= MaxRuns-1 || t.sc.NoCrash || t.sc.Fail >= 0 || t.r.IntN(3) == 0 {
+	if i >= MaxRuns-1 || t.sc.Fail >= 0 || t.r.IntN(3) == 0 {
 		return nil
 	}
 	op := fakeOps[t.r.IntN(len(fakeOps))]

@@ -79,10 +79,6 @@ type Scenario struct {
 	// refused by schema_evolution: fail, or a key change on a table with
 	// rows), -1 when the input is valid.
 	Fail int
-	// NoCrash is set for inputs a crash-and-resume cannot replay: a key
-	// change re-sent after the new key's rows exist is a key change on a
-	// table with rows (exit 3, SPEC §5.5).
-	NoCrash bool
 }
 
 func (s *Scenario) stream(name string) *StreamSpec {
@@ -183,7 +179,6 @@ func Generate(seed uint64) *Scenario {
 		if !st.Keyless {
 			g.schema(st.Name, &Schema{Keys: []string{"id"}, VMax: 10})
 			g.schema(st.Name, &Schema{Keys: []string{"id", "k2"}, VMax: 10})
-			sc.NoCrash = true
 		}
 	}
 	failAt := -1

@@ -336,7 +336,7 @@ func (t *trial) pipeline(ctx context.Context, db database, c *control, in string
 
 // choose picks a disturbance for run i.
 func (t *trial) choose(i int) *Point {
-	if t.sc.NoCrash || t.sc.Fail >= 0 || i >= MaxRuns-1 {
+	if t.sc.Fail >= 0 || i >= MaxRuns-1 {
 		return nil
 	}
 	if i > 0 && t.r.IntN(2) == 0 {

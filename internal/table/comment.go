@@ -157,19 +157,53 @@ func ParseComment(s string) (role Role, source []string, description string, ok 
 //	target-oracle:streams=["public-orders"]
 const tableCommentPrefix = commentPrefix + "streams="
 
-// FormatTableComment returns the comment of a table loaded from streams.
-// Should the names not fit Oracle's 4000 bytes, each is recorded as
-// "sha256:" + the hex SHA-256 of the name (StreamsInclude matches both).
-func FormatTableComment(streams []string) string {
+// FormatTableComment returns the comment of a table loaded from streams,
+// with the key a key replacement replaced when there is one (nil: none):
+//
+//	target-oracle:streams=["s"]; replaced_key=["ID"]
+//
+// Should the names not fit Oracle's 4000 bytes, each stream is recorded
+// as "sha256:" + the hex SHA-256 of the name (StreamsInclude matches
+// both), and the replaced key, should it still not fit, as the digest of
+// its JSON (ReplacedKeyIs matches both).
+func FormatTableComment(streams, replacedKey []string) string {
 	b, _ := json.Marshal(streams) // []string always marshals
-	if len(tableCommentPrefix)+len(b) > maxCommentBytes {
+	key := replacedKeySuffix(replacedKey)
+	if len(tableCommentPrefix)+len(b)+len(key) > maxCommentBytes {
 		hashed := make([]string, len(streams))
 		for i, s := range streams {
 			hashed[i] = streamDigest(s)
 		}
 		b, _ = json.Marshal(hashed)
 	}
-	return tableCommentPrefix + string(b)
+	if len(tableCommentPrefix)+len(b)+len(key) > maxCommentBytes {
+		k, _ := json.Marshal(replacedKey)
+		key = replacedKeySuffix([]string{streamDigest(string(k))})
+	}
+	return tableCommentPrefix + string(b) + key
+}
+
+const replacedKeyPrefix = "; replaced_key="
+
+func replacedKeySuffix(key []string) string {
+	if key == nil {
+		return ""
+	}
+	k, _ := json.Marshal(key)
+	return replacedKeyPrefix + string(k)
+}
+
+// ReplacedKeyIs reports whether a table comment's replaced key is key,
+// as recorded or by digest.
+func ReplacedKeyIs(recorded, key []string) bool {
+	if recorded == nil || key == nil {
+		return false
+	}
+	if slices.Equal(recorded, key) {
+		return true
+	}
+	k, _ := json.Marshal(key)
+	return len(recorded) == 1 && recorded[0] == streamDigest(string(k))
 }
 
 func streamDigest(stream string) string {
@@ -199,13 +233,23 @@ func StreamsInclude(streams []string, stream string) bool {
 
 // ParseTableComment reads a comment written by FormatTableComment; ok is
 // false for any other comment (a table the target did not create).
-func ParseTableComment(s string) (streams []string, ok bool) {
+// Comments of releases before the replaced key read with replacedKey nil.
+func ParseTableComment(s string) (streams, replacedKey []string, ok bool) {
 	rest, found := strings.CutPrefix(s, tableCommentPrefix)
 	if !found {
-		return nil, false
+		return nil, nil, false
 	}
-	if err := json.Unmarshal([]byte(rest), &streams); err != nil || streams == nil {
-		return nil, false
+	dec := json.NewDecoder(strings.NewReader(rest))
+	if err := dec.Decode(&streams); err != nil || streams == nil {
+		return nil, nil, false
 	}
-	return streams, true
+	after := rest[dec.InputOffset():]
+	if after == "" {
+		return streams, nil, true
+	}
+	key, found := strings.CutPrefix(after, replacedKeyPrefix)
+	if !found || json.Unmarshal([]byte(key), &replacedKey) != nil || replacedKey == nil {
+		return nil, nil, false
+	}
+	return streams, replacedKey, true
 }

@@ -400,6 +400,7 @@ func Reconcile(current, want *Table, stats []Stats, policy string, opts Options)
 			}
 		}
 		next.PrimaryKey = slices.Clone(want.PrimaryKey)
+		next.ReplacedKey = append([]string{}, current.PrimaryKey...) // empty, not nil, for "no key"
 		changes = append(changes, Change{Kind: ReplaceKey, OldKey: slices.Clone(current.PrimaryKey)})
 	}
 	for _, c := range changes {

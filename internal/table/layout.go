@@ -564,9 +564,12 @@ func (b *builder) table(name string, existing *Table) (*Table, error) {
 	o := b.opts
 	t := &Table{Schema: o.Schema, Name: name, Streams: []string{b.stream}}
 	if existing != nil {
-		t.Streams, t.Unused = existing.Streams, existing.Unused
+		t.Streams, t.Unused, t.ReplacedKey = existing.Streams, existing.Unused, existing.ReplacedKey
 		if t.Streams != nil {
 			t.Streams = append([]string{}, t.Streams...)
+		}
+		if t.ReplacedKey != nil {
+			t.ReplacedKey = append([]string{}, t.ReplacedKey...)
 		}
 	}
 	ceiling := o.ceiling()

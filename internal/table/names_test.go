@@ -206,30 +206,53 @@ func FuzzConformName(f *testing.F) {
 	})
 }
 
-// TestTableComment: a table comment round-trips its streams; names too
-// long for Oracle's 4000 bytes are recorded by digest and still match;
-// other comments are not the target's.
+// TestTableComment: a table comment round-trips its streams and the key a
+// key replacement replaced; names too long for Oracle's 4000 bytes are
+// recorded by digest and still match; other comments are not the
+// target's, and comments of earlier releases read with no replaced key.
 func TestTableComment(t *testing.T) {
+	long := make([]string, 32)
+	for i := range long {
+		long[i] = strings.Repeat(string(rune('A'+i%26)), 128)
+	}
 	for _, streams := range [][]string{{"日本"}, {"a", `quote" and \ back`, "nul\x00"}, {strings.Repeat("s", 5000)}} {
-		c := FormatTableComment(streams)
-		if len(c) > 4000 {
-			t.Fatalf("comment of %d bytes", len(c))
-		}
-		got, ok := ParseTableComment(c)
-		if !ok {
-			t.Fatalf("%q does not parse", c)
-		}
-		for _, s := range streams {
-			if !StreamsInclude(got, s) {
-				t.Errorf("comment %.80q does not include %.40q", c, s)
+		for _, key := range [][]string{nil, {}, {"ID"}, {"ID", "K;2"}, long} {
+			c := FormatTableComment(streams, key)
+			if len(c) > 4000 {
+				t.Fatalf("comment of %d bytes", len(c))
+			}
+			got, gotKey, ok := ParseTableComment(c)
+			if !ok {
+				t.Fatalf("%q does not parse", c)
+			}
+			for _, s := range streams {
+				if !StreamsInclude(got, s) {
+					t.Errorf("comment %.80q does not include %.40q", c, s)
+				}
+			}
+			if StreamsInclude(got, "other") {
+				t.Errorf("comment %.80q includes another stream", c)
+			}
+			if key == nil {
+				if gotKey != nil {
+					t.Errorf("comment %.80q: replaced key %q, want none", c, gotKey)
+				}
+				continue
+			}
+			if !ReplacedKeyIs(gotKey, key) {
+				t.Errorf("comment %.80q: replaced key %q does not match %q", c, gotKey, key)
+			}
+			if ReplacedKeyIs(gotKey, []string{"OTHER"}) {
+				t.Errorf("comment %.80q: replaced key matches another key", c)
 			}
 		}
-		if StreamsInclude(got, "other") {
-			t.Errorf("comment %.80q includes another stream", c)
-		}
 	}
-	for _, c := range []string{"", "a DBA's note", "target-oracle:streams=", "target-oracle:streams=[1]", "target-oracle:path=[\"a\"]"} {
-		if s, ok := ParseTableComment(c); ok {
+	if s, k, ok := ParseTableComment(`target-oracle:streams=["s"]`); !ok || len(s) != 1 || k != nil {
+		t.Errorf("an earlier release's comment reads as %q %q %v", s, k, ok)
+	}
+	for _, c := range []string{"", "a DBA's note", "target-oracle:streams=", "target-oracle:streams=[1]", "target-oracle:path=[\"a\"]",
+		`target-oracle:streams=["s"] trailing`, `target-oracle:streams=["s"]; replaced_key=`, `target-oracle:streams=["s"]; replaced_key=null`} {
+		if s, _, ok := ParseTableComment(c); ok {
 			t.Errorf("%q parsed as %q", c, s)
 		}
 	}

@@ -140,6 +140,13 @@ type Table struct {
 	// stream that created it. nil when the table has no such comment (a
 	// table the target did not create, or made by an older release).
 	Streams []string
+	// ReplacedKey is the primary key the table had before the target
+	// last replaced it (key_properties changed on the empty table), as
+	// the table's comment records it; nil when none is recorded, empty
+	// when the table had no key. A run resumed from before the change
+	// re-sends the SCHEMA with this key: it is the input replayed, not a
+	// new change (SPEC §7.6).
+	ReplacedKey []string
 	// Unused counts the columns set UNUSED (the old columns of rewrite
 	// migrations): Oracle counts them toward its column limit until
 	// ALTER TABLE … DROP UNUSED COLUMNS removes them.

@@ -1,3 +1,6 @@
+-- DDL
+COMMENT ON TABLE "SHOP"."CUSTOMERS" IS 'target-oracle:streams=["customers"]; replaced_key=["ID"]'
+/
 -- DDL ignore=[2441]
 ALTER TABLE "SHOP"."CUSTOMERS" DROP PRIMARY KEY
 /
