@@ -11,6 +11,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/schema"
 	"github.com/target-oracle/target-oracle/internal/table"
+	"github.com/target-oracle/target-oracle/internal/tablemap"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -41,7 +42,7 @@ func datetimeKeyTable() *table.Table {
 	if err != nil {
 		panic(err)
 	}
-	l, err := table.NewLayout("events", sch.Root, []string{"at"}, table.Options{Schema: "SHOP", IdentifierUpper: true, TimestampTZ: true}, nil)
+	l, err := tablemap.NewLayout("events", sch.Root, []string{"at"}, table.Options{Schema: "SHOP", IdentifierUpper: true, TimestampTZ: true}, nil)
 	if err != nil {
 		panic(err)
 	}
@@ -56,7 +57,7 @@ func optionTable(tz bool, part table.PartitionOption, compression string, metada
 		panic(err)
 	}
 	o := table.Options{Schema: "SHOP", IdentifierUpper: true, TimestampTZ: tz, Partitioning: part, Compression: compression, AddRecordMetadata: metadata}
-	l, err := table.NewLayout("events", sch.Root, []string{"id"}, o, nil)
+	l, err := tablemap.NewLayout("events", sch.Root, []string{"id"}, o, nil)
 	if err != nil {
 		panic(err)
 	}

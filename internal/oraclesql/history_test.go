@@ -6,6 +6,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/schema"
 	"github.com/target-oracle/target-oracle/internal/table"
+	"github.com/target-oracle/target-oracle/internal/tablemap"
 )
 
 // historyTable is the table NewLayout makes for a history stream.
@@ -15,7 +16,7 @@ func historyTable(keys []string, native bool) *table.Table {
 	if err != nil {
 		panic(err)
 	}
-	l, err := table.NewLayout("dim", sch.Root, keys, table.Options{Schema: "SHOP", IdentifierUpper: true, TimestampTZ: true,
+	l, err := tablemap.NewLayout("dim", sch.Root, keys, table.Options{Schema: "SHOP", IdentifierUpper: true, TimestampTZ: true,
 		AddRecordMetadata: true, History: true, BooleanNative: native}, nil)
 	if err != nil {
 		panic(err)

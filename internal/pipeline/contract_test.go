@@ -22,7 +22,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/memory"
 	"github.com/target-oracle/target-oracle/internal/pipeline"
 	"github.com/target-oracle/target-oracle/internal/singer"
-	"github.com/target-oracle/target-oracle/internal/table"
+	"github.com/target-oracle/target-oracle/internal/tablemap"
 )
 
 const schemaLine = `{"type":"SCHEMA","stream":"s","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"v":{"type":["null","string"]},"_sdc_deleted_at":{"type":["null","string"],"format":"date-time"}}}}`
@@ -502,7 +502,7 @@ func TestDeletesIndependentOfBatching(t *testing.T) {
 // a cap, then one last warning; memory does not grow with them.
 func TestUnknownPropertiesWarnedUpToACap(t *testing.T) {
 	lines := []string{schemaLine}
-	for i := 0; i < table.MaxUnknownReported+500; i++ {
+	for i := 0; i < tablemap.MaxUnknownReported+500; i++ {
 		lines = append(lines, fmt.Sprintf(`{"type":"RECORD","stream":"s","record":{"id":1,"v":"a","extra_%d":1}}`, i))
 	}
 	var logs strings.Builder
@@ -514,7 +514,7 @@ func TestUnknownPropertiesWarnedUpToACap(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := strings.Count(logs.String(), "is not in the schema")
-	if got != table.MaxUnknownReported || !strings.Contains(logs.String(), "no longer reported") {
-		t.Fatalf("%d warnings about unknown properties, want %d and a last one", got, table.MaxUnknownReported)
+	if got != tablemap.MaxUnknownReported || !strings.Contains(logs.String(), "no longer reported") {
+		t.Fatalf("%d warnings about unknown properties, want %d and a last one", got, tablemap.MaxUnknownReported)
 	}
 }

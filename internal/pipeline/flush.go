@@ -12,6 +12,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/singer"
 	"github.com/target-oracle/target-oracle/internal/table"
+	"github.com/target-oracle/target-oracle/internal/tablemap"
 )
 
 // maxStreamsWithSpare bounds buffer reuse: with more streams than this a
@@ -32,7 +33,7 @@ const (
 type job struct {
 	kind   jobKind
 	stream *stream
-	layout *table.Layout
+	layout *tablemap.Layout
 	opts   table.Options // the stream's table options when the job was queued
 	line   int64         // lowest input line the job covers (noLine: none)
 

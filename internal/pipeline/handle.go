@@ -14,6 +14,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/schema"
 	"github.com/target-oracle/target-oracle/internal/singer"
 	"github.com/target-oracle/target-oracle/internal/table"
+	"github.com/target-oracle/target-oracle/internal/tablemap"
 	"github.com/target-oracle/target-oracle/internal/value"
 )
 
@@ -105,7 +106,7 @@ func (p *pipeline) onStreamSchema(m *singer.Message) error {
 // relayout maps the stream's schema onto its table again and queues the
 // DDL that brings the table to that shape.
 func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error {
-	layout, err := table.NewLayout(s.name, s.schema.Root, s.keys, s.opts, existing)
+	layout, err := tablemap.NewLayout(s.name, s.schema.Root, s.keys, s.opts, existing)
 	if err != nil {
 		return inputErrorFrom(line, s.name, err)
 	}
@@ -146,7 +147,7 @@ func checkVersion(m *singer.Message) error {
 
 // keysAgree checks that streams loading into one table (mappings,
 // aliases, names that conform alike) have the same key (SPEC §4).
-func (p *pipeline) keysAgree(s *stream, l *table.Layout, line int64) error {
+func (p *pipeline) keysAgree(s *stream, l *tablemap.Layout, line int64) error {
 	t := l.Table()
 	name := t.QualifiedName()
 	if p.tableOwner == nil {
@@ -286,7 +287,7 @@ func (p *pipeline) streamRecord(s *stream, m *singer.Message) error {
 	if err := p.fill(s, m, meta, row); err != nil {
 		s.buf.drop()
 		p.seq.last = seq
-		if errors.Is(err, table.ErrDeletedColumnNeeded) && !s.opts.UsesDeletes {
+		if errors.Is(err, tablemap.ErrDeletedColumnNeeded) && !s.opts.UsesDeletes {
 			if err := p.needDeletes(s, m.Line); err != nil {
 				return err
 			}
@@ -328,7 +329,7 @@ func (p *pipeline) onePass(m *singer.Message) bool {
 // validated in the same pass; when they do not accept it, or its
 // conversion fails, the validator decides, so that a record breaking a
 // rule gets the rule's error whichever comes first in the record.
-func (p *pipeline) fill(s *stream, m *singer.Message, meta *table.Meta, row []string) error {
+func (p *pipeline) fill(s *stream, m *singer.Message, meta *tablemap.Meta, row []string) error {
 	// A record whose syntax is not checked yet may turn out malformed:
 	// then its "unknown properties" are not worth a warning.
 	var held []string
@@ -346,7 +347,7 @@ func (p *pipeline) fill(s *stream, m *singer.Message, meta *table.Meta, row []st
 			p.warnUnknown(s, held...)
 			return nil
 		}
-		if err == table.ErrDeletedColumnNeeded {
+		if err == tablemap.ErrDeletedColumnNeeded {
 			// The whole record was walked and checked: converted again
 			// once the column is there.
 			s.layout.ForgetUnknown(held)
@@ -363,12 +364,12 @@ func (p *pipeline) fill(s *stream, m *singer.Message, meta *table.Meta, row []st
 		if verr := p.validate(s, m); verr != nil {
 			return verr
 		}
-		if !errors.Is(err, table.ErrUnchecked) {
+		if !errors.Is(err, tablemap.ErrUnchecked) {
 			return inputErrorFrom(m.Line, s.name, err)
 		}
 	}
 	if err := s.layout.Row(m.Record, meta, row, s.buf.stats, unknown); err != nil {
-		if err == table.ErrDeletedColumnNeeded {
+		if err == tablemap.ErrDeletedColumnNeeded {
 			s.layout.ForgetUnknown(held)
 			return err
 		}
@@ -394,7 +395,7 @@ func (p *pipeline) validate(s *stream, m *singer.Message) error {
 	return nil
 }
 
-func (p *pipeline) meta(m *singer.Message) (*table.Meta, error) {
+func (p *pipeline) meta(m *singer.Message) (*tablemap.Meta, error) {
 	// The chunk's read time serves as "now": _SDC_SEQUENCE only needs to
 	// increase (the sequencer adds a counter), and reading the clock per
 	// record costs more than the rest of the metadata.
@@ -403,7 +404,7 @@ func (p *pipeline) meta(m *singer.Message) (*table.Meta, error) {
 		received = p.o.Now() // a clock given in Options (tests) rules every metadata column
 	}
 	meta := &p.metaBuf
-	*meta = table.Meta{
+	*meta = tablemap.Meta{
 		ReceivedAt:    p.received.text(received),
 		Sequence:      p.seq.next(received),
 		TableVersion:  m.Version,
@@ -462,7 +463,7 @@ func (p *pipeline) invalid(s *stream, m *singer.Message, err error) error {
 
 // warnLayout logs each of the layout's warnings once per stream (a vector
 // stored as JSON, binary kept as text; SPEC §5.2).
-func (p *pipeline) warnLayout(s *stream, l *table.Layout) {
+func (p *pipeline) warnLayout(s *stream, l *tablemap.Layout) {
 	for _, w := range l.Warnings() {
 		if s.warnedLayout[w] {
 			continue
@@ -480,10 +481,10 @@ func (p *pipeline) warnUnknown(s *stream, props ...string) {
 		if s.warnedUnknown == nil {
 			s.warnedUnknown = make(map[string]bool)
 		}
-		if s.warnedUnknown[prop] || len(s.warnedUnknown) > table.MaxUnknownReported {
+		if s.warnedUnknown[prop] || len(s.warnedUnknown) > tablemap.MaxUnknownReported {
 			continue
 		}
-		if len(s.warnedUnknown) == table.MaxUnknownReported {
+		if len(s.warnedUnknown) == tablemap.MaxUnknownReported {
 			s.warnedUnknown[""] = true // past the cap: one last word
 			p.log.Warn("more record properties are not in the schema; they are not loaded and no longer reported", "stream", s.name)
 			continue

@@ -12,6 +12,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/singer"
 	"github.com/target-oracle/target-oracle/internal/table"
+	"github.com/target-oracle/target-oracle/internal/tablemap"
 )
 
 // load_method history (slowly changing dimension, type 2): the pipeline's
@@ -40,7 +41,7 @@ func (p *pipeline) historySchema(s *stream, keys []string) error {
 // historyLayout checks a history stream's layout against its settings and
 // the table it finds: history_valid_from must name a date-time column,
 // and an existing table must be one a history load made (SPEC §6.2).
-func (p *pipeline) historyLayout(s *stream, l *table.Layout, existing *table.Table, line int64) error {
+func (p *pipeline) historyLayout(s *stream, l *tablemap.Layout, existing *table.Table, line int64) error {
 	if !isHistory(s) {
 		return nil
 	}
@@ -56,7 +57,7 @@ func (p *pipeline) historyLayout(s *stream, l *table.Layout, existing *table.Tab
 }
 
 // validFromColumn is the position of the column history_valid_from names.
-func validFromColumn(l *table.Layout, path string) (int, error) {
+func validFromColumn(l *tablemap.Layout, path string) (int, error) {
 	for i, c := range l.Table().Columns {
 		if c.Role != table.RoleProperty || strings.Join(c.Source, ".") != path {
 			continue

@@ -26,7 +26,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/private"
 	"github.com/target-oracle/target-oracle/internal/singer"
 	"github.com/target-oracle/target-oracle/internal/streammap"
-	"github.com/target-oracle/target-oracle/internal/table"
+	"github.com/target-oracle/target-oracle/internal/tablemap"
 )
 
 // Server holds the facts about the database that `auto` settings and name
@@ -141,7 +141,7 @@ type pipeline struct {
 	received   clockText                // _SDC_RECEIVED_AT text, formatted once per chunk
 	receivedAt time.Time                // when the current chunk was read
 	clockGiven bool                     // Options.Now was set: use it for every metadata time
-	metaBuf    table.Meta               // reused per record: Row copies what it keeps
+	metaBuf    tablemap.Meta            // reused per record: Row copies what it keeps
 	extracted  struct{ in, out string } // the last time_extracted text and its canonical form
 	started    string                   // _SDC_SYNC_STARTED_AT text
 	runID      string                   // _SDC_RUN_ID text (prune.go)

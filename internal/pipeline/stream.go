@@ -8,6 +8,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/schema"
 	"github.com/target-oracle/target-oracle/internal/table"
+	"github.com/target-oracle/target-oracle/internal/tablemap"
 )
 
 // stream is the coordinator's view of one Singer stream.
@@ -21,7 +22,7 @@ type stream struct {
 	schemaText   []byte // compact schema + key properties: identity of the SCHEMA
 	schema       *schema.Schema
 	keys         []string
-	layout       *table.Layout
+	layout       *tablemap.Layout
 	usesVersions bool
 	fused        bool // layout validates records as it converts them (UseChecks)
 
@@ -63,7 +64,7 @@ type stream struct {
 // slice's spare half nor a buffer sized for the last batch adds up
 // (SPEC §10 bounds memory by max_buffered_bytes, not by streams × batch).
 type buffer struct {
-	layout    *table.Layout
+	layout    *tablemap.Layout
 	width     int
 	chunkRows int
 	chunks    [][]string
@@ -93,7 +94,7 @@ const slotChunkBytes = 16 << 10
 // counted in max_buffered_bytes with the record's size (rowSize).
 const slotBytes = 16
 
-func newBuffer(l *table.Layout) *buffer {
+func newBuffer(l *tablemap.Layout) *buffer {
 	w := l.Columns()
 	return &buffer{
 		layout:    l,

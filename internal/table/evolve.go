@@ -50,11 +50,11 @@ func Join(a, b Type, ceiling int) Type {
 		return joinNumber(a, b)
 	case isTime(a) && isTime(b):
 		return joinTime(a, b)
-	case a.isText() && b.isText():
+	case a.IsText() && b.IsText():
 		return joinText(a, b, ceiling)
-	case a.isText():
+	case a.IsText():
 		return joinText(a, scalarText(b, a.National), ceiling)
-	case b.isText():
+	case b.IsText():
 		return joinText(scalarText(a, b.National), b, ceiling)
 	}
 	return wideText(a.National || b.National, ceiling)
@@ -79,7 +79,7 @@ func numberDigits(t Type) (intDigits, scale int, unconstrained bool) {
 func numberOf(intDigits, scale int) Type {
 	p := intDigits + scale
 	if p > 38 {
-		return typeNumber()
+		return NumberType()
 	}
 	return Type{Kind: KindNumber, Precision: max(p, 1), Scale: scale}
 }
@@ -88,7 +88,7 @@ func joinNumber(a, b Type) Type {
 	ai, as, au := numberDigits(a)
 	bi, bs, bu := numberDigits(b)
 	if au || bu {
-		return typeNumber()
+		return NumberType()
 	}
 	return numberOf(max(ai, bi), max(as, bs))
 }
@@ -342,8 +342,8 @@ func Rewrites(from, to Type) bool { return from != to && !inPlace(from, to) }
 // Migrated columns move to the end of next, as they do in Oracle; engines
 // bind values by column name, not position.
 func Reconcile(current, want *Table, stats []Stats, policy string, opts Options) (*Table, []Change, error) {
-	limit := opts.columnLimit()
-	ceiling := opts.ceiling()
+	limit := opts.ColumnLimit()
+	ceiling := opts.Ceiling()
 	statAt := func(i int) Stats {
 		if i < len(stats) {
 			return stats[i]
@@ -360,7 +360,7 @@ func Reconcile(current, want *Table, stats []Stats, policy string, opts Options)
 	next := current.Clone()
 	var changes, refused []Change
 	for i, wc := range want.Columns {
-		ci := next.index(wc.Name)
+		ci := next.ColumnIndex(wc.Name)
 		if ci < 0 {
 			c := wc
 			c.Type = Fit(wc.Type, statAt(i), ceiling)
@@ -448,7 +448,7 @@ func fitsColumnLimit(current *Table, changes []Change, limit int) error {
 	if current.Unused > 0 {
 		fmt.Fprintf(&b, ", %d UNUSED left by earlier migrations", current.Unused)
 	}
-	fmt.Fprintf(&b, "), more than %s; nothing was changed.", columnLimitText(limit))
+	fmt.Fprintf(&b, "), more than %s; nothing was changed.", ColumnLimitText(limit))
 	if current.Unused > 0 {
 		fmt.Fprintf(&b, " Free the UNUSED columns first (it rewrites every row): ALTER TABLE %s DROP UNUSED COLUMNS CHECKPOINT 10000; then run the load again.", name)
 	}
@@ -507,7 +507,7 @@ func slicesContain(s []string, v string) bool {
 }
 
 // index returns the position of the column with that exact name, or -1.
-func (t *Table) index(name string) int {
+func (t *Table) ColumnIndex(name string) int {
 	for i := range t.Columns {
 		if t.Columns[i].Name == name {
 			return i
@@ -560,19 +560,19 @@ func MigrateValue(from, to Type, stored string) (string, error) {
 			return "1", nil
 		case to.Kind == KindNumber:
 			return "0", nil
-		case to.Kind == KindBoolean, to.isText(), to.Kind == KindJSON:
+		case to.Kind == KindBoolean, to.IsText(), to.Kind == KindJSON:
 			return strconv.FormatBool(b), nil
 		}
-	case from.Kind == KindNumber && (to.Kind == KindNumber && !to.BoolNumber || to.isText()):
+	case from.Kind == KindNumber && (to.Kind == KindNumber && !to.BoolNumber || to.IsText()):
 		return stored, nil
 	case from.Kind == KindDate && to.Kind == KindTimestamp:
 		return stored + "T00:00:00Z", nil
 	case from.Kind == KindDate || from.Kind == KindTimestamp:
-		if to.Kind == from.Kind || to.isText() {
+		if to.Kind == from.Kind || to.IsText() {
 			return stored, nil
 		}
-	case from.isText(), from.Kind == KindJSON:
-		if to.isText() || to.Kind == KindJSON {
+	case from.IsText(), from.Kind == KindJSON:
+		if to.IsText() || to.Kind == KindJSON {
 			return stored, nil
 		}
 	}

@@ -16,40 +16,17 @@ func HistoryColumns() [4]string {
 	return [...]string{MetaValidFrom, MetaValidTo, MetaIsCurrent, MetaRowHash}
 }
 
-// historyType is the type of a history column. Valid-froms keep
+// HistoryType is the type of a history column. Valid-froms keep
 // nanoseconds whatever timestamp_type says: a version 1 µs after another
 // must stay apart, and property values may carry 9 digits.
-func (o *Options) historyType(name string) Type {
+func (o *Options) HistoryType(name string) Type {
 	switch name {
 	case MetaIsCurrent:
-		return o.boolType()
+		return o.BoolType()
 	case MetaRowHash:
 		return Type{Kind: KindVarchar, Length: 64} // hex SHA-256
 	}
 	return Type{Kind: KindTimestamp, Frac: 9, TZ: true}
-}
-
-// historyCands are the history columns' candidates (History tables only).
-func (b *builder) historyCands() []*cand {
-	if !b.opts.History {
-		return nil
-	}
-	var out []*cand
-	for _, m := range HistoryColumns() {
-		out = append(out, &cand{source: []string{lowerASCII(m)}, path: lowerASCII(m), role: RoleMetadata,
-			meta: m, name: m, base: m, existing: -1, typ: b.opts.historyType(m)})
-	}
-	return out
-}
-
-func lowerASCII(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
 
 // IsHistory reports whether t has the shape a history load made: the four

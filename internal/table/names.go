@@ -191,7 +191,7 @@ func CheckName(name string, maxBytes int) error {
 // mapping is not "", else table_prefix + stream + table_suffix conformed
 // and fitted with the hash of the stream name.
 func TableName(stream string, opts *Options) (string, error) {
-	max := opts.maxBytes()
+	max := opts.MaxBytes()
 	if opts.TableName != "" {
 		if err := CheckName(opts.TableName, max); err != nil {
 			return "", &ConfigError{Setting: "table_name_mappings", Msg: fmt.Sprintf("stream %q: %v", stream, err)}
@@ -217,7 +217,7 @@ func CollidingTableName(stream string, opts *Options, n int) string {
 	if n > 1 {
 		src = fmt.Sprintf("%s#%d", stream, n)
 	}
-	return suffixed(unprefixed(base), src, opts.maxBytes())
+	return suffixed(unprefixed(base), src, opts.MaxBytes())
 }
 
 // tablePart is the text a generated table name is made from: the routed

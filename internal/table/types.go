@@ -1,8 +1,12 @@
-// Package table is the table model: it turns a stream's schema and records
-// into an Oracle table (names, column types, key, storage mode, metadata
-// columns) and row values, and decides how a column widens. It is the one
-// place that knows the JSON Schema → Oracle type mapping.
+// Package table is the table model: names, column types, keys, storage
+// modes and metadata columns, comments, how a column widens or migrates
+// (Join, Fit, Reconcile), the facts of adopted tables, and the partitioning
+// and compression specs. It knows nothing of Singer or JSON Schema: package
+// tablemap maps a stream's schema and records onto a table of this model, and
+// the engines and the SQL renderer use the model alone.
 package table
+
+import "strconv"
 
 // Kind is the family of an Oracle column type.
 type Kind uint8
@@ -194,4 +198,109 @@ func (t *Table) Column(name string) *Column {
 		}
 	}
 	return nil
+}
+
+// String renders the bare Oracle data type, as the dump's tables.json and
+// DDL use it: NUMBER(38,0), NUMBER, NUMBER(1), VARCHAR2(4000 BYTE),
+// VARCHAR2(36 CHAR), NVARCHAR2(100), CLOB, NCLOB, DATE,
+// TIMESTAMP(6) WITH TIME ZONE, TIMESTAMP(9), BOOLEAN, JSON. A JSON column
+// stored as CLOB renders as CLOB (its IS JSON check is a constraint, not
+// part of the type).
+func (t Type) String() string {
+	switch t.Kind {
+	case KindNumber:
+		switch {
+		case t.BoolNumber:
+			return "NUMBER(1)"
+		case t.Precision == 0:
+			return "NUMBER"
+		}
+		return "NUMBER(" + strconv.Itoa(t.Precision) + "," + strconv.Itoa(t.Scale) + ")"
+	case KindBoolean:
+		return "BOOLEAN"
+	case KindVarchar:
+		n := strconv.Itoa(t.Length)
+		switch {
+		case t.National:
+			return "NVARCHAR2(" + n + ")"
+		case t.CharSemantics:
+			return "VARCHAR2(" + n + " CHAR)"
+		}
+		return "VARCHAR2(" + n + " BYTE)"
+	case KindClob:
+		if t.National {
+			return "NCLOB"
+		}
+		return "CLOB"
+	case KindDate:
+		return "DATE"
+	case KindTimestamp:
+		s := "TIMESTAMP(" + strconv.Itoa(t.Frac) + ")"
+		if t.TZ {
+			s += " WITH TIME ZONE"
+		}
+		return s
+	case KindJSON:
+		if !t.JSONAsClob {
+			return "JSON"
+		}
+		if t.National {
+			return "NCLOB"
+		}
+		return "CLOB"
+	case KindRaw, KindBlob, KindVector:
+		return t.nativeString()
+	}
+	return "UNKNOWN"
+}
+
+// IsLOB reports whether t is stored as a LOB (or JSON or VECTOR), which
+// Oracle does not allow in a primary key.
+func (t Type) IsLOB() bool {
+	return t.Kind == KindClob || t.Kind == KindJSON || t.Kind == KindBlob || t.Kind == KindVector
+}
+
+// IsText reports whether values of t are stored as plain text.
+func (t Type) IsText() bool { return t.Kind == KindVarchar || t.Kind == KindClob }
+
+// isBool reports whether t holds booleans (NUMBER(1) or BOOLEAN).
+func (t Type) isBool() bool {
+	return t.Kind == KindBoolean || (t.Kind == KindNumber && t.BoolNumber)
+}
+
+// IntegerType is the type of integer columns, NUMBER(38,0); NumberType
+// is unconstrained NUMBER.
+func IntegerType() Type { return Type{Kind: KindNumber, Precision: 38} }
+func NumberType() Type  { return Type{Kind: KindNumber} }
+
+// numberTextBytes is the longest canonical text of a value of a NUMBER
+// type: sign, integer digits, point and fraction digits. Unconstrained
+// NUMBER holds magnitudes from 1e-130 to below 1e126 with 38 significant
+// digits, so its longest text is "-0." followed by 129 zeros and 38 digits.
+func numberTextBytes(t Type) int {
+	if t.Precision == 0 {
+		return 3 + 129 + 38
+	}
+	intDigits := max(t.Precision-t.Scale, 1)
+	if t.Scale <= 0 {
+		return 1 + intDigits
+	}
+	return 1 + intDigits + 1 + t.Scale
+}
+
+// scalarTextBytes is the longest text a non-text scalar type's values
+// get when they land in a text column.
+func scalarTextBytes(t Type) int {
+	if t.isBool() {
+		return len("false")
+	}
+	switch t.Kind {
+	case KindNumber:
+		return numberTextBytes(t)
+	case KindDate:
+		return len("2006-01-02")
+	case KindTimestamp:
+		return len("2006-01-02T15:04:05.") + 9 + 1
+	}
+	return 0
 }

@@ -1,22 +1,10 @@
-package table
+package tablemap
 
-import "fmt"
+import (
+	"fmt"
 
-// columnLimit is the most columns a table may have (Options.MaxColumns).
-func (o *Options) columnLimit() int {
-	if o.MaxColumns <= 0 {
-		return MaxColumns
-	}
-	return o.MaxColumns
-}
-
-// columnLimitText names a column limit in messages.
-func columnLimitText(limit int) string {
-	if limit > MaxColumns {
-		return fmt.Sprintf("the %d Oracle allows with MAX_COLUMNS=EXTENDED (max_columns)", limit)
-	}
-	return fmt.Sprintf("Oracle's %d (max_columns; 4096 needs MAX_COLUMNS=EXTENDED, 23ai)", limit)
-}
+	"github.com/target-oracle/target-oracle/internal/table"
+)
 
 // Warnings returns what the mapping chose that the user should know: a
 // vector stored as JSON because the server has no VECTOR type, a binary
@@ -31,7 +19,7 @@ func (b *builder) warn(format string, args ...any) {
 // noteNative warns when a property asks for a native type the mapping
 // cannot give: a vector on a server without VECTOR.
 func (b *builder) noteNative(c *cand) {
-	if c.prop != nil && isVector(c.prop) && c.typ.Kind != KindVector {
+	if c.prop != nil && isVector(c.prop) && c.typ.Kind != table.KindVector {
 		b.warn("stream %q, property %q: x-sql-datatype %s needs Oracle's VECTOR type (23ai); the server has none, so the column is %s and keeps the elements as received",
 			b.stream, c.path, c.prop.SQLDatatype, c.typ)
 	}
@@ -40,8 +28,8 @@ func (b *builder) noteNative(c *cand) {
 // asText is the type a binary candidate joins an existing text column
 // with: the text of its encoded form as received (the type the property
 // has without interpret_content_encoding), which the column keeps.
-func (b *builder) asText(c *cand, existing Type) Type {
-	if !c.typ.IsBinary() || !existing.isText() || c.prop == nil {
+func (b *builder) asText(c *cand, existing table.Type) table.Type {
+	if !c.typ.IsBinary() || !existing.IsText() || c.prop == nil {
 		return c.typ
 	}
 	plain := *b.opts
@@ -53,7 +41,7 @@ func (b *builder) asText(c *cand, existing Type) Type {
 // one leaves a binary property in a text column, or gives a binary
 // column's values their base16 text (SPEC §5.2: binary joined with text
 // stays text).
-func (b *builder) noteJoin(c *cand, existing, wanted Type) {
+func (b *builder) noteJoin(c *cand, existing, wanted table.Type) {
 	switch {
 	case wanted.IsBinary() && !c.typ.IsBinary():
 		b.warn("stream %q, property %q: the existing column is %s, so its values stay text in their encoded form (contentEncoding %s) instead of a %s column",

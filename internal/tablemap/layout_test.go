@@ -1,4 +1,4 @@
-package table
+package tablemap
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/target-oracle/target-oracle/internal/schema"
 	"github.com/target-oracle/target-oracle/internal/singer"
+	"github.com/target-oracle/target-oracle/internal/table"
 )
 
 // nested is the schema used by the storage mode tests.
@@ -27,12 +28,12 @@ func nested() *schema.Property {
 	)
 }
 
-func baseOpts() Options {
-	return Options{Schema: "S", IdentifierUpper: true, ColumnComments: true, FlatteningMaxDepth: 2,
+func baseOpts() table.Options {
+	return table.Options{Schema: "S", IdentifierUpper: true, ColumnComments: true, FlatteningMaxDepth: 2,
 		AddRecordMetadata: true, TimestampTZ: true}
 }
 
-func columnsOf(t *Table) string {
+func columnsOf(t *table.Table) string {
 	var b strings.Builder
 	for i, c := range t.Columns {
 		if i > 0 {
@@ -60,16 +61,16 @@ func TestStorageModes(t *testing.T) {
 		columns string
 		values  map[string]string
 	}{
-		{ModeHybrid,
+		{table.ModeHybrid,
 			"ID NUMBER(38,0) NOT NULL, NAME VARCHAR2(50 CHAR), ADDRESS CLOB, TAGS CLOB, UPDATED_AT TIMESTAMP(6) WITH TIME ZONE, " + metaCols,
 			map[string]string{"ID": "7", "NAME": "Ann", "ADDRESS": `{"city":"Zürich","geo":{"lat":47.37e0,"deep":{"x":1}}}`,
 				"TAGS": `["a","b"]`, "UPDATED_AT": "2024-01-01T20:30:00.5Z", "_SDC_SEQUENCE": "42"}},
-		{ModeFlattened,
+		{table.ModeFlattened,
 			"ID NUMBER(38,0) NOT NULL, NAME VARCHAR2(50 CHAR), ADDRESS__CITY VARCHAR2(4000 BYTE), ADDRESS__GEO__LAT NUMBER, " +
 				"ADDRESS__GEO__DEEP CLOB, TAGS CLOB, UPDATED_AT TIMESTAMP(6) WITH TIME ZONE, " + metaCols,
 			map[string]string{"ID": "7", "ADDRESS__CITY": "Zürich", "ADDRESS__GEO__LAT": "47.37", "ADDRESS__GEO__DEEP": `{"x":1}`,
 				"TAGS": `["a","b"]`}},
-		{ModeJSON,
+		{table.ModeJSON,
 			"ID NUMBER(38,0) NOT NULL, DATA CLOB, " + metaCols,
 			map[string]string{"ID": "7", "DATA": `{"tags":["a","b"],"id":7,"address":{"city":"Zürich","geo":{"lat":47.37e0,"deep":{"x":1}}},"name":"Ann","updated_at":"2024-01-02T02:00:00.5+05:30","extra":true}`}},
 	}
@@ -87,20 +88,20 @@ func TestStorageModes(t *testing.T) {
 			t.Errorf("%s: primary key %v", tt.mode, pk)
 		}
 		row := make([]string, l.Columns())
-		stats := make([]Stats, l.Columns())
+		stats := make([]table.Stats, l.Columns())
 		var unknown []string
 		err = l.Row([]byte(nestedRecord), &Meta{Sequence: 42}, row, stats, func(p string) { unknown = append(unknown, p) })
 		if err != nil {
 			t.Fatalf("%s: Row: %v", tt.mode, err)
 		}
 		for name, want := range tt.values {
-			i := l.Table().index(name)
+			i := l.Table().ColumnIndex(name)
 			if i < 0 || row[i] != want {
 				t.Errorf("%s: %s = %q, want %q", tt.mode, name, at(row, i), want)
 			}
 		}
 		wantUnknown := "extra"
-		if tt.mode == ModeJSON {
+		if tt.mode == table.ModeJSON {
 			wantUnknown = "" // the document keeps it
 		}
 		if strings.Join(unknown, ",") != wantUnknown {
@@ -121,12 +122,12 @@ func TestLayoutNames(t *testing.T) {
 		p("a-b", str), p("a_b", str), p("SELECT", in), p("1st", in), p("café", str),
 		p("rowid", str), p("sys_x", str), p(strings.Repeat("x", 150), str), p("quo\"te", str),
 	)
-	l, err := NewLayout("public-orders", root, nil, Options{IdentifierUpper: true}, nil)
+	l, err := NewLayout("public-orders", root, nil, table.Options{IdentifierUpper: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"A_B", "A_B" + NameHash("a_b"), "SELECT", "1ST", "CAF_", "ROWID" + NameHash("rowid"),
-		"_SYS_X" + NameHash("sys_x"), strings.Repeat("X", 119) + NameHash(strings.Repeat("x", 150)), "QUO_TE"}
+	want := []string{"A_B", "A_B" + table.NameHash("a_b"), "SELECT", "1ST", "CAF_", "ROWID" + table.NameHash("rowid"),
+		"_SYS_X" + table.NameHash("sys_x"), strings.Repeat("X", 119) + table.NameHash(strings.Repeat("x", 150)), "QUO_TE"}
 	got := l.Table().Columns
 	if l.Table().Name != "PUBLIC_ORDERS" {
 		t.Errorf("table = %q", l.Table().Name)
@@ -137,7 +138,7 @@ func TestLayoutNames(t *testing.T) {
 		}
 	}
 	// 30-byte identifiers.
-	l30, err := NewLayout("s", root, nil, Options{IdentifierUpper: true, IdentifierMaxBytes: 30}, nil)
+	l30, err := NewLayout("s", root, nil, table.Options{IdentifierUpper: true, IdentifierMaxBytes: 30}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,9 +151,9 @@ func TestLayoutNames(t *testing.T) {
 
 func TestLayoutMappingsAndOrdering(t *testing.T) {
 	root := tree(p("zeta", str), p("id", str, maxLen(20)), p("alpha", in), p("addr", ob, props(p("zip", str))))
-	opts := Options{IdentifierUpper: true, ColumnOrdering: "alphabetical", StorageMode: ModeFlattened, FlatteningMaxDepth: 1,
+	opts := table.Options{IdentifierUpper: true, ColumnOrdering: "alphabetical", StorageMode: table.ModeFlattened, FlatteningMaxDepth: 1,
 		ColumnMappings: map[string]string{"addr.zip": "Postal Code", "zeta": "Zeta"}, TableName: "My Table",
-		CustomIndexes: []Index{{Columns: []string{"alpha", "Postal Code"}}}}
+		CustomIndexes: []table.Index{{Columns: []string{"alpha", "Postal Code"}}}}
 	l, err := NewLayout("s", root, []string{"id"}, opts, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +169,7 @@ func TestLayoutMappingsAndOrdering(t *testing.T) {
 	}
 	for _, bad := range []map[string]string{{"zeta": "a\"b"}, {"zeta": "a\x00"}, {"zeta": strings.Repeat("z", 129)}, {"zeta": "ID", "alpha": "ID"}, {"zeta": "ROWID"}} {
 		opts.ColumnMappings = bad
-		var ce *ConfigError
+		var ce *table.ConfigError
 		if _, err := NewLayout("s", root, []string{"id"}, opts, nil); !errors.As(err, &ce) {
 			t.Errorf("mapping %v: err = %v, want ConfigError", bad, err)
 		}
@@ -178,11 +179,11 @@ func TestLayoutMappingsAndOrdering(t *testing.T) {
 func TestLayoutMetadata(t *testing.T) {
 	root := tree(p("id", in), p("_sdc_deleted_at", str|nl, format("date-time")))
 	tests := []struct {
-		opts Options
+		opts table.Options
 		want string
 	}{
-		{Options{IdentifierUpper: true}, "ID NUMBER(38,0) NOT NULL, _SDC_DELETED_AT TIMESTAMP(6)"},
-		{Options{IdentifierUpper: true, UsesVersions: true}, "ID NUMBER(38,0) NOT NULL, _SDC_DELETED_AT TIMESTAMP(6), _SDC_TABLE_VERSION NUMBER(38,0)"},
+		{table.Options{IdentifierUpper: true}, "ID NUMBER(38,0) NOT NULL, _SDC_DELETED_AT TIMESTAMP(6)"},
+		{table.Options{IdentifierUpper: true, UsesVersions: true}, "ID NUMBER(38,0) NOT NULL, _SDC_DELETED_AT TIMESTAMP(6), _SDC_TABLE_VERSION NUMBER(38,0)"},
 	}
 	for _, tt := range tests {
 		l, err := NewLayout("s", root, []string{"id"}, tt.opts, nil)
@@ -196,18 +197,18 @@ func TestLayoutMetadata(t *testing.T) {
 		if err := l.Row([]byte(`{"id":1,"_sdc_deleted_at":"2024-05-01 10:00:00"}`), &Meta{TableVersion: "9"}, row, nil, nil); err != nil {
 			t.Fatal(err)
 		}
-		if row[l.MetaIndex(MetaDeletedAt)] != "2024-05-01T10:00:00Z" {
-			t.Errorf("deleted = %q", row[l.MetaIndex(MetaDeletedAt)])
+		if row[l.MetaIndex(table.MetaDeletedAt)] != "2024-05-01T10:00:00Z" {
+			t.Errorf("deleted = %q", row[l.MetaIndex(table.MetaDeletedAt)])
 		}
-		if i := l.MetaIndex(MetaTableVersion); i >= 0 && row[i] != "9" {
+		if i := l.MetaIndex(table.MetaTableVersion); i >= 0 && row[i] != "9" {
 			t.Errorf("version = %q", row[i])
 		}
-		if l.MetaIndex(MetaBatchedAt) != -1 {
+		if l.MetaIndex(table.MetaBatchedAt) != -1 {
 			t.Error("batched_at present without add_record_metadata")
 		}
 	}
 	// Without _sdc_deleted_at, versions or deletes: no metadata at all.
-	l, _ := NewLayout("s", tree(p("id", in)), nil, Options{}, nil)
+	l, _ := NewLayout("s", tree(p("id", in)), nil, table.Options{}, nil)
 	if l.Columns() != 1 {
 		t.Errorf("columns %s", columnsOf(l.Table()))
 	}
@@ -218,20 +219,20 @@ func TestLayoutKeys(t *testing.T) {
 		name string
 		root *schema.Property
 		keys []string
-		opts Options
+		opts table.Options
 		want string // columns, or "error: substring"
 	}{
-		{"one unbounded", tree(p("k", str)), []string{"k"}, Options{}, "k VARCHAR2(4000 BYTE) NOT NULL"},
-		{"extended ceiling", tree(p("k", str)), []string{"k"}, Options{VarcharMaxBytes: 32767}, "k VARCHAR2(6000 BYTE) NOT NULL"},
-		{"two unbounded", tree(p("a", str), p("b", str)), []string{"a", "b"}, Options{}, "a VARCHAR2(3000 BYTE) NOT NULL, b VARCHAR2(3000 BYTE) NOT NULL"},
-		{"bounded and unbounded", tree(p("a", str, maxLen(100)), p("b", str), p("n", in)), []string{"a", "b", "n"}, Options{},
+		{"one unbounded", tree(p("k", str)), []string{"k"}, table.Options{}, "k VARCHAR2(4000 BYTE) NOT NULL"},
+		{"extended ceiling", tree(p("k", str)), []string{"k"}, table.Options{VarcharMaxBytes: 32767}, "k VARCHAR2(6000 BYTE) NOT NULL"},
+		{"two unbounded", tree(p("a", str), p("b", str)), []string{"a", "b"}, table.Options{}, "a VARCHAR2(3000 BYTE) NOT NULL, b VARCHAR2(3000 BYTE) NOT NULL"},
+		{"bounded and unbounded", tree(p("a", str, maxLen(100)), p("b", str), p("n", in)), []string{"a", "b", "n"}, table.Options{},
 			"a VARCHAR2(100 CHAR) NOT NULL, b VARCHAR2(4000 BYTE) NOT NULL, n NUMBER(38,0) NOT NULL"},
-		{"big bounded", tree(p("a", str, maxLen(1000)), p("b", str, maxLen(1000))), []string{"a", "b"}, Options{},
+		{"big bounded", tree(p("a", str, maxLen(1000)), p("b", str, maxLen(1000))), []string{"a", "b"}, table.Options{},
 			"a VARCHAR2(3000 BYTE) NOT NULL, b VARCHAR2(3000 BYTE) NOT NULL"},
-		{"json key", tree(p("k", ob)), []string{"k"}, Options{}, "error: LOB"},
-		{"clob key", tree(p("k", str, maxLen(5000))), []string{"k"}, Options{}, "error: CLOB"},
-		{"missing key", tree(p("k", str)), []string{"x"}, Options{}, "error: not in the schema"},
-		{"date-time key", tree(p("k", str, format("date-time"))), []string{"k"}, Options{}, "k TIMESTAMP(9) NOT NULL"}, // keys never widen: no fraction is too fine
+		{"json key", tree(p("k", ob)), []string{"k"}, table.Options{}, "error: LOB"},
+		{"clob key", tree(p("k", str, maxLen(5000))), []string{"k"}, table.Options{}, "error: CLOB"},
+		{"missing key", tree(p("k", str)), []string{"x"}, table.Options{}, "error: not in the schema"},
+		{"date-time key", tree(p("k", str, format("date-time"))), []string{"k"}, table.Options{}, "k TIMESTAMP(9) NOT NULL"}, // keys never widen: no fraction is too fine
 	}
 	for _, tt := range tests {
 		l, err := NewLayout("s", tt.root, tt.keys, tt.opts, nil)
@@ -257,30 +258,30 @@ func TestLayoutTooManyColumns(t *testing.T) {
 	for i := range 1001 {
 		ps = append(ps, p(fmt.Sprintf("c%d", i), in))
 	}
-	_, err := NewLayout("s", tree(ps...), nil, Options{}, nil)
+	_, err := NewLayout("s", tree(ps...), nil, table.Options{}, nil)
 	if err == nil || !strings.Contains(err.Error(), "storage_mode json") {
 		t.Errorf("err = %v", err)
 	}
-	if _, err := NewLayout("s", tree(ps...), nil, Options{StorageMode: ModeJSON}, nil); err != nil {
+	if _, err := NewLayout("s", tree(ps...), nil, table.Options{StorageMode: table.ModeJSON}, nil); err != nil {
 		t.Errorf("json mode: %v", err)
 	}
 }
 
 func TestLayoutExisting(t *testing.T) {
-	existing := &Table{Schema: "S", Name: "T", Columns: []Column{
-		{Name: "Id", Type: Type{Kind: KindNumber, Precision: 10}, Nullable: false},
+	existing := &table.Table{Schema: "S", Name: "T", Columns: []table.Column{
+		{Name: "Id", Type: table.Type{Kind: table.KindNumber, Precision: 10}, Nullable: false},
 		{Name: "RENAMED", Type: tV30b, Nullable: true, Comment: `target-oracle:path=["city"]; old`},
 		{Name: "AMOUNT", Type: tDec102, Nullable: true},
 		{Name: "A_B", Type: tV4000b, Nullable: true, Comment: `target-oracle:path=["gone"]`},
 		{Name: "LEGACY", Type: tV4000b, Nullable: true},
 	}, PrimaryKey: []string{"Id"}}
 	root := tree(p("id", in), p("city", str), p("amount", num, decimal(12, 4)), p("a-b", str), p("new", bl))
-	l, err := NewLayout("s", root, []string{"id"}, Options{IdentifierUpper: true}, existing)
+	l, err := NewLayout("s", root, []string{"id"}, table.Options{IdentifierUpper: true}, existing)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := "Id NUMBER(38,0) NOT NULL, RENAMED VARCHAR2(4000 BYTE), AMOUNT NUMBER(12,4), A_B VARCHAR2(4000 BYTE), LEGACY VARCHAR2(4000 BYTE), " +
-		"A_B" + NameHash("a-b") + " VARCHAR2(4000 BYTE), NEW NUMBER(1)"
+		"A_B" + table.NameHash("a-b") + " VARCHAR2(4000 BYTE), NEW NUMBER(1)"
 	if got := columnsOf(l.Table()); got != want {
 		t.Errorf("columns\n%s\nwant\n%s", got, want)
 	}
@@ -293,7 +294,7 @@ func TestLayoutExisting(t *testing.T) {
 	}
 	// An existing NOT NULL column the schema does not fill.
 	existing.Columns[4].Nullable = false
-	if _, err := NewLayout("s", root, []string{"id"}, Options{IdentifierUpper: true}, existing); err == nil || !strings.Contains(err.Error(), "LEGACY") {
+	if _, err := NewLayout("s", root, []string{"id"}, table.Options{IdentifierUpper: true}, existing); err == nil || !strings.Contains(err.Error(), "LEGACY") {
 		t.Errorf("NOT NULL legacy: %v", err)
 	}
 }
@@ -302,7 +303,7 @@ func TestLayoutExisting(t *testing.T) {
 // maps every property to the same column, whatever the collisions.
 func TestLayoutStable(t *testing.T) {
 	root := tree(p("a-b", str), p("a_b", str), p(strings.Repeat("y", 200), str), p("x", ob))
-	opts := Options{IdentifierUpper: true, ColumnComments: true, AddRecordMetadata: true}
+	opts := table.Options{IdentifierUpper: true, ColumnComments: true, AddRecordMetadata: true}
 	first, err := NewLayout("s", root, nil, opts, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -310,7 +311,7 @@ func TestLayoutStable(t *testing.T) {
 	existing := first.Table().Clone()
 	for i := range existing.Columns { // what the catalog returns: names, types, comments
 		c := &existing.Columns[i]
-		c.Comment, c.Source, c.Role = FormatComment(c), nil, 0
+		c.Comment, c.Source, c.Role = table.FormatComment(c), nil, 0
 	}
 	// The schema now lists the properties in another order.
 	root2 := tree(p("a_b", str), p("x", ob), p("a-b", str), p(strings.Repeat("y", 200), str))
@@ -329,8 +330,8 @@ func FuzzNewLayout(f *testing.F) {
 	f.Add([]byte("\x00\x00\x00"), uint8(2), uint8(30))
 	f.Fuzz(func(t *testing.T, spec []byte, mode uint8, max uint8) {
 		root := fuzzTree(spec)
-		opts := Options{IdentifierUpper: mode&4 == 0, IdentifierMaxBytes: 30, FlatteningMaxDepth: int(mode>>4) % 4,
-			StorageMode: []string{ModeHybrid, ModeFlattened, ModeJSON}[int(mode)%3], AddRecordMetadata: mode&8 != 0}
+		opts := table.Options{IdentifierUpper: mode&4 == 0, IdentifierMaxBytes: 30, FlatteningMaxDepth: int(mode>>4) % 4,
+			StorageMode: []string{table.ModeHybrid, table.ModeFlattened, table.ModeJSON}[int(mode)%3], AddRecordMetadata: mode&8 != 0}
 		if max >= 128 {
 			opts.IdentifierMaxBytes = 128
 		}
@@ -348,12 +349,12 @@ func FuzzNewLayout(f *testing.F) {
 				t.Fatalf("duplicate column %q", c.Name)
 			}
 			seen[c.Name] = true
-			if err := CheckName(c.Name, opts.IdentifierMaxBytes); err != nil {
+			if err := table.CheckName(c.Name, opts.IdentifierMaxBytes); err != nil {
 				t.Fatal(err)
 			}
 		}
 		row := make([]string, l.Columns())
-		_ = l.Row([]byte(`{"a":{"b":1},"x":[1,{"y":"z"}],"id":"k"}`), &Meta{}, row, make([]Stats, l.Columns()), nil)
+		_ = l.Row([]byte(`{"a":{"b":1},"x":[1,{"y":"z"}],"id":"k"}`), &Meta{}, row, make([]table.Stats, l.Columns()), nil)
 	})
 }
 
@@ -390,10 +391,10 @@ func fuzzTree(spec []byte) *schema.Property {
 
 func TestLayoutInvalid(t *testing.T) {
 	free := &schema.Property{Types: ob, MaxLength: -1} // {"type":"object"} without properties
-	if _, err := NewLayout("s", free, nil, Options{}, nil); err == nil {
+	if _, err := NewLayout("s", free, nil, table.Options{}, nil); err == nil {
 		t.Error("schema without properties accepted in hybrid mode")
 	}
-	l, err := NewLayout("s", free, nil, Options{StorageMode: ModeJSON, JSONColumnName: "doc"}, nil)
+	l, err := NewLayout("s", free, nil, table.Options{StorageMode: table.ModeJSON, JSONColumnName: "doc"}, nil)
 	if err != nil {
 		t.Fatalf("json mode: %v", err)
 	}
@@ -401,14 +402,14 @@ func TestLayoutInvalid(t *testing.T) {
 	if err := l.Row([]byte(`{"a" : 1}`), nil, row, nil, nil); err != nil || row[0] != `{"a":1}` || l.Table().Columns[0].Name != "doc" {
 		t.Errorf("json mode row %q, %v", row, err)
 	}
-	var ce *ConfigError
-	if _, err := NewLayout("s", tree(p("id", in)), []string{"id"}, Options{IgnoredColumns: []string{"id"}}, nil); !errors.As(err, &ce) {
+	var ce *table.ConfigError
+	if _, err := NewLayout("s", tree(p("id", in)), []string{"id"}, table.Options{IgnoredColumns: []string{"id"}}, nil); !errors.As(err, &ce) {
 		t.Errorf("ignored key: %v", err)
 	}
-	if _, err := NewLayout("s", tree(p("id", in)), nil, Options{StorageMode: "wide"}, nil); !errors.As(err, &ce) {
+	if _, err := NewLayout("s", tree(p("id", in)), nil, table.Options{StorageMode: "wide"}, nil); !errors.As(err, &ce) {
 		t.Errorf("bad mode: %v", err)
 	}
-	if _, err := NewLayout("s", tree(p("id", in)), nil, Options{CustomIndexes: []Index{{Columns: []string{"nope"}}}}, nil); !errors.As(err, &ce) {
+	if _, err := NewLayout("s", tree(p("id", in)), nil, table.Options{CustomIndexes: []table.Index{{Columns: []string{"nope"}}}}, nil); !errors.As(err, &ce) {
 		t.Errorf("bad index: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package table
+package tablemap
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/target-oracle/target-oracle/internal/jsonscan"
 	"github.com/target-oracle/target-oracle/internal/schema"
+	"github.com/target-oracle/target-oracle/internal/table"
 	"github.com/target-oracle/target-oracle/internal/value"
 )
 
@@ -24,19 +25,6 @@ type Meta struct {
 	Sequence      int64 // 0 for NULL
 	TableVersion  string
 	SyncStartedAt string
-}
-
-// Stats summarises what one column's values of a batch need, so that the
-// caller can widen the column before loading (see Fit and Reconcile).
-// Only non-NULL values count.
-type Stats struct {
-	MaxBytes int // text and JSON: longest value in bytes
-	// MaxChars is the longest text value in characters; for national
-	// (NVARCHAR2/NCLOB) columns in UTF-16 code units, as Oracle counts them.
-	MaxChars     int
-	MaxIntDigits int // numbers: most digits before the point
-	MaxScale     int // numbers: most digits after the point
-	MaxFrac      int // date-times: most fractional second digits
 }
 
 // convKind is how a column's values are produced, from its type family.
@@ -61,7 +49,7 @@ type colPlan struct {
 	encoding string // the source property's binary encoding (binary columns)
 	path     string // source path for errors
 	key      bool
-	typ      Type
+	typ      table.Type
 	filter   *trie // ignored paths inside a JSON value
 	national bool
 }
@@ -105,26 +93,26 @@ type span struct {
 	set        bool
 }
 
-func convOf(t Type) convKind {
+func convOf(t table.Type) convKind {
 	switch t.Kind {
-	case KindNumber:
+	case table.KindNumber:
 		if t.BoolNumber {
 			return convBoolNumber
 		}
 		return convNumber
-	case KindBoolean:
+	case table.KindBoolean:
 		return convBoolean
-	case KindVarchar, KindClob:
+	case table.KindVarchar, table.KindClob:
 		return convText
-	case KindDate:
+	case table.KindDate:
 		return convDate
-	case KindTimestamp:
+	case table.KindTimestamp:
 		return convTimestamp
-	case KindJSON:
+	case table.KindJSON:
 		return convJSON
-	case KindRaw, KindBlob:
+	case table.KindRaw, table.KindBlob:
 		return convBinary
-	case KindVector:
+	case table.KindVector:
 		return convVector
 	}
 	return convNone
@@ -134,12 +122,12 @@ func convOf(t Type) convKind {
 func (l *Layout) plan(b *builder, root *schema.Property) error {
 	l.cols = make([]colPlan, len(l.table.Columns))
 	l.spans = make([]span, len(l.table.Columns))
-	l.vstats = make([]Stats, len(l.table.Columns))
+	l.vstats = make([]table.Stats, len(l.table.Columns))
 	l.pending = make([]error, len(l.table.Columns))
 	l.pendingAt = make([]int, len(l.table.Columns))
 	propCol := make(map[*schema.Property]int)
 	for _, c := range b.all() {
-		i := l.table.index(c.name)
+		i := l.table.ColumnIndex(c.name)
 		if i < 0 || (c.optional && c.existing < 0) {
 			continue
 		}
@@ -148,12 +136,12 @@ func (l *Layout) plan(b *builder, root *schema.Property) error {
 		if cp.conv == convVector && col.Type.VectorFormat == "" && c.prop != nil {
 			// An existing VECTOR whose shape the catalog did not tell:
 			// convert for the shape the schema asks.
-			if want := PropertyType(c.prop, b.opts); want.Kind == KindVector {
+			if want := PropertyType(c.prop, b.opts); want.Kind == table.KindVector {
 				cp.typ = want
 			}
 		}
 		switch c.role {
-		case RoleProperty:
+		case table.RoleProperty:
 			propCol[c.prop] = i
 			cp.format = c.prop.Format
 			if cp.conv == convBinary {
@@ -162,20 +150,20 @@ func (l *Layout) plan(b *builder, root *schema.Property) error {
 					// An existing binary column for a property that is not
 					// binary (here): Join made it text, so this is not met;
 					// base64 is the stored form.
-					cp.encoding = EncodingBase64
+					cp.encoding = table.EncodingBase64
 				}
 			}
 			cp.filter = b.ignored
 			for _, k := range c.source {
 				cp.filter = cp.filter.child(k)
 			}
-		case RoleDocument:
+		case table.RoleDocument:
 			l.doc = i
 			cp.conv = convNone // filled from the whole record
-		case RoleMetadata:
+		case table.RoleMetadata:
 			l.meta[c.meta] = i
 			cp.format = "date-time"
-			if c.meta == MetaDeletedAt {
+			if c.meta == table.MetaDeletedAt {
 				cp.path = deletedProperty
 			}
 		}
@@ -188,7 +176,7 @@ func (l *Layout) plan(b *builder, root *schema.Property) error {
 	for i, name := range metaFilled {
 		l.metaAt[i] = l.MetaIndex(name)
 	}
-	if b.opts.StorageMode == ModeJSON {
+	if b.opts.StorageMode == table.ModeJSON {
 		l.root.quiet = true
 	}
 	return nil
@@ -206,7 +194,7 @@ func (l *Layout) planObject(b *builder, obj *schema.Property, depth int, propCol
 		if i, ok := propCol[p]; ok {
 			e.col = i
 		} else if depth == 0 && p.Name == deletedProperty {
-			e.col = l.MetaIndex(MetaDeletedAt)
+			e.col = l.MetaIndex(table.MetaDeletedAt)
 		} else if b.expands(p, depth) {
 			e.child = l.planObject(b, p, depth+1, propCol)
 		}
@@ -223,7 +211,7 @@ func (l *Layout) planObject(b *builder, obj *schema.Property, depth int, propCol
 	if depth == 0 && !declaredDeleted {
 		// PipelineWise-style taps send _sdc_deleted_at undeclared: it is
 		// honoured all the same (SPEC §5.4), as a date-time or null.
-		e := entry{col: l.MetaIndex(MetaDeletedAt)}
+		e := entry{col: l.MetaIndex(table.MetaDeletedAt)}
 		e.needsDeleted = e.col < 0
 		op.index[deletedProperty] = len(op.entries)
 		op.entries = append(op.entries, e)
@@ -251,7 +239,7 @@ func (l *Layout) planObject(b *builder, obj *schema.Property, depth int, propCol
 // A missing or empty key value, a key value too long for its column, and a
 // value its column cannot hold at all are *singer.InputError naming the
 // property. All values of row share one allocation.
-func (l *Layout) Row(record []byte, meta *Meta, row []string, stats []Stats, unknown func(property string)) error {
+func (l *Layout) Row(record []byte, meta *Meta, row []string, stats []table.Stats, unknown func(property string)) error {
 	return l.row(record, meta, row, stats, unknown, false)
 }
 
@@ -316,14 +304,14 @@ func (l *Layout) parsesDateTime(c int) bool {
 // record, and Row's errors otherwise; since a record may break a rule
 // after the value whose conversion failed, callers validate on any error
 // before they report it.
-func (l *Layout) RowChecked(record []byte, meta *Meta, row []string, stats []Stats, unknown func(property string)) error {
+func (l *Layout) RowChecked(record []byte, meta *Meta, row []string, stats []table.Stats, unknown func(property string)) error {
 	if !l.checks {
 		return fmt.Errorf("table: RowChecked without UseChecks")
 	}
 	return l.row(record, meta, row, stats, unknown, true)
 }
 
-func (l *Layout) row(record []byte, meta *Meta, row []string, stats []Stats, unknown func(property string), check bool) error {
+func (l *Layout) row(record []byte, meta *Meta, row []string, stats []table.Stats, unknown func(property string), check bool) error {
 	if len(row) != len(l.cols) || (stats != nil && len(stats) != len(l.cols)) {
 		return fmt.Errorf("table: row of %d values and %d stats for %d columns", len(row), len(stats), len(l.cols))
 	}
@@ -344,7 +332,7 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []Stats, unk
 			return inputError(l.stream, "", "record: %v", err)
 		}
 		l.spans[l.doc] = span{0, int32(len(l.buf)), true}
-		l.vstats[l.doc] = Stats{MaxBytes: len(l.buf)}
+		l.vstats[l.doc] = table.Stats{MaxBytes: len(l.buf)}
 	}
 	end, err := l.object(record, i, l.root, stats, unknown, check)
 	if err != nil {
@@ -362,7 +350,7 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []Stats, unk
 		start := len(l.buf)
 		l.buf = strconv.AppendInt(l.buf, meta.Sequence, 10)
 		l.spans[c] = span{int32(start), int32(len(l.buf)), true}
-		l.vstats[c] = Stats{MaxIntDigits: len(l.buf) - start}
+		l.vstats[c] = table.Stats{MaxIntDigits: len(l.buf) - start}
 	}
 	for _, k := range l.keys {
 		if sp := l.spans[k]; sp.start == sp.end {
@@ -372,7 +360,7 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []Stats, unk
 	for _, c := range l.required {
 		if sp := l.spans[c]; sp.start == sp.end {
 			col := &l.table.Columns[c]
-			return inputError(l.stream, l.cols[c].path, "property is missing, null or empty, but its column %s is NOT NULL and its DEFAULT applies only when a load leaves the column out, never to the NULL this load would bind (SPEC §5.5)", Quote(col.Name))
+			return inputError(l.stream, l.cols[c].path, "property is missing, null or empty, but its column %s is NOT NULL and its DEFAULT applies only when a load leaves the column out, never to the NULL this load would bind (SPEC §5.5)", table.Quote(col.Name))
 		}
 	}
 	if l.needsDeleted {
@@ -439,8 +427,8 @@ func (l *Layout) rowText(b []byte) string {
 // metaFilled are the metadata columns Row fills from Meta, indexed like
 // Layout.metaAt.
 var metaFilled = [...]string{
-	atExtracted: MetaExtractedAt, atReceived: MetaReceivedAt, atSequence: MetaSequence,
-	atVersion: MetaTableVersion, atSyncStarted: MetaSyncStartedAt, atValidFrom: MetaValidFrom,
+	atExtracted: table.MetaExtractedAt, atReceived: table.MetaReceivedAt, atSequence: table.MetaSequence,
+	atVersion: table.MetaTableVersion, atSyncStarted: table.MetaSyncStartedAt, atValidFrom: table.MetaValidFrom,
 }
 
 const (
@@ -452,7 +440,7 @@ const (
 	atValidFrom
 )
 
-func (l *Layout) setMeta(i int, v string, row []string, stats []Stats) {
+func (l *Layout) setMeta(i int, v string, row []string, stats []table.Stats) {
 	if i < 0 {
 		return
 	}
@@ -474,7 +462,7 @@ func (l *Layout) setMeta(i int, v string, row []string, stats []Stats) {
 // object walks one JSON object at b[i] == '{' and fills the columns its
 // keys feed, checking each member against op's nodes when check is set. It
 // returns the index past the object.
-func (l *Layout) object(b []byte, i int, op *objPlan, stats []Stats, unknown func(string), check bool) (int, error) {
+func (l *Layout) object(b []byte, i int, op *objPlan, stats []table.Stats, unknown func(string), check bool) (int, error) {
 	op.next = 0
 	var seen uint64
 	i = skipWS(b, i+1)
@@ -536,7 +524,7 @@ func (op *objPlan) keyEnd(b []byte, i int, check bool) (end int, escaped, expect
 
 // member handles the value of one key of an object; it returns the index
 // past the value.
-func (l *Layout) member(b []byte, j int, op *objPlan, key []byte, expected bool, stats []Stats, unknown func(string), check bool, seen *uint64) (int, error) {
+func (l *Layout) member(b []byte, j int, op *objPlan, key []byte, expected bool, stats []table.Stats, unknown func(string), check bool, seen *uint64) (int, error) {
 	// Taps write keys in schema order nearly always: try the entry after
 	// the last match before hashing the key.
 	ei, ok := op.next, expected || op.next < len(op.names) && op.names[op.next] == string(key)
@@ -585,7 +573,7 @@ func (l *Layout) member(b []byte, j int, op *objPlan, key []byte, expected bool,
 		if l.needsDeleted {
 			// Checked now, so that an invalid value adds no column.
 			start := len(l.buf)
-			err := l.time(&colPlan{conv: convTimestamp, format: "date-time"}, b[j:end], &Stats{})
+			err := l.time(&colPlan{conv: convTimestamp, format: "date-time"}, b[j:end], &table.Stats{})
 			l.buf = l.buf[:start]
 			if err != nil {
 				return j, inputError(l.stream, deletedProperty, "%v", err)
@@ -652,7 +640,7 @@ func (l *Layout) skip(b []byte, j int) (int, error) {
 
 // value converts the value at b[j] into column c and records its span and
 // stats. end is where the value ends, or -1 when not known yet.
-func (l *Layout) value(b []byte, j, end int, c int, stats []Stats) (int, error) {
+func (l *Layout) value(b []byte, j, end int, c int, stats []table.Stats) (int, error) {
 	cp := &l.cols[c]
 	var err error
 	if end < 0 {
@@ -667,7 +655,7 @@ func (l *Layout) value(b []byte, j, end int, c int, stats []Stats) (int, error) 
 		return end, nil
 	}
 	start := len(l.buf)
-	var st Stats
+	var st table.Stats
 	switch cp.conv {
 	case convNone:
 		return end, nil
@@ -747,7 +735,7 @@ func (l *Layout) held() error {
 	return l.pending[first]
 }
 
-func merge(dst, s *Stats) {
+func merge(dst, s *table.Stats) {
 	dst.MaxBytes = max(dst.MaxBytes, s.MaxBytes)
 	dst.MaxChars = max(dst.MaxChars, s.MaxChars)
 	dst.MaxIntDigits = max(dst.MaxIntDigits, s.MaxIntDigits)
@@ -775,12 +763,12 @@ func textChars(v []byte, national bool) int {
 // never widen (a wider key column could outgrow the index key limit, and
 // the engine would fail the whole batch), so a value that would widen a
 // property column is invalid input for a key.
-func keyFits(cp *colPlan, v []byte, st *Stats, ceiling int) error {
+func keyFits(cp *colPlan, v []byte, st *table.Stats, ceiling int) error {
 	t := cp.typ
-	if Fit(t, *st, ceiling) == t {
+	if table.Fit(t, *st, ceiling) == t {
 		return nil
 	}
-	if t.Kind == KindVarchar {
+	if t.Kind == table.KindVarchar {
 		return fmt.Errorf("key value of %d bytes (%d characters) does not fit its column %s", st.MaxBytes, st.MaxChars, t)
 	}
 	return fmt.Errorf("key value %s does not fit its column %s; keys never widen", v, t)
@@ -798,7 +786,7 @@ func (l *Layout) unquote(raw []byte) ([]byte, error) {
 	return l.scratch, err
 }
 
-func (l *Layout) text(cp *colPlan, raw []byte, st *Stats) error {
+func (l *Layout) text(cp *colPlan, raw []byte, st *table.Stats) error {
 	switch raw[0] {
 	case '"':
 		s, err := l.unquote(raw)
@@ -839,7 +827,7 @@ func (l *Layout) appendJSON(cp *colPlan, raw []byte) ([]byte, error) {
 	return buf, err
 }
 
-func (l *Layout) number(raw []byte, st *Stats) error {
+func (l *Layout) number(raw []byte, st *table.Stats) error {
 	switch raw[0] {
 	case 't':
 		l.buf = append(l.buf, '1')
@@ -884,7 +872,7 @@ func (l *Layout) boolean(cp *colPlan, raw []byte) error {
 	return nil
 }
 
-func (l *Layout) time(cp *colPlan, raw []byte, st *Stats) error {
+func (l *Layout) time(cp *colPlan, raw []byte, st *table.Stats) error {
 	if raw[0] != '"' {
 		return fmt.Errorf("expected a %s string, got a JSON %s", cmpOr(cp.format, "date"), kindName(raw[0]))
 	}

@@ -1,4 +1,4 @@
-package table
+package tablemap
 
 import (
 	"errors"
@@ -6,38 +6,39 @@ import (
 	"testing"
 
 	"github.com/target-oracle/target-oracle/internal/singer"
+	"github.com/target-oracle/target-oracle/internal/table"
 )
 
 // dbaTable is a table a DBA made: an identity key, columns with defaults,
 // a virtual and an invisible column, none of them from a schema.
-func dbaTable(idFill Fill) *Table {
-	n := Type{Kind: KindNumber}
-	return &Table{Schema: "S", Name: "T", PrimaryKey: []string{"ID"}, Columns: []Column{
-		{Name: "ID", Type: Type{Kind: KindNumber, Precision: 38}, Fill: idFill},
+func dbaTable(idFill table.Fill) *table.Table {
+	n := table.Type{Kind: table.KindNumber}
+	return &table.Table{Schema: "S", Name: "T", PrimaryKey: []string{"ID"}, Columns: []table.Column{
+		{Name: "ID", Type: table.Type{Kind: table.KindNumber, Precision: 38}, Fill: idFill},
 		{Name: "NAME", Type: tV30b, Nullable: true},
-		{Name: "STATUS", Type: tV30b, Fill: FillDefault},               // NOT NULL DEFAULT 'new'
-		{Name: "CREATED", Type: tV30b, Fill: FillDefaultOnNull},        // NOT NULL DEFAULT ON NULL
-		{Name: "NOTE", Type: tV30b, Nullable: true, Fill: FillDefault}, // nullable DEFAULT
-		{Name: "TOTAL", Type: n, Nullable: true, Fill: FillVirtual},    // AS (…) VIRTUAL
-		{Name: "AUDIT", Type: tV30b, Nullable: true, Hidden: true},     // INVISIBLE
+		{Name: "STATUS", Type: tV30b, Fill: table.FillDefault},               // NOT NULL DEFAULT 'new'
+		{Name: "CREATED", Type: tV30b, Fill: table.FillDefaultOnNull},        // NOT NULL DEFAULT ON NULL
+		{Name: "NOTE", Type: tV30b, Nullable: true, Fill: table.FillDefault}, // nullable DEFAULT
+		{Name: "TOTAL", Type: n, Nullable: true, Fill: table.FillVirtual},    // AS (…) VIRTUAL
+		{Name: "AUDIT", Type: tV30b, Nullable: true, Hidden: true},           // INVISIBLE
 	}}
 }
 
 // TestAdoptDatabaseFilledColumns follows SPEC §5.5 on a DBA's table.
 func TestAdoptDatabaseFilledColumns(t *testing.T) {
-	opts := Options{IdentifierUpper: true}
+	opts := table.Options{IdentifierUpper: true}
 	t.Run("columns the schema does not fill are left to the database", func(t *testing.T) {
 		// The stream fills only NAME (and its key id, matched to a BY
 		// DEFAULT identity): STATUS, CREATED, NOTE, TOTAL and AUDIT are
 		// not bound, not widened and not counted as missing.
-		l, err := NewLayout("s", tree(p("id", in), p("name", str)), []string{"id"}, opts, dbaTable(FillIdentity))
+		l, err := NewLayout("s", tree(p("id", in), p("name", str)), []string{"id"}, opts, dbaTable(table.FillIdentity))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got, want := columnsOf(l.Table()), "ID NUMBER(38,0) NOT NULL, NAME VARCHAR2(4000 BYTE)"; got != want {
 			t.Errorf("columns %s, want %s", got, want)
 		}
-		next, changes, err := Reconcile(dbaTable(FillIdentity), l.Table(), nil, PolicyWiden, opts)
+		next, changes, err := table.Reconcile(dbaTable(table.FillIdentity), l.Table(), nil, table.PolicyWiden, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,8 +52,8 @@ func TestAdoptDatabaseFilledColumns(t *testing.T) {
 		}
 	})
 	t.Run("a NOT NULL column nothing fills fails at SCHEMA", func(t *testing.T) {
-		tb := dbaTable(FillIdentity)
-		tb.Columns[2].Fill = FillNone // STATUS loses its DEFAULT
+		tb := dbaTable(table.FillIdentity)
+		tb.Columns[2].Fill = table.FillNone // STATUS loses its DEFAULT
 		_, err := NewLayout("s", tree(p("id", in), p("name", str)), []string{"id"}, opts, tb)
 		var ie *singer.InputError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), `"STATUS"`) {
@@ -65,21 +66,21 @@ func TestAdoptDatabaseFilledColumns(t *testing.T) {
 	})
 	for _, c := range []struct {
 		name  string
-		fill  Fill
+		fill  table.Fill
 		prop  string // the property matched to the refusing column
 		where string // the column
 	}{
-		{"GENERATED ALWAYS identity", FillIdentityAlways, "id", `"ID"`},
-		{"virtual column", FillVirtual, "total", `"TOTAL"`},
+		{"GENERATED ALWAYS identity", table.FillIdentityAlways, "id", `"ID"`},
+		{"virtual column", table.FillVirtual, "total", `"TOTAL"`},
 	} {
 		t.Run("a property matched to a "+c.name+" fails at SCHEMA", func(t *testing.T) {
 			root := tree(p("id", in), p("name", str))
 			if c.prop == "total" {
 				root = tree(p("id", in), p("total", num))
 			}
-			tb := dbaTable(FillIdentity)
-			if c.fill == FillIdentityAlways {
-				tb = dbaTable(FillIdentityAlways)
+			tb := dbaTable(table.FillIdentity)
+			if c.fill == table.FillIdentityAlways {
+				tb = dbaTable(table.FillIdentityAlways)
 			}
 			_, err := NewLayout("s", root, []string{"id"}, opts, tb)
 			var ie *singer.InputError
@@ -90,7 +91,7 @@ func TestAdoptDatabaseFilledColumns(t *testing.T) {
 	}
 	t.Run("properties matched to DEFAULT and BY DEFAULT identity columns are bound", func(t *testing.T) {
 		root := tree(p("id", in), p("status", str), p("created", str), p("note", str))
-		l, err := NewLayout("s", root, []string{"id"}, opts, dbaTable(FillIdentity))
+		l, err := NewLayout("s", root, []string{"id"}, opts, dbaTable(table.FillIdentity))
 		if err != nil {
 			t.Fatal(err)
 		}

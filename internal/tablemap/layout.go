@@ -1,4 +1,4 @@
-package table
+package tablemap
 
 import (
 	"cmp"
@@ -8,134 +8,11 @@ import (
 
 	"github.com/target-oracle/target-oracle/internal/schema"
 	"github.com/target-oracle/target-oracle/internal/singer"
+	"github.com/target-oracle/target-oracle/internal/table"
 )
-
-// Storage modes (§5.3).
-const (
-	ModeHybrid    = "hybrid"
-	ModeFlattened = "flattened"
-	ModeJSON      = "json"
-)
-
-// Metadata column names (§5.4).
-const (
-	MetaExtractedAt   = "_SDC_EXTRACTED_AT"
-	MetaReceivedAt    = "_SDC_RECEIVED_AT"
-	MetaBatchedAt     = "_SDC_BATCHED_AT"
-	MetaLoadedAt      = "_SDC_LOADED_AT"
-	MetaDeletedAt     = "_SDC_DELETED_AT"
-	MetaSequence      = "_SDC_SEQUENCE"
-	MetaTableVersion  = "_SDC_TABLE_VERSION"
-	MetaSyncStartedAt = "_SDC_SYNC_STARTED_AT"
-	// MetaRunID holds the id of the run that last wrote the row
-	// (delete_missing, SPEC §6.4): the loader fills it, like
-	// _SDC_BATCHED_AT.
-	MetaRunID = "_SDC_RUN_ID"
-)
-
-// RunIDBytes is the length of a run id: 32 hex digits.
-const RunIDBytes = 32
-
-// metaNames lists the metadata columns in the order a new table gets them.
-func metaNames() [9]string {
-	return [...]string{MetaExtractedAt, MetaReceivedAt, MetaBatchedAt, MetaLoadedAt,
-		MetaDeletedAt, MetaSequence, MetaTableVersion, MetaSyncStartedAt, MetaRunID}
-}
 
 // deletedProperty is the record property that feeds _SDC_DELETED_AT.
 const deletedProperty = "_sdc_deleted_at"
-
-// Options are one stream's settings, resolved by the caller from the
-// configuration and the server's facts (auto settings already decided).
-type Options struct {
-	Schema                   string // owner, already conformed (SchemaName)
-	TablePrefix, TableSuffix string
-	TableName                string // table_name_mappings entry; "" = generate
-	// TablePart is the part of the stream name the table is named from
-	// when default_target_schema routes by {stream_schema} (the last
-	// "-"-separated part); "" = the whole stream name. Hashed suffixes
-	// still hash the stream name.
-	TablePart      string
-	ColumnMappings map[string]string // property path "a.b" → column, verbatim
-	IgnoredColumns []string          // property paths "a.b"
-
-	IdentifierUpper    bool
-	IdentifierMaxBytes int    // 30 or 128; 0 means 128
-	ColumnOrdering     string // "schema" (default) or "alphabetical"
-	ColumnComments     bool
-
-	StorageMode         string // hybrid (default), flattened, json
-	FlatteningMaxDepth  int
-	FlatteningSeparator string // "" means "__"
-	JSONColumnName      string // "" means "DATA"
-
-	AddRecordMetadata bool
-	// UsesVersions and UsesDeletes say that the stream sends versions
-	// (ACTIVATE_VERSION / RECORD version) or deletes, so _SDC_TABLE_VERSION
-	// and _SDC_DELETED_AT are needed even without AddRecordMetadata.
-	UsesVersions, UsesDeletes bool
-	// UsesRunID says that the stream prunes what a run did not write
-	// (delete_missing): _SDC_RUN_ID and _SDC_DELETED_AT are needed
-	// whatever AddRecordMetadata says. Without it _SDC_RUN_ID is used only
-	// where the table already has it.
-	UsesRunID bool
-	// NoKeyConstraint leaves out the PRIMARY KEY constraint (key columns
-	// stay NOT NULL): append-only streams may repeat a key, and an
-	// at-least-once re-run must not fail on ORA-00001.
-	NoKeyConstraint bool
-	// History adds the history columns (load_method history) and makes
-	// the primary key the key columns plus MetaValidFrom.
-	History bool
-
-	VarcharMaxBytes int // VARCHAR2 ceiling in bytes; 0 means 4000
-	// MaxColumns is the most columns a table may have: 1000, or 4096
-	// with MAX_COLUMNS=EXTENDED (23ai); 0 means 1000.
-	MaxColumns int
-	// InterpretContentEncoding makes base64/base16 strings binary
-	// columns (RAW/BLOB); VectorNative says the server has VECTOR (23ai).
-	InterpretContentEncoding bool
-	VectorNative             bool
-	BooleanNative            bool
-	JSONNative               bool
-	TimestampTZ              bool
-	National                 bool
-
-	CustomIndexes []Index // Columns name property paths "a.b" or column names
-
-	// Partitioning and Compression apply when the table is created.
-	Partitioning PartitionOption
-	Compression  string // "" or "none": no compression clause
-}
-
-// PartitionOption is the partitioning setting for one stream: Column is a
-// property path ("a.b"), or "_sdc_received_at"; "" = none.
-type PartitionOption struct {
-	Column   string
-	Interval string // day | month | year
-}
-
-func (o *Options) maxBytes() int {
-	if o.IdentifierMaxBytes <= 0 {
-		return MaxBytesLong
-	}
-	return o.IdentifierMaxBytes
-}
-
-func (o *Options) separator() string {
-	if o.FlatteningSeparator == "" {
-		return "__"
-	}
-	return o.FlatteningSeparator
-}
-
-// ConfigError is a setting that cannot be applied to a stream (a mapping
-// with a forbidden character, an unknown key in custom_indexes, …).
-type ConfigError struct {
-	Setting string
-	Msg     string
-}
-
-func (e *ConfigError) Error() string { return e.Setting + ": " + e.Msg }
 
 // inputError is the error for what the stream's own messages got wrong.
 func inputError(stream, property, format string, args ...any) error {
@@ -147,7 +24,7 @@ func inputError(stream, property, format string, args ...any) error {
 // concurrent use (Row reuses buffers).
 type Layout struct {
 	stream string
-	table  Table
+	table  table.Table
 	cols   []colPlan
 	root   *objPlan
 	keys   []int
@@ -167,7 +44,7 @@ type Layout struct {
 	block   []byte // the text block rows are cut from (rowText)
 	scratch []byte
 	spans   []span
-	vstats  []Stats // the current record's value stats, by column
+	vstats  []table.Stats // the current record's value stats, by column
 
 	// Conversion errors held until the record ends (see hold).
 	pending   []error
@@ -185,9 +62,9 @@ type Layout struct {
 type cand struct {
 	source []string // property path, or {"_sdc_x"} for metadata
 	path   string   // source joined with "."
-	role   Role
+	role   table.Role
 	prop   *schema.Property
-	typ    Type
+	typ    table.Type
 	key    bool
 	meta   string // metadata column name
 	// optional metadata columns are only used when the table has them.
@@ -212,30 +89,30 @@ type cand struct {
 // Errors are *singer.InputError for what the stream got wrong (a missing
 // or LOB key, too many columns, an existing NOT NULL column the schema
 // does not fill) and *ConfigError for unusable settings.
-func NewLayout(stream string, root *schema.Property, keyProps []string, opts Options, existing *Table) (*Layout, error) {
+func NewLayout(stream string, root *schema.Property, keyProps []string, opts table.Options, existing *table.Table) (*Layout, error) {
 	if root == nil {
 		root = &schema.Property{Types: schema.Object, MaxLength: -1}
 	}
 	switch opts.StorageMode {
 	case "":
-		opts.StorageMode = ModeHybrid
-	case ModeHybrid, ModeFlattened, ModeJSON:
+		opts.StorageMode = table.ModeHybrid
+	case table.ModeHybrid, table.ModeFlattened, table.ModeJSON:
 	default:
-		return nil, &ConfigError{Setting: "storage_mode", Msg: fmt.Sprintf("unknown mode %q", opts.StorageMode)}
+		return nil, &table.ConfigError{Setting: "storage_mode", Msg: fmt.Sprintf("unknown mode %q", opts.StorageMode)}
 	}
 	if opts.Schema != "" {
-		if err := CheckName(opts.Schema, opts.maxBytes()); err != nil {
-			return nil, &ConfigError{Setting: "default_target_schema", Msg: err.Error()}
+		if err := table.CheckName(opts.Schema, opts.MaxBytes()); err != nil {
+			return nil, &table.ConfigError{Setting: "default_target_schema", Msg: err.Error()}
 		}
 	}
-	if !root.HasProperties && opts.StorageMode != ModeJSON {
+	if !root.HasProperties && opts.StorageMode != table.ModeJSON {
 		return nil, inputError(stream, "", "schema has no properties; only storage_mode json can load it")
 	}
-	name, err := TableName(stream, &opts)
+	name, err := table.TableName(stream, &opts)
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{stream: stream, opts: &opts, ignored: &trie{}, maxColumns: opts.columnLimit()}
+	b := &builder{stream: stream, opts: &opts, ignored: &trie{}, maxColumns: opts.ColumnLimit()}
 	for _, p := range opts.IgnoredColumns {
 		b.ignored.add(strings.Split(p, "."))
 	}
@@ -252,7 +129,7 @@ func NewLayout(stream string, root *schema.Property, keyProps []string, opts Opt
 	if err != nil {
 		return nil, err
 	}
-	l := &Layout{stream: stream, table: *t, doc: -1, ceiling: opts.ceiling(), meta: make(map[string]int), warnings: b.warnings}
+	l := &Layout{stream: stream, table: *t, doc: -1, ceiling: opts.Ceiling(), meta: make(map[string]int), warnings: b.warnings}
 	if len(b.ignored.kids) > 0 {
 		l.docTrie = b.ignored // nil otherwise: documents are copied without a walk
 	}
@@ -270,7 +147,7 @@ func NewLayout(stream string, root *schema.Property, keyProps []string, opts Opt
 // builder carries NewLayout's intermediate state.
 type builder struct {
 	stream  string
-	opts    *Options
+	opts    *table.Options
 	ignored *trie
 	keys    []*cand // key_properties order
 	props   []*cand // schema order (keys included where they appear)
@@ -294,7 +171,7 @@ func (b *builder) ignoredPath(path []string) bool {
 	return false
 }
 
-func (b *builder) newCand(p *schema.Property, role Role) *cand {
+func (b *builder) newCand(p *schema.Property, role table.Role) *cand {
 	path := strings.Join(p.Path, ".")
 	c := &cand{source: p.Path, path: path, role: role, prop: p, desc: p.Description, existing: -1}
 	c.typ = PropertyType(p, b.opts)
@@ -314,11 +191,11 @@ func (b *builder) collect(root *schema.Property, keyProps []string) error {
 		case p == nil:
 			return inputError(b.stream, k, "key property is not in the schema")
 		case b.ignoredPath(p.Path):
-			return &ConfigError{Setting: "ignored_columns", Msg: fmt.Sprintf("stream %q: key property %q cannot be ignored", b.stream, k)}
+			return &table.ConfigError{Setting: "ignored_columns", Msg: fmt.Sprintf("stream %q: key property %q cannot be ignored", b.stream, k)}
 		case keySet[k] != nil:
 			return inputError(b.stream, k, "key property is listed twice")
 		}
-		c := b.newCand(p, RoleProperty)
+		c := b.newCand(p, table.RoleProperty)
 		c.key = true
 		if err := b.checkNative(c); err != nil {
 			return err
@@ -330,11 +207,11 @@ func (b *builder) collect(root *schema.Property, keyProps []string) error {
 		b.keys = append(b.keys, c)
 	}
 	hasDeleted := root.Lookup(deletedProperty) != nil
-	if o.StorageMode == ModeJSON {
+	if o.StorageMode == table.ModeJSON {
 		b.props = append(b.props, b.keys...)
 		doc := cmp.Or(o.JSONColumnName, "DATA")
-		b.doc = &cand{role: RoleDocument, typ: o.jsonType(), existing: -1, path: doc,
-			base: FitName(ConformName(doc, o.IdentifierUpper), doc, o.maxBytes())}
+		b.doc = &cand{role: table.RoleDocument, typ: o.JSONType(), existing: -1, path: doc,
+			base: table.FitName(table.ConformName(doc, o.IdentifierUpper), doc, o.MaxBytes())}
 	} else {
 		b.walk(root, 0, keySet)
 		for _, c := range b.props {
@@ -343,26 +220,26 @@ func (b *builder) collect(root *schema.Property, keyProps []string) error {
 			}
 		}
 	}
-	for _, m := range metaNames() {
-		c := &cand{source: []string{strings.ToLower(m)}, path: strings.ToLower(m), role: RoleMetadata, meta: m, name: m, base: m, existing: -1}
-		c.typ = o.timestampType()
-		if m == MetaSequence || m == MetaTableVersion {
-			c.typ = typeInteger()
+	for _, m := range table.MetaColumns() {
+		c := &cand{source: []string{strings.ToLower(m)}, path: strings.ToLower(m), role: table.RoleMetadata, meta: m, name: m, base: m, existing: -1}
+		c.typ = o.TimestampType()
+		if m == table.MetaSequence || m == table.MetaTableVersion {
+			c.typ = table.IntegerType()
 		}
-		if m == MetaRunID {
-			c.typ = Type{Kind: KindVarchar, Length: RunIDBytes}
+		if m == table.MetaRunID {
+			c.typ = table.Type{Kind: table.KindVarchar, Length: table.RunIDBytes}
 		}
 		switch {
-		case m == MetaRunID:
+		case m == table.MetaRunID:
 			c.optional = !o.UsesRunID
 		case o.AddRecordMetadata:
-		case m == MetaReceivedAt && o.partitionedByReceivedAt():
-		case m == MetaDeletedAt && (hasDeleted || o.UsesVersions || o.UsesDeletes || o.UsesRunID):
-		case m == MetaTableVersion && o.UsesVersions:
+		case m == table.MetaReceivedAt && o.PartitionedByReceivedAt():
+		case m == table.MetaDeletedAt && (hasDeleted || o.UsesVersions || o.UsesDeletes || o.UsesRunID):
+		case m == table.MetaTableVersion && o.UsesVersions:
 		default:
 			c.optional = true
 		}
-		if m == MetaDeletedAt && hasDeleted {
+		if m == table.MetaDeletedAt && hasDeleted {
 			c.desc = root.Lookup(deletedProperty).Description
 		}
 		b.meta = append(b.meta, c)
@@ -386,7 +263,7 @@ func (b *builder) walk(obj *schema.Property, depth int, keys map[string]*cand) {
 			b.walk(p, depth+1, keys)
 			continue
 		}
-		b.props = append(b.props, b.newCand(p, RoleProperty))
+		b.props = append(b.props, b.newCand(p, table.RoleProperty))
 	}
 }
 
@@ -405,7 +282,7 @@ func (b *builder) checkNative(c *cand) error {
 
 // expands reports whether p's properties become columns of their own.
 func (b *builder) expands(p *schema.Property, depth int) bool {
-	return b.opts.StorageMode == ModeFlattened && depth < b.opts.FlatteningMaxDepth &&
+	return b.opts.StorageMode == table.ModeFlattened && depth < b.opts.FlatteningMaxDepth &&
 		p.Types.NonNull() == schema.Object && p.HasProperties
 }
 
@@ -414,11 +291,11 @@ func (b *builder) expands(p *schema.Property, depth int) bool {
 // their declared size and the rest getting an equal VARCHAR2(n BYTE)
 // share.
 func (b *builder) sizeKeys() error {
-	ceiling := b.opts.ceiling()
+	ceiling := b.opts.Ceiling()
 	budget := KeyBudgetBytes
 	var strs []*cand
 	for _, c := range b.keys {
-		if c.typ.Kind == KindVarchar {
+		if c.typ.Kind == table.KindVarchar {
 			strs = append(strs, c)
 			continue
 		}
@@ -440,9 +317,9 @@ func (b *builder) sizeKeys() error {
 			return inputError(b.stream, c.path, "key columns do not fit Oracle's index key limit of %d bytes", KeyBudgetBytes)
 		}
 		if c.typ.National {
-			c.typ = Type{Kind: KindVarchar, Length: share / 2, CharSemantics: true, National: true}
+			c.typ = table.Type{Kind: table.KindVarchar, Length: share / 2, CharSemantics: true, National: true}
 		} else {
-			c.typ = Type{Kind: KindVarchar, Length: share}
+			c.typ = table.Type{Kind: table.KindVarchar, Length: share}
 		}
 		budget -= share
 	}
@@ -460,17 +337,17 @@ func (b *builder) all() []*cand {
 }
 
 // name matches candidates with existing columns and names the new ones.
-func (b *builder) name(existing *Table) error {
+func (b *builder) name(existing *table.Table) error {
 	o := b.opts
-	max := o.maxBytes()
-	sep := o.separator()
+	max := o.MaxBytes()
+	sep := o.Separator()
 	all := b.all()
 	for _, c := range all {
-		if c.role == RoleProperty {
-			c.base = ConformName(strings.Join(c.source, sep), o.IdentifierUpper)
+		if c.role == table.RoleProperty {
+			c.base = table.ConformName(strings.Join(c.source, sep), o.IdentifierUpper)
 		}
 	}
-	namer := NewNamer(max)
+	namer := table.NewNamer(max)
 	if existing != nil {
 		matchExisting(all, existing, max)
 		for _, col := range existing.Columns {
@@ -487,19 +364,19 @@ func (b *builder) name(existing *Table) error {
 		if c.existing >= 0 || c.mapped == "" {
 			continue
 		}
-		if err := CheckName(c.mapped, max); err != nil {
-			return &ConfigError{Setting: "column_mappings", Msg: fmt.Sprintf("stream %q, property %q: %v", b.stream, c.path, err)}
+		if err := table.CheckName(c.mapped, max); err != nil {
+			return &table.ConfigError{Setting: "column_mappings", Msg: fmt.Sprintf("stream %q, property %q: %v", b.stream, c.path, err)}
 		}
 		if strings.EqualFold(c.mapped, "ROWID") {
-			return &ConfigError{Setting: "column_mappings", Msg: fmt.Sprintf("stream %q, property %q: Oracle does not allow a column named ROWID", b.stream, c.path)}
+			return &table.ConfigError{Setting: "column_mappings", Msg: fmt.Sprintf("stream %q, property %q: Oracle does not allow a column named ROWID", b.stream, c.path)}
 		}
 		if !namer.Reserve(c.mapped) {
-			return &ConfigError{Setting: "column_mappings", Msg: fmt.Sprintf("stream %q, property %q: column %q is already used by another column", b.stream, c.path, c.mapped)}
+			return &table.ConfigError{Setting: "column_mappings", Msg: fmt.Sprintf("stream %q, property %q: column %q is already used by another column", b.stream, c.path, c.mapped)}
 		}
 		c.name = c.mapped
 	}
 	for _, c := range all {
-		if c.existing >= 0 || c.mapped != "" || c.role == RoleMetadata {
+		if c.existing >= 0 || c.mapped != "" || c.role == table.RoleMetadata {
 			continue
 		}
 		c.name = namer.Name(c.base, c.path)
@@ -511,14 +388,14 @@ func (b *builder) name(existing *Table) error {
 // recorded in the column comment, then by the exact expected name, then
 // case-insensitively. Columns whose comment names another source are
 // never matched by name.
-func matchExisting(all []*cand, t *Table, max int) {
+func matchExisting(all []*cand, t *table.Table, max int) {
 	claimed := make([]bool, len(t.Columns))
 	sources := make([][]string, len(t.Columns))
-	roles := make([]Role, len(t.Columns))
+	roles := make([]table.Role, len(t.Columns))
 	for i, col := range t.Columns {
 		sources[i], roles[i] = col.Source, col.Role
-		if col.Source == nil && col.Role != RoleDocument {
-			if r, src, _, ok := ParseComment(col.Comment); ok {
+		if col.Source == nil && col.Role != table.RoleDocument {
+			if r, src, _, ok := table.ParseComment(col.Comment); ok {
 				sources[i], roles[i] = src, r
 			}
 		}
@@ -532,7 +409,7 @@ func matchExisting(all []*cand, t *Table, max int) {
 			if claimed[i] || roles[i] != c.role {
 				continue
 			}
-			if c.role == RoleDocument || (sources[i] != nil && SourceMatches(sources[i], c.source)) {
+			if c.role == table.RoleDocument || (sources[i] != nil && table.SourceMatches(sources[i], c.source)) {
 				claim(c, i)
 				break
 			}
@@ -543,9 +420,9 @@ func matchExisting(all []*cand, t *Table, max int) {
 			if c.existing >= 0 {
 				continue
 			}
-			want := cmp.Or(c.mapped, FitName(c.base, c.path, max))
+			want := cmp.Or(c.mapped, table.FitName(c.base, c.path, max))
 			for i, col := range t.Columns {
-				if claimed[i] || (sources[i] != nil && c.role != RoleMetadata) {
+				if claimed[i] || (sources[i] != nil && c.role != table.RoleMetadata) {
 					continue
 				}
 				if col.Name == want || (fold && strings.EqualFold(col.Name, want)) {
@@ -560,9 +437,9 @@ func matchExisting(all []*cand, t *Table, max int) {
 // table builds the wanted table: existing columns in their order (types
 // joined with the schema's), then new columns ordered keys, properties,
 // document, metadata.
-func (b *builder) table(name string, existing *Table) (*Table, error) {
+func (b *builder) table(name string, existing *table.Table) (*table.Table, error) {
 	o := b.opts
-	t := &Table{Schema: o.Schema, Name: name, Streams: []string{b.stream}}
+	t := &table.Table{Schema: o.Schema, Name: name, Streams: []string{b.stream}}
 	if existing != nil {
 		t.Streams, t.Unused, t.ReplacedKey = existing.Streams, existing.Unused, existing.ReplacedKey
 		if t.Streams != nil {
@@ -572,7 +449,7 @@ func (b *builder) table(name string, existing *Table) (*Table, error) {
 			t.ReplacedKey = append([]string{}, t.ReplacedKey...)
 		}
 	}
-	ceiling := o.ceiling()
+	ceiling := o.Ceiling()
 	byExisting := make(map[int]*cand)
 	for _, c := range b.all() {
 		if c.existing >= 0 {
@@ -589,20 +466,20 @@ func (b *builder) table(name string, existing *Table) (*Table, error) {
 					continue
 				}
 				if !col.Nullable {
-					return nil, inputError(b.stream, "", "existing column %s is NOT NULL but the schema does not fill it (and the database does not: it has no DEFAULT and is no identity column)", Quote(col.Name))
+					return nil, inputError(b.stream, "", "existing column %s is NOT NULL but the schema does not fill it (and the database does not: it has no DEFAULT and is no identity column)", table.Quote(col.Name))
 				}
 				col.Source = append([]string(nil), col.Source...)
 				t.Columns = append(t.Columns, col)
 				continue
 			}
 			if !col.Writable() {
-				return nil, inputError(b.stream, c.path, "the property matches the existing column %s, %s, which refuses values: map the property elsewhere (column_mappings) or leave it out (ignored_columns)", Quote(col.Name), col.Fill)
+				return nil, inputError(b.stream, c.path, "the property matches the existing column %s, %s, which refuses values: map the property elsewhere (column_mappings) or leave it out (ignored_columns)", table.Quote(col.Name), col.Fill)
 			}
 			wanted := c.typ
-			c.typ = Join(col.Type, b.asText(c, col.Type), ceiling)
+			c.typ = table.Join(col.Type, b.asText(c, col.Type), ceiling)
 			b.noteJoin(c, col.Type, wanted)
 			if c.key && c.typ.IsLOB() {
-				return nil, inputError(b.stream, c.path, "key property's existing column %s is a LOB", Quote(col.Name))
+				return nil, inputError(b.stream, c.path, "key property's existing column %s is a LOB", table.Quote(col.Name))
 			}
 			nc := b.column(c, col.Nullable)
 			nc.Fill, nc.Hidden = col.Fill, col.Hidden
@@ -621,7 +498,7 @@ func (b *builder) table(name string, existing *Table) (*Table, error) {
 	var fresh []*cand
 	for _, c := range b.keys {
 		if c.existing < 0 {
-			if c.typ.Kind == KindTimestamp {
+			if c.typ.Kind == table.KindTimestamp {
 				c.typ.Frac = 9 // keys never widen: no fraction is too fine (SPEC §5.2)
 			}
 			fresh = append(fresh, c)
@@ -637,10 +514,10 @@ func (b *builder) table(name string, existing *Table) (*Table, error) {
 		}
 	}
 	for _, c := range fresh {
-		t.Columns = append(t.Columns, b.column(c, !c.key && c.meta != MetaValidFrom))
+		t.Columns = append(t.Columns, b.column(c, !c.key && c.meta != table.MetaValidFrom))
 	}
 	if len(t.Columns) > b.maxColumns {
-		return nil, inputError(b.stream, "", "the table would need %d columns, more than %s: use storage_mode json, a smaller flattening_max_depth or ignored_columns", len(t.Columns), columnLimitText(b.maxColumns))
+		return nil, inputError(b.stream, "", "the table would need %d columns, more than %s: use storage_mode json, a smaller flattening_max_depth or ignored_columns", len(t.Columns), table.ColumnLimitText(b.maxColumns))
 	}
 	for _, c := range b.keys {
 		if !b.opts.NoKeyConstraint {
@@ -648,7 +525,7 @@ func (b *builder) table(name string, existing *Table) (*Table, error) {
 		}
 	}
 	if b.opts.History && len(t.PrimaryKey) > 0 {
-		t.PrimaryKey = append(t.PrimaryKey, MetaValidFrom)
+		t.PrimaryKey = append(t.PrimaryKey, table.MetaValidFrom)
 	}
 	if err := b.indexes(t); err != nil {
 		return nil, err
@@ -666,8 +543,8 @@ func (b *builder) table(name string, existing *Table) (*Table, error) {
 	return t, nil
 }
 
-func (b *builder) column(c *cand, nullable bool) Column {
-	col := Column{Name: c.name, Type: c.typ, Nullable: nullable, Role: c.role, Comment: c.desc}
+func (b *builder) column(c *cand, nullable bool) table.Column {
+	col := table.Column{Name: c.name, Type: c.typ, Nullable: nullable, Role: c.role, Comment: c.desc}
 	if c.source != nil {
 		col.Source = append([]string(nil), c.source...)
 	}
@@ -676,33 +553,33 @@ func (b *builder) column(c *cand, nullable bool) Column {
 
 // indexes resolves custom_indexes: each column is a property path or a
 // column name; an index without a name gets <TABLE>_<COLUMNS>_IDX.
-func (b *builder) indexes(t *Table) error {
-	max := b.opts.maxBytes()
+func (b *builder) indexes(t *table.Table) error {
+	max := b.opts.MaxBytes()
 	byPath := make(map[string]string)
 	for _, c := range b.all() {
-		if c.role == RoleProperty {
+		if c.role == table.RoleProperty {
 			byPath[c.path] = c.name
 		}
 	}
 	for _, ix := range b.opts.CustomIndexes {
-		out := Index{Name: ix.Name, Unique: ix.Unique}
+		out := table.Index{Name: ix.Name, Unique: ix.Unique}
 		for _, ref := range ix.Columns {
 			col, ok := byPath[ref]
 			if !ok && t.Column(ref) != nil {
 				col, ok = ref, true
 			}
 			if !ok {
-				return &ConfigError{Setting: "custom_indexes", Msg: fmt.Sprintf("stream %q: %q is neither a property nor a column of table %s", b.stream, ref, t.Name)}
+				return &table.ConfigError{Setting: "custom_indexes", Msg: fmt.Sprintf("stream %q: %q is neither a property nor a column of table %s", b.stream, ref, t.Name)}
 			}
 			out.Columns = append(out.Columns, col)
 		}
 		if len(out.Columns) == 0 {
-			return &ConfigError{Setting: "custom_indexes", Msg: fmt.Sprintf("stream %q: an index needs columns", b.stream)}
+			return &table.ConfigError{Setting: "custom_indexes", Msg: fmt.Sprintf("stream %q: an index needs columns", b.stream)}
 		}
 		if out.Name == "" {
-			out.Name = DerivedName(t.Name, "_"+strings.Join(out.Columns, "_")+"_IDX", max)
-		} else if err := CheckName(out.Name, max); err != nil {
-			return &ConfigError{Setting: "custom_indexes", Msg: fmt.Sprintf("stream %q: %v", b.stream, err)}
+			out.Name = table.DerivedName(t.Name, "_"+strings.Join(out.Columns, "_")+"_IDX", max)
+		} else if err := table.CheckName(out.Name, max); err != nil {
+			return &table.ConfigError{Setting: "custom_indexes", Msg: fmt.Sprintf("stream %q: %v", b.stream, err)}
 		}
 		t.Indexes = append(t.Indexes, out)
 	}
@@ -712,7 +589,7 @@ func (b *builder) indexes(t *Table) error {
 // Table returns the table the layout wants: existing columns kept (types
 // joined), new ones appended. Row values follow its column order. The
 // caller must not modify it.
-func (l *Layout) Table() *Table { return &l.table }
+func (l *Layout) Table() *table.Table { return &l.table }
 
 // Columns returns the number of columns, the length of a row.
 func (l *Layout) Columns() int { return len(l.table.Columns) }
@@ -743,13 +620,13 @@ func (l *Layout) DocumentIndex() int { return l.doc }
 // numbers in Oracle's canonical form, are bounded by Oracle NUMBER.
 func (l *Layout) NumberTextPaths() (inside, bare [][]string) {
 	for i, c := range l.table.Columns {
-		clobJSON := c.Type.Kind == KindJSON && c.Type.JSONAsClob
+		clobJSON := c.Type.Kind == table.KindJSON && c.Type.JSONAsClob
 		switch {
 		case i == l.doc:
 			if clobJSON {
 				inside = append(inside, nil)
 			}
-		case c.Role != RoleProperty || l.cols[i].conv == convNone:
+		case c.Role != table.RoleProperty || l.cols[i].conv == convNone:
 		case clobJSON:
 			inside, bare = append(inside, c.Source), append(bare, c.Source)
 		case l.cols[i].conv == convText, l.cols[i].conv == convVector:

@@ -1,6 +1,9 @@
-package table
+package tablemap
 
-import "github.com/target-oracle/target-oracle/internal/schema"
+import (
+	"github.com/target-oracle/target-oracle/internal/schema"
+	"github.com/target-oracle/target-oracle/internal/table"
+)
 
 // p builds a property; children get their Name and Path set by tree.
 func p(name string, types schema.TypeSet, mods ...func(*schema.Property)) *schema.Property {
@@ -53,3 +56,12 @@ const (
 	nl  = schema.Null
 )
 const anyType = schema.Any
+
+// Column types the tests compare with.
+var (
+	tDec102 = table.Type{Kind: table.KindNumber, Precision: 10, Scale: 2}
+	tTSTZ6  = table.Type{Kind: table.KindTimestamp, Frac: 6, TZ: true}
+	tV30b   = table.Type{Kind: table.KindVarchar, Length: 30}
+	tV4000b = table.Type{Kind: table.KindVarchar, Length: 4000}
+	tClob   = table.Type{Kind: table.KindClob}
+)

@@ -1,36 +1,37 @@
-package table
+package tablemap
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/target-oracle/target-oracle/internal/schema"
+	"github.com/target-oracle/target-oracle/internal/table"
 )
 
 // partition resolves the partitioning option for a table about to be
 // created (SPEC §3 partitioning). The column must always have a value, or
 // Oracle refuses the row (ORA-14400: a NULL key maps to no partition): a
 // key, a required date-time property, or _SDC_RECEIVED_AT.
-func (b *builder) partition(t *Table) error {
+func (b *builder) partition(t *table.Table) error {
 	p := b.opts.Partitioning
 	if p.Column == "" {
 		return nil
 	}
 	col, why := b.partitionColumn(t, p.Column)
-	if col != nil && col.Type.Kind != KindTimestamp && col.Type.Kind != KindDate {
+	if col != nil && col.Type.Kind != table.KindTimestamp && col.Type.Kind != table.KindDate {
 		why = "is not a date-time column (it is " + col.Type.String() + ")"
 	}
 	if why != "" {
-		return &ConfigError{Setting: "partitioning", Msg: fmt.Sprintf("column %q %s; partition by a key, a required top-level date-time property that cannot be null, or _sdc_received_at", p.Column, why)}
+		return &table.ConfigError{Setting: "partitioning", Msg: fmt.Sprintf("column %q %s; partition by a key, a required top-level date-time property that cannot be null, or _sdc_received_at", p.Column, why)}
 	}
-	part := &Partition{Column: col.Name, Interval: p.Interval, RowMovement: true}
+	part := &table.Partition{Column: col.Name, Interval: p.Interval, RowMovement: true}
 	if col.Type.TZ {
 		// Oracle refuses TIMESTAMP WITH TIME ZONE partition keys: partition
 		// by the instant in UTC, a virtual column.
 		part.Source, part.Frac = col.Name, col.Type.Frac
-		part.Column = DerivedName(col.Name, "$P", b.opts.maxBytes())
-		if limit := b.opts.columnLimit(); len(t.Columns)+t.Unused+1 > limit {
-			return inputError(b.stream, "", "the table would need %d columns with the virtual partition column %s, more than the database's %d", len(t.Columns)+t.Unused+1, Quote(part.Column), limit)
+		part.Column = table.DerivedName(col.Name, "$P", b.opts.MaxBytes())
+		if limit := b.opts.ColumnLimit(); len(t.Columns)+t.Unused+1 > limit {
+			return inputError(b.stream, "", "the table would need %d columns with the virtual partition column %s, more than the database's %d", len(t.Columns)+t.Unused+1, table.Quote(part.Column), limit)
 		}
 	}
 	t.Partition = part
@@ -39,15 +40,15 @@ func (b *builder) partition(t *Table) error {
 
 // partitionColumn finds the column of the partitioning setting's column,
 // or says why there is none that qualifies.
-func (b *builder) partitionColumn(t *Table, name string) (*Column, string) {
-	if strings.EqualFold(name, strings.ToLower(MetaReceivedAt)) {
-		if c := t.Column(MetaReceivedAt); c != nil {
+func (b *builder) partitionColumn(t *table.Table, name string) (*table.Column, string) {
+	if strings.EqualFold(name, strings.ToLower(table.MetaReceivedAt)) {
+		if c := t.Column(table.MetaReceivedAt); c != nil {
 			return c, ""
 		}
 		return nil, "is not a column of the table"
 	}
 	for _, c := range b.all() {
-		if c.role != RoleProperty || c.path != name {
+		if c.role != table.RoleProperty || c.path != name {
 			continue
 		}
 		if why := mayBeNull(c); why != "" {
@@ -83,11 +84,4 @@ func mayBeNull(c *cand) string {
 		return "is a required property whose type allows null"
 	}
 	return ""
-}
-
-// partitionedByReceivedAt reports whether new tables are partitioned by
-// _SDC_RECEIVED_AT, which the table then needs whatever
-// add_record_metadata says.
-func (o *Options) partitionedByReceivedAt() bool {
-	return strings.EqualFold(o.Partitioning.Column, strings.ToLower(MetaReceivedAt))
 }

@@ -1,4 +1,4 @@
-package table
+package tablemap
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/target-oracle/target-oracle/internal/singer"
+	"github.com/target-oracle/target-oracle/internal/table"
 )
 
 func TestRowStoredForms(t *testing.T) {
@@ -25,29 +26,29 @@ func TestRowStoredForms(t *testing.T) {
 	)
 	tests := []struct {
 		name   string
-		opts   Options
+		opts   table.Options
 		record string
 		want   map[string]string
 	}{
-		{"numbers", Options{}, `{"k":"x","i":12345678901234567890123456789012345678,"d":-123456789012345678.901234567890123456e0,"dec":"1.50"}`,
+		{"numbers", table.Options{}, `{"k":"x","i":12345678901234567890123456789012345678,"d":-123456789012345678.901234567890123456e0,"dec":"1.50"}`,
 			map[string]string{"I": "12345678901234567890123456789012345678", "D": "-123456789012345678.901234567890123456", "DEC": "1.5"}},
-		{"number forms", Options{}, `{"k":"x","i":-0,"d":1E-5}`, map[string]string{"I": "0", "D": "0.00001"}},
-		{"bool as number", Options{}, `{"k":"x","b":true}`, map[string]string{"B": "1"}},
-		{"bool false as number", Options{}, `{"k":"x","b":false}`, map[string]string{"B": "0"}},
-		{"bool native", Options{BooleanNative: true}, `{"k":"x","b":false}`, map[string]string{"B": "false"}},
-		{"date-time offset", Options{TimestampTZ: true}, `{"k":"x","ts":"2024-01-02T02:00:00+05:30"}`, map[string]string{"TS": "2024-01-01T20:30:00Z"}},
-		{"date-time no tz column", Options{}, `{"k":"x","ts":"2024-01-02 02:00:00.123456789-01:00"}`, map[string]string{"TS": "2024-01-02T03:00:00.123456789Z"}},
-		{"date and time", Options{}, `{"k":"x","dt":"2024-02-29","tm":"10:11:12.5+01:00"}`, map[string]string{"DT": "2024-02-29", "TM": "10:11:12.5+01:00"}},
-		{"strings byte-exact", Options{}, `{"k":"x","s":"quote \" backslash \\ tab \t 日本 \u00e9 \ud83d\ude00 </"}`,
+		{"number forms", table.Options{}, `{"k":"x","i":-0,"d":1E-5}`, map[string]string{"I": "0", "D": "0.00001"}},
+		{"bool as number", table.Options{}, `{"k":"x","b":true}`, map[string]string{"B": "1"}},
+		{"bool false as number", table.Options{}, `{"k":"x","b":false}`, map[string]string{"B": "0"}},
+		{"bool native", table.Options{BooleanNative: true}, `{"k":"x","b":false}`, map[string]string{"B": "false"}},
+		{"date-time offset", table.Options{TimestampTZ: true}, `{"k":"x","ts":"2024-01-02T02:00:00+05:30"}`, map[string]string{"TS": "2024-01-01T20:30:00Z"}},
+		{"date-time no tz column", table.Options{}, `{"k":"x","ts":"2024-01-02 02:00:00.123456789-01:00"}`, map[string]string{"TS": "2024-01-02T03:00:00.123456789Z"}},
+		{"date and time", table.Options{}, `{"k":"x","dt":"2024-02-29","tm":"10:11:12.5+01:00"}`, map[string]string{"DT": "2024-02-29", "TM": "10:11:12.5+01:00"}},
+		{"strings byte-exact", table.Options{}, `{"k":"x","s":"quote \" backslash \\ tab \t 日本 \u00e9 \ud83d\ude00 </"}`,
 			map[string]string{"S": "quote \" backslash \\ tab \t 日本 é 😀 </"}},
-		{"empty string is NULL", Options{}, `{"k":"x","s":""}`, map[string]string{"S": ""}},
-		{"null", Options{}, `{"k":"x","s":null,"i":null}`, map[string]string{"S": "", "I": ""}},
-		{"mixed scalars in text", Options{}, `{"k":"x","mix":1.50}`, map[string]string{"MIX": "1.5"}},
-		{"mixed bool in text", Options{}, `{"k":"x","mix":true}`, map[string]string{"MIX": "true"}},
-		{"untyped scalar is JSON", Options{JSONNative: true}, `{"k":"x","any":"a\"b"}`, map[string]string{"ANY": `"a\"b"`}},
-		{"untyped number keeps text", Options{JSONNative: true}, `{"k":"x","any":1.50}`, map[string]string{"ANY": `1.50`}},
-		{"json compact", Options{}, `{"k":"x","o":{ "b" : [ 1.0 , "x y" ] , "a" : {} }}`, map[string]string{"O": `{"b":[1.0,"x y"],"a":{}}`}},
-		{"escaped key", Options{}, `{"\u006b":"x","s":"v"}`, map[string]string{"K": "x", "S": "v"}},
+		{"empty string is NULL", table.Options{}, `{"k":"x","s":""}`, map[string]string{"S": ""}},
+		{"null", table.Options{}, `{"k":"x","s":null,"i":null}`, map[string]string{"S": "", "I": ""}},
+		{"mixed scalars in text", table.Options{}, `{"k":"x","mix":1.50}`, map[string]string{"MIX": "1.5"}},
+		{"mixed bool in text", table.Options{}, `{"k":"x","mix":true}`, map[string]string{"MIX": "true"}},
+		{"untyped scalar is JSON", table.Options{JSONNative: true}, `{"k":"x","any":"a\"b"}`, map[string]string{"ANY": `"a\"b"`}},
+		{"untyped number keeps text", table.Options{JSONNative: true}, `{"k":"x","any":1.50}`, map[string]string{"ANY": `1.50`}},
+		{"json compact", table.Options{}, `{"k":"x","o":{ "b" : [ 1.0 , "x y" ] , "a" : {} }}`, map[string]string{"O": `{"b":[1.0,"x y"],"a":{}}`}},
+		{"escaped key", table.Options{}, `{"\u006b":"x","s":"v"}`, map[string]string{"K": "x", "S": "v"}},
 	}
 	for _, tt := range tests {
 		opts := tt.opts
@@ -57,12 +58,12 @@ func TestRowStoredForms(t *testing.T) {
 			t.Fatal(err)
 		}
 		row := make([]string, l.Columns())
-		if err := l.Row([]byte(tt.record), nil, row, make([]Stats, l.Columns()), nil); err != nil {
+		if err := l.Row([]byte(tt.record), nil, row, make([]table.Stats, l.Columns()), nil); err != nil {
 			t.Errorf("%s: %v", tt.name, err)
 			continue
 		}
 		for name, want := range tt.want {
-			if got := at(row, l.Table().index(name)); got != want {
+			if got := at(row, l.Table().ColumnIndex(name)); got != want {
 				t.Errorf("%s: %s = %q, want %q", tt.name, name, got, want)
 			}
 		}
@@ -72,12 +73,12 @@ func TestRowStoredForms(t *testing.T) {
 func TestRowExistingTextColumns(t *testing.T) {
 	// Date-times, numbers and booleans landing in existing text columns get
 	// their canonical text.
-	existing := &Table{Columns: []Column{
+	existing := &table.Table{Columns: []table.Column{
 		{Name: "TS", Type: tV4000b, Nullable: true}, {Name: "N", Type: tV4000b, Nullable: true},
 		{Name: "B", Type: tClob, Nullable: true}, {Name: "D", Type: tTSTZ6, Nullable: true},
 	}}
 	root := tree(p("ts", str, format("date-time")), p("n", num), p("b", bl), p("d", str, format("date")))
-	l, err := NewLayout("s", root, nil, Options{IdentifierUpper: true}, existing)
+	l, err := NewLayout("s", root, nil, table.Options{IdentifierUpper: true}, existing)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,15 +94,15 @@ func TestRowExistingTextColumns(t *testing.T) {
 func TestRowIgnored(t *testing.T) {
 	root := tree(p("id", in), p("secret", str), p("o", ob, props(p("keep", in), p("drop", str), p("inner", ob))),
 		p("items", ar, items(p("", ob))))
-	opts := Options{IdentifierUpper: true, IgnoredColumns: []string{"secret", "o.drop", "o.inner.x", "items.price"}}
+	opts := table.Options{IdentifierUpper: true, IgnoredColumns: []string{"secret", "o.drop", "o.inner.x", "items.price"}}
 	rec := `{"id":1,"secret":"s","o":{"z":1,"drop":"d","keep":1.10,"inner":{"x":1,"y":2e3}},"items":[{"price":1,"n":"a"},{"n":"b","price":2},3]}`
 	tests := []struct {
 		mode string
 		want map[string]string
 	}{
-		{ModeHybrid, map[string]string{"O": `{"z":1,"keep":1.10,"inner":{"y":2e3}}`, "ITEMS": `[{"n":"a"},{"n":"b"},3]`}},
-		{ModeFlattened, map[string]string{"O__KEEP": "1.1", "O__INNER": `{"y":2e3}`}},
-		{ModeJSON, map[string]string{"DATA": `{"id":1,"o":{"z":1,"keep":1.10,"inner":{"y":2e3}},"items":[{"n":"a"},{"n":"b"},3]}`}},
+		{table.ModeHybrid, map[string]string{"O": `{"z":1,"keep":1.10,"inner":{"y":2e3}}`, "ITEMS": `[{"n":"a"},{"n":"b"},3]`}},
+		{table.ModeFlattened, map[string]string{"O__KEEP": "1.1", "O__INNER": `{"y":2e3}`}},
+		{table.ModeJSON, map[string]string{"DATA": `{"id":1,"o":{"z":1,"keep":1.10,"inner":{"y":2e3}},"items":[{"n":"a"},{"n":"b"},3]}`}},
 	}
 	for _, tt := range tests {
 		opts.StorageMode, opts.FlatteningMaxDepth = tt.mode, 1
@@ -109,7 +110,7 @@ func TestRowIgnored(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if l.Table().index("SECRET") >= 0 || l.Table().index("O__DROP") >= 0 {
+		if l.Table().ColumnIndex("SECRET") >= 0 || l.Table().ColumnIndex("O__DROP") >= 0 {
 			t.Errorf("%s: ignored column created: %s", tt.mode, columnsOf(l.Table()))
 		}
 		row := make([]string, l.Columns())
@@ -118,11 +119,11 @@ func TestRowIgnored(t *testing.T) {
 			t.Fatal(err)
 		}
 		for name, want := range tt.want {
-			if got := at(row, l.Table().index(name)); got != want {
+			if got := at(row, l.Table().ColumnIndex(name)); got != want {
 				t.Errorf("%s: %s = %s, want %s", tt.mode, name, got, want)
 			}
 		}
-		if len(unknown) > 0 && !(tt.mode == ModeFlattened && strings.Join(unknown, ",") == "o.z") {
+		if len(unknown) > 0 && !(tt.mode == table.ModeFlattened && strings.Join(unknown, ",") == "o.z") {
 			t.Errorf("%s: unknown %v", tt.mode, unknown)
 		}
 	}
@@ -130,7 +131,7 @@ func TestRowIgnored(t *testing.T) {
 
 func TestRowErrors(t *testing.T) {
 	root := tree(p("k", str, maxLen(3)), p("n", in), p("b", bl), p("ts", str, format("date-time")))
-	l, err := NewLayout("s", root, []string{"k"}, Options{IdentifierUpper: true}, nil)
+	l, err := NewLayout("s", root, []string{"k"}, table.Options{IdentifierUpper: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,11 +166,11 @@ func TestRowErrors(t *testing.T) {
 
 func TestRowStatsAndUnknownOnce(t *testing.T) {
 	root := tree(p("s", str), p("d", num, decimal(10, 2)), p("ts", str, format("date-time")))
-	l, err := NewLayout("s", root, nil, Options{IdentifierUpper: true, AddRecordMetadata: true}, nil)
+	l, err := NewLayout("s", root, nil, table.Options{IdentifierUpper: true, AddRecordMetadata: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	stats := make([]Stats, l.Columns())
+	stats := make([]table.Stats, l.Columns())
 	row := make([]string, l.Columns())
 	var unknown []string
 	for _, rec := range []string{
@@ -180,23 +181,23 @@ func TestRowStatsAndUnknownOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	want := []Stats{{MaxBytes: 6, MaxChars: 6}, {MaxIntDigits: 3, MaxScale: 3}, {MaxFrac: 7}}
+	want := []table.Stats{{MaxBytes: 6, MaxChars: 6}, {MaxIntDigits: 3, MaxScale: 3}, {MaxFrac: 7}}
 	for i, w := range want {
 		if stats[i] != w {
 			t.Errorf("stats[%d] = %+v, want %+v", i, stats[i], w)
 		}
 	}
-	if s := stats[l.MetaIndex(MetaExtractedAt)]; s.MaxFrac != 2 {
+	if s := stats[l.MetaIndex(table.MetaExtractedAt)]; s.MaxFrac != 2 {
 		t.Errorf("extracted_at stats %+v", s)
 	}
-	if s := stats[l.MetaIndex(MetaSequence)]; s.MaxIntDigits != 19 {
+	if s := stats[l.MetaIndex(table.MetaSequence)]; s.MaxIntDigits != 19 {
 		t.Errorf("sequence stats %+v", s)
 	}
 	if strings.Join(unknown, ",") != "x,y" {
 		t.Errorf("unknown %v", unknown)
 	}
 	// The batch needs NUMBER(11,3) and TIMESTAMP(9): Reconcile widens.
-	next, changes, err := Reconcile(l.Table(), l.Table(), stats, PolicyWiden, Options{})
+	next, changes, err := table.Reconcile(l.Table(), l.Table(), stats, table.PolicyWiden, table.Options{})
 	if err != nil || len(changes) != 2 {
 		t.Fatalf("changes %v, %v", changes, err)
 	}
@@ -206,28 +207,28 @@ func TestRowStatsAndUnknownOnce(t *testing.T) {
 }
 
 func TestComment(t *testing.T) {
-	cols := []Column{
-		{Role: RoleProperty, Source: []string{"address", "city"}, Comment: "City; with semicolon"},
-		{Role: RoleProperty, Source: []string{"a.b; c", "\"q\""}},
-		{Role: RoleDocument},
-		{Role: RoleMetadata, Source: []string{"_sdc_extracted_at"}, Comment: "d"},
+	cols := []table.Column{
+		{Role: table.RoleProperty, Source: []string{"address", "city"}, Comment: "City; with semicolon"},
+		{Role: table.RoleProperty, Source: []string{"a.b; c", "\"q\""}},
+		{Role: table.RoleDocument},
+		{Role: table.RoleMetadata, Source: []string{"_sdc_extracted_at"}, Comment: "d"},
 	}
 	wantText := []string{`target-oracle:path=["address","city"]; City; with semicolon`, `target-oracle:path=["a.b; c","\"q\""]`,
 		"target-oracle:document", "target-oracle:metadata=_sdc_extracted_at; d"}
 	for i, c := range cols {
-		s := FormatComment(&c)
+		s := table.FormatComment(&c)
 		if s != wantText[i] {
 			t.Errorf("FormatComment = %s, want %s", s, wantText[i])
 		}
-		role, src, d, ok := ParseComment(s)
+		role, src, d, ok := table.ParseComment(s)
 		if !ok || role != c.Role || strings.Join(src, "/") != strings.Join(c.Source, "/") || d != c.Comment {
 			t.Errorf("ParseComment(%s) = %v %q %q %v", s, role, src, d, ok)
 		}
 	}
-	if _, _, d, ok := ParseComment("hand written"); ok || d != "hand written" {
+	if _, _, d, ok := table.ParseComment("hand written"); ok || d != "hand written" {
 		t.Error("foreign comment parsed")
 	}
-	long := FormatComment(&Column{Role: RoleProperty, Source: []string{"a"}, Comment: strings.Repeat("é", 3000)})
+	long := table.FormatComment(&table.Column{Role: table.RoleProperty, Source: []string{"a"}, Comment: strings.Repeat("é", 3000)})
 	if len(long) > 4000 || !strings.HasSuffix(long, "é") {
 		t.Errorf("long comment %d bytes", len(long))
 	}
@@ -241,7 +242,7 @@ func BenchmarkRow(b *testing.B) {
 		b.Fatal(err)
 	}
 	row := make([]string, l.Columns())
-	stats := make([]Stats, l.Columns())
+	stats := make([]table.Stats, l.Columns())
 	rec := []byte(nestedRecord)
 	meta := &Meta{ReceivedAt: "2024-01-01T00:00:00Z", Sequence: 1}
 	b.SetBytes(int64(len(rec)))

@@ -1,4 +1,4 @@
-package table
+package tablemap
 
 import (
 	"encoding/json"
@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/target-oracle/target-oracle/internal/streammap"
+	"github.com/target-oracle/target-oracle/internal/table"
 	"github.com/target-oracle/target-oracle/internal/value"
 )
 
@@ -74,11 +75,11 @@ type dateTimePaths struct {
 func newDateTimePaths(t testing.TB) *dateTimePaths {
 	pair, ok := newFusedPair(t, `{"type":"object","properties":{"d":{"type":"string","format":"date-time"},`+
 		`"n":{"type":["null","string"],"format":"date-time"},"_sdc_deleted_at":{"type":["null","string"],"format":"date-time"}},"required":["d"]}`,
-		[]string{"d"}, Options{AddRecordMetadata: true, TimestampTZ: true})
+		[]string{"d"}, table.Options{AddRecordMetadata: true, TimestampTZ: true})
 	if !ok {
 		t.Fatal("the date-time schema does not take the one pass")
 	}
-	p := &dateTimePaths{pair: pair, key: -1, col: -1, del: pair.g.MetaIndex(MetaDeletedAt)}
+	p := &dateTimePaths{pair: pair, key: -1, col: -1, del: pair.g.MetaIndex(table.MetaDeletedAt)}
 	for i, c := range pair.g.Table().Columns {
 		switch c.Name {
 		case "d":

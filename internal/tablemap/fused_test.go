@@ -1,4 +1,4 @@
-package table
+package tablemap
 
 import (
 	"errors"
@@ -13,6 +13,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/conformance"
 	"github.com/target-oracle/target-oracle/internal/schema"
 	"github.com/target-oracle/target-oracle/internal/singer"
+	"github.com/target-oracle/target-oracle/internal/table"
 )
 
 // fusedPair is one stream's layout twice: g for the general path
@@ -22,7 +23,7 @@ type fusedPair struct {
 	g, f *Layout
 }
 
-func newFusedPair(t testing.TB, schemaText string, keys []string, opts Options) (*fusedPair, bool) {
+func newFusedPair(t testing.TB, schemaText string, keys []string, opts table.Options) (*fusedPair, bool) {
 	t.Helper()
 	sch, err := schema.Compile([]byte(schemaText))
 	if err != nil {
@@ -53,7 +54,7 @@ func (p *fusedPair) compare(t testing.TB, record []byte) bool {
 	meta := &Meta{ReceivedAt: "2025-01-01T00:00:00Z", Sequence: 7}
 	n := p.g.Columns()
 	gRow, fRow := make([]string, n), make([]string, n)
-	gStats, fStats := make([]Stats, n), make([]Stats, n)
+	gStats, fStats := make([]table.Stats, n), make([]table.Stats, n)
 	verr := p.sch.ValidateRaw(record)
 	var gErr error
 	if verr == nil {
@@ -77,7 +78,7 @@ func (p *fusedPair) compare(t testing.TB, record []byte) bool {
 	}
 	if fErr != nil && !errors.Is(fErr, ErrUnchecked) {
 		for _, s := range fStats {
-			if s != (Stats{}) {
+			if s != (table.Stats{}) {
 				t.Fatalf("a failed record changed the stats: %+v", fStats)
 			}
 		}
@@ -108,7 +109,7 @@ func TestRowCheckedConformance(t *testing.T) {
 		t.Fatalf("no conformance streams under %s", dir)
 	}
 	var records, fused int
-	for _, mode := range []string{ModeHybrid, ModeFlattened, ModeJSON} {
+	for _, mode := range []string{table.ModeHybrid, table.ModeFlattened, table.ModeJSON} {
 		for _, file := range files {
 			pairs := map[string]*fusedPair{}
 			fh, err := os.Open(file)
@@ -123,7 +124,7 @@ func TestRowCheckedConformance(t *testing.T) {
 				}
 				switch m.Type {
 				case singer.TypeSchema:
-					p, ok := newFusedPair(t, string(m.Schema), m.KeyProperties, Options{StorageMode: mode})
+					p, ok := newFusedPair(t, string(m.Schema), m.KeyProperties, table.Options{StorageMode: mode})
 					if !ok {
 						p = nil
 					}
@@ -185,7 +186,7 @@ func FuzzRowChecked(f *testing.F) {
 	}
 	f.Add(fusedSchemas[0], []byte(fusedRecords[0]), uint8(1))
 	f.Add(fusedSchemas[1], []byte(fusedRecords[5]), uint8(2))
-	modes := []string{ModeHybrid, ModeFlattened, ModeJSON}
+	modes := []string{table.ModeHybrid, table.ModeFlattened, table.ModeJSON}
 	type key struct {
 		schema string
 		mode   uint8
@@ -197,7 +198,7 @@ func FuzzRowChecked(f *testing.F) {
 		k := key{schemaText, mode}
 		p, ok := pairs[k]
 		if !ok {
-			p, _ = newFusedPair(t, schemaText, nil, Options{StorageMode: modes[mode]})
+			p, _ = newFusedPair(t, schemaText, nil, table.Options{StorageMode: modes[mode]})
 			if len(pairs) < 1000 {
 				pairs[k] = p
 			}
@@ -208,7 +209,7 @@ func FuzzRowChecked(f *testing.F) {
 		if !valid {
 			// The walk is the syntax check of records the reader did not
 			// check (singer.ReaderOptions.DeferRecordSyntax).
-			row, stats := make([]string, p.f.Columns()), make([]Stats, p.f.Columns())
+			row, stats := make([]string, p.f.Columns()), make([]table.Stats, p.f.Columns())
 			if err := p.f.RowChecked(record, nil, row, stats, nil); err == nil {
 				t.Fatalf("fused path accepted a record the reader refuses (%v): %q", singer.CheckValue(record, 1), record)
 			}
@@ -240,7 +241,7 @@ func TestAppendCompact(t *testing.T) {
 // flattened objects.
 func TestDuplicateKeysLastWins(t *testing.T) {
 	schemaText := `{"type":"object","properties":{"id":{"type":"integer"},"o":{"type":["null","object"],"properties":{"a":{"type":"string"},"b":{"type":"string"}}}}}`
-	p, ok := newFusedPair(t, schemaText, []string{"id"}, Options{StorageMode: ModeFlattened, FlatteningMaxDepth: 3})
+	p, ok := newFusedPair(t, schemaText, []string{"id"}, table.Options{StorageMode: table.ModeFlattened, FlatteningMaxDepth: 3})
 	if !ok {
 		t.Fatal("schema not covered by the one-pass decoder")
 	}
@@ -269,7 +270,7 @@ func TestDuplicateKeysLastWins(t *testing.T) {
 		}
 		var got []string
 		for _, name := range []string{"id", "o__a", "o__b"} { // Options{} keeps the case
-			v := row[p.g.Table().index(name)]
+			v := row[p.g.Table().ColumnIndex(name)]
 			if v == "" {
 				v = "-"
 			}
@@ -286,8 +287,8 @@ func TestDuplicateKeysLastWins(t *testing.T) {
 func TestRowCheckedRefusesMalformed(t *testing.T) {
 	schemaText := `{"type":"object","properties":{"id":{"type":"integer"},"s":{"type":["null","string"]},` +
 		`"o":{"type":["null","object"],"properties":{"a":{"type":"string"}}},"j":{}}}`
-	for _, mode := range []string{ModeHybrid, ModeFlattened, ModeJSON} {
-		p, ok := newFusedPair(t, schemaText, nil, Options{StorageMode: mode})
+	for _, mode := range []string{table.ModeHybrid, table.ModeFlattened, table.ModeJSON} {
+		p, ok := newFusedPair(t, schemaText, nil, table.Options{StorageMode: mode})
 		if !ok {
 			t.Fatal("schema not covered by the one-pass decoder")
 		}
@@ -312,7 +313,7 @@ func TestRowCheckedRefusesMalformed(t *testing.T) {
 			if readerGives([]byte(record)) {
 				t.Fatalf("test record %q is valid JSON", record)
 			}
-			row, stats := make([]string, p.f.Columns()), make([]Stats, p.f.Columns())
+			row, stats := make([]string, p.f.Columns()), make([]table.Stats, p.f.Columns())
 			if err := p.f.RowChecked([]byte(record), nil, row, stats, nil); err == nil {
 				t.Errorf("%s: RowChecked accepted malformed %.80q", mode, record)
 			}
@@ -322,7 +323,7 @@ func TestRowCheckedRefusesMalformed(t *testing.T) {
 
 // The deepest record the reader accepts goes through the one pass.
 func TestRowCheckedDepthLimit(t *testing.T) {
-	p, ok := newFusedPair(t, `{"type":"object","properties":{"j":{}}}`, nil, Options{StorageMode: ModeHybrid})
+	p, ok := newFusedPair(t, `{"type":"object","properties":{"j":{}}}`, nil, table.Options{StorageMode: table.ModeHybrid})
 	if !ok {
 		t.Fatal("schema not covered by the one-pass decoder")
 	}

@@ -1,10 +1,11 @@
-package table
+package tablemap
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/target-oracle/target-oracle/internal/schema"
+	"github.com/target-oracle/target-oracle/internal/table"
 )
 
 func compileRoot(t *testing.T, text string) *schema.Property {
@@ -18,7 +19,7 @@ func compileRoot(t *testing.T, text string) *schema.Property {
 
 // columnType maps one property "x" of the schema text and returns its
 // column's type.
-func columnType(t *testing.T, prop string, o Options) Type {
+func columnType(t *testing.T, prop string, o table.Options) table.Type {
 	t.Helper()
 	root := compileRoot(t, `{"type":"object","properties":{"x":`+prop+`}}`)
 	l, err := NewLayout("s", root, nil, o, nil)
@@ -29,11 +30,11 @@ func columnType(t *testing.T, prop string, o Options) Type {
 }
 
 func TestBinaryPropertyTypes(t *testing.T) {
-	on := Options{InterpretContentEncoding: true}
-	ext := Options{InterpretContentEncoding: true, VarcharMaxBytes: 32767}
+	on := table.Options{InterpretContentEncoding: true}
+	ext := table.Options{InterpretContentEncoding: true, VarcharMaxBytes: 32767}
 	cases := []struct {
 		prop string
-		o    Options
+		o    table.Options
 		want string
 	}{
 		{`{"type":"string","contentEncoding":"base64","maxLength":24}`, on, "RAW(18)"},
@@ -47,7 +48,7 @@ func TestBinaryPropertyTypes(t *testing.T) {
 		{`{"type":"string","contentEncoding":"base64"}`, on, "BLOB"},
 		{`{"type":"string","contentEncoding":"quoted-printable","maxLength":10}`, on, "VARCHAR2(10 CHAR)"},
 		// Off (the default): text as before.
-		{`{"type":"string","contentEncoding":"base64","maxLength":24}`, Options{}, "VARCHAR2(24 CHAR)"},
+		{`{"type":"string","contentEncoding":"base64","maxLength":24}`, table.Options{}, "VARCHAR2(24 CHAR)"},
 		{`{"anyOf":[{"type":"string","contentEncoding":"base64","maxLength":8},{"type":"null"}]}`, on, "RAW(6)"},
 		{`{"anyOf":[{"type":"string","contentEncoding":"base64","maxLength":8},{"type":"string","maxLength":8}]}`, on, "VARCHAR2(8 CHAR)"},
 	}
@@ -58,63 +59,12 @@ func TestBinaryPropertyTypes(t *testing.T) {
 	}
 }
 
-func TestBinaryJoinAndFit(t *testing.T) {
-	raw := func(n int) Type { return Type{Kind: KindRaw, Length: n} }
-	blob := Type{Kind: KindBlob}
-	vc := func(n int) Type { return Type{Kind: KindVarchar, Length: n, CharSemantics: true} }
-	cases := []struct {
-		a, b Type
-		want string
-	}{
-		{raw(4), raw(16), "RAW(16)"},
-		{raw(16), raw(4), "RAW(16)"},
-		{raw(16), blob, "BLOB"},
-		{blob, raw(16), "BLOB"},
-		{vc(10), raw(16), "VARCHAR2(32 CHAR)"}, // text stays text, wide enough for base16
-		{raw(16), vc(10), "VARCHAR2(32 CHAR)"},
-		{vc(10), blob, "CLOB"},
-		{raw(2000), vc(10), "VARCHAR2(4000 BYTE)"},
-	}
-	for _, c := range cases {
-		if got := Join(c.a, c.b, 4000).String(); got != c.want {
-			t.Errorf("Join(%s, %s) = %s, want %s", c.a, c.b, got, c.want)
-		}
-	}
-	if got := Fit(raw(16), Stats{MaxBytes: 17}, 4000); got != raw(2000) {
-		t.Errorf("Fit RAW(16) with 17 bytes = %s, want RAW(2000)", got)
-	}
-	if got := Fit(raw(16), Stats{MaxBytes: 2001}, 4000); got != blob {
-		t.Errorf("Fit RAW(16) with 2001 bytes = %s, want BLOB", got)
-	}
-	if got := Fit(raw(16), Stats{MaxBytes: 2001}, 32767); got != raw(32767) {
-		t.Errorf("Fit RAW(16) with 2001 bytes, EXTENDED = %s, want RAW(32767)", got)
-	}
-	if !inPlace(raw(16), raw(2000)) || inPlace(raw(16), blob) {
-		t.Error("RAW widens in place; RAW to BLOB rewrites")
-	}
-	for _, m := range []struct {
-		from, to Type
-		in, want string
-	}{
-		{raw(4), blob, "3q2+7w==", "3q2+7w=="},
-		{raw(4), vc(8), "3q2+7w==", "DEADBEEF"},
-	} {
-		got, err := MigrateValue(m.from, m.to, m.in)
-		if err != nil || got != m.want {
-			t.Errorf("MigrateValue(%s, %s, %q) = %q, %v; want %q", m.from, m.to, m.in, got, err, m.want)
-		}
-	}
-	if _, err := MigrateValue(blob, Type{Kind: KindClob}, "3q2+7w=="); err == nil {
-		t.Error("BLOB to CLOB has no exact conversion in SQL: want an error")
-	}
-}
-
 func TestBinaryRows(t *testing.T) {
 	root := compileRoot(t, `{"type":"object","properties":{
 		"id":{"type":"string","contentEncoding":"base16","maxLength":8},
 		"b64":{"type":["string","null"],"contentEncoding":"base64","maxLength":8},
 		"blob":{"type":["string","null"],"contentEncoding":"base64"}}}`)
-	l, err := NewLayout("s", root, []string{"id"}, Options{InterpretContentEncoding: true, IdentifierUpper: true}, nil)
+	l, err := NewLayout("s", root, []string{"id"}, table.Options{InterpretContentEncoding: true, IdentifierUpper: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +92,7 @@ func TestBinaryRows(t *testing.T) {
 	}
 	for _, c := range cases {
 		row := make([]string, l.Columns())
-		stats := make([]Stats, l.Columns())
+		stats := make([]table.Stats, l.Columns())
 		err := l.Row([]byte(c.rec), nil, row, stats, nil)
 		if c.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
@@ -159,7 +109,7 @@ func TestBinaryRows(t *testing.T) {
 		}
 	}
 	// The stats count decoded bytes: 5 bytes widen RAW(4).
-	row, stats := make([]string, l.Columns()), make([]Stats, l.Columns())
+	row, stats := make([]string, l.Columns()), make([]table.Stats, l.Columns())
 	if err := l.Row([]byte(`{"id":"00","b64":"AAECAwQF"}`), nil, row, stats, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -169,14 +119,14 @@ func TestBinaryRows(t *testing.T) {
 }
 
 func TestBinaryKeys(t *testing.T) {
-	on := Options{InterpretContentEncoding: true}
+	on := table.Options{InterpretContentEncoding: true}
 	root := compileRoot(t, `{"type":"object","properties":{"id":{"type":"string","contentEncoding":"base64"}}}`)
 	_, err := NewLayout("s", root, []string{"id"}, on, nil)
 	if err == nil || !strings.Contains(err.Error(), "BLOB column, which Oracle cannot index") {
 		t.Errorf("BLOB key: %v", err)
 	}
 	root = compileRoot(t, `{"type":"object","properties":{"id":{"type":"string","contentEncoding":"base16","maxLength":20000}}}`)
-	_, err = NewLayout("s", root, []string{"id"}, Options{InterpretContentEncoding: true, VarcharMaxBytes: 32767}, nil)
+	_, err = NewLayout("s", root, []string{"id"}, table.Options{InterpretContentEncoding: true, VarcharMaxBytes: 32767}, nil)
 	if err == nil || !strings.Contains(err.Error(), "index key limit") {
 		t.Errorf("RAW(10000) key: %v", err)
 	}
@@ -184,8 +134,8 @@ func TestBinaryKeys(t *testing.T) {
 
 func TestBinaryJoinedWithTextWarns(t *testing.T) {
 	root := compileRoot(t, `{"type":"object","properties":{"x":{"type":"string","contentEncoding":"base64","maxLength":8}}}`)
-	existing := &Table{Schema: "S", Name: "S", Columns: []Column{{Name: "X", Type: Type{Kind: KindVarchar, Length: 100, CharSemantics: true}, Nullable: true, Role: RoleProperty}}}
-	l, err := NewLayout("s", root, nil, Options{InterpretContentEncoding: true, IdentifierUpper: true}, existing)
+	existing := &table.Table{Schema: "S", Name: "S", Columns: []table.Column{{Name: "X", Type: table.Type{Kind: table.KindVarchar, Length: 100, CharSemantics: true}, Nullable: true, Role: table.RoleProperty}}}
+	l, err := NewLayout("s", root, nil, table.Options{InterpretContentEncoding: true, IdentifierUpper: true}, existing)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,10 +152,10 @@ func TestBinaryJoinedWithTextWarns(t *testing.T) {
 }
 
 func TestVectorPropertyTypes(t *testing.T) {
-	on := Options{VectorNative: true}
+	on := table.Options{VectorNative: true}
 	cases := []struct {
 		prop string
-		o    Options
+		o    table.Options
 		want string
 	}{
 		{`{"type":"array","items":{"type":"number"},"x-sql-datatype":"vector","x-sql-datatype-properties":{"dimensions":3}}`, on, "VECTOR(3, FLOAT32)"},
@@ -218,7 +168,7 @@ func TestVectorPropertyTypes(t *testing.T) {
 		{`{"type":"array","x-sql-datatype":"vector"}`, on, "CLOB"},
 		{`{"type":"array","items":{"type":"number"},"x-sql-datatype":"json"}`, on, "CLOB"},
 		// No VECTOR on the server: the JSON type.
-		{`{"type":"array","items":{"type":"number"},"x-sql-datatype":"vector","x-sql-datatype-properties":{"dimensions":3}}`, Options{JSONNative: true}, "JSON"},
+		{`{"type":"array","items":{"type":"number"},"x-sql-datatype":"vector","x-sql-datatype-properties":{"dimensions":3}}`, table.Options{JSONNative: true}, "JSON"},
 	}
 	for _, c := range cases {
 		if got := columnType(t, c.prop, c.o).String(); got != c.want {
@@ -228,7 +178,7 @@ func TestVectorPropertyTypes(t *testing.T) {
 }
 
 func TestVectorSchemaErrorsAndJoins(t *testing.T) {
-	on := Options{VectorNative: true}
+	on := table.Options{VectorNative: true}
 	for _, c := range []struct{ schema, key, want string }{
 		{`{"type":"array","items":{"type":"number"},"x-sql-datatype":"vector","x-sql-datatype-properties":{"format":"float16"}}`, "", `format "float16": float32, float64 or int8 expected`},
 		{`{"type":"array","items":{"type":"number"},"x-sql-datatype":"vector","x-sql-datatype-properties":{"dimensions":70000}}`, "", "at most 65535"},
@@ -244,21 +194,21 @@ func TestVectorSchemaErrorsAndJoins(t *testing.T) {
 			t.Errorf("%s: %v, want %q", c.schema, err, c.want)
 		}
 	}
-	v3 := Type{Kind: KindVector, Dim: 3, VectorFormat: VectorFloat32}
-	json := Type{Kind: KindJSON}
+	v3 := table.Type{Kind: table.KindVector, Dim: 3, VectorFormat: table.VectorFloat32}
+	json := table.Type{Kind: table.KindJSON}
 	for _, c := range []struct {
-		a, b Type
+		a, b table.Type
 		want string
 	}{
 		{json, v3, "JSON"}, // the server got VECTOR: the JSON column stays
-		{v3, Type{Kind: KindVector, Dim: 4, VectorFormat: VectorFloat32}, "CLOB"},
-		{Type{Kind: KindVector}, v3, "VECTOR"}, // shape unknown from the catalog: kept
+		{v3, table.Type{Kind: table.KindVector, Dim: 4, VectorFormat: table.VectorFloat32}, "CLOB"},
+		{table.Type{Kind: table.KindVector}, v3, "VECTOR"}, // shape unknown from the catalog: kept
 	} {
-		if got := Join(c.a, c.b, 4000).String(); got != c.want {
+		if got := table.Join(c.a, c.b, 4000).String(); got != c.want {
 			t.Errorf("Join(%s, %s) = %s, want %s", c.a, c.b, got, c.want)
 		}
 	}
-	if _, err := MigrateValue(v3, Type{Kind: KindClob}, "[1,2,3]"); err == nil {
+	if _, err := table.MigrateValue(v3, table.Type{Kind: table.KindClob}, "[1,2,3]"); err == nil {
 		t.Error("VECTOR to CLOB: want no exact conversion")
 	}
 }
@@ -270,7 +220,7 @@ func TestNativeFusedMatchesGeneral(t *testing.T) {
 		`"b":{"type":["null","string"],"contentEncoding":"base16","maxLength":8},` +
 		`"blob":{"type":["null","string"],"contentEncoding":"base64"},` +
 		`"v":{"type":["null","array"],"items":{"type":"number"},"x-sql-datatype":"vector","x-sql-datatype-properties":{"dimensions":2,"format":"int8"}}}}`
-	pair, ok := newFusedPair(t, s, []string{"id"}, Options{InterpretContentEncoding: true, VectorNative: true, AddRecordMetadata: true})
+	pair, ok := newFusedPair(t, s, []string{"id"}, table.Options{InterpretContentEncoding: true, VectorNative: true, AddRecordMetadata: true})
 	if !ok {
 		t.Fatal("no fused pair")
 	}
