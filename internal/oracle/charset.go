@@ -8,8 +8,8 @@ import (
 	"github.com/sijms/go-ora/v2/converters"
 
 	"github.com/target-oracle/target-oracle/internal/engine"
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
-	"github.com/target-oracle/target-oracle/internal/singer"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
@@ -84,7 +84,7 @@ func (c *charset) bad(s string) rune {
 
 // CharsetError is text the database character set cannot hold: invalid
 // input for this database, refused before anything is sent.
-// It unwraps to a *singer.InputError, so the run exits 3.
+// It unwraps to a *inputerr.Error, so the run exits 3.
 type CharsetError struct {
 	Charset  string
 	Column   string // the column (bind) or "" for SQL text
@@ -112,7 +112,7 @@ func (e *CharsetError) Error() string {
 
 // Unwrap makes the error invalid input.
 func (e *CharsetError) Unwrap() error {
-	return &singer.InputError{Line: e.Line, Property: e.Property, Msg: "text the database character set cannot hold"}
+	return &inputerr.Error{Line: e.Line, Property: e.Property, Msg: "text the database character set cannot hold"}
 }
 
 // checkTexts refuses values of bd that the database character set cannot
