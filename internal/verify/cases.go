@@ -9,7 +9,7 @@ import (
 )
 
 // Properties is the SCHEMA of the scratch stream: one property per column
-// type of SPEC §5.2 (the type mapping of the table package decides the
+// type of SPEC §5.2 (the type mapping of the tablemap package decides the
 // columns under the server's facts and the user's settings). Key "k".
 const Properties = `{"type":"object","properties":{` +
 	`"k":{"type":"string","maxLength":64},` +

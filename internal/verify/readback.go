@@ -218,7 +218,7 @@ func canonical(c *table.Column, v string) string {
 
 // vectorFromText turns FROM_VECTOR's text (a JSON array of numbers, in
 // the server's notation) into the stored form: compact JSON, each element
-// rounded to the column's format and printed as the table package prints
+// rounded to the column's format and printed as the tablemap package prints
 // it (shortest text that reads back as the same float32 or float64; an
 // integer for INT8). Equal text then means equal elements.
 func vectorFromText(t table.Type, s string) (string, error) {
