@@ -23,11 +23,11 @@ import (
 	"github.com/target-oracle/target-oracle/internal/about"
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/engine"
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/memory"
 	"github.com/target-oracle/target-oracle/internal/metrics"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/pipeline"
-	"github.com/target-oracle/target-oracle/internal/singer"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
@@ -455,7 +455,7 @@ func exitCode(err error, signalled os.Signal, report func(string, error)) int {
 	if err == nil {
 		return ExitOK
 	}
-	var ie *singer.InputError
+	var ie *inputerr.Error
 	var ce *config.Error
 	switch {
 	case errors.As(err, &ie):

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/oracle"
 	"github.com/target-oracle/target-oracle/internal/oracle/fake"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
-	"github.com/target-oracle/target-oracle/internal/singer"
 )
 
 // dbaDDL is a table a DBA made before the first run: an identity column,
@@ -92,7 +92,7 @@ func TestAdoptDBATable(t *testing.T) {
 			case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
 				t.Fatalf("err = %v, want one with %s", err, c.wantErr)
 			case c.wantErr != "":
-				var ie *singer.InputError // exit 3
+				var ie *inputerr.Error // exit 3
 				if !errors.As(err, &ie) {
 					t.Errorf("err = %v, want invalid input (exit 3)", err)
 				}

@@ -9,10 +9,10 @@ import (
 	"testing"
 
 	"github.com/target-oracle/target-oracle/internal/engine"
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/oracle"
 	"github.com/target-oracle/target-oracle/internal/oracle/fake"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
-	"github.com/target-oracle/target-oracle/internal/singer"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
@@ -355,7 +355,7 @@ func TestNonUnicodeDatabase(t *testing.T) {
 			!strings.Contains(msg, `property "größe.中"`) || !strings.Contains(msg, "line 2") {
 			t.Errorf("message %q", msg)
 		}
-		var ie *singer.InputError
+		var ie *inputerr.Error
 		if !errors.As(err, &ie) || ie.Line != 2 {
 			t.Errorf("not invalid input (exit 3): %v", err)
 		}

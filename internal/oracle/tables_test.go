@@ -7,10 +7,10 @@ import (
 	"testing"
 
 	"github.com/target-oracle/target-oracle/internal/engine"
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/oracle"
 	"github.com/target-oracle/target-oracle/internal/oracle/fake"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
-	"github.com/target-oracle/target-oracle/internal/singer"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
@@ -105,7 +105,7 @@ func TestRewriteOnFullTableRefusedBeforeItStarts(t *testing.T) {
 	ddl := r.db.Calls(fake.OpDDL)
 	eng := newEngine(t, r.db, oracle.Options{}, oraclesql.Options{})
 	_, err := run(t, eng, settings, fullSchema(1000, true)+"\n"+rec+"\n")
-	var ie *singer.InputError
+	var ie *inputerr.Error
 	if !errors.As(err, &ie) || ie.Stream != "full" || ie.Line != 1 || !strings.Contains(err.Error(), "temporary column") || !strings.Contains(err.Error(), "DROP UNUSED COLUMNS") {
 		t.Fatalf("err = %v, want an input error of line 1, stream full, with the manual procedure", err)
 	}
@@ -131,7 +131,7 @@ func TestColumnsAddedPastUnusedOnesRefused(t *testing.T) {
 	ddl := r.db.Calls(fake.OpDDL)
 	eng := newEngine(t, r.db, oracle.Options{}, oraclesql.Options{})
 	_, err := run(t, eng, settings, fullSchema(1000, true)+"\n"+rec+"\n")
-	var ie *singer.InputError
+	var ie *inputerr.Error
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "1 UNUSED") || !strings.Contains(err.Error(), "DROP UNUSED COLUMNS") {
 		t.Fatalf("err = %v, want an input error naming the UNUSED column and DROP UNUSED COLUMNS", err)
 	}

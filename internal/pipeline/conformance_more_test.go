@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/target-oracle/target-oracle/internal/conformance"
-	"github.com/target-oracle/target-oracle/internal/singer"
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 )
 
 // moreCase runs one file of ../shared/conformance-more with default
@@ -19,7 +19,7 @@ import (
 // Schema is invalid input.
 type moreCase struct {
 	file string
-	// wantErr is a substring of the expected *singer.InputError, with
+	// wantErr is a substring of the expected *inputerr.Error, with
 	// wantLine its line; "" means the file loads.
 	wantErr  string
 	wantLine int64
@@ -128,7 +128,7 @@ func TestConformanceMore(t *testing.T) {
 				t.Fatalf("unexpected error: %v", err)
 			}
 			if c.wantErr != "" {
-				var ie *singer.InputError
+				var ie *inputerr.Error
 				if !errors.As(err, &ie) {
 					t.Fatalf("error %v, want an input error containing %q", err, c.wantErr)
 				}

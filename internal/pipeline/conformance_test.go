@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/memory"
-	"github.com/target-oracle/target-oracle/internal/singer"
 )
 
 // conformanceCase runs files (in order, on one engine) from
@@ -15,7 +15,7 @@ import (
 type conformanceCase struct {
 	files    []string
 	settings string
-	// wantErr is a substring of the expected *singer.InputError of the
+	// wantErr is a substring of the expected *inputerr.Error of the
 	// last file; "" means every file loads.
 	wantErr string
 	// states is the exact list of state lines of the last file; nil
@@ -143,7 +143,7 @@ func TestConformance(t *testing.T) {
 				t.Fatalf("unexpected error: %v", err)
 			}
 			if c.wantErr != "" {
-				var ie *singer.InputError
+				var ie *inputerr.Error
 				if !errors.As(err, &ie) {
 					t.Fatalf("error %v, want an input error containing %q", err, c.wantErr)
 				}

@@ -19,9 +19,9 @@ import (
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/engine"
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/memory"
 	"github.com/target-oracle/target-oracle/internal/pipeline"
-	"github.com/target-oracle/target-oracle/internal/singer"
 	"github.com/target-oracle/target-oracle/internal/tablemap"
 )
 
@@ -62,7 +62,7 @@ func TestNoStatePastAFailedBatch(t *testing.T) {
 	eng := memory.New(memory.Options{KeepRows: true, Now: func() time.Time { return fixedNow }, Hooks: failingLoad(2)})
 	cfg := loadConfig(t, `{"batch_size_rows": 1, "max_parallelism": 1}`)
 	states, err := run(t, eng, cfg, input(schemaLine, rec(1, "a"), state(1), rec(2, "b"), state(2), rec(3, "c"), state(3)))
-	var ie *singer.InputError
+	var ie *inputerr.Error
 	if err == nil || errors.As(err, &ie) || !strings.Contains(err.Error(), "injected") {
 		t.Fatalf("err = %v, want the injected database error", err)
 	}
@@ -291,7 +291,7 @@ func TestBatchMessage(t *testing.T) {
 	}
 	// A missing file fails the run, and is not an input error (exit 1).
 	_, err = run(t, newEngine(), loadConfig(t, ""), input(schemaLine, strings.Replace(batch, path, path+".missing", 1)))
-	var ie *singer.InputError
+	var ie *inputerr.Error
 	if err == nil || errors.As(err, &ie) {
 		t.Fatalf("missing BATCH file: err %v", err)
 	}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/engine"
-	"github.com/target-oracle/target-oracle/internal/singer"
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/table"
 	"github.com/target-oracle/target-oracle/internal/tablemap"
 )
@@ -267,7 +267,7 @@ func (p *pipeline) reconcile(ctx context.Context, sess engine.Session, j *job, s
 // would need more columns than Oracle allows) the job's stream and line:
 // the SCHEMA's, or the batch's first record's.
 func jobInputError(j *job, err error) error {
-	var ie *singer.InputError
+	var ie *inputerr.Error
 	if !errors.As(err, &ie) {
 		return err
 	}
@@ -320,7 +320,7 @@ func (p *pipeline) keyMayChange(ctx context.Context, j *job, cur, want *table.Ta
 		steps = append(steps, fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s PRIMARY KEY (%s);", name,
 			table.Quote(table.PrimaryKeyName(cur.Name, j.opts.IdentifierMaxBytes)), quoteAll(want.PrimaryKey)))
 	}
-	return false, &singer.InputError{Line: j.schemaLine, Stream: j.stream.name, Msg: fmt.Sprintf(
+	return false, &inputerr.Error{Line: j.schemaLine, Stream: j.stream.name, Msg: fmt.Sprintf(
 		"key_properties changed from %v to %v, but table %s has rows and its primary key is not changed automatically. "+
 			"%s%s and run the load again. "+
 			"Or load the stream into a new table (table_name_mappings) from a full refresh. See docs/types.md.",

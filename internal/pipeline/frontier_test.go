@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/engine"
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/memory"
 	"github.com/target-oracle/target-oracle/internal/pipeline"
-	"github.com/target-oracle/target-oracle/internal/singer"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
@@ -137,7 +137,7 @@ func TestNoStateAfterAFailingSchema(t *testing.T) {
 			if err == nil {
 				t.Fatal("want the SCHEMA to fail")
 			}
-			var ie *singer.InputError
+			var ie *inputerr.Error
 			if c.wantInput && !errors.As(err, &ie) {
 				t.Fatalf("err = %v, want an input error", err)
 			}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/config"
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/schema"
 	"github.com/target-oracle/target-oracle/internal/singer"
 	"github.com/target-oracle/target-oracle/internal/table"
@@ -19,7 +20,7 @@ import (
 )
 
 // handle processes one message on the coordinator goroutine. An
-// *singer.InputError means the input is wrong; the caller drains and stops.
+// *inputerr.Error means the input is wrong; the caller drains and stops.
 func (p *pipeline) handle(m *singer.Message) error {
 	switch m.Type {
 	case singer.TypeSchema:
@@ -38,13 +39,13 @@ func (p *pipeline) handle(m *singer.Message) error {
 	case singer.TypeBatch:
 		return p.onBatch(m)
 	}
-	return &singer.InputError{Line: m.Line, Stream: m.Stream, Msg: fmt.Sprintf("unknown message type %v", m.Type)}
+	return &inputerr.Error{Line: m.Line, Stream: m.Stream, Msg: fmt.Sprintf("unknown message type %v", m.Type)}
 }
 
 func (p *pipeline) onStreamSchema(m *singer.Message) error {
 	ident, err := schemaIdentity(m)
 	if err != nil {
-		return &singer.InputError{Line: m.Line, Stream: m.Stream, Msg: "invalid schema", Err: err}
+		return &inputerr.Error{Line: m.Line, Stream: m.Stream, Msg: "invalid schema", Err: err}
 	}
 	s := p.streams[m.Stream]
 	if s != nil && bytes.Equal(s.schemaText, ident) {
@@ -52,17 +53,17 @@ func (p *pipeline) onStreamSchema(m *singer.Message) error {
 	}
 	sch, err := schema.Compile(m.Schema)
 	if err != nil {
-		return &singer.InputError{Line: m.Line, Stream: m.Stream, Err: err} // the compiler says "invalid schema: …"
+		return &inputerr.Error{Line: m.Line, Stream: m.Stream, Err: err} // the compiler says "invalid schema: …"
 	}
 	if s == nil {
 		if len(p.order) >= MaxStreams {
-			return &singer.InputError{Line: m.Line, Stream: m.Stream,
+			return &inputerr.Error{Line: m.Line, Stream: m.Stream,
 				Msg: fmt.Sprintf("more than %d streams in one run: split the tap's output over several runs", MaxStreams)}
 		}
 		s = p.newStream(m.Stream)
 	}
 	if !sch.Root.HasProperties && s.settings.StorageMode != "json" {
-		return &singer.InputError{Line: m.Line, Stream: m.Stream,
+		return &inputerr.Error{Line: m.Line, Stream: m.Stream,
 			Msg: "schema has no properties (set storage_mode json for this stream to load such records as documents)"}
 	}
 	keys := m.KeyProperties
@@ -70,11 +71,11 @@ func (p *pipeline) onStreamSchema(m *singer.Message) error {
 		keys = nil
 	}
 	if p.cfg.PrimaryKeyRequired && len(keys) == 0 {
-		return &singer.InputError{Line: m.Line, Stream: m.Stream, Msg: "key_properties are required (primary_key_required is true)"}
+		return &inputerr.Error{Line: m.Line, Stream: m.Stream, Msg: "key_properties are required (primary_key_required is true)"}
 	}
 	for _, k := range keys {
 		if sch.Root.Lookup(k) == nil {
-			return &singer.InputError{Line: m.Line, Stream: m.Stream, Property: k, Msg: "key property is not in the schema"}
+			return &inputerr.Error{Line: m.Line, Stream: m.Stream, Property: k, Msg: "key property is not in the schema"}
 		}
 	}
 	if err := p.historySchema(s, keys); err != nil {
@@ -139,7 +140,7 @@ func checkVersion(m *singer.Message) error {
 		err = fmt.Errorf("more than 38 digits")
 	}
 	if err != nil {
-		return &singer.InputError{Line: m.Line, Stream: m.Stream, Property: "version", Msg: fmt.Sprintf("%s is not a table version (an integer of at most 38 digits): %v", m.Version, err)}
+		return &inputerr.Error{Line: m.Line, Stream: m.Stream, Property: "version", Msg: fmt.Sprintf("%s is not a table version (an integer of at most 38 digits): %v", m.Version, err)}
 	}
 	m.Version = canon
 	return nil
@@ -160,19 +161,19 @@ func (p *pipeline) keysAgree(s *stream, l *tablemap.Layout, line int64) error {
 	}
 	switch {
 	case !slices.Equal(other.keys, s.keys):
-		return &singer.InputError{Line: line, Stream: s.name, Msg: fmt.Sprintf(
+		return &inputerr.Error{Line: line, Stream: s.name, Msg: fmt.Sprintf(
 			"streams %q (key_properties %v) and %q (key_properties %v) both load into table %s: their keys must agree",
 			other.name, other.keys, s.name, s.keys, name)}
 	case !slices.Equal(other.layout.Table().PrimaryKey, t.PrimaryKey) &&
 		(other.settings.LoadMethod == "append-only") != (s.settings.LoadMethod == "append-only"):
 		// Same key_properties, but one load method keeps no PRIMARY KEY
 		// constraint (append-only) and the other needs one.
-		return &singer.InputError{Line: line, Stream: s.name, Msg: fmt.Sprintf(
+		return &inputerr.Error{Line: line, Stream: s.name, Msg: fmt.Sprintf(
 			"streams %q (load_method %s) and %q (load_method %s) both load into table %s with key_properties %v: "+
 				"append-only loads keep no PRIMARY KEY constraint, the other methods need one; give both streams the same kind of load_method (stream_overrides)",
 			other.name, other.settings.LoadMethod, s.name, s.settings.LoadMethod, name, s.keys)}
 	case !slices.Equal(other.layout.Table().PrimaryKey, t.PrimaryKey):
-		return &singer.InputError{Line: line, Stream: s.name, Msg: fmt.Sprintf(
+		return &inputerr.Error{Line: line, Stream: s.name, Msg: fmt.Sprintf(
 			"streams %q (primary key columns %v) and %q (primary key columns %v) both load into table %s: their key columns must agree",
 			other.name, other.layout.Table().PrimaryKey, s.name, t.PrimaryKey, name)}
 	}
@@ -229,7 +230,7 @@ func schemaIdentity(m *singer.Message) ([]byte, error) {
 func (p *pipeline) onStreamRecord(m *singer.Message) error {
 	s := p.streams[m.Stream]
 	if s == nil || s.layout == nil { // m's syntax is checked: onePass was false
-		return &singer.InputError{Line: m.Line, Stream: m.Stream, Msg: "RECORD before any SCHEMA for this stream"}
+		return &inputerr.Error{Line: m.Line, Stream: m.Stream, Msg: "RECORD before any SCHEMA for this stream"}
 	}
 	if s.read == s.reported {
 		p.unreported = append(p.unreported, s)
@@ -388,9 +389,9 @@ func (p *pipeline) validate(s *stream, m *singer.Message) error {
 	if err := s.schema.ValidateRaw(m.Record); err != nil {
 		var ve *schema.ValidationError
 		if errors.As(err, &ve) {
-			return &singer.InputError{Line: m.Line, Stream: s.name, Property: joinPath(ve.Path), Msg: ve.Msg}
+			return &inputerr.Error{Line: m.Line, Stream: s.name, Property: joinPath(ve.Path), Msg: ve.Msg}
 		}
-		return &singer.InputError{Line: m.Line, Stream: s.name, Msg: err.Error()}
+		return &inputerr.Error{Line: m.Line, Stream: s.name, Msg: err.Error()}
 	}
 	return nil
 }
@@ -415,7 +416,7 @@ func (p *pipeline) meta(m *singer.Message) (*tablemap.Meta, error) {
 		if m.TimeExtracted != p.extracted.in {
 			t, _, err := value.CanonicalDateTime([]byte(m.TimeExtracted))
 			if err != nil {
-				return nil, &singer.InputError{Line: m.Line, Stream: m.Stream, Property: "time_extracted", Msg: err.Error()}
+				return nil, &inputerr.Error{Line: m.Line, Stream: m.Stream, Property: "time_extracted", Msg: err.Error()}
 			}
 			p.extracted.in, p.extracted.out = m.TimeExtracted, t
 		}
@@ -555,7 +556,7 @@ func (e *batchFileError) Unwrap() error { return e.err }
 // batchFailed classifies an error of the BATCH reader: input errors stay
 // as they are; a signal stays a signal.
 func batchFailed(err error) error {
-	var ie *singer.InputError
+	var ie *inputerr.Error
 	if errors.As(err, &ie) || errors.Is(err, ErrStopped) || errors.Is(err, context.Canceled) {
 		return err
 	}
@@ -578,7 +579,7 @@ func (p *pipeline) interrupted() error {
 
 // withFile names the BATCH file row of a record's input error.
 func withFile(err error, m *singer.Message) error {
-	var ie *singer.InputError
+	var ie *inputerr.Error
 	if m.File != "" && errors.As(err, &ie) && ie.File == "" {
 		ie.File, ie.FileLine = m.File, m.FileLine
 	}
@@ -598,7 +599,7 @@ func (p *pipeline) newStream(name string) *stream {
 
 // inputErrorFrom turns a table-model error into an input error.
 func inputErrorFrom(line int64, stream string, err error) error {
-	var ie *singer.InputError
+	var ie *inputerr.Error
 	if errors.As(err, &ie) {
 		if ie.Line == 0 {
 			ie.Line = line
@@ -612,7 +613,7 @@ func inputErrorFrom(line int64, stream string, err error) error {
 	if errors.As(err, &ce) {
 		return &config.Error{Key: ce.Setting, Msg: fmt.Sprintf("stream %q: %s", stream, ce.Msg)}
 	}
-	return &singer.InputError{Line: line, Stream: stream, Msg: err.Error()}
+	return &inputerr.Error{Line: line, Stream: stream, Msg: err.Error()}
 }
 
 func joinPath(path []string) string {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/engine"
-	"github.com/target-oracle/target-oracle/internal/singer"
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/table"
 	"github.com/target-oracle/target-oracle/internal/tablemap"
 )
@@ -53,7 +53,7 @@ func (p *pipeline) historyLayout(s *stream, l *tablemap.Layout, existing *table.
 	if existing == nil || existing.IsHistory() {
 		return nil
 	}
-	return &singer.InputError{Line: line, Stream: s.name, Msg: historyProcedure(existing, l.Table())}
+	return &inputerr.Error{Line: line, Stream: s.name, Msg: historyProcedure(existing, l.Table())}
 }
 
 // validFromColumn is the position of the column history_valid_from names.

@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/config"
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/memory"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/pipeline"
-	"github.com/target-oracle/target-oracle/internal/singer"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
@@ -289,7 +289,7 @@ func TestHistoryExistingTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := run(t, eng, hist, input(histSchema, histRec(1, "b", "", t2, "")))
-	var ie *singer.InputError
+	var ie *inputerr.Error
 	if !errors.As(err, &ie) || ie.Line != 1 || ie.Stream != "dim" {
 		t.Fatalf("error %v (%T), want an input error at the SCHEMA's line 1", err, err)
 	}

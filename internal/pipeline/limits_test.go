@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/pipeline"
-	"github.com/target-oracle/target-oracle/internal/singer"
 )
 
 func wantInputError(t *testing.T, err error, contains string) {
 	t.Helper()
-	var ie *singer.InputError
+	var ie *inputerr.Error
 	if !errors.As(err, &ie) || ie.Line == 0 || !strings.Contains(err.Error(), contains) {
 		t.Fatalf("err = %v, want an input error with a line and %q", err, contains)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/target-oracle/target-oracle/internal/config"
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/singer"
 	"github.com/target-oracle/target-oracle/internal/streammap"
 )
@@ -45,7 +46,7 @@ func (p *pipeline) onSchema(m *singer.Message) error {
 	}
 	ident, err := schemaIdentity(m)
 	if err != nil {
-		return &singer.InputError{Line: m.Line, Stream: m.Stream, Msg: "invalid schema", Err: err}
+		return &inputerr.Error{Line: m.Line, Stream: m.Stream, Msg: "invalid schema", Err: err}
 	}
 	in := p.inputs[m.Stream]
 	if in != nil && bytes.Equal(in.ident, ident) {
@@ -60,7 +61,7 @@ func (p *pipeline) onSchema(m *singer.Message) error {
 		if err := mapConfigError(err); errors.As(err, new(*config.Error)) {
 			return err
 		}
-		return &singer.InputError{Line: m.Line, Stream: m.Stream, Msg: "stream map", Err: err}
+		return &inputerr.Error{Line: m.Line, Stream: m.Stream, Msg: "stream map", Err: err}
 	}
 	if in == nil {
 		in = &inputStream{}
@@ -90,13 +91,13 @@ func (p *pipeline) onRecord(m *singer.Message) error {
 	}
 	in := p.inputs[m.Stream]
 	if in == nil {
-		return &singer.InputError{Line: m.Line, Stream: m.Stream, Msg: "RECORD before any SCHEMA for this stream"}
+		return &inputerr.Error{Line: m.Line, Stream: m.Stream, Msg: "RECORD before any SCHEMA for this stream"}
 	}
 	for _, sm := range in.maps {
 		rec, keep, err := sm.Apply(m.Record)
 		if err != nil {
 			var ee *streammap.EvalError
-			ie := &singer.InputError{Line: m.Line, Stream: m.Stream, Err: err} // err says "stream map of …"
+			ie := &inputerr.Error{Line: m.Line, Stream: m.Stream, Err: err} // err says "stream map of …"
 			if errors.As(err, &ee) {
 				ie.Property = ee.Property
 			}

@@ -22,9 +22,9 @@ import (
 
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/engine"
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/metrics"
 	"github.com/target-oracle/target-oracle/internal/private"
-	"github.com/target-oracle/target-oracle/internal/singer"
 	"github.com/target-oracle/target-oracle/internal/streammap"
 	"github.com/target-oracle/target-oracle/internal/tablemap"
 )
@@ -288,7 +288,7 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 						p.log.Warn("signal received: stopping input, committing what was read")
 						return p.drain(ErrStopped)
 					}
-					var ierr *singer.InputError
+					var ierr *inputerr.Error
 					var berr *batchFileError
 					if errors.As(err, &ierr) || errors.As(err, &berr) {
 						return p.drain(err) // what came before is committed, its state written

@@ -13,10 +13,10 @@ import (
 
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/engine"
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/memory"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/pipeline"
-	"github.com/target-oracle/target-oracle/internal/singer"
 )
 
 // Run ids of the two runs of each prune test.
@@ -167,7 +167,7 @@ func TestDeleteMissingGuards(t *testing.T) {
 			name:     "invalid record",
 			settings: `"on_invalid_record":"fail",`,
 			lines:    []string{pruneSchema, pruneRec(1, "a2"), pruneState(2), `{"type":"RECORD","stream":"users","record":{"id":3,"name":7}}`, pruneState(3)},
-			wantErr:  func(err error) bool { var ie *singer.InputError; return errors.As(err, &ie) },
+			wantErr:  func(err error) bool { var ie *inputerr.Error; return errors.As(err, &ie) },
 			want:     [][4]string{{"1", "a2", "", runTwo}, {"2", "b", "", runOne}, {"3", "c", "", runOne}},
 		},
 		{

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/config"
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/memory"
-	"github.com/target-oracle/target-oracle/internal/singer"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
@@ -96,7 +96,7 @@ func TestRoutingToMissingSchemaFailsAtSchema(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `stream "crm-leads": schema CRM does not exist`) {
 		t.Fatalf("err = %v, want the missing schema CRM named", err)
 	}
-	var ie *singer.InputError
+	var ie *inputerr.Error
 	var ce *config.Error
 	if errors.As(err, &ie) || errors.As(err, &ce) {
 		t.Errorf("err %T: want a load failure (exit 1), not input or configuration", err)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/metrics"
 	"github.com/target-oracle/target-oracle/internal/pipeline"
 	"github.com/target-oracle/target-oracle/internal/singer"
@@ -51,8 +52,8 @@ func TestMalformedRecordEndsTheRun(t *testing.T) {
 			eng := newEngine()
 			in := input(schemaLine, rec(1, "a"), rec(2, "b"), state(2), line, rec(5, "e"), state(5))
 			states, err := run(t, eng, loadConfig(t, set), in)
-			var ie *singer.InputError
-			if !errors.As(err, &ie) || ie.Line != 5 || !strings.Contains(err.Error(), want.(*singer.InputError).Msg) {
+			var ie *inputerr.Error
+			if !errors.As(err, &ie) || ie.Line != 5 || !strings.Contains(err.Error(), want.(*inputerr.Error).Msg) {
 				t.Errorf("%s: %s:\ngot  %v\nwant %v", name, line, err, want)
 			}
 			if strings.Join(states, "|") != `{"n":2}` || ids(eng, "S") != "1,2" {
@@ -204,7 +205,7 @@ func TestMalformedVersionedRecord(t *testing.T) {
 		eng := newEngine()
 		in := input(schemaLine, `{"type":"RECORD","stream":"s","record":{"id":1,"v":"a"},"version":1}`, state(1), bad, state(2))
 		states, err := run(t, eng, loadConfig(t, set), in)
-		if err == nil || !strings.Contains(err.Error(), want.(*singer.InputError).Msg) || strings.Join(states, "|") != `{"n":1}` || ids(eng, "S") != "1" {
+		if err == nil || !strings.Contains(err.Error(), want.(*inputerr.Error).Msg) || strings.Join(states, "|") != `{"n":1}` || ids(eng, "S") != "1" {
 			t.Errorf("%s: err %v states %q rows %s; want %v", set, err, states, ids(eng, "S"), want)
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 )
 
 // ErrParquetUnsupported was returned by OpenBatch for parquet files before
@@ -23,7 +25,7 @@ var ErrParquetUnsupported = errors.New("parquet BATCH files are not supported ye
 // or unreadable file, corrupt or non-gzip data labelled gzip — is a plain
 // error naming the file and the BATCH message's line (the run fails with
 // exit 1). A row that is not a valid JSON object, or is over the line
-// limit, is an *InputError with Line set to the BATCH message's line and
+// limit, is an *inputerr.Error with Line set to the BATCH message's line and
 // naming the file and its line.
 //
 // A BatchReader is not safe for concurrent use.
@@ -235,7 +237,7 @@ func (b *BatchReader) row(line []byte) (*Message, error) {
 }
 
 func (b *BatchReader) inputError(err error) error {
-	return &InputError{
+	return &inputerr.Error{
 		Line:   b.line,
 		Stream: b.stream,
 		Msg:    fmt.Sprintf("BATCH file %q line %d", b.urls[b.next-1], b.lr.n),

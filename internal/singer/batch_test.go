@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 )
 
 func writeFile(t *testing.T, name string, data []byte) string {
@@ -184,9 +186,9 @@ func TestBatchErrors(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
-			var ie *InputError
+			var ie *inputerr.Error
 			if got := errors.As(err, &ie); got != tt.inputError {
-				t.Errorf("%v: *InputError is %v, want %v", err, got, tt.inputError)
+				t.Errorf("%v: *inputerr.Error is %v, want %v", err, got, tt.inputError)
 			}
 			for _, s := range tt.wantInError {
 				if !strings.Contains(err.Error(), s) {
@@ -205,7 +207,7 @@ func TestOpenBatchErrors(t *testing.T) {
 		{"file://", `empty file URL "file://"`},
 	} {
 		_, err := OpenBatch(batchMessage(t, "none", "/tmp/ok.jsonl", tt.entry), ReaderOptions{})
-		var ie *InputError
+		var ie *inputerr.Error
 		if err == nil || errors.As(err, &ie) || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: got %v, want a plain error containing %q", tt.entry, err, tt.want)
 		}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 )
 
 // conformanceFiles returns the shared Singer conformance streams, or nil
@@ -94,9 +96,9 @@ func checkFuzzMessage(t *testing.T, m *Message, line []byte) {
 }
 
 func checkFuzzError(t *testing.T, err error, lineNo int64, line []byte) {
-	var ie *InputError
+	var ie *inputerr.Error
 	if !errors.As(err, &ie) || ie.Line <= 0 || ie.Line != lineNo {
-		t.Fatalf("got %v (%T), want an *InputError for line %d", err, err, lineNo)
+		t.Fatalf("got %v (%T), want an *inputerr.Error for line %d", err, err, lineNo)
 	}
 	// A syntax error must agree with encoding/json, except where this
 	// reader is stricter on purpose: UTF-8, surrogates, nesting, length.
@@ -171,7 +173,7 @@ func FuzzDeferredRecord(f *testing.F) {
 			}
 			switch {
 			case werr != nil && gerr != nil:
-				var wie, gie *InputError
+				var wie, gie *inputerr.Error
 				if !errors.As(werr, &wie) || !errors.As(gerr, &gie) || wie.Line != gie.Line || wie.Msg != gie.Msg || wie.Stream != gie.Stream {
 					t.Fatalf("errors differ:\nfull     %v\ndeferred %v", werr, gerr)
 				}

@@ -9,6 +9,8 @@ import (
 	"errors"
 	"slices"
 	"sync/atomic"
+
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 )
 
 // Type is the kind of a Singer message.
@@ -120,7 +122,7 @@ var ErrRedecoded = errors.New("singer: message read again in full")
 
 // CheckRecord checks the JSON syntax of a record whose check the reader
 // deferred (Unchecked), and clears Unchecked when it passes. The error is
-// the *InputError the reader would have returned for the line: the other
+// the *inputerr.Error the reader would have returned for the line: the other
 // parts of the line were checked when it was read, so the first fault of
 // the line is the first fault of the record. When the reader guessed the
 // record's end, a failed check reads the whole line again: its error is
@@ -150,7 +152,7 @@ func (m *Message) CheckRecord() error {
 	if se, ok := err.(*scanError); ok {
 		err = &scanError{se.off + m.recordAt, se.msg}
 	}
-	return &InputError{Line: m.Line, Stream: m.errStream, Msg: err.Error()}
+	return &inputerr.Error{Line: m.Line, Stream: m.errStream, Msg: err.Error()}
 }
 
 // redecode reads m's line again without deferral.

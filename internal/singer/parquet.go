@@ -16,6 +16,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/format"
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 )
 
 // Parquet BATCH files.
@@ -1137,7 +1138,7 @@ func (b *BatchReader) nextParquet() (*Message, error) {
 }
 
 // parquetError classifies an error of the current file: a value without a
-// JSON form is an *InputError about its row and column; anything else
+// JSON form is an *inputerr.Error about its row and column; anything else
 // means the file cannot be read.
 func (b *BatchReader) parquetError(err error) error {
 	var ve *valueError
@@ -1151,7 +1152,7 @@ func (b *BatchReader) parquetError(err error) error {
 }
 
 func (b *BatchReader) parquetRowError(column string, err error) error {
-	return &InputError{
+	return &inputerr.Error{
 		Line:     b.line,
 		Stream:   b.stream,
 		Property: column,

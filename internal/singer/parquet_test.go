@@ -22,6 +22,7 @@ import (
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 )
 
 // writeParquet writes rows to a new file in a temporary directory, in row
@@ -459,7 +460,7 @@ type pqValues struct {
 	Doc  []byte  `parquet:"doc,json"`
 }
 
-// A value without a JSON form is an *InputError naming the row and the
+// A value without a JSON form is an *inputerr.Error naming the row and the
 // column; the next row can still be read, as after a bad jsonl line.
 func TestParquetValueErrors(t *testing.T) {
 	ok := pqValues{Name: []byte("ok"), Doc: []byte("1")}
@@ -486,10 +487,10 @@ func TestParquetValueErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = b.Next()
-		var ie *InputError
+		var ie *inputerr.Error
 		want := `line 2: stream "orders": ` + fmt.Sprintf(tt.want, path)
 		if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), want) {
-			t.Errorf("got %v\nwant *InputError %s", err, want)
+			t.Errorf("got %v\nwant *inputerr.Error %s", err, want)
 		}
 		m, err := b.Next()
 		if err != nil || string(m.Record) != `{"id":3,"f64":0,"name":"ok","ts":"1970-01-01T00:00:00Z","doc":1}` || m.FileLine != 3 {
@@ -502,7 +503,7 @@ func TestParquetValueErrors(t *testing.T) {
 func TestParquetRowLimit(t *testing.T) {
 	path := writeParquet(t, []pqValues{{Name: []byte("short"), Doc: []byte("1")}, {Name: bytes.Repeat([]byte("x"), 100), Doc: []byte("1")}}, 0)
 	rows, err := readBatch(t, parquetMessage("", path), ReaderOptions{MaxLineBytes: 100})
-	var ie *InputError
+	var ie *inputerr.Error
 	if len(rows) != 1 || !errors.As(err, &ie) || !strings.HasSuffix(err.Error(), `row 2: longer than the limit of 100 bytes`) {
 		t.Errorf("got %d rows, %v", len(rows), err)
 	}
@@ -538,7 +539,7 @@ func TestParquetFileErrors(t *testing.T) {
 			path += ".gone"
 		}
 		rows, err := readBatch(t, parquetMessage("", "file://"+path), ReaderOptions{})
-		var ie *InputError
+		var ie *inputerr.Error
 		prefix := fmt.Sprintf(`line 2: stream "orders": BATCH file "file://%s": `, path)
 		if err == nil || errors.As(err, &ie) || !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: got %d rows, %v; want a plain error %s…%s", tt.name, len(rows), err, prefix, tt.want)
@@ -826,7 +827,7 @@ func FuzzParquetFile(f *testing.F) {
 			if err == io.EOF {
 				return
 			}
-			var ie *InputError
+			var ie *inputerr.Error
 			if errors.As(err, &ie) {
 				continue
 			}

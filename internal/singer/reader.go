@@ -6,13 +6,15 @@ import (
 	"fmt"
 	"io"
 	"sync/atomic"
+
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 )
 
 // ReaderOptions tunes a Reader (and a BatchReader).
 type ReaderOptions struct {
 	// MaxLineBytes is the longest accepted line, without its line ending;
 	// 0 means DefaultMaxLineBytes (128 MiB). A longer line is an
-	// *InputError naming the line and the limit; it is read and dropped
+	// *inputerr.Error naming the line and the limit; it is read and dropped
 	// piece by piece, never held whole in memory.
 	MaxLineBytes int
 	// Interrupt, if set, is called before each read of a BATCH file's
@@ -74,7 +76,7 @@ func (r *Reader) Line() int64 { return r.lr.n }
 // are valid only until the next call to Next; callers copy what they keep
 // (see Message.Clone).
 //
-// A malformed line or message is an *InputError with Line set (and Stream
+// A malformed line or message is an *inputerr.Error with Line set (and Stream
 // when known); the line is consumed, so Next may be called again to go on
 // with the following line. Any other error comes from the underlying
 // reader.
@@ -85,7 +87,7 @@ func (r *Reader) Next() (*Message, error) {
 	case err == io.EOF:
 		return nil, io.EOF
 	case errors.Is(err, errLineTooLong):
-		return nil, &InputError{Line: r.lr.n, Msg: fmt.Sprintf(
+		return nil, &inputerr.Error{Line: r.lr.n, Msg: fmt.Sprintf(
 			"line is longer than the limit of %d bytes", r.lr.max)}
 	default:
 		return nil, fmt.Errorf("read input line %d: %w", r.lr.n+1, err)
@@ -361,14 +363,14 @@ func (r *Reader) members(s *scanner, env *envelope, key []byte, deferRecord bool
 	}
 }
 
-// syntaxError turns a scan error into an *InputError. Invalid UTF-8
+// syntaxError turns a scan error into an *inputerr.Error. Invalid UTF-8
 // anywhere in the line is reported as such, whatever the scan tripped on
 // first, so that such lines always get the same explanation.
 func (r *Reader) syntaxError(line []byte, env *envelope, err error) error {
 	if off := invalidUTF8(line); off >= 0 {
 		err = utf8Error(off)
 	}
-	ie := &InputError{Line: r.lr.n, Msg: err.Error()}
+	ie := &inputerr.Error{Line: r.lr.n, Msg: err.Error()}
 	if isString(env.stream) {
 		ie.Stream = r.decodeString(env.stream, &r.stream)
 	}
@@ -606,7 +608,7 @@ func (r *Reader) missing(field string) error {
 }
 
 func (r *Reader) errorf(format string, args ...any) error {
-	return &InputError{Line: r.lr.n, Stream: r.msg.Stream, Msg: fmt.Sprintf(format, args...)}
+	return &inputerr.Error{Line: r.lr.n, Stream: r.msg.Stream, Msg: fmt.Sprintf(format, args...)}
 }
 
 // absent reports a missing or null envelope value.

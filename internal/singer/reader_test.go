@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 )
 
 // readAll reads every message of input, cloning each, up to the first error.
@@ -204,9 +206,9 @@ func TestReaderErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err := r.Next()
-			var ie *InputError
+			var ie *inputerr.Error
 			if !errors.As(err, &ie) {
-				t.Fatalf("got %v (%T), want *InputError", err, err)
+				t.Fatalf("got %v (%T), want *inputerr.Error", err, err)
 			}
 			if ie.Line != 3 || err.Error() != tt.want {
 				t.Errorf("got  %s (Line %d)\nwant %s", err, ie.Line, tt.want)
@@ -319,9 +321,9 @@ func TestReaderLimit(t *testing.T) {
 					t.Fatal(err)
 				}
 			} else {
-				var ie *InputError
+				var ie *inputerr.Error
 				if !errors.As(err, &ie) || err.Error() != "line 2: line is longer than the limit of 1000 bytes" {
-					t.Fatalf("got %v, want an *InputError about the limit on line 2", err)
+					t.Fatalf("got %v, want an *inputerr.Error about the limit on line 2", err)
 				}
 			}
 			if last {
@@ -366,9 +368,9 @@ func TestReaderOverLimitBoundedMemory(t *testing.T) {
 	r := NewReader(src, ReaderOptions{MaxLineBytes: limit})
 	_, err := r.Next()
 	runtime.ReadMemStats(&after)
-	var ie *InputError
+	var ie *inputerr.Error
 	if !errors.As(err, &ie) || ie.Line != 1 || !strings.Contains(err.Error(), "limit of 1048576 bytes") {
-		t.Fatalf("got %v, want an *InputError about the limit on line 1", err)
+		t.Fatalf("got %v, want an *inputerr.Error about the limit on line 1", err)
 	}
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8*limit {
 		t.Errorf("a 200 MiB line over a 1 MiB limit allocated %d bytes", alloc)
@@ -386,9 +388,9 @@ func TestReaderReadError(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := r.Next()
-	var ie *InputError
+	var ie *inputerr.Error
 	if !errors.Is(err, boom) || errors.As(err, &ie) || !strings.Contains(err.Error(), "line 2") {
-		t.Errorf("got %v, want the read error for line 2, not an *InputError", err)
+		t.Errorf("got %v, want the read error for line 2, not an *inputerr.Error", err)
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 
 // MaxDepth is the deepest nesting of objects and arrays a line may have,
 // counting the message object itself as level 1. Deeper input is an
-// *InputError rather than a risk to the stack.
+// *inputerr.Error rather than a risk to the stack.
 const MaxDepth = 1000
 
 // scanError is a JSON syntax error at a byte offset of the scanned line.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/target-oracle/target-oracle/internal/singer"
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
@@ -55,7 +55,7 @@ func TestAdoptDatabaseFilledColumns(t *testing.T) {
 		tb := dbaTable(table.FillIdentity)
 		tb.Columns[2].Fill = table.FillNone // STATUS loses its DEFAULT
 		_, err := NewLayout("s", tree(p("id", in), p("name", str)), []string{"id"}, opts, tb)
-		var ie *singer.InputError
+		var ie *inputerr.Error
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), `"STATUS"`) {
 			t.Errorf("err = %v, want an input error naming STATUS", err)
 		}
@@ -83,7 +83,7 @@ func TestAdoptDatabaseFilledColumns(t *testing.T) {
 				tb = dbaTable(table.FillIdentityAlways)
 			}
 			_, err := NewLayout("s", root, []string{"id"}, opts, tb)
-			var ie *singer.InputError
+			var ie *inputerr.Error
 			if !errors.As(err, &ie) || ie.Property != c.prop || !strings.Contains(err.Error(), c.where) || !strings.Contains(err.Error(), c.name) {
 				t.Errorf("err = %v, want an input error naming property %s and column %s", err, c.prop, c.where)
 			}
@@ -112,7 +112,7 @@ func TestAdoptDatabaseFilledColumns(t *testing.T) {
 		// STATUS is NOT NULL DEFAULT (not ON NULL): the bound NULL would
 		// be refused, so its absence is invalid input.
 		err = l.Row([]byte(`{"id":3,"note":"n"}`), nil, row, nil, nil)
-		var ie *singer.InputError
+		var ie *inputerr.Error
 		if !errors.As(err, &ie) || ie.Property != "status" || !strings.Contains(err.Error(), `"STATUS"`) {
 			t.Errorf("err = %v, want an input error for property status", err)
 		}

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/schema"
-	"github.com/target-oracle/target-oracle/internal/singer"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
@@ -16,7 +16,7 @@ const deletedProperty = "_sdc_deleted_at"
 
 // inputError is the error for what the stream's own messages got wrong.
 func inputError(stream, property, format string, args ...any) error {
-	return &singer.InputError{Stream: stream, Property: property, Msg: fmt.Sprintf(format, args...)}
+	return &inputerr.Error{Stream: stream, Property: property, Msg: fmt.Sprintf(format, args...)}
 }
 
 // Layout is one stream's mapping of records onto a table. It is built once
@@ -86,7 +86,7 @@ type cand struct {
 // columns go at the end. keyProps are the SCHEMA's key_properties
 // (top-level property names).
 //
-// Errors are *singer.InputError for what the stream got wrong (a missing
+// Errors are *inputerr.Error for what the stream got wrong (a missing
 // or LOB key, too many columns, an existing NOT NULL column the schema
 // does not fill) and *ConfigError for unusable settings.
 func NewLayout(stream string, root *schema.Property, keyProps []string, opts table.Options, existing *table.Table) (*Layout, error) {

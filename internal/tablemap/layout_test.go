@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/schema"
-	"github.com/target-oracle/target-oracle/internal/singer"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
@@ -237,7 +237,7 @@ func TestLayoutKeys(t *testing.T) {
 	for _, tt := range tests {
 		l, err := NewLayout("s", tt.root, tt.keys, tt.opts, nil)
 		if msg, ok := strings.CutPrefix(tt.want, "error: "); ok {
-			var ie *singer.InputError
+			var ie *inputerr.Error
 			if !errors.As(err, &ie) || !strings.Contains(err.Error(), msg) {
 				t.Errorf("%s: err = %v, want input error with %q", tt.name, err, msg)
 			}

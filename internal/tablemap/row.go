@@ -237,7 +237,7 @@ func (l *Layout) planObject(b *builder, obj *schema.Property, depth int, propCol
 // supplies the metadata columns (nil: all NULL). unknown, if not nil, is
 // called once per Layout for each record property the schema lacks.
 // A missing or empty key value, a key value too long for its column, and a
-// value its column cannot hold at all are *singer.InputError naming the
+// value its column cannot hold at all are *inputerr.Error naming the
 // property. All values of row share one allocation.
 func (l *Layout) Row(record []byte, meta *Meta, row []string, stats []table.Stats, unknown func(property string)) error {
 	return l.row(record, meta, row, stats, unknown, false)

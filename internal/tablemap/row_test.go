@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/target-oracle/target-oracle/internal/singer"
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
@@ -153,7 +153,7 @@ func TestRowErrors(t *testing.T) {
 	for _, tt := range tests {
 		row := make([]string, l.Columns())
 		err := l.Row([]byte(tt.record), nil, row, nil, nil)
-		var ie *singer.InputError
+		var ie *inputerr.Error
 		if !errors.As(err, &ie) || ie.Property != tt.property || !strings.Contains(err.Error(), tt.msg) {
 			t.Errorf("Row(%s) = %v, want input error on %q mentioning %q", tt.record, err, tt.property, tt.msg)
 		}
