@@ -65,20 +65,17 @@ func ToVector(s string) *Error {
 }
 
 // vectorElements parses a vector's text into its elements.
-func vectorElements(s string) ([]float64, *Error) {
+func vectorElements(s string) ([]json.RawMessage, *Error) {
 	var raw []json.RawMessage
 	if err := json.Unmarshal([]byte(s), &raw); err != nil || len(raw) == 0 {
 		return nil, errorf(51804, "invalid syntax for VECTOR value %.40q: must be '[number, …, number]'", s)
 	}
-	out := make([]float64, len(raw))
 	for i, r := range raw {
-		f, err := strconv.ParseFloat(string(r), 64)
-		if err != nil && !isRange(err) {
+		if _, err := strconv.ParseFloat(string(r), 64); err != nil && !isRange(err) {
 			return nil, errorf(51805, "invalid syntax for VECTOR value: the dimension value at position %d could not be converted to a number", i+1)
 		}
-		out[i] = f
 	}
-	return out, nil
+	return raw, nil
 }
 
 func isRange(err error) bool {
@@ -97,12 +94,14 @@ func (c *Column) checkVector(v string) *Error {
 	if c.Dim > 0 && len(nums) != c.Dim {
 		return errorf(51803, "vector dimension count must match the dimension count specified in the column definition (expected %d dimensions, specified %d dimensions) in column %s", c.Dim, len(nums), c.path())
 	}
-	for i, f := range nums {
-		bad := math.IsInf(f, 0)
-		switch c.VectorFormat {
-		case VectorFloat32:
-			bad = bad || math.Abs(f) > math.MaxFloat32
-		case VectorInt8:
+	for i, r := range nums {
+		bits := 64
+		if c.VectorFormat == VectorFloat32 {
+			bits = 32 // the nearest FLOAT32 of the text must exist
+		}
+		f, err := strconv.ParseFloat(string(r), bits)
+		bad := err != nil
+		if c.VectorFormat == VectorInt8 {
 			bad = f != math.Trunc(f) || f < math.MinInt8 || f > math.MaxInt8
 		}
 		if bad {

@@ -136,6 +136,7 @@ func TestCheck(t *testing.T) {
 		{"vector int8 range", Column{Kind: KindVector, VectorFormat: VectorInt8}, "[1,300]", 51806},
 		{"vector int8 fraction", Column{Kind: KindVector, VectorFormat: VectorInt8}, "[1.5]", 51806},
 		{"vector float32 range", Column{Kind: KindVector, VectorFormat: VectorFloat32}, "[1e39]", 51806},
+		{"vector float32 largest", Column{Kind: KindVector, VectorFormat: VectorFloat32}, "[3.4028235e38,-3.4028235e38]", 0},
 		{"vector float64", Column{Kind: KindVector, VectorFormat: VectorFloat64}, "[1e39]", 0},
 		{"vector syntax", Column{Kind: KindVector}, "[1,2", 51804},
 		{"vector element", Column{Kind: KindVector}, `[1,"a"]`, 51805},
