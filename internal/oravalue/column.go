@@ -89,6 +89,23 @@ func (c *Column) Assign(v string) (string, *Error) {
 		}
 		return "", nil
 	}
+	// Fast paths for values already in canonical form (the loader's):
+	// one scan decides both the conversion and the column's check.
+	switch c.Kind {
+	case KindNumber:
+		if d, sc, ok := canonicalShape(v); ok && d <= maxIntDigits {
+			return v, c.numberFits(v, d, sc)
+		}
+	case KindTimestamp:
+		if fastStored(v) {
+			if f := max(0, len(v)-21); f > c.Frac {
+				return "", errorf(1830, "%q has %d fractional digits, column %s keeps %d", v, f, c.path(), c.Frac)
+			}
+			return v, nil
+		}
+	case KindVarchar, KindClob:
+		return v, c.check(v, false)
+	}
 	s, err := c.convert(v)
 	if err != nil {
 		return "", err
@@ -170,8 +187,13 @@ func (c *Column) check(v string, fullJSON bool) *Error {
 // check constraint sees the value), then the 0/1 check of a boolean
 // NUMBER(1).
 func (c *Column) checkNumber(v string) *Error {
+	intDigits, scale := numberShape(v)
+	return c.numberFits(v, intDigits, scale)
+}
+
+// numberFits is checkNumber of a canonical number of that shape.
+func (c *Column) numberFits(v string, intDigits, scale int) *Error {
 	if c.Precision > 0 {
-		intDigits, scale := numberShape(v)
 		if intDigits > c.Precision-c.Scale {
 			return errorf(1438, "value %s larger than specified precision allowed for this column %s", v, c.path())
 		}

@@ -58,6 +58,14 @@ func ToTimestamp(s string, tz bool) (string, *Error) {
 // the Oracle engine binds as its midnight) as ToTimestamp converts its
 // bind text.
 func storedTimestamp(s string) (string, *Error) {
+	if fastStored(s) {
+		return s, nil
+	}
+	return parseStored(s)
+}
+
+// parseStored is storedTimestamp by the general parser.
+func parseStored(s string) (string, *Error) {
 	var st stamp
 	if err := st.date(s); err != nil {
 		return "", err
@@ -72,9 +80,11 @@ func storedTimestamp(s string) (string, *Error) {
 	if i != len(s)-1 || s[i] != 'Z' {
 		return "", mismatch(s)
 	}
-	var buf [40]byte
-	if out := st.appendText(buf[:0]); string(out) != s {
-		return string(out), nil
+	if st.frac > 0 && s[i-1] == '0' {
+		// Fields are fixed-width: only a fraction's trailing zeros
+		// make the text other than canonical.
+		var buf [40]byte
+		return string(st.appendText(buf[:0])), nil
 	}
 	return s, nil
 }
@@ -238,4 +248,38 @@ func daysIn(y, m int) int {
 		return 30
 	}
 	return 31
+}
+
+// fastStored reports whether s is a canonical stored date-time whose
+// fields are all in range: the embedded engine's common case, decided
+// without the general parser (which then words any error).
+func fastStored(s string) bool {
+	n := len(s)
+	if n < 20 || n == 21 || n > 30 {
+		return false
+	}
+	_ = s[19]
+	if s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[n-1] != 'Z' {
+		return false
+	}
+	y0, y1, y2, y3 := s[0]-'0', s[1]-'0', s[2]-'0', s[3]-'0'
+	m0, m1, d0, d1 := s[5]-'0', s[6]-'0', s[8]-'0', s[9]-'0'
+	h0, h1, i0, i1, s0, s1 := s[11]-'0', s[12]-'0', s[14]-'0', s[15]-'0', s[17]-'0', s[18]-'0'
+	if y0 > 9 || y1 > 9 || y2 > 9 || y3 > 9 || m0 > 1 || m1 > 9 || d0 > 3 || d1 > 9 ||
+		h0 > 2 || h1 > 9 || i0 > 5 || i1 > 9 || s0 > 5 || s1 > 9 {
+		return false
+	}
+	if n > 20 {
+		if s[19] != '.' || s[n-2] == '0' {
+			return false
+		}
+		for i := 20; i < n-1; i++ {
+			if s[i]-'0' > 9 {
+				return false
+			}
+		}
+	}
+	y := int(y0)*1000 + int(y1)*100 + int(y2)*10 + int(y3)
+	mo, day := int(m0*10+m1), int(d0*10+d1)
+	return y > 0 && mo >= 1 && mo <= 12 && day >= 1 && (day <= 28 || day <= daysIn(y, mo)) && h0*10+h1 < 24
 }

@@ -12,12 +12,8 @@ const maxIntDigits = 126
 // Oracle engine binds canonical decimals) and ORA-01426 for a magnitude of
 // 1e126 or more. A canonical s is returned as is.
 func ToNumber(s string) (string, *Error) {
-	if canonicalNumber(s) {
-		dot := strings.IndexByte(s, '.')
-		if dot < 0 {
-			dot = len(s)
-		}
-		if dot-boolInt(s[0] == '-') > maxIntDigits {
+	if d, _, ok := canonicalShape(s); ok {
+		if d > maxIntDigits {
 			return "", errorf(1426, "numeric overflow: %.40q… has more than %d integer digits", s, maxIntDigits)
 		}
 		return s, nil
@@ -49,13 +45,6 @@ func ToNumber(s string) (string, *Error) {
 	return out, nil
 }
 
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 func digits(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
@@ -65,28 +54,42 @@ func digits(s string) bool {
 	return true
 }
 
-// canonicalNumber reports whether s is a number in canonical form:
-// -?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?, and not "-0".
-func canonicalNumber(s string) bool {
+// canonicalShape reports whether s is a number in canonical form,
+// -?(0|[1-9][0-9]*)(\.[0-9]*[1-9])? and not "-0", with its integer
+// digits (none for "0") and scale.
+func canonicalShape(s string) (intDigits, scale int, ok bool) {
 	i := 0
 	if i < len(s) && s[i] == '-' {
 		i++
 	}
 	start := i
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+	for i < len(s) && s[i]-'0' <= 9 {
 		i++
 	}
+	intDigits = i - start
 	switch {
-	case i == start, s[start] == '0' && i-start > 1:
-		return false
+	case intDigits == 0, s[start] == '0' && intDigits > 1:
+		return 0, 0, false
+	case s[start] == '0':
+		intDigits = 0
 	}
 	if i == len(s) {
-		return !(start == 1 && s[1:] == "0")
+		return intDigits, 0, !(start == 1 && intDigits == 0)
 	}
 	if s[i] != '.' || i == len(s)-1 || s[len(s)-1] == '0' {
-		return false
+		return 0, 0, false
 	}
-	return digits(s[i+1:])
+	for j := i + 1; j < len(s); j++ {
+		if s[j]-'0' > 9 {
+			return 0, 0, false
+		}
+	}
+	return intDigits, len(s) - i - 1, true
+}
+
+func canonicalNumber(s string) bool {
+	_, _, ok := canonicalShape(s)
+	return ok
 }
 
 // numberShape returns the integer digits and scale of a canonical number.

@@ -182,3 +182,36 @@ func TestAssignDoesNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// TestFastStoredAgrees holds the embedded engine's fast path for stored
+// date-times to the general parser: whatever it accepts, the parser
+// accepts unchanged.
+func TestFastStoredAgrees(t *testing.T) {
+	seeds := []string{"2024-01-02T03:04:05Z", "2024-02-29T23:59:59.999999999Z", "0001-01-01T00:00:00.1Z", "9999-12-31T23:59:59Z"}
+	const alphabet = "0123456789-T:.Z x"
+	seen := 0
+	for _, s := range seeds {
+		for i := 0; i < len(s); i++ {
+			for _, c := range []byte(alphabet) {
+				m := s[:i] + string(c) + s[i+1:]
+				for _, v := range []string{m, s[:i], s[:i] + s[i+1:]} {
+					if !fastStored(v) {
+						continue
+					}
+					seen++
+					if out, err := parseStored(v); err != nil || out != v {
+						t.Errorf("fastStored(%q) = true; the parser: %q, %v", v, out, err)
+					}
+				}
+			}
+		}
+	}
+	if seen < 50 {
+		t.Fatalf("only %d accepted variants: the test exercises nothing", seen)
+	}
+	for _, v := range []string{"2023-02-29T00:00:00Z", "2024-01-02T24:00:00Z", "0000-01-01T00:00:00Z", "2024-13-01T00:00:00Z", "2024-01-02T03:04:05.50Z", "2024-01-02T03:04:05.Z"} {
+		if fastStored(v) {
+			t.Errorf("fastStored(%q) = true", v)
+		}
+	}
+}
