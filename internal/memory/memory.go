@@ -500,8 +500,9 @@ func (e *OracleError) Error() string { return fmt.Sprintf("ORA-%05d: %s", e.Code
 // ORACode and RowLevel implement engine.CodedError.
 func (e *OracleError) ORACode() int { return e.Code }
 
-// RowLevel reports whether the code is one of a row's values (as
-// internal/oracle classifies the server's): the others the model raises
+// RowLevel reports whether the code is one of a row's values
+// (oravalue.RowLevel, which internal/oracle applies to the server's
+// errors too): the others the model raises
 // (ORA-00904, 00942, 30926, identity and virtual columns) fail for every
 // row alike.
 func (e *OracleError) RowLevel() bool { return oravalue.RowLevel(e.Code) }
