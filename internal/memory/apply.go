@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/target-oracle/target-oracle/internal/oravalue"
 	"github.com/target-oracle/target-oracle/internal/value"
 
 	"github.com/target-oracle/target-oracle/internal/engine"
@@ -42,17 +42,22 @@ func (t *memTable) apply(st engine.Step, now string) (engine.Result, error) {
 
 func (t *memTable) write(w *engine.Write, now string) (engine.Result, error) {
 	cols := make([]*table.Column, len(w.Columns))
+	rules := make([]oravalue.Column, len(w.Columns))
 	dbTime := -1 // the column the database fills: not checked
 	for i, name := range w.Columns {
 		cols[i] = t.def.Column(name)
 		if cols[i] == nil {
 			return engine.Result{}, oraError(904, fmt.Sprintf("%q: invalid identifier", name))
 		}
+		rules[i] = t.valueRules(cols[i])
 		if name == w.DatabaseTime {
 			dbTime = i
 		}
 	}
-	for _, r := range w.Rows {
+	// stored holds the values the server would keep where they differ
+	// from the row's (a value the loader did not canonicalise).
+	var stored map[[2]int]string
+	for j, r := range w.Rows {
 		for i, v := range r.Values {
 			if i == dbTime {
 				continue
@@ -60,8 +65,15 @@ func (t *memTable) write(w *engine.Write, now string) (engine.Result, error) {
 			if r.Kind == engine.RowHardDelete && !slices.Contains(w.KeyColumns, w.Columns[i]) {
 				continue // a DELETE by key binds only the key: no other column's rule applies
 			}
-			if err := check(cols[i], v); err != nil {
+			s, err := check(cols[i], &rules[i], v)
+			if err != nil {
 				return engine.Result{}, fmt.Errorf("input line %d: %w", r.Line, err)
+			}
+			if s != v {
+				if stored == nil {
+					stored = map[[2]int]string{}
+				}
+				stored[[2]int{j, i}] = s
 			}
 		}
 	}
@@ -90,9 +102,12 @@ func (t *memTable) write(w *engine.Write, now string) (engine.Result, error) {
 			return engine.Result{}, err
 		}
 	}
-	for _, r := range w.Rows {
+	for j, r := range w.Rows {
 		row := make(map[string]string, len(w.Columns))
 		for i, v := range r.Values {
+			if s, ok := stored[[2]int{j, i}]; ok {
+				v = s
+			}
 			if v != "" {
 				row[w.Columns[i]] = v
 			}
@@ -314,116 +329,6 @@ func (t *memTable) migrate(next *table.Table) error {
 		}
 	}
 	return nil
-}
-
-// check models the server's checks of one value against its column. A
-// failure here means the loader did not widen a column it had to: the
-// model is strict where Oracle would silently round.
-func check(c *table.Column, v string) error {
-	switch c.Fill { // an adopted table's column (SPEC §5.5), as Oracle treats it
-	case table.FillIdentityAlways:
-		return oraError(32795, fmt.Sprintf("cannot insert into a generated always identity column %q", c.Name))
-	case table.FillVirtual:
-		return oraError(54013, fmt.Sprintf("INSERT operation disallowed on virtual columns: %q", c.Name))
-	case table.FillDefaultOnNull, table.FillIdentityOnNull:
-		if v == "" {
-			return nil // the database stores its default (unknown here: the dump shows NULL)
-		}
-	}
-	if v == "" {
-		if !c.Nullable {
-			return oraError(1400, fmt.Sprintf("cannot insert NULL into (%q)", c.Name))
-		}
-		return nil
-	}
-	t := c.Type
-	switch t.Kind {
-	case table.KindRaw, table.KindBlob, table.KindVector:
-		return checkNative(c, v)
-	case table.KindVarchar:
-		n := len(v)
-		if (t.CharSemantics || t.National) && n > t.Length {
-			n = utf8.RuneCountInString(v) // never more characters than bytes
-		}
-		if n > t.Length {
-			return oraError(12899, fmt.Sprintf("value too large for column %q (actual: %d, maximum: %d)", c.Name, n, t.Length))
-		}
-	case table.KindNumber:
-		intDigits, scale, ok := numberShape(v)
-		if !ok {
-			return oraError(1722, fmt.Sprintf("invalid number %q for column %q", v, c.Name))
-		}
-		if t.BoolNumber && v != "0" && v != "1" {
-			return oraError(2290, fmt.Sprintf("check constraint violated: %q is not 0 or 1 in %q", v, c.Name))
-		}
-		if t.Precision > 0 {
-			if intDigits > t.Precision-t.Scale {
-				return oraError(1438, fmt.Sprintf("value %s larger than specified precision allowed for column %q", v, c.Name))
-			}
-			if scale > t.Scale {
-				return oraError(1438, fmt.Sprintf("value %s would be rounded to scale %d in column %q", v, t.Scale, c.Name))
-			}
-		}
-	case table.KindTimestamp:
-		if f := fracDigits(v); f > t.Frac {
-			return oraError(1830, fmt.Sprintf("%q has %d fractional digits, column %q keeps %d", v, f, c.Name, t.Frac))
-		}
-	case table.KindBoolean:
-		if v != "true" && v != "false" {
-			return oraError(1722, fmt.Sprintf("invalid boolean %q for column %q", v, c.Name))
-		}
-	case table.KindJSON:
-		// The reader validated every record's JSON, so a full parse here
-		// would only cost time; a value that is not a document at all
-		// still fails, as Oracle's IS JSON check would.
-		if b := v[0]; b != '{' && b != '[' && b != '"' && b != '-' && (b < '0' || b > '9') && v != "true" && v != "false" && v != "null" {
-			return oraError(40441, fmt.Sprintf("JSON syntax error in column %q", c.Name))
-		}
-	}
-	return nil
-}
-
-// numberShape returns the integer digits and scale of a canonical number
-// ([-]digits[.digits], no leading zeros but "0").
-func numberShape(v string) (intDigits, scale int, ok bool) {
-	i := 0
-	if v != "" && v[0] == '-' {
-		i++
-	}
-	start, dot := i, -1
-	for ; i < len(v); i++ {
-		if c := v[i]; c-'0' > 9 { // unsigned: not a digit
-			if c != '.' || dot >= 0 {
-				return 0, 0, false
-			}
-			dot = i
-		}
-	}
-	if dot < 0 {
-		dot = len(v)
-	} else {
-		scale = len(v) - dot - 1
-	}
-	intDigits = dot - start
-	if intDigits == 1 && v[start] == '0' {
-		intDigits = 0
-	}
-	return intDigits, scale, len(v) > start
-}
-
-func fracDigits(ts string) int {
-	i := 19 // canonical: YYYY-MM-DDTHH:MM:SS[.fff…]Z
-	if len(ts) <= i || ts[i] != '.' {
-		i = strings.IndexByte(ts, '.')
-	}
-	if i < 0 {
-		return 0
-	}
-	n := 0
-	for j := i + 1; j < len(ts) && ts[j] >= '0' && ts[j] <= '9'; j++ {
-		n++
-	}
-	return n
 }
 
 // compareValues orders two stored values of a column type (NULL first).

@@ -68,7 +68,10 @@ func (t *memTable) history(h *engine.History, now string) (engine.Result, error)
 			if h.Columns[i] == h.DatabaseTime {
 				continue
 			}
-			if err := check(t.def.Column(h.Columns[i]), v); err != nil {
+			c := t.def.Column(h.Columns[i])
+			rules := t.valueRules(c)
+			v, err := check(c, &rules, v)
+			if err != nil {
 				return engine.Result{}, fmt.Errorf("input line %d: %w", r.Line, err)
 			}
 			if v != "" {

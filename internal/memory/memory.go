@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/engine"
+	"github.com/target-oracle/target-oracle/internal/oravalue"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
@@ -499,14 +500,12 @@ func (e *OracleError) Error() string { return fmt.Sprintf("ORA-%05d: %s", e.Code
 // ORACode and RowLevel implement engine.CodedError.
 func (e *OracleError) ORACode() int { return e.Code }
 
-// RowLevel reports whether the code is one of a row's values (as
-// internal/oracle classifies the server's): the others the model raises
+// RowLevel reports whether the code is one of a row's values
+// (oravalue.RowLevel, which internal/oracle applies to the server's
+// errors too): the others the model raises
 // (ORA-00904, 00942, 30926, identity and virtual columns) fail for every
 // row alike.
-func (e *OracleError) RowLevel() bool { return rowLevelCodes[e.Code] }
-
-var rowLevelCodes = map[int]bool{1: true, 1400: true, 1438: true, 1722: true, 1830: true,
-	2290: true, 2291: true, 2292: true, 12899: true, 40441: true}
+func (e *OracleError) RowLevel() bool { return oravalue.RowLevel(e.Code) }
 
 func oraError(code int, msg string) error { return &OracleError{Code: code, Msg: msg} }
 

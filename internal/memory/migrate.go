@@ -101,6 +101,13 @@ func (e *Engine) copyAndSwap(t *memTable) error {
 	if chunk <= 0 {
 		chunk = defaultMigrationChunkRows
 	}
+	// The copy's UPDATE stores each converted value in the marker
+	// column: Oracle's value rules apply, as in the fake.
+	mc := t.def.Column(m.Marker)
+	if mc == nil {
+		return oraError(904, fmt.Sprintf("%q: invalid identifier (the migration's marker column)", m.Marker))
+	}
+	rules := t.valueRules(mc)
 	for n := 1; ; n++ {
 		if h := e.opts.Hooks.Chunk; h != nil {
 			if err := h(m.Change, n); err != nil {
@@ -120,6 +127,9 @@ func (e *Engine) copyAndSwap(t *memTable) error {
 				continue
 			}
 			conv, err := table.MigrateValue(ch.From, ch.To, v)
+			if err == nil {
+				conv, err = check(mc, &rules, conv)
+			}
 			if err != nil {
 				return fmt.Errorf("migrate column %s from %s to %s: %w", ch.Column, ch.From, ch.To, err)
 			}

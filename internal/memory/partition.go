@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/target-oracle/target-oracle/internal/engine"
+	"github.com/target-oracle/target-oracle/internal/oravalue"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
@@ -29,29 +30,10 @@ func checkPartitions(p *table.Partition, w *engine.Write) error {
 			continue // the database's own time: never NULL
 		}
 		if i < 0 || r.Values[i] == "" {
-			return fmt.Errorf("input line %d: %w", r.Line, oraError(14400, fmt.Sprintf("inserted partition key does not map to any partition (%q is NULL)", col)))
+			return fmt.Errorf("input line %d: %w", r.Line, valueError(oravalue.NoPartition(col)))
 		}
 	}
 	return nil
-}
-
-// partitionOf is the interval partition a date-time value (UTC text,
-// "2006-01-02T…") falls in: P0 below 2000-01-01, then one per interval.
-func partitionOf(p *table.Partition, v string) string {
-	if v < "2000-01-01" {
-		return "P0"
-	}
-	n := 7
-	switch p.Interval {
-	case "day":
-		n = 10
-	case "year":
-		n = 4
-	}
-	if len(v) < n {
-		return v
-	}
-	return v[:n]
 }
 
 // checkMove models ORA-14402: without ROW MOVEMENT an update may not move
@@ -65,8 +47,8 @@ func checkMove(p *table.Partition, old, row map[string]string) error {
 	if !set {
 		return nil
 	}
-	if partitionOf(p, old[col]) != partitionOf(p, v) {
-		return oraError(14402, "updating partition key column would cause a partition change")
+	if oravalue.PartitionOf(p.Interval, old[col]) != oravalue.PartitionOf(p.Interval, v) {
+		return valueError(oravalue.PartitionMove())
 	}
 	return nil
 }

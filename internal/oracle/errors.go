@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/sijms/go-ora/v2/network"
+
+	"github.com/target-oracle/target-oracle/internal/oravalue"
 )
 
 // ErrCommitUnknown is wrapped by the error of a batch whose COMMIT lost the
@@ -154,26 +156,6 @@ const (
 	scopeStatement              // the statement: every row fails alike, never bisect
 )
 
-// rowCodes are errors of one row's values (SPEC §6.3: decided by the ORA
-// code, never by how many rows fail): bisection names the record.
-var rowCodes = map[int]bool{
-	1:     true, // unique constraint violated
-	1400:  true, // cannot insert NULL
-	1407:  true, // cannot update to NULL
-	1426:  true, // numeric overflow
-	1438:  true, // value larger than specified precision
-	1722:  true, // invalid number
-	1830:  true, // date format picture ends before converting entire input string
-	1843:  true, // not a valid month
-	1847:  true, // day of month must be between 1 and last day of month
-	1861:  true, // literal does not match format string
-	2290:  true, // check constraint violated (IS JSON, 0/1 checks)
-	2291:  true, // integrity constraint violated - parent key not found
-	2292:  true, // integrity constraint violated - child record found
-	12899: true, // value too large for column
-	40441: true, // JSON syntax error
-}
-
 // statementCodes are errors of the statement, not of a row (SPEC §6.3):
 // every row of the execute fails with them, so bisection would only
 // narrow down to the first row and name an innocent record. ORA-00900 to
@@ -201,7 +183,7 @@ func scopeOf(err error) scope {
 	switch {
 	case code == 0:
 		return scopeUnknown
-	case rowCodes[code]:
+	case oravalue.RowLevel(code): // one row's values (SPEC §6.3: by the ORA code)
 		return scopeRow
 	case statementCodes[code], code >= 900 && code <= 999:
 		return scopeStatement

@@ -11,6 +11,7 @@ import (
 
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
+	"github.com/target-oracle/target-oracle/internal/oravalue"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
@@ -145,9 +146,9 @@ func (w *work) store(t *tbl, c *column, v value) (string, error) {
 	s := v.text
 	switch c.fill { // a DBA's column (SPEC §5.5)
 	case table.FillIdentityAlways:
-		return "", oraError(32795, "cannot insert into a generated always identity column %q", c.name)
+		return "", valueError(oravalue.GeneratedAlways(c.name))
 	case table.FillVirtual:
-		return "", oraError(54013, "INSERT operation disallowed on virtual columns: %q", c.name)
+		return "", valueError(oravalue.Virtual(c.name))
 	}
 	switch {
 	case v.now:
@@ -162,7 +163,8 @@ func (w *work) store(t *tbl, c *column, v value) (string, error) {
 	}
 	if s == "" {
 		if c.notNull {
-			return "", oraError(1400, "cannot insert NULL into (%q.%q.%q)", t.schema, t.name, c.name)
+			rules := t.valueColumn(c)
+			return "", valueError(oravalue.NotNull(&rules))
 		}
 		return "", nil
 	}
@@ -233,7 +235,8 @@ func (w *work) newRow(t *tbl, as []assignment, b *binds, row int, src map[string
 			}
 		}
 		if c.notNull && r[c.name] == "" {
-			return nil, oraError(1400, "cannot insert NULL into (%q.%q.%q)", t.schema, t.name, c.name)
+			rules := t.valueColumn(&c)
+			return nil, valueError(oravalue.NotNull(&rules))
 		}
 	}
 	return r, nil

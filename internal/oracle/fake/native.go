@@ -2,7 +2,6 @@ package fake
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -118,48 +117,6 @@ func (db *DB) measureBinary(d *arg) error {
 		// wirepeer.TestByteBinds: [long, NULL] is declared a RAW of the
 		// long value's length.
 		return fmt.Errorf("an array of bytes mixing RAW (or NULL) and LONG RAW values: go-ora declares the array by its last element (command.go:1654-1689)")
-	}
-	return nil
-}
-
-// convertVector reads TO_VECTOR's text: a JSON array of numbers.
-func convertVector(s string) (string, error) {
-	var nums []json.Number
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	if err := dec.Decode(&nums); err != nil || len(nums) == 0 {
-		return "", oraError(51805, "invalid vector text %.40q", s)
-	}
-	return s, nil
-}
-
-// checkNative models the server's checks of RAW (length), BLOB and
-// VECTOR (dimension count, INT8 range) values in their stored forms.
-func checkNative(c *column, typ table.Type, v string) error {
-	switch typ.Kind {
-	case table.KindRaw, table.KindBlob:
-		b, err := base64.StdEncoding.DecodeString(v)
-		if err != nil {
-			return fmt.Errorf("fake: stored bytes of %q are not base64: %v", c.name, err)
-		}
-		if typ.Kind == table.KindRaw && len(b) > typ.Length {
-			return oraError(12899, "value too large for column %q (actual: %d, maximum: %d)", c.name, len(b), typ.Length)
-		}
-		return nil
-	}
-	var nums []float64
-	if err := json.Unmarshal([]byte(v), &nums); err != nil {
-		return oraError(51805, "invalid vector text for column %q", c.name)
-	}
-	if typ.Dim > 0 && len(nums) != typ.Dim {
-		return oraError(51803, "vector dimension count must match the dimension count specified in the column definition (actual: %d, required: %d)", len(nums), typ.Dim)
-	}
-	if typ.VectorFormat == table.VectorInt8 {
-		for _, f := range nums {
-			if f != float64(int8(f)) {
-				return oraError(51806, "vector column %q is INT8 and the value %v is not an INT8", c.name, f)
-			}
-		}
 	}
 	return nil
 }

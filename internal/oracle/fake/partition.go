@@ -3,6 +3,8 @@ package fake
 import (
 	"regexp"
 	"strings"
+
+	"github.com/target-oracle/target-oracle/internal/oravalue"
 )
 
 // partitioning is the interval range partitioning a CREATE TABLE declared,
@@ -49,7 +51,7 @@ func (p *partitioning) place(r map[string]string) error {
 	if p == nil || r[p.key] != "" {
 		return nil
 	}
-	return oraError(14400, "inserted partition key does not map to any partition")
+	return valueError(oravalue.NoPartition(p.key))
 }
 
 // move refuses an update that changes the row's partition when the table
@@ -59,22 +61,10 @@ func (p *partitioning) move(old, r map[string]string) error {
 		return nil
 	}
 	if r[p.key] == "" {
-		return oraError(14400, "inserted partition key does not map to any partition")
+		return valueError(oravalue.NoPartition(p.key))
 	}
-	if !p.rowMovement && p.of(old[p.key]) != p.of(r[p.key]) {
-		return oraError(14402, "updating partition key column would cause a partition change")
+	if !p.rowMovement && oravalue.PartitionOf(p.interval, old[p.key]) != oravalue.PartitionOf(p.interval, r[p.key]) {
+		return valueError(oravalue.PartitionMove())
 	}
 	return nil
-}
-
-// of is the partition of a stored date-time value ("2006-01-02 …").
-func (p *partitioning) of(v string) string {
-	if v < "2000-01-01" {
-		return "P0"
-	}
-	n := map[string]int{"DAY": 10, "MONTH": 7, "YEAR": 4}[p.interval]
-	if len(v) < n {
-		return v
-	}
-	return v[:n]
 }

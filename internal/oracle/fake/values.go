@@ -3,18 +3,17 @@ package fake
 import (
 	"database/sql"
 	"database/sql/driver"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
-	"unicode/utf8"
 
 	go_ora "github.com/sijms/go-ora/v2"
 
+	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/oracle"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
+	"github.com/target-oracle/target-oracle/internal/oravalue"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
@@ -385,81 +384,38 @@ type value struct {
 	binary bool
 }
 
-// convert turns bind text into the stored form of its conversion.
+// convert turns bind text into the stored form of its conversion, as
+// Oracle's conversion functions do (internal/oravalue).
 func convert(c conv, s string) (string, error) {
 	if s == "" {
 		return "", nil
 	}
+	var out string
+	var err *oravalue.Error
 	switch c {
 	case convNumber:
-		v, ok := canonicalNumber(s)
-		if !ok {
-			return "", oraError(1722, "invalid number %q", s)
-		}
-		return v, nil
+		out, err = oravalue.ToNumber(s)
 	case convBoolean:
-		switch strings.ToLower(s) {
-		case "true", "yes", "on", "1", "t", "y":
-			return "true", nil
-		case "false", "no", "off", "0", "f", "n":
-			return "false", nil
-		}
-		return "", oraError(61800, "invalid boolean value %q", s)
+		out, err = oravalue.ToBoolean(s)
 	case convDate:
-		if _, err := time.Parse("2006-01-02", s); err != nil {
-			return "", oraError(1861, "literal %q does not match format string", s)
-		}
-		return s, nil
+		out, err = oravalue.ToDate(s)
 	case convTimestamp, convTimestampTZ:
-		layout := "2006-01-02T15:04:05.000000000"
-		if c == convTimestampTZ {
-			layout += " -07:00"
-		}
-		t, err := time.Parse(layout, s)
-		if err != nil {
-			return "", oraError(1861, "literal %q does not match format string", s)
-		}
-		return t.UTC().Format("2006-01-02T15:04:05.999999999Z"), nil
+		out, err = oravalue.ToTimestamp(s, c == convTimestampTZ)
 	case convJSON:
-		if !json.Valid([]byte(s)) {
-			return "", oraError(40441, "JSON syntax error")
-		}
+		out, err = s, oravalue.JSONText(s)
 	case convVector:
-		return convertVector(s)
+		out, err = s, oravalue.ToVector(s)
+	default:
+		return s, nil
 	}
-	return s, nil
+	if err != nil {
+		return "", valueError(err)
+	}
+	return out, nil
 }
 
-// canonicalNumber parses a plain decimal and returns Oracle's canonical
-// text of the number.
-func canonicalNumber(s string) (string, bool) {
-	neg := strings.HasPrefix(s, "-")
-	body := strings.TrimPrefix(s, "-")
-	ip, fp, hasPoint := strings.Cut(body, ".")
-	if ip == "" && fp == "" || hasPoint && fp == "" {
-		return "", false
-	}
-	for _, p := range [2]string{ip, fp} {
-		for i := 0; i < len(p); i++ {
-			if p[i] < '0' || p[i] > '9' {
-				return "", false
-			}
-		}
-	}
-	ip = strings.TrimLeft(ip, "0")
-	fp = strings.TrimRight(fp, "0")
-	if ip == "" {
-		ip = "0"
-	}
-	out := ip
-	if fp != "" {
-		out += "." + fp
-	}
-	if neg && out != "0" {
-		out = "-" + out
-	}
-	return out, true
-}
+// valueError is a value rule's error as the server sends it.
+func valueError(e *oravalue.Error) error { return oraError(e.Code, "%s", e.Msg) }
 
 // compatible reports whether a value converted with c may go into a
 // column of type t without an implicit conversion (the fake refuses
@@ -486,42 +442,18 @@ func compatible(c conv, t table.Type) bool {
 }
 
 // check models the server's checks of a non-NULL stored value in column c
-// of table t (lengths, precision, the 0/1 and IS JSON checks). Like the
-// embedded engine it refuses what Oracle would silently round.
+// of table t (internal/oravalue: lengths, precision, the 0/1 and IS JSON
+// checks, vector dimensions). Like the embedded engine it refuses what
+// Oracle would silently round.
 func (t *tbl) check(c *column, v string) error {
-	typ := t.effective(c)
-	switch typ.Kind {
-	case table.KindRaw, table.KindBlob, table.KindVector:
-		return checkNative(c, typ, v)
-	case table.KindVarchar:
-		n := len(v)
-		if typ.CharSemantics || typ.National {
-			n = utf8.RuneCountInString(v)
-		}
-		if n > typ.Length {
-			return oraError(12899, "value too large for column %q (actual: %d, maximum: %d)", c.name, n, typ.Length)
-		}
-	case table.KindNumber:
-		if typ.BoolNumber && v != "0" && v != "1" {
-			return oraError(2290, "check constraint violated: %s is not 0 or 1 in %q", v, c.name)
-		}
-		if typ.Precision > 0 {
-			ip, fp, _ := strings.Cut(strings.TrimPrefix(v, "-"), ".")
-			if ip == "0" {
-				ip = ""
-			}
-			if len(ip) > typ.Precision-typ.Scale || len(fp) > typ.Scale {
-				return oraError(1438, "value %s larger than specified precision allowed for column %q", v, c.name)
-			}
-		}
-	case table.KindTimestamp:
-		if _, frac, ok := strings.Cut(strings.TrimSuffix(v, "Z"), "."); ok && len(frac) > typ.Frac {
-			return oraError(1830, "%q has %d fractional digits, column %q keeps %d", v, len(frac), c.name, typ.Frac)
-		}
-	case table.KindJSON:
-		if !json.Valid([]byte(v)) {
-			return oraError(2290, "check constraint (IS JSON) violated for column %q", c.name)
-		}
+	rules := t.valueColumn(c)
+	if err := rules.Check(v); err != nil {
+		return valueError(err)
 	}
 	return nil
+}
+
+// valueColumn describes column c for the value rules.
+func (t *tbl) valueColumn(c *column) oravalue.Column {
+	return engine.ValueColumn(t.schema, t.name, c.name, t.effective(c), !c.notNull)
 }
