@@ -74,14 +74,27 @@ func binaryLen(stored string) int {
 }
 
 // binaryColumn decodes the stored values of a binary bind into the slice
-// type of class c.
-func binaryColumn(c bindClass, bd *oraclesql.Bind, rows []engine.Row, texts []string) (any, error) {
-	vals := make([][]byte, len(texts))
+// type of class c. The values are decoded end to end into buf's bytes,
+// reused by the next chunk like the slices.
+func binaryColumn(c bindClass, bd *oraclesql.Bind, rows []engine.Row, buf *bindBuf) (any, error) {
+	texts := buf.texts
+	need := 0
+	for _, s := range texts {
+		need += base64.StdEncoding.DecodedLen(len(s)) + len(s) // the value and its text's copy
+	}
+	buf.bytes = grow(buf.bytes, need)
+	vals := grow(buf.bin, len(texts))
+	buf.bin = vals
+	off := 0
 	for i, s := range texts {
 		if s == "" {
-			continue // nil: NULL
+			vals[i] = nil // NULL
+			continue
 		}
-		v, err := base64.StdEncoding.DecodeString(s)
+		src := buf.bytes[need-len(s) : need]
+		copy(src, s)
+		need -= len(s)
+		n, err := base64.StdEncoding.Decode(buf.bytes[off:need], src)
 		if err != nil {
 			line := int64(0)
 			if i < len(rows) {
@@ -89,14 +102,16 @@ func binaryColumn(c bindClass, bd *oraclesql.Bind, rows []engine.Row, texts []st
 			}
 			return nil, fmt.Errorf("bind %q: the stored value of line %d is not base64: %v", bd.Column, line, err)
 		}
-		vals[i] = v
+		vals[i] = buf.bytes[off : off+n : off+n]
+		off += n
 	}
 	if c != bindBlob {
 		return vals, nil
 	}
-	out := make([]go_ora.Blob, len(vals))
+	out := grow(buf.blob, len(vals))
 	for i, v := range vals {
 		out[i] = go_ora.Blob{Data: v} // nil or empty Data is NULL
 	}
+	buf.blob = out
 	return out, nil
 }

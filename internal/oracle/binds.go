@@ -77,6 +77,40 @@ type binder struct {
 	charset   *charset // the database character set; nil when Unicode
 	buf       []byte
 	ends      []int
+	// bufs are the buffers of each bind (by index into the statement's
+	// binds), reused from chunk to chunk: a chunk's arguments are handed
+	// to go-ora and encoded before Exec returns, and the next chunk is
+	// built only after that (session.exec), so no value outlives its use.
+	bufs  []bindBuf
+	plain []int // the binds fill copies in its pass over the rows
+}
+
+// bindBuf holds one bind's texts and its argument slices of each type.
+type bindBuf struct {
+	texts []string
+	ns    []sql.NullString
+	nv    []go_ora.NVarChar
+	clob  []go_ora.Clob
+	nclob []go_ora.NClob
+	bin   [][]byte
+	blob  []go_ora.Blob
+	bytes []byte // the decoded values of a binary bind, end to end
+}
+
+// buffers returns the buffers of n binds.
+func (b *binder) buffers(n int) []bindBuf {
+	if len(b.bufs) < n {
+		b.bufs = append(b.bufs, make([]bindBuf, n-len(b.bufs))...)
+	}
+	return b.bufs[:n]
+}
+
+// grow returns s with length n, reusing its array when it is large enough.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 func newBinder(o Options) binder {
@@ -165,49 +199,92 @@ func bare(st *oraclesql.Statement) bool {
 }
 
 // texts returns the bind texts of bind for rows (or of its fixed value
-// repeated n times), JSON in ASCII for a non-Unicode database.
+// repeated n times) in dst, JSON in ASCII for a non-Unicode database.
 func (b *binder) texts(bd *oraclesql.Bind, rows []engine.Row, n int, dst []string) ([]string, error) {
-	if cap(dst) < n {
-		dst = make([]string, 0, n)
-	}
-	dst = dst[:0]
-	value := func(i int) (string, error) {
-		if bd.Source == oraclesql.Fixed {
-			return bd.Value, nil
+	dst = grow(dst, n)
+	if bd.Source == oraclesql.Fixed {
+		s := bd.Value
+		if bd.Type.Kind == table.KindTimestamp {
+			s = string(oraclesql.AppendBindText(nil, bd.Type, s))
+		} else {
+			s = b.asciiJSON(bd.Type, s)
 		}
-		v := rows[i].Values
-		if bd.Index < 0 || bd.Index >= len(v) {
-			return "", fmt.Errorf("bind %q: row of line %d has no value %d", bd.Column, rows[i].Line, bd.Index)
+		for i := range dst {
+			dst[i] = s
 		}
-		return v[bd.Index], nil
+		return dst, nil
 	}
+	k := bd.Index
 	if bd.Type.Kind != table.KindTimestamp {
-		for i := 0; i < n; i++ {
-			s, err := value(i)
-			if err != nil {
-				return nil, err
+		for i := range dst {
+			v := rows[i].Values
+			if k < 0 || k >= len(v) {
+				return nil, missing(bd, rows[i])
 			}
 			// Measured as sent: JSON escaped to ASCII is longer.
-			dst = append(dst, b.asciiJSON(bd.Type, s))
+			dst[i] = b.asciiJSON(bd.Type, v[k])
 		}
 		return dst, nil
 	}
 	b.buf, b.ends = b.buf[:0], b.ends[:0]
-	for i := 0; i < n; i++ {
-		s, err := value(i)
-		if err != nil {
-			return nil, err
+	for i := range dst {
+		v := rows[i].Values
+		if k < 0 || k >= len(v) {
+			return nil, missing(bd, rows[i])
 		}
-		b.buf = oraclesql.AppendBindText(b.buf, bd.Type, s)
+		b.buf = oraclesql.AppendBindText(b.buf, bd.Type, v[k])
 		b.ends = append(b.ends, len(b.buf))
 	}
 	all := string(b.buf) // one allocation for the column
 	start := 0
-	for _, end := range b.ends {
-		dst = append(dst, all[start:end])
+	for i, end := range b.ends {
+		dst[i] = all[start:end]
 		start = end
 	}
 	return dst, nil
+}
+
+// fill puts the texts of every bind of st for rows into bufs. Row values
+// that are bound as stored are copied in one pass over the rows; fixed
+// values, timestamps and JSON for a non-Unicode database are converted
+// bind by bind (texts).
+func (b *binder) fill(st *oraclesql.Statement, rows []engine.Row, bufs []bindBuf) error {
+	n := len(rows)
+	plain := b.plain[:0]
+	for j := range st.Binds {
+		bd := &st.Binds[j]
+		if bd.Source == oraclesql.Fixed || bd.Type.Kind == table.KindTimestamp || b.charset != nil && bd.Type.Kind == table.KindJSON {
+			continue
+		}
+		bufs[j].texts = grow(bufs[j].texts, n)
+		plain = append(plain, j)
+	}
+	for i := range rows {
+		v := rows[i].Values
+		for _, j := range plain {
+			k := st.Binds[j].Index
+			if k < 0 || k >= len(v) {
+				return missing(&st.Binds[j], rows[i])
+			}
+			bufs[j].texts[i] = v[k]
+		}
+	}
+	b.plain = plain
+	for j := range st.Binds {
+		bd := &st.Binds[j]
+		if bd.Source == oraclesql.Fixed || bd.Type.Kind == table.KindTimestamp || b.charset != nil && bd.Type.Kind == table.KindJSON {
+			t, err := b.texts(bd, rows, n, bufs[j].texts)
+			if err != nil {
+				return err
+			}
+			bufs[j].texts = t
+		}
+	}
+	return nil
+}
+
+func missing(bd *oraclesql.Bind, r engine.Row) error {
+	return fmt.Errorf("bind %q: row of line %d has no value %d", bd.Column, r.Line, bd.Index)
 }
 
 // longBinds are the binds of one row that cannot travel as VARCHAR, by
@@ -237,21 +314,21 @@ func (l longBinds) key() string {
 // one for it, else as a temporary LOB; a value long only by the ORA-24816
 // rule always as a temporary LOB (go-ora would send it as VARCHAR). It
 // returns nil when every value fits.
+//
+// It fills the binder's buffers with the texts of rows (fill).
 func (b *binder) long(st *oraclesql.Statement, rows []engine.Row, bareOK func(j int) bool) (map[int]longBinds, error) {
+	bufs := b.buffers(len(st.Binds))
+	if err := b.fill(st, rows, bufs); err != nil {
+		return nil, err
+	}
 	var out map[int]longBinds
-	locBefore := map[int]bool{}
-	var scratch []string
+	var locBefore map[int]bool
 	for j := range st.Binds {
 		bd := &st.Binds[j]
 		if !isText(bd.Type) && !bd.Type.IsBinary() {
 			continue
 		}
-		texts, err := b.texts(bd, rows, len(rows), scratch)
-		if err != nil {
-			return nil, err
-		}
-		scratch = texts
-		for i, s := range texts {
+		for i, s := range bufs[j].texts {
 			fits := b.fits(bd.Type, s)
 			if fits && !(locBefore[i] && b.wireLen(bd.Type, s) > expandedBytes) {
 				continue
@@ -264,7 +341,12 @@ func (b *binder) long(st *oraclesql.Statement, rows []engine.Row, bareOK func(j 
 				out[i] = longBinds{}
 			}
 			out[i][j] = c
-			locBefore[i] = locBefore[i] || c.locator()
+			if c.locator() {
+				if locBefore == nil {
+					locBefore = map[int]bool{}
+				}
+				locBefore[i] = true
+			}
 		}
 	}
 	return out, nil
@@ -286,6 +368,9 @@ type execute struct {
 	rows  []engine.Row
 	long  longBinds // binds of st that travel as LONG binds or temporary LOBs
 	count bool      // its row count is the rows written (not the UPDATE of a split upsert)
+	// filled: the binder's buffers hold the texts of st for rows (the
+	// one execute of a chunk whose values all fit VARCHAR binds).
+	filled bool
 }
 
 // executes splits one chunk of p's rows into array executes (SPEC §6.1).
@@ -307,7 +392,7 @@ func (b *binder) executes(r *oraclesql.Renderer, p *planned, rows []engine.Row) 
 		return nil, err
 	}
 	if long == nil {
-		return []execute{{st: &p.st, rows: rows, count: true}}, nil
+		return []execute{{st: &p.st, rows: rows, count: true, filled: true}}, nil
 	}
 	plain, groups := groupRows(rows, long)
 	var out []execute
@@ -450,31 +535,31 @@ func (b *binder) arrayArgs(e execute) ([]any, error) {
 	if err := b.checkSQL(st); err != nil {
 		return nil, err
 	}
-	n := len(rows)
-	args := make([]any, len(st.Binds))
-	var scratch []string
-	for j := range st.Binds {
-		bd := &st.Binds[j]
-		texts, err := b.texts(bd, rows, n, scratch)
-		if err != nil {
+	bufs := b.buffers(len(st.Binds))
+	if !e.filled {
+		if err := b.fill(st, rows, bufs); err != nil {
 			return nil, err
 		}
+	}
+	args := make([]any, len(st.Binds))
+	for j := range st.Binds {
+		bd, buf := &st.Binds[j], &bufs[j]
 		c, ok := e.long[j]
 		if !ok {
 			c = shortClass(bd.Type)
 		}
-		if err := b.checkTexts(bd, rows, texts); err != nil {
+		if err := b.checkTexts(bd, rows, buf.texts); err != nil {
 			return nil, err
 		}
 		if bd.Type.IsBinary() {
-			if args[j], err = binaryColumn(c, bd, rows, texts); err != nil {
+			a, err := binaryColumn(c, bd, rows, buf)
+			if err != nil {
 				return nil, err
 			}
-			scratch = texts
+			args[j] = a
 			continue
 		}
-		args[j] = column(c, texts)
-		scratch = texts
+		args[j] = column(c, buf)
 	}
 	return args, nil
 }
@@ -517,31 +602,38 @@ func (b *binder) scalarArgs(st *oraclesql.Statement) ([]any, error) {
 // element, and a NULL go_ora.NullNVarChar declares form 0 / charset 0
 // while the other elements carry AL16UTF16 (parameter_encode.go:20-23,
 // command.go:1656-1689); an empty NVarChar keeps form 2.
-func column(c bindClass, texts []string) any {
+//
+// The slices are buf's, reused by the next chunk.
+func column(c bindClass, buf *bindBuf) any {
+	texts := buf.texts
 	switch c {
 	case bindNVarChar:
-		out := make([]go_ora.NVarChar, len(texts))
+		out := grow(buf.nv, len(texts))
 		for i, s := range texts {
 			out[i] = go_ora.NVarChar(s)
 		}
+		buf.nv = out
 		return out
 	case bindClob:
-		out := make([]go_ora.Clob, len(texts))
+		out := grow(buf.clob, len(texts))
 		for i, s := range texts {
 			out[i] = go_ora.Clob{String: s, Valid: s != ""}
 		}
+		buf.clob = out
 		return out
 	case bindNClob:
-		out := make([]go_ora.NClob, len(texts))
+		out := grow(buf.nclob, len(texts))
 		for i, s := range texts {
 			out[i] = go_ora.NClob{String: s, Valid: s != ""}
 		}
+		buf.nclob = out
 		return out
 	}
-	out := make([]sql.NullString, len(texts))
+	out := grow(buf.ns, len(texts))
 	for i, s := range texts {
 		out[i] = sql.NullString{String: s, Valid: s != ""}
 	}
+	buf.ns = out
 	return out
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -195,6 +196,44 @@ func TestArrayArgsAllocations(t *testing.T) {
 	}
 	if ver := args[3].([]sql.NullString); len(ver) != 1000 || ver[999].String != "7" {
 		t.Errorf("fixed bind not repeated per row: %d values", len(ver))
+	}
+}
+
+// TestBindBuffersReusedAcrossChunks (issue #18): once the binder has
+// built one chunk, the next chunks of a batch reuse its slices: what a
+// chunk allocates is the timestamps' text (one string per column) and a
+// few headers, not a slice per bind nor a value per row.
+func TestBindBuffersReusedAcrossChunks(t *testing.T) {
+	st, rows := benchWrite(10000)
+	p := &planned{st: *st, role: roleMerge}
+	p.st.SQL = "MERGE INTO T"
+	b := newBinder(Options{MaxStringBytes: 4000})
+	chunk := func() {
+		execs, err := b.executes(nil, p, rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range execs {
+			if _, err := b.arrayArgs(e); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	chunk()
+	if allocs := testing.AllocsPerRun(10, chunk); allocs > 8 {
+		t.Errorf("%.0f allocations per chunk, want at most 8", allocs)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	const chunks = 5
+	for range chunks {
+		chunk()
+	}
+	runtime.ReadMemStats(&after)
+	perRow := float64(after.TotalAlloc-before.TotalAlloc) / float64(chunks*len(rows))
+	// The timestamp text is 36 bytes per row ("2024-01-02T03:04:05.500000000 +00:00").
+	if perRow > 40 {
+		t.Errorf("%.1f bytes allocated per row of a chunk, want at most 40 (the timestamp text)", perRow)
 	}
 }
 

@@ -60,11 +60,7 @@ func (e *Engine) plan(steps []engine.Step) (plan []planned, idempotent bool, err
 		case *engine.Write:
 			for _, s := range stmts {
 				p := planned{st: s, table: st.Table.QualifiedName(), role: roleMerge, write: st}
-				for _, r := range st.Rows {
-					if s.Rows.Has(r.Kind) {
-						p.rows = append(p.rows, r)
-					}
-				}
+				p.rows = rowsOf(st.Rows, s.Rows)
 				switch {
 				case len(p.rows) == 0:
 					continue
@@ -397,4 +393,26 @@ func (s *session) probe(ctx context.Context, p *planned, rows []engine.Row) erro
 		}
 	}
 	return err
+}
+
+// rowsOf returns the rows of a Write that a statement runs for: the
+// Write's own slice when the statement takes them all (the common case:
+// no copy per statement and batch), else a copy of those it takes.
+func rowsOf(rows []engine.Row, set oraclesql.RowSet) []engine.Row {
+	n := 0
+	for i := range rows {
+		if set.Has(rows[i].Kind) {
+			n++
+		}
+	}
+	if n == len(rows) {
+		return rows[:n:n] // an append by a caller never writes into the Write's rows
+	}
+	out := make([]engine.Row, 0, n)
+	for _, r := range rows {
+		if set.Has(r.Kind) {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -31,6 +31,7 @@
 package fake
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"database/sql/driver"
@@ -43,6 +44,7 @@ import (
 	"sync"
 	"time"
 
+	go_ora "github.com/sijms/go-ora/v2"
 	"github.com/sijms/go-ora/v2/converters"
 	"github.com/sijms/go-ora/v2/network"
 
@@ -534,18 +536,52 @@ func (db *DB) countLOBs(b *binds) {
 	}
 }
 
-// recordArgs keeps the arguments of the last 16 executes per statement
-// shape, for tests that check how values were bound.
+// recordArgs keeps a copy of the arguments of the last 16 executes per
+// statement shape, for tests that check how values were bound: the
+// engine reuses its argument slices from one execute to the next, as
+// go-ora has encoded them before Exec returns.
 func (db *DB) recordArgs(st *oraclesql.Statement, args []any) {
 	if db.args == nil {
 		db.args = map[string][][]any{}
 	}
 	k := shapeOf(st.SQL)
-	a := append(db.args[k], args)
+	kept := make([]any, len(args))
+	for i, v := range args {
+		kept[i] = detach(v)
+	}
+	a := append(db.args[k], kept)
 	if len(a) > 16 {
 		a = a[1:]
 	}
 	db.args[k] = a
+}
+
+// detach copies an array argument (and the bytes of binary values).
+func detach(v any) any {
+	switch a := v.(type) {
+	case [][]byte:
+		out := make([][]byte, len(a))
+		for i, b := range a {
+			if b != nil {
+				out[i] = bytes.Clone(b)
+			}
+		}
+		return out
+	case []go_ora.Blob:
+		out := make([]go_ora.Blob, len(a))
+		for i, b := range a {
+			out[i] = go_ora.Blob{Data: bytes.Clone(b.Data)}
+		}
+		return out
+	case []byte:
+		return bytes.Clone(a)
+	}
+	if r := reflect.ValueOf(v); r.Kind() == reflect.Slice {
+		c := reflect.MakeSlice(r.Type(), r.Len(), r.Len())
+		reflect.Copy(c, r)
+		return c.Interface()
+	}
+	return v
 }
 
 func shapeOf(sql string) string {
