@@ -3,6 +3,8 @@ package memory
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/target-oracle/target-oracle/internal/table"
 )
 
 // Table names are the user's (table_name_mappings): the dump's file for a
@@ -21,6 +23,21 @@ func TestDumpFileName(t *testing.T) {
 		}
 		if filepath.Base(got) != got || got == ".." {
 			t.Errorf("DumpFileName(%q) = %q is not a plain file name", in, got)
+		}
+	}
+}
+
+// The dump's quick path for plain strings writes what the JSON encoder
+// writes.
+func TestEncodeMatchesMarshal(t *testing.T) {
+	w := newRowWriter(&table.Table{})
+	for _, s := range []string{"", "plain text 123", `a"b`, `back\slash`, "tab\there", "\x7f", "<html>&", "naïve", "\u2028", "\xff", "~ ok !"} {
+		want, err := marshal(s, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := w.encode(s); string(got) != string(want) {
+			t.Errorf("encode(%q) = %s, want %s", s, got, want)
 		}
 	}
 }

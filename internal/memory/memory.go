@@ -7,9 +7,11 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"sync"
@@ -113,6 +115,8 @@ type Engine struct {
 	mu         sync.Mutex
 	tables     map[string]*memTable
 	statements []string
+	spill      *spillFile // the dump run's rows on disk (spill.go), created with the first table
+	noSpill    bool       // tests: a dump run that keeps its rows in memory
 }
 
 // New returns an empty embedded engine.
@@ -154,6 +158,10 @@ type memTable struct {
 	migration *migration
 	// undo, while steps run, takes their changes back (undo.go).
 	undo *undoLog
+	// spill holds the committed rows of a dump run, cold lists where
+	// (spill.go); spill is nil when rows stay in memory.
+	spill *spillFile
+	cold  []coldRef
 }
 
 // migration is a rewrite migration in progress, as the store keeps it.
@@ -192,7 +200,7 @@ func (e *Engine) Describe(ctx context.Context, schema, name string) (*table.Tabl
 	if e.tables[schema+"."+name] == nil {
 		// A real table: assume it has rows (the plan must not promise a
 		// key change that would fail).
-		e.tables[schema+"."+name] = &memTable{def: cloneTable(def), keep: e.keepRows(), hasRows: true, byKey: map[string]int{}}
+		e.tables[schema+"."+name] = &memTable{def: cloneTable(def), keep: e.keepRows(), hasRows: true, byKey: map[string]int{}, spill: e.spillFile()}
 	}
 	return cloneTable(def), nil
 }
@@ -213,8 +221,8 @@ func (e *Engine) HasRows(_ context.Context, t *table.Table) (bool, error) {
 		return false, nil
 	}
 	if mt.keep {
-		for _, r := range mt.rows {
-			if r != nil {
+		for i := range mt.rows {
+			if mt.live(i) {
 				return true, nil
 			}
 		}
@@ -254,7 +262,12 @@ func (e *Engine) Rows(qualified string) []map[string]string {
 	if t == nil {
 		return nil
 	}
-	return t.ordered()
+	var out []map[string]string
+	_ = t.eachOrdered(func(r map[string]string) error { // a spill error is the next Load's and Close's
+		out = append(out, maps.Clone(r))
+		return nil
+	})
+	return out
 }
 
 // Statements returns the SQL rendered so far, in execution order.
@@ -271,7 +284,30 @@ func (e *Engine) Close() error {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.writeDump(e.opts.DumpDir)
+	err := e.writeDump(e.opts.DumpDir)
+	if e.spill != nil {
+		err = errors.Join(err, e.spill.err, e.spill.close())
+		e.spill = nil
+	}
+	return err
+}
+
+// spillFile returns the file a dump run keeps its committed rows in,
+// created on first use; nil when rows stay in memory (no dump, KeepRows,
+// or a store, which writes every row at each commit anyway). An error
+// creating it leaves rows in memory: the dump is still right.
+func (e *Engine) spillFile() *spillFile {
+	if e.opts.DumpDir == "" || e.opts.StorePath != "" || e.noSpill {
+		return nil
+	}
+	if e.spill == nil {
+		s, err := newSpillFile()
+		if err != nil {
+			return nil
+		}
+		e.spill = s
+	}
+	return e.spill
 }
 
 func (e *Engine) keepRows() bool {
@@ -307,21 +343,32 @@ func (s *session) Apply(ctx context.Context, ch engine.Change) error {
 	}
 	switch {
 	case t == nil:
-		t = &memTable{keep: e.keepRows(), byKey: map[string]int{}}
+		t = &memTable{keep: e.keepRows(), byKey: map[string]int{}, spill: e.spillFile()}
 		t.def = cloneTable(ch.Table)
 		e.tables[key] = t
 	case ch.Change.Kind == table.Migrate && t.rewrites(ch):
+		if err := t.warmAll(); err != nil { // a rewrite reads every row (spill.go)
+			return fmt.Errorf("%s: %w", key, err)
+		}
 		if err := e.rewrite(t, ch); err != nil {
 			return fmt.Errorf("%s: %w", key, err)
 		}
 	default:
 		next := t.inPlace(ch.Table)
+		if t.retypes(next) {
+			if err := t.warmAll(); err != nil { // migrate converts stored values
+				return fmt.Errorf("%s: %w", key, err)
+			}
+		}
 		if err := t.migrate(next); err != nil {
 			return fmt.Errorf("%s: %w", key, err)
 		}
 		t.def = next
 	}
 	t.reindex()
+	if err := t.spillRows(); err != nil {
+		return fmt.Errorf("%s: %w", key, err)
+	}
 	if err := e.commit(); err != nil {
 		return err
 	}
@@ -374,6 +421,9 @@ func (s *session) Load(ctx context.Context, steps []engine.Step) (engine.Result,
 	e := s.e
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.spill != nil && e.spill.err != nil {
+		return engine.Result{}, e.spill.err
+	}
 	work, res, err := e.applySteps(steps)
 	if err != nil {
 		return engine.Result{}, err
@@ -389,6 +439,11 @@ func (s *session) Load(ctx context.Context, steps []engine.Step) (engine.Result,
 		return engine.Result{}, err // not durable: rolled back
 	}
 	committed = true
+	for name, t := range work {
+		if err := t.spillRows(); err != nil {
+			return engine.Result{}, fmt.Errorf("%s: %w", name, err)
+		}
+	}
 	e.opts.Hooks.done("load")
 	e.render(func(r Renderer) []string { return r.RenderSteps(steps) })
 	return res, nil
@@ -451,7 +506,11 @@ func (e *Engine) applySteps(steps []engine.Step) (map[string]*memTable, engine.R
 			t.begin()
 			work[name] = t
 		}
-		r, err := t.apply(st, now)
+		err := t.warmFor(st, now) // rows on disk that st reads (spill.go)
+		var r engine.Result
+		if err == nil {
+			r, err = t.apply(st, now)
+		}
 		if err == nil {
 			err = e.refuse(name, st)
 		}
@@ -534,23 +593,46 @@ func cloneTable(t *table.Table) *table.Table {
 }
 
 func (t *memTable) clear() {
-	t.rows, t.byKey, t.hasRows = nil, map[string]int{}, false
+	t.rows, t.byKey, t.hasRows, t.cold = nil, map[string]int{}, false, nil
 }
 
-// reindex rebuilds the key index (after a change of primary key too).
+// reindex rebuilds the key index (after a change of primary key too),
+// reading the keys of cold rows from the spill file.
 func (t *memTable) reindex() {
 	t.byKey = map[string]int{}
 	if len(t.def.PrimaryKey) == 0 {
 		return
 	}
-	live := t.rows[:0]
-	for _, r := range t.rows {
-		if r != nil {
-			live = append(live, r)
-		}
+	spilled := len(t.cold) > 0
+	if spilled && len(t.cold) < len(t.rows) {
+		t.cold = append(t.cold, make([]coldRef, len(t.rows)-len(t.cold))...)
 	}
-	t.rows = live
+	n := 0
+	for i := range t.rows {
+		if !t.live(i) {
+			continue
+		}
+		t.rows[n] = t.rows[i]
+		if spilled {
+			t.cold[n] = t.cold[i]
+		}
+		n++
+	}
+	clear(t.rows[n:])
+	t.rows = t.rows[:n]
+	if spilled {
+		t.cold = t.cold[:n]
+	}
+	var scratch map[string]string
 	for i, r := range t.rows {
+		if r == nil {
+			var err error
+			if scratch, err = t.spill.read(t.cold[i], scratch); err != nil {
+				t.spill.err = cmp.Or(t.spill.err, err)
+				continue
+			}
+			r = scratch
+		}
 		t.byKey[t.keyOf(r)] = i
 	}
 }

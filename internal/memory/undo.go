@@ -1,6 +1,9 @@
 package memory
 
-import "maps"
+import (
+	"cmp"
+	"maps"
+)
 
 // undoLog takes one Load's changes back from a table: the rows it
 // appended are cut off, the rows it changed or deleted get their saved
@@ -31,6 +34,9 @@ func (t *memTable) save(i int) {
 		return
 	}
 	if _, done := u.saved[i]; !done {
+		if err := t.warmRow(i); err != nil { // warmFor warmed it already: a second read fails alike
+			t.spill.err = cmp.Or(t.spill.err, err)
+		}
 		u.saved[i] = maps.Clone(t.rows[i])
 	}
 }
@@ -53,6 +59,9 @@ func (t *memTable) rollback() {
 	}
 	clear(t.rows[u.rows:]) // the appended rows: let them go
 	t.rows = t.rows[:u.rows]
+	if len(t.cold) > u.rows {
+		t.cold = t.cold[:u.rows]
+	}
 	for i, r := range u.saved {
 		t.rows[i] = r
 	}

@@ -15,7 +15,9 @@ import (
 // A failed Load leaves every table as it was, whatever it did before the
 // failure: rows updated, soft- and hard-deleted, inserted, the table
 // emptied by a Replace. The engine changes tables in place with an undo
-// log (undo.go), so this is what proves the log complete.
+// log (undo.go), so this is what proves the log complete. With spilled
+// rows (a dump run, spill.go) the rows the failed Load warmed come back
+// as they were, and the rows on disk stay where they are.
 func TestFailedLoadRollsBack(t *testing.T) {
 	def := func(pk bool) *table.Table {
 		d := &table.Table{Schema: "S", Name: "T", Columns: []table.Column{
@@ -52,43 +54,53 @@ func TestFailedLoadRollsBack(t *testing.T) {
 			{"two writes", []engine.Step{write(d, engine.Upsert, row(0, 2, "x")), write(d, engine.Upsert, row(0, 2, "y"), row(engine.RowHardDelete, 1, ""))}},
 		}
 		for _, c := range cases {
-			t.Run(fmt.Sprintf("pk %v, %s", pk, c.name), func(t *testing.T) {
-				boom := errors.New("commit failed")
-				fail := false
-				e := New(Options{KeepRows: true, Hooks: Hooks{Commit: func([]engine.Step) error {
-					if fail {
-						return boom
+			for _, spill := range []bool{false, true} {
+				t.Run(fmt.Sprintf("pk %v, spill %v, %s", pk, spill, c.name), func(t *testing.T) {
+					boom := errors.New("commit failed")
+					fail := false
+					o := Options{KeepRows: true, Hooks: Hooks{Commit: func([]engine.Step) error {
+						if fail {
+							return boom
+						}
+						return nil
+					}}}
+					if spill {
+						o.DumpDir = t.TempDir()
 					}
-					return nil
-				}}})
-				e.tables["S.T"] = &memTable{def: d, keep: true, byKey: map[string]int{}}
-				ctx := context.Background()
-				s, err := e.Session(ctx, "s")
-				if err != nil {
-					t.Fatal(err)
-				}
-				if _, err := s.Load(ctx, []engine.Step{write(d, engine.Upsert, row(0, 1, "one"), row(0, 2, "two"), row(0, 3, "three"))}); err != nil {
-					t.Fatal(err)
-				}
-				var before []map[string]string // copies: Rows returns the table's own maps
-				for _, r := range e.Rows("S.T") {
-					before = append(before, maps.Clone(r))
-				}
-				fail = true
-				if _, err := s.Load(ctx, c.steps); !errors.Is(err, boom) {
-					t.Fatalf("load: %v, want the commit failure", err)
-				}
-				if got := e.Rows("S.T"); !reflect.DeepEqual(got, before) {
-					t.Fatalf("after the failed load\n got %v\nwant %v", got, before)
-				}
-				fail = false // the table still works: its key index was rebuilt
-				if _, err := s.Load(ctx, []engine.Step{write(d, engine.Upsert, row(0, 2, "again"))}); err != nil {
-					t.Fatal(err)
-				}
-				if got := e.Rows("S.T"); len(got) != 3 || got[1]["V"] != "again" {
-					t.Fatalf("after a load that succeeded: %v", got)
-				}
-			})
+					e := New(o)
+					t.Cleanup(func() { e.Close() })
+					e.tables["S.T"] = &memTable{def: d, keep: true, byKey: map[string]int{}, spill: e.spillFile()}
+					if spill && e.spill == nil {
+						t.Fatal("no spill file")
+					}
+					ctx := context.Background()
+					s, err := e.Session(ctx, "s")
+					if err != nil {
+						t.Fatal(err)
+					}
+					if _, err := s.Load(ctx, []engine.Step{write(d, engine.Upsert, row(0, 1, "one"), row(0, 2, "two"), row(0, 3, "three"))}); err != nil {
+						t.Fatal(err)
+					}
+					var before []map[string]string // copies: Rows returns the table's own maps
+					for _, r := range e.Rows("S.T") {
+						before = append(before, maps.Clone(r))
+					}
+					fail = true
+					if _, err := s.Load(ctx, c.steps); !errors.Is(err, boom) {
+						t.Fatalf("load: %v, want the commit failure", err)
+					}
+					if got := e.Rows("S.T"); !reflect.DeepEqual(got, before) {
+						t.Fatalf("after the failed load\n got %v\nwant %v", got, before)
+					}
+					fail = false // the table still works: its key index was rebuilt
+					if _, err := s.Load(ctx, []engine.Step{write(d, engine.Upsert, row(0, 2, "again"))}); err != nil {
+						t.Fatal(err)
+					}
+					if got := e.Rows("S.T"); len(got) != 3 || got[1]["V"] != "again" {
+						t.Fatalf("after a load that succeeded: %v", got)
+					}
+				})
+			}
 		}
 	}
 }
