@@ -160,8 +160,9 @@ type memTable struct {
 	undo *undoLog
 	// spill holds the committed rows of a dump run, cold lists where
 	// (spill.go); spill is nil when rows stay in memory.
-	spill *spillFile
-	cold  []coldRef
+	spill  *spillFile
+	cold   []coldRef
+	pinned bool // a history table: its rows stay in memory (warmFor)
 }
 
 // migration is a rewrite migration in progress, as the store keeps it.

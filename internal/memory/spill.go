@@ -190,12 +190,23 @@ func (t *memTable) warmAll() error {
 
 // warmFor warms what step st reads: for a write into a table with a
 // primary key, the rows its keys hit (as upsert and remove find them,
-// by keyOf of the row the write builds); for anything else the table.
+// by keyOf of the row the write builds); for an insert without deletes
+// into a table without one, nothing (it only appends); for anything else
+// the table. A history table stays warm: its every batch reads all its
+// versions (versionsOf), and spilling and warming it per batch would
+// only add to that.
 func (t *memTable) warmFor(st engine.Step, now string) error {
+	switch st.(type) {
+	case *engine.History, *engine.CloseVersions:
+		t.pinned = true
+	}
 	if t.spill == nil || len(t.cold) == 0 {
 		return nil
 	}
 	w, ok := st.(*engine.Write)
+	if ok && len(t.def.PrimaryKey) == 0 && w.Method == engine.Insert && !slices.ContainsFunc(w.Rows, func(r engine.Row) bool { return r.Kind == engine.RowHardDelete }) {
+		return nil
+	}
 	if !ok || len(t.def.PrimaryKey) == 0 {
 		return t.warmAll()
 	}
@@ -242,7 +253,7 @@ func (t *memTable) retypes(next *table.Table) bool {
 // spillRows writes the table's warm rows to the spill file and lets their
 // maps go (after a commit).
 func (t *memTable) spillRows() error {
-	if t.spill == nil {
+	if t.spill == nil || t.pinned {
 		return nil
 	}
 	if len(t.cold) < len(t.rows) {

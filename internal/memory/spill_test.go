@@ -194,7 +194,7 @@ func randomSteps(rng *rand.Rand, d *table.Table, step int) []engine.Step {
 		seen[id] = true
 		kind := engine.RowUpsert
 		switch n := rng.IntN(10); {
-		case w.Method == engine.Insert:
+		case w.Method == engine.Insert && n > 0:
 		case n == 0:
 			kind = engine.RowHardDelete
 		case n == 1:
