@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/target-oracle/target-oracle/internal/batch"
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/table"
@@ -367,9 +368,9 @@ func (p *pipeline) load(ctx context.Context, sess engine.Session, j *job) (engin
 }
 
 // write builds the data step of a batch: rows classified (upsert, soft or
-// hard delete), deduplicated by key for upserts (the last record wins; a
-// delete is a record), batch metadata stamped. An append-only batch keeps
-// every row; appendSteps then orders its hard deletes.
+// hard delete), folded by key for upserts (batch.Folder: the last record
+// wins; a delete is a record), batch metadata stamped. An append-only
+// batch keeps every row; loadSteps then orders its hard deletes.
 func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 	l, b, s := j.layout, j.buf, j.stream
 	lt := l.Table()
@@ -377,7 +378,8 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 	for i, c := range lt.Columns {
 		cols[i] = c.Name
 	}
-	keys := l.KeyIndexes()
+	shape := j.shape()
+	keys := shape.Keys
 	keyCols := make([]string, len(keys))
 	for i, k := range keys {
 		keyCols[i] = cols[k]
@@ -388,33 +390,29 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 		w.Method = engine.Upsert
 	}
 	batched := canonicalTime(p.o.Now())
-	batchedIdx := l.MetaIndex("_SDC_BATCHED_AT")
+	batchedIdx := l.MetaIndex(table.MetaBatchedAt)
 	runIdx := l.MetaIndex(table.MetaRunID) // delete_missing: what this run wrote
-	deletedIdx := l.MetaIndex("_SDC_DELETED_AT")
-	if i := l.MetaIndex("_SDC_LOADED_AT"); i >= 0 {
+	if i := l.MetaIndex(table.MetaLoadedAt); i >= 0 {
 		w.DatabaseTime = cols[i]
 	}
-	var metaIdx []int
-	for i, c := range lt.Columns {
-		if c.Role == table.RoleMetadata {
-			w.MetadataColumns = append(w.MetadataColumns, cols[i])
-			metaIdx = append(metaIdx, i)
-		}
+	for _, m := range shape.Meta {
+		w.MetadataColumns = append(w.MetadataColumns, cols[m])
 	}
 	n := b.rows()
 	// The rows go with the buffer, which is reused once the batch is
 	// loaded (stream.spare): nothing keeps them after the load.
 	rows := slices.Grow(b.engineRows[:0], n)
 	defer func() { b.engineRows = rows[:0] }()
-	var last map[string]int
 	// Keys in increasing order cannot repeat (buffer.commitRow tells):
-	// such a batch, the usual one, needs no dedupe. Append-only batches
-	// keep every row (appendSteps orders their hard deletes).
-	if upsert && b.unordered {
+	// such a batch, the usual one, needs no folding. Append-only batches
+	// keep every row (loadSteps orders their hard deletes).
+	var fold batch.Folder
+	folding := upsert && b.unordered
+	if folding {
 		// One map per stream, emptied per batch, so its buckets are reused;
 		// with many streams, as with spare buffers, memory per idle stream
 		// matters more.
-		last = s.dedupe
+		last := s.dedupe
 		if last == nil {
 			last = make(map[string]int, n)
 			if j.reuse {
@@ -422,8 +420,10 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 			}
 		}
 		defer clear(last) // drop the batch's keys, keep the buckets
+		// Under on_database_error: reject the records stay as read: a
+		// refusal builds the batch's rows again from them (reject.go).
+		fold = batch.NewFolder(&shape, last, p.rejectingRows())
 	}
-	var kb []byte
 	for i := 0; i < n; i++ {
 		vals := b.row(i)
 		if batchedIdx >= 0 {
@@ -432,19 +432,10 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 		if runIdx >= 0 {
 			vals[runIdx] = p.runID
 		}
-		r := engine.Row{Kind: p.rowKind(s, vals, deletedIdx, keys), Line: b.lines[i], Values: vals}
-		if last != nil {
-			key := rowKey(vals, keys, &kb)
-			if at, ok := last[key]; ok {
-				if r.Kind == engine.RowSoftDelete && p.rejectingRows() {
-					// The records stay as read: a refusal builds the
-					// batch's rows again from them (reject.go).
-					rows[at].Values = slices.Clone(rows[at].Values)
-				}
-				rows[at] = collapse(rows[at], r, metaIdx)
-				continue
-			}
-			last[key] = len(rows)
+		r := engine.Row{Kind: shape.Kind(vals), Line: b.lines[i], Values: vals}
+		if folding {
+			rows, _, _ = fold.Add(rows, r)
+			continue
 		}
 		rows = append(rows, r)
 	}
@@ -453,7 +444,7 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 		p.log.Warn("upsert into a table without a PRIMARY KEY constraint: rows are matched on the key columns, and a key may stand in several rows",
 			"stream", s.name, "table", t.QualifiedName(), "key", keyCols)
 	}
-	if s.settings.HardDelete && len(keys) == 0 && deletedIdx >= 0 && !s.warnedKeyless {
+	if s.settings.HardDelete && len(keys) == 0 && shape.Deleted >= 0 && !s.warnedKeyless {
 		s.warnedKeyless = true // written by one worker at a time: jobs of a stream never overlap
 		p.log.Warn("hard_delete on a stream without key_properties: deletes are appended as soft deletes", "stream", s.name)
 	}
@@ -461,53 +452,16 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 	return w
 }
 
-// rowKind classifies a record's row: a soft delete when _SDC_DELETED_AT
-// is set, a hard delete with hard_delete on a keyed stream.
-func (p *pipeline) rowKind(s *stream, vals []string, deletedIdx int, keys []int) engine.RowKind {
-	switch {
-	case deletedIdx < 0 || vals[deletedIdx] == "":
-		return engine.RowUpsert
-	case s.settings.HardDelete && len(keys) > 0:
-		return engine.RowHardDelete
+// shape is what batch assembly needs to know of the job's columns.
+func (j *job) shape() batch.Shape {
+	l := j.layout
+	sh := batch.Shape{Keys: l.KeyIndexes(), Deleted: l.MetaIndex(table.MetaDeletedAt), HardDelete: j.stream.settings.HardDelete}
+	for i, c := range l.Table().Columns {
+		if c.Role == table.RoleMetadata {
+			sh.Meta = append(sh.Meta, i)
+		}
 	}
-	return engine.RowSoftDelete
-}
-
-// rowKey is the dedupe key of a row's values: the one key column's value
-// as it is, or the key values each after its length (engine.AppendKey:
-// values may hold NUL bytes, so no separator is safe).
-func rowKey(vals []string, keys []int, kb *[]byte) string {
-	if len(keys) == 1 {
-		return vals[keys[0]]
-	}
-	b := (*kb)[:0]
-	for _, k := range keys {
-		b = engine.AppendKey(b, vals[k])
-	}
-	*kb = b
-	return string(b)
-}
-
-// collapse folds a later record for a key into the earlier one of the
-// same batch, so that a batch gives what loading its records one by one
-// gives (SPEC §6.4), wherever the batch boundaries fall: an upsert or a
-// hard delete replaces what came before; a soft delete after an upsert or
-// a soft delete keeps the earlier values and takes its metadata (on an
-// existing row only those change); a soft delete after a hard delete
-// inserts the record as it is.
-func collapse(old, r engine.Row, meta []int) engine.Row {
-	if r.Kind != engine.RowSoftDelete {
-		return r
-	}
-	if old.Kind == engine.RowHardDelete {
-		r.Kind = engine.RowUpsert // the row is gone: the record is inserted whole
-		return r
-	}
-	for _, m := range meta {
-		old.Values[m] = r.Values[m]
-	}
-	old.Line = r.Line
-	return old
+	return sh
 }
 
 func (p *pipeline) activate(ctx context.Context, sess engine.Session, j *job) error {

@@ -1,9 +1,9 @@
 package pipeline
 
 import (
-	"math/bits"
 	"time"
 
+	"github.com/target-oracle/target-oracle/internal/batch"
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/schema"
@@ -57,25 +57,25 @@ type stream struct {
 }
 
 // buffer holds a stream's transformed rows until they are flushed. Rows
-// are stored flat in chunks of up to slotChunkBytes bytes (see chunkOf),
+// are stored flat in chunks of up to slotChunkBytes bytes (batch.Chunks),
 // so a batch costs a handful of allocations whatever its size, growing
 // never copies the rows before, and a stream holds at most one partly used
 // chunk: with a thousand streams neither a doubling
 // slice's spare half nor a buffer sized for the last batch adds up
 // (SPEC §10 bounds memory by max_buffered_bytes, not by streams × batch).
 type buffer struct {
-	layout    *tablemap.Layout
-	width     int
-	chunkRows int
-	chunks    [][]string
-	lines     []int64
-	stats     []table.Stats
-	bytes     int64
-	minLine   int64
-	oldest    time.Time
+	layout   *tablemap.Layout
+	width    int
+	chunking batch.Chunks
+	chunks   [][]string
+	lines    []int64
+	stats    []table.Stats
+	bytes    int64
+	minLine  int64
+	oldest   time.Time
 
 	// keys are the key columns; unordered is set once a row's key is not
-	// greater than the one before it (see keyLess). Keys in increasing
+	// greater than the one before it (see batch.Less). Keys in increasing
 	// order cannot repeat, so such a batch needs no dedupe: this is
 	// decided here, while each row is still in the cache.
 	keys      []int
@@ -97,58 +97,23 @@ const slotBytes = 16
 func newBuffer(l *tablemap.Layout) *buffer {
 	w := l.Columns()
 	return &buffer{
-		layout:    l,
-		keys:      l.KeyIndexes(),
-		width:     w,
-		chunkRows: max(1, slotChunkBytes/(slotBytes*max(w, 1))),
-		stats:     make([]table.Stats, w),
-		minLine:   noLine,
+		layout:   l,
+		keys:     l.KeyIndexes(),
+		width:    w,
+		chunking: batch.Chunks{Rows: max(1, slotChunkBytes/(slotBytes*max(w, 1)))},
+		stats:    make([]table.Stats, w),
+		minLine:  noLine,
 	}
 }
 
 func (b *buffer) rows() int { return len(b.lines) }
 
-// firstChunkRows is the size of a buffer's first chunk; the next ones
-// double up to chunkRows, so that a stream with a handful of rows (one of
-// thousands) holds a few hundred bytes of slots, not a whole chunk.
-const firstChunkRows = 4
-
 // row returns row i's slots.
 func (b *buffer) row(i int) []string {
-	k, j := b.chunkOf(i)
+	k, j := b.chunking.Of(i)
 	c := b.chunks[k]
 	j *= b.width
 	return c[j : j+b.width : j+b.width]
-}
-
-// chunkOf returns the chunk holding row i and the row's index in it.
-// Chunk k holds firstChunkRows << k rows while that is below chunkRows,
-// then chunkRows each.
-func (b *buffer) chunkOf(i int) (k, j int) {
-	doubling := b.doublingChunks()
-	first := firstChunkRows * (1<<doubling - 1) // rows in the doubling chunks
-	if i < first {
-		k = bits.Len(uint(i/firstChunkRows+1)) - 1
-		return k, i - firstChunkRows*(1<<k-1)
-	}
-	i -= first
-	return doubling + i/b.chunkRows, i % b.chunkRows
-}
-
-// doublingChunks is how many chunks are smaller than chunkRows.
-func (b *buffer) doublingChunks() int {
-	if b.chunkRows <= firstChunkRows {
-		return 0
-	}
-	return bits.Len(uint((b.chunkRows - 1) / firstChunkRows))
-}
-
-// chunkSize is the rows chunk k holds.
-func (b *buffer) chunkSize(k int) int {
-	if k < b.doublingChunks() {
-		return firstChunkRows << k
-	}
-	return b.chunkRows
 }
 
 // newBuffer returns an empty buffer for the stream's current layout,
@@ -172,8 +137,8 @@ func (s *stream) newBuffer() *buffer {
 // next returns the slot for one more row, cleared.
 func (b *buffer) next() []string {
 	n := len(b.lines)
-	if k, _ := b.chunkOf(n); k == len(b.chunks) {
-		b.chunks = append(b.chunks, make([]string, b.chunkSize(k)*b.width))
+	if k, _ := b.chunking.Of(n); k == len(b.chunks) {
+		b.chunks = append(b.chunks, make([]string, b.chunking.Size(k)*b.width))
 	}
 	row := b.row(n)
 	clear(row)
@@ -186,7 +151,7 @@ func (b *buffer) drop() {}
 
 func (b *buffer) commitRow(line int64, size int64) {
 	if n := len(b.lines); n > 0 && len(b.keys) > 0 && !b.unordered {
-		b.unordered = !keyLess(b.row(n-1), b.row(n), b.keys)
+		b.unordered = !batch.Less(b.row(n-1), b.row(n), b.keys)
 	}
 	if len(b.lines) == 0 {
 		b.minLine = line
@@ -201,19 +166,4 @@ func (b *buffer) commitRow(line int64, size int64) {
 // its slots, and a constant for the line number and the engine's row.
 func (b *buffer) rowSize(record int) int64 {
 	return int64(record) + int64(b.width)*slotBytes + 64
-}
-
-// keyLess orders rows by their key values, each by length first, then
-// bytes: a strict total order in which canonical integers, and texts of
-// one width, sort as their values do.
-func keyLess(a, b []string, keys []int) bool {
-	for _, k := range keys {
-		if x, y := a[k], b[k]; x != y {
-			if len(x) != len(y) {
-				return len(x) < len(y)
-			}
-			return x < y
-		}
-	}
-	return false
 }
