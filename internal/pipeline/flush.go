@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/batch"
+	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/table"
@@ -31,12 +32,28 @@ const (
 
 // job is one unit of database work for a stream. A stream's jobs run one
 // at a time, in input order.
+//
+// Ownership: the coordinator fills a job's fields up to refused before
+// the job starts (go p.work) and does not change them after; the worker
+// writes only noWiden and refused, which the coordinator reads once the
+// result arrived (complete). The job's buffer belongs to the worker while
+// the job runs, and to the coordinator again after. A worker never
+// touches its stream (stream.go): what it needs of it is copied in here
+// when the job is queued (enqueue), or is the stream's streamWork.
 type job struct {
 	kind   jobKind
-	stream *stream
+	stream *stream // the coordinator's: a worker never reads or writes through it
+	line   int64   // lowest input line the job covers (noLine: none)
+
+	// Copied from the stream when the job is queued.
+	name     string
+	settings config.StreamSettings
+	opts     table.Options // the stream's table options when the job was queued
+	work     *streamWork
+	// layout is shared: what workers read of it (table, keys, metadata
+	// columns) is fixed when it is built; its row-building scratch is the
+	// coordinator's.
 	layout *tablemap.Layout
-	opts   table.Options // the stream's table options when the job was queued
-	line   int64         // lowest input line the job covers (noLine: none)
 
 	buf *buffer // jobBatch
 
@@ -52,6 +69,22 @@ type job struct {
 	noWiden bool      // the table kept columns some values do not fit: those rows are refused
 	refused []refusal // records the database refused, for the coordinator to write
 }
+
+// streamWork is the part of a stream's state that the workers running
+// its jobs own: scratch kept from batch to batch and the once-per-stream
+// warnings. The coordinator makes it before the stream's first job and
+// never touches it again. A stream's jobs never overlap, and each starts
+// after the coordinator received the result of the one before (results,
+// then go p.work), so the workers take turns without a lock.
+type streamWork struct {
+	dedupe             map[string]int // write's key → row map (batch.Folder), emptied after each batch
+	warnedKeyless      bool           // hard_delete on a stream without key_properties: said once
+	warnedNoConstraint bool           // an upsert found its table without a primary key: said once
+	historyAdjusted    bool           // history: the +1 µs valid-from adjustment was logged
+}
+
+// isHistory reports whether the job's stream loads with load_method history.
+func (j *job) isHistory() bool { return j.settings.LoadMethod == config.MethodHistory }
 
 type jobResult struct {
 	job *job
@@ -84,7 +117,10 @@ func (p *pipeline) flush(s *stream) {
 // memory and lets each STATE be written as soon as the batches before it
 // commit.
 func (p *pipeline) enqueue(s *stream, j *job) {
-	j.opts = s.opts // workers must not read the coordinator's stream state
+	if s.work == nil {
+		s.work = &streamWork{}
+	}
+	j.name, j.settings, j.opts, j.work = s.name, s.settings, s.opts, s.work // workers never read s
 	j.reuse = len(p.order) <= maxStreamsWithSpare
 	s.queue = append(s.queue, j)
 	p.waiting++
@@ -135,6 +171,9 @@ func (p *pipeline) dispatch() {
 		p.waiting--
 		p.wg.Add(1)
 		go p.work(j)
+		if raceEnabled {
+			s.touch()
+		}
 	}
 }
 
@@ -182,16 +221,16 @@ func (p *pipeline) work(j *job) {
 	res, err := p.runJob(p.workCtx, j)
 	if j.kind == jobBatch {
 		if err != nil {
-			p.metrics.FailedBatch(j.stream.name, time.Since(start))
+			p.metrics.FailedBatch(j.name, time.Since(start))
 		} else {
-			p.metrics.Loaded(j.stream.name, res.Written, res.Inserted, res.Updated, res.Deleted, res.Known, time.Since(start))
+			p.metrics.Loaded(j.name, res.Written, res.Inserted, res.Updated, res.Deleted, res.Known, time.Since(start))
 		}
 	}
 	p.results <- jobResult{job: j, res: res, err: err}
 }
 
 func (p *pipeline) runJob(ctx context.Context, j *job) (engine.Result, error) {
-	sess, err := p.session(ctx, j.stream.name)
+	sess, err := p.session(ctx, j.name)
 	if err != nil {
 		return engine.Result{}, err
 	}
@@ -273,7 +312,7 @@ func jobInputError(j *job, err error) error {
 		return err
 	}
 	if ie.Stream == "" {
-		ie.Stream = j.stream.name
+		ie.Stream = j.name
 	}
 	if ie.Line == 0 {
 		ie.Line = j.schemaLine
@@ -307,7 +346,7 @@ func (p *pipeline) keyMayChange(ctx context.Context, j *job, cur, want *table.Ta
 	}
 	if j.kind == jobEnsure && table.ReplacedKeyIs(cur.ReplacedKey, want.PrimaryKey) {
 		p.log.Info("SCHEMA with the key the table had before its key was replaced: input from before the change, replayed; the table keeps its key",
-			"table", cur.QualifiedName(), "stream", j.stream.name, "line", j.schemaLine, "key", cur.PrimaryKey, "schema_key", want.PrimaryKey)
+			"table", cur.QualifiedName(), "stream", j.name, "line", j.schemaLine, "key", cur.PrimaryKey, "schema_key", want.PrimaryKey)
 		return true, nil
 	}
 	name := table.Quote(cur.Schema) + "." + table.Quote(cur.Name)
@@ -321,7 +360,7 @@ func (p *pipeline) keyMayChange(ctx context.Context, j *job, cur, want *table.Ta
 		steps = append(steps, fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s PRIMARY KEY (%s);", name,
 			table.Quote(table.PrimaryKeyName(cur.Name, j.opts.IdentifierMaxBytes)), quoteAll(want.PrimaryKey)))
 	}
-	return false, &inputerr.Error{Line: j.schemaLine, Stream: j.stream.name, Msg: fmt.Sprintf(
+	return false, &inputerr.Error{Line: j.schemaLine, Stream: j.name, Msg: fmt.Sprintf(
 		"key_properties changed from %v to %v, but table %s has rows and its primary key is not changed automatically. "+
 			"%s%s and run the load again. "+
 			"Or load the stream into a new table (table_name_mappings) from a full refresh. See docs/types.md.",
@@ -346,7 +385,7 @@ func (p *pipeline) load(ctx context.Context, sess engine.Session, j *job) (engin
 			return engine.Result{}, fmt.Errorf("truncate %s: %w", t.QualifiedName(), err)
 		}
 	}
-	if isHistory(j.stream) {
+	if j.isHistory() {
 		return p.loadHistory(ctx, sess, j, t)
 	}
 	w := p.write(j, t)
@@ -372,7 +411,7 @@ func (p *pipeline) load(ctx context.Context, sess engine.Session, j *job) (engin
 // wins; a delete is a record), batch metadata stamped. An append-only
 // batch keeps every row; loadSteps then orders its hard deletes.
 func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
-	l, b, s := j.layout, j.buf, j.stream
+	l, b, work := j.layout, j.buf, j.work
 	lt := l.Table()
 	cols := make([]string, len(lt.Columns))
 	for i, c := range lt.Columns {
@@ -385,7 +424,7 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 		keyCols[i] = cols[k]
 	}
 	w := &engine.Write{Table: t, Method: engine.Insert, Columns: cols, KeyColumns: keyCols}
-	upsert := len(keys) > 0 && s.settings.LoadMethod != "append-only"
+	upsert := len(keys) > 0 && j.settings.LoadMethod != "append-only"
 	if upsert {
 		w.Method = engine.Upsert
 	}
@@ -412,11 +451,11 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 		// One map per stream, emptied per batch, so its buckets are reused;
 		// with many streams, as with spare buffers, memory per idle stream
 		// matters more.
-		last := s.dedupe
+		last := work.dedupe
 		if last == nil {
 			last = make(map[string]int, n)
 			if j.reuse {
-				s.dedupe = last
+				work.dedupe = last
 			}
 		}
 		defer clear(last) // drop the batch's keys, keep the buckets
@@ -439,14 +478,14 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 		}
 		rows = append(rows, r)
 	}
-	if upsert && len(t.PrimaryKey) == 0 && !s.warnedNoConstraint {
-		s.warnedNoConstraint = true // written by one worker at a time, as warnedKeyless
+	if upsert && len(t.PrimaryKey) == 0 && !work.warnedNoConstraint {
+		work.warnedNoConstraint = true
 		p.log.Warn("upsert into a table without a PRIMARY KEY constraint: rows are matched on the key columns, and a key may stand in several rows",
-			"stream", s.name, "table", t.QualifiedName(), "key", keyCols)
+			"stream", j.name, "table", t.QualifiedName(), "key", keyCols)
 	}
-	if s.settings.HardDelete && len(keys) == 0 && shape.Deleted >= 0 && !s.warnedKeyless {
-		s.warnedKeyless = true // written by one worker at a time: jobs of a stream never overlap
-		p.log.Warn("hard_delete on a stream without key_properties: deletes are appended as soft deletes", "stream", s.name)
+	if j.settings.HardDelete && len(keys) == 0 && shape.Deleted >= 0 && !work.warnedKeyless {
+		work.warnedKeyless = true
+		p.log.Warn("hard_delete on a stream without key_properties: deletes are appended as soft deletes", "stream", j.name)
 	}
 	w.Rows = rows
 	return w
@@ -455,7 +494,7 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 // shape is what batch assembly needs to know of the job's columns.
 func (j *job) shape() batch.Shape {
 	l := j.layout
-	sh := batch.Shape{Keys: l.KeyIndexes(), Deleted: l.MetaIndex(table.MetaDeletedAt), HardDelete: j.stream.settings.HardDelete}
+	sh := batch.Shape{Keys: l.KeyIndexes(), Deleted: l.MetaIndex(table.MetaDeletedAt), HardDelete: j.settings.HardDelete}
 	for i, c := range l.Table().Columns {
 		if c.Role == table.RoleMetadata {
 			sh.Meta = append(sh.Meta, i)
@@ -478,7 +517,7 @@ func (p *pipeline) activate(ctx context.Context, sess engine.Session, j *job) er
 		return fmt.Errorf("ACTIVATE_VERSION for %s: the table has no _SDC_TABLE_VERSION/_SDC_DELETED_AT columns", want.QualifiedName())
 	}
 	lt := j.layout.Table()
-	if isHistory(j.stream) {
+	if j.isHistory() {
 		_, err = sess.Load(ctx, []engine.Step{closeVersions(j, cur, lt.Columns[vc].Name)})
 		if err != nil {
 			return fmt.Errorf("activate version %s on %s: %w", j.version, want.QualifiedName(), err)
@@ -488,7 +527,7 @@ func (p *pipeline) activate(ctx context.Context, sess engine.Session, j *job) er
 	step := &engine.DeleteVersions{
 		Table:         cur,
 		Version:       j.version,
-		Hard:          j.stream.settings.HardDelete,
+		Hard:          j.settings.HardDelete,
 		At:            j.at,
 		VersionColumn: lt.Columns[vc].Name,
 		DeletedColumn: lt.Columns[dc].Name,

@@ -195,10 +195,10 @@ func (p *pipeline) loadHistory(ctx context.Context, sess engine.Session, j *job,
 	if err != nil {
 		return res, fmt.Errorf("load %s: %w", t.QualifiedName(), err)
 	}
-	if h.Adjusted > 0 && !j.stream.historyAdjusted {
-		j.stream.historyAdjusted = true // written by one worker at a time: jobs of a stream never overlap
+	if h.Adjusted > 0 && !j.work.historyAdjusted {
+		j.work.historyAdjusted = true
 		p.log.Info("history: a valid-from was not after the key's latest valid-from or valid-to and became that + 1 µs (logged once per stream)",
-			"stream", j.stream.name, "table", t.QualifiedName(), "records_in_batch", h.Adjusted)
+			"stream", j.name, "table", t.QualifiedName(), "records_in_batch", h.Adjusted)
 	}
 	return res, nil
 }

@@ -229,11 +229,12 @@ func tooManyRefused(j *job, skip map[int]string, limit int) error {
 		fmt.Fprintf(&b, "line %d: %s", j.buf.lines[i], skip[i])
 	}
 	return fmt.Errorf("stream %q: the database refuses more than %d rows of a batch of %d records (on_database_error reject allows max(16, rows/100)); nothing of the batch is committed; the first: %s",
-		j.stream.name, limit, j.buf.rows(), b.String())
+		j.name, limit, j.buf.rows(), b.String())
 }
 
 // setRefused hands the refused records to the coordinator, which writes
-// them to reject_path before any state covering them (complete).
+// them to reject_path before any state covering them (complete). It runs
+// on the worker.
 func (j *job) setRefused(skip map[int]string) {
 	j.refused = j.refused[:0]
 	idx := make([]int, 0, len(skip))

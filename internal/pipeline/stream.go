@@ -11,7 +11,11 @@ import (
 	"github.com/target-oracle/target-oracle/internal/tablemap"
 )
 
-// stream is the coordinator's view of one Singer stream.
+// stream is the coordinator's view of one Singer stream. Only the
+// coordinator goroutine reads or writes it: a job carries what its worker
+// needs (job in flush.go), and what workers keep per stream is the
+// separate streamWork. Built with the race detector, the pipeline checks
+// this rule on every job (touch).
 type stream struct {
 	name     string
 	settings config.StreamSettings
@@ -40,20 +44,26 @@ type stream struct {
 
 	warnedUnknown map[string]bool
 	warnedLayout  map[string]bool // Layout.Warnings already logged
-	warnedKeyless bool
 	// notedOptions: the partitioning/compression note for an existing
 	// table was logged (once per stream and run).
 	notedOptions bool
-	warnedPrune  bool           // delete_missing skipped for this stream: said once
-	prune        *streamPrune   // delete_missing streams only (prune.go)
-	dedupe       map[string]int // write's key → row map, reused by the stream's jobs (which never overlap)
-	// warnedNoConstraint: an upsert found its table without a primary key
-	warnedNoConstraint bool
-	historyAdjusted    bool // history: the +1 µs valid-from adjustment was logged
+	warnedPrune  bool         // delete_missing skipped for this stream: said once
+	prune        *streamPrune // delete_missing streams only (prune.go)
+	work         *streamWork  // the workers': made at the first job, never touched here after (flush.go)
 
 	// counters for the summary; reported is the part of read already
 	// given to the metrics registry
 	read, rejected, reported int64
+}
+
+// touch writes every field of s, as it is, on the coordinator. Built with
+// the race detector the pipeline does so each time a job of s starts, so
+// that a worker reading or writing any field of its stream is reported
+// as a data race, whichever field it is and whether or not the
+// coordinator happens to change that field while the job runs.
+func (s *stream) touch() {
+	c := *s
+	*s = c
 }
 
 // buffer holds a stream's transformed rows until they are flushed. Rows
