@@ -13,6 +13,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/inputerr"
+	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/table"
 	"github.com/target-oracle/target-oracle/internal/tablemap"
 )
@@ -349,30 +350,16 @@ func (p *pipeline) keyMayChange(ctx context.Context, j *job, cur, want *table.Ta
 			"table", cur.QualifiedName(), "stream", j.name, "line", j.schemaLine, "key", cur.PrimaryKey, "schema_key", want.PrimaryKey)
 		return true, nil
 	}
-	name := table.Quote(cur.Schema) + "." + table.Quote(cur.Name)
-	var steps []string
-	if len(cur.PrimaryKey) > 0 {
-		steps = append(steps, "ALTER TABLE "+name+" DROP PRIMARY KEY;")
-	}
 	how := "To change it by hand: run "
 	if len(want.PrimaryKey) > 0 {
 		how = "To change it by hand: make sure the new key columns are unique and not null in the existing rows, then run "
-		steps = append(steps, fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s PRIMARY KEY (%s);", name,
-			table.Quote(table.PrimaryKeyName(cur.Name, j.opts.IdentifierMaxBytes)), quoteAll(want.PrimaryKey)))
 	}
+	steps := oraclesql.KeyChangeByHand(cur, want.PrimaryKey, j.opts.IdentifierMaxBytes)
 	return false, &inputerr.Error{Line: j.schemaLine, Stream: j.name, Msg: fmt.Sprintf(
 		"key_properties changed from %v to %v, but table %s has rows and its primary key is not changed automatically. "+
 			"%s%s and run the load again. "+
 			"Or load the stream into a new table (table_name_mappings) from a full refresh. See docs/types.md.",
 		cur.PrimaryKey, want.PrimaryKey, cur.QualifiedName(), how, strings.Join(steps, " "))}
-}
-
-func quoteAll(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = table.Quote(n)
-	}
-	return strings.Join(q, ", ")
 }
 
 func (p *pipeline) load(ctx context.Context, sess engine.Session, j *job) (engine.Result, error) {

@@ -11,6 +11,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/inputerr"
+	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/table"
 	"github.com/target-oracle/target-oracle/internal/tablemap"
 )
@@ -73,24 +74,7 @@ func validFromColumn(l *tablemap.Layout, path string) (int, error) {
 // historyProcedure is the refusal of an existing table that no history
 // load made, with the manual procedure that turns it into one.
 func historyProcedure(cur, want *table.Table) string {
-	name := table.Quote(cur.Schema) + "." + table.Quote(cur.Name)
-	var add []string
-	for _, m := range table.HistoryColumns() {
-		if cur.Column(m) == nil {
-			add = append(add, table.Quote(m)+" "+want.Column(m).Type.String())
-		}
-	}
-	keys := slices.DeleteFunc(slices.Clone(want.PrimaryKey), func(k string) bool { return k == table.MetaValidFrom })
-	var steps []string
-	if len(add) > 0 {
-		steps = append(steps, fmt.Sprintf("ALTER TABLE %s ADD (%s);", name, strings.Join(add, ", ")))
-	}
-	steps = append(steps,
-		fmt.Sprintf("UPDATE %s SET %s = TIMESTAMP '1970-01-01 00:00:00 +00:00', %s = 1; COMMIT;", name, table.Quote(table.MetaValidFrom), table.Quote(table.MetaIsCurrent)))
-	if len(cur.PrimaryKey) > 0 {
-		steps = append(steps, fmt.Sprintf("ALTER TABLE %s DROP PRIMARY KEY;", name))
-	}
-	steps = append(steps, fmt.Sprintf("ALTER TABLE %s ADD PRIMARY KEY (%s);", name, quoteAll(append(keys, table.MetaValidFrom))))
+	steps := oraclesql.HistoryByHand(cur, want)
 	hc := table.HistoryColumns()
 	return fmt.Sprintf("load_method history needs a table that keeps versions, and table %s is not one (it lacks the history columns %s or a primary key ending with %s). "+
 		"To convert it by hand: %s (%s stays NULL: the next record of each key adds a version; with boolean_type boolean set %s = TRUE). "+
