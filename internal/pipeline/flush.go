@@ -499,9 +499,9 @@ func (p *pipeline) activate(ctx context.Context, sess engine.Session, j *job) er
 	if cur == nil {
 		return nil // nothing to delete from; create nothing
 	}
-	vc, dc := j.layout.MetaIndex("_SDC_TABLE_VERSION"), j.layout.MetaIndex("_SDC_DELETED_AT")
+	vc, dc := j.layout.MetaIndex(table.MetaTableVersion), j.layout.MetaIndex(table.MetaDeletedAt)
 	if vc < 0 || dc < 0 {
-		return fmt.Errorf("ACTIVATE_VERSION for %s: the table has no _SDC_TABLE_VERSION/_SDC_DELETED_AT columns", want.QualifiedName())
+		return fmt.Errorf("ACTIVATE_VERSION for %s: the table has no %s/%s columns", want.QualifiedName(), table.MetaTableVersion, table.MetaDeletedAt)
 	}
 	lt := j.layout.Table()
 	if j.isHistory() {
