@@ -84,9 +84,6 @@ type streamWork struct {
 	historyAdjusted    bool           // history: the +1 µs valid-from adjustment was logged
 }
 
-// isHistory reports whether the job's stream loads with load_method history.
-func (j *job) isHistory() bool { return j.settings.LoadMethod == config.MethodHistory }
-
 type jobResult struct {
 	job *job
 	res engine.Result
@@ -164,7 +161,7 @@ func (p *pipeline) dispatch() {
 		if j.kind == jobBatch {
 			first := !s.flushed
 			s.flushed = true
-			j.replace = first && s.settings.LoadMethod == "overwrite" && !p.cfg.TruncateBeforeLoad
+			j.replace = first && s.settings.Overwrite() && !p.cfg.TruncateBeforeLoad
 			j.truncate = first && p.cfg.TruncateBeforeLoad
 		}
 		s.running = true
@@ -372,7 +369,7 @@ func (p *pipeline) load(ctx context.Context, sess engine.Session, j *job) (engin
 			return engine.Result{}, fmt.Errorf("truncate %s: %w", t.QualifiedName(), err)
 		}
 	}
-	if j.isHistory() {
+	if j.settings.History() {
 		return p.loadHistory(ctx, sess, j, t)
 	}
 	w := p.write(j, t)
@@ -411,7 +408,7 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 		keyCols[i] = cols[k]
 	}
 	w := &engine.Write{Table: t, Method: engine.Insert, Columns: cols, KeyColumns: keyCols}
-	upsert := len(keys) > 0 && j.settings.LoadMethod != "append-only"
+	upsert := len(keys) > 0 && !j.settings.AppendOnly()
 	if upsert {
 		w.Method = engine.Upsert
 	}
@@ -504,7 +501,7 @@ func (p *pipeline) activate(ctx context.Context, sess engine.Session, j *job) er
 		return fmt.Errorf("ACTIVATE_VERSION for %s: the table has no %s/%s columns", want.QualifiedName(), table.MetaTableVersion, table.MetaDeletedAt)
 	}
 	lt := j.layout.Table()
-	if j.isHistory() {
+	if j.settings.History() {
 		_, err = sess.Load(ctx, []engine.Step{closeVersions(j, cur, lt.Columns[vc].Name)})
 		if err != nil {
 			return fmt.Errorf("activate version %s on %s: %w", j.version, want.QualifiedName(), err)

@@ -20,7 +20,7 @@ import (
 // part. The semantics are in docs/guarantees.md; the versions are decided
 // by engine.History.Decide inside each engine's transaction.
 
-func isHistory(s *stream) bool { return s.settings.LoadMethod == config.MethodHistory }
+func isHistory(s *stream) bool { return s.settings.History() }
 
 // historySchema refuses at a history stream's SCHEMA (exit 2) what
 // history cannot do: a stream without key_properties (versions are told
@@ -29,7 +29,7 @@ func (p *pipeline) historySchema(s *stream, keys []string) error {
 	switch {
 	case !isHistory(s):
 		return nil
-	case s.settings.DeleteMissing == "hard":
+	case s.settings.DeleteMissing == config.DeleteMissingHard:
 		return &config.Error{Key: "delete_missing", Msg: fmt.Sprintf(
 			"stream %q: delete_missing hard conflicts with load_method history, which never deletes a row: remove one (stream_overrides)", s.name)}
 	case len(keys) == 0:

@@ -38,7 +38,7 @@ const minRefusedLimit = 16
 func refusedLimit(n int) int { return max(minRefusedLimit, n/100) }
 
 // rejectingRows reports whether rows the database refuses are rejected.
-func (p *pipeline) rejectingRows() bool { return p.cfg.OnDatabaseError == "reject" }
+func (p *pipeline) rejectingRows() bool { return p.cfg.RejectsDatabaseErrors() }
 
 // refusable reports whether err is a refusal of one row's values that
 // on_database_error: reject quarantines: a row-level ORA code of SPEC
