@@ -14,7 +14,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/pprof"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -428,17 +427,12 @@ func newRenderer(cfg *config.Config, srv pipeline.Server) *oraclesql.Renderer {
 // derives names (<TABLE>_PK, check constraints, migration columns) from
 // this limit, so it must be the one the table model names columns by.
 func dryRunServer(cfg *config.Config) pipeline.Server {
-	srv := pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: table.MaxBytesLong, VarcharMaxBytes: 4000}
-	if n, err := strconv.Atoi(cfg.IdentifierMaxBytes); err == nil {
-		srv.IdentifierMaxBytes = n
+	return pipeline.Server{
+		DefaultSchema:      "DRY_RUN",
+		IdentifierMaxBytes: cfg.IdentifierMaxBytesFor(table.MaxBytesLong),
+		VarcharMaxBytes:    cfg.VarcharMaxBytesFor(4000),
+		MaxColumns:         cfg.MaxColumnsFor(0), // auto keeps 19c's 1000 (0)
 	}
-	if n, err := strconv.Atoi(cfg.VarcharMaxBytes); err == nil {
-		srv.VarcharMaxBytes = n
-	}
-	if n, err := strconv.Atoi(cfg.MaxColumns); err == nil {
-		srv.MaxColumns = n // auto keeps 19c's 1000
-	}
-	return srv
 }
 
 // exitCode maps the run's outcome to the exit status, by cause.

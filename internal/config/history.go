@@ -15,7 +15,7 @@ func (l *loader) resolveHistory(c *Config, final layer) {
 	switch {
 	case c.TruncateBeforeLoad:
 		conflict, what = "truncate_before_load", "truncate_before_load true conflicts with %s history: a history table keeps every version and is never emptied; remove one"
-	case c.OnDatabaseError == "reject":
+	case c.RejectsDatabaseErrors():
 		// The refused-row bisection works on a batch's one Write; a history
 		// batch is a read, closes and inserts decided together. Until it
 		// applies there, the pair is refused rather than half-honoured.

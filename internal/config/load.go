@@ -422,13 +422,13 @@ func (l *loader) resolveFlattening(c *Config, final layer) {
 	sm := final["storage_mode"]
 	switch {
 	case sm == nil:
-		c.StorageMode = "flattened"
+		c.StorageMode = StorageFlattened
 		l.report.Effective = append(l.report.Effective,
 			fmt.Sprintf("storage_mode = \"flattened\" (given as flattening_enabled = true in %s)", e.source))
-	case c.StorageMode == "json":
+	case c.StorageMode == StorageJSON:
 		l.fail(&Error{Source: sm.source, Key: sm.key, Msg: fmt.Sprintf(
 			"storage_mode \"json\" conflicts with flattening_enabled true (from %s); remove one", e.source)})
-	case c.StorageMode == "hybrid":
+	case c.StorageMode == StorageHybrid:
 		l.warn("%s: flattening_enabled true is overridden by storage_mode \"hybrid\" (from %s)", e.source, sm.source)
 	}
 }

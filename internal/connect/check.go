@@ -334,13 +334,13 @@ func needs(cfg *config.Config, own bool) []need {
 		{"SELECT ANY TABLE", "reading its tables (MERGE, catalog)"},
 		{"INSERT ANY TABLE", "inserting rows"},
 	}
-	if cfg.SchemaEvolution != "fail" {
+	if cfg.SchemaEvolution != config.SchemaEvolutionFail {
 		n = append(n, need{"ALTER ANY TABLE", "adding and widening columns (schema_evolution)"})
 	}
-	if usesLoad(cfg, "upsert") || (cfg.ProcessActivateVersionMessages && !cfg.HardDelete) {
+	if usesLoad(cfg, config.MethodUpsert) || (cfg.ProcessActivateVersionMessages && !cfg.HardDelete) {
 		n = append(n, need{"UPDATE ANY TABLE", "upserts and soft deletes"})
 	}
-	if usesLoad(cfg, "overwrite") || usesHardDelete(cfg) {
+	if usesLoad(cfg, config.MethodOverwrite) || usesHardDelete(cfg) {
 		n = append(n, need{"DELETE ANY TABLE", "overwrite and hard deletes"})
 	}
 	if cfg.TruncateBeforeLoad {
@@ -360,7 +360,7 @@ func needs(cfg *config.Config, own bool) []need {
 
 // usesLoad reports whether load_method, or a stream override, is m.
 func usesLoad(cfg *config.Config, m string) bool {
-	if cfg.LoadMethod == m || (m == "upsert" && cfg.LoadMethod == "") {
+	if cfg.LoadMethod == m || (m == config.MethodUpsert && cfg.LoadMethod == "") {
 		return true
 	}
 	for _, o := range cfg.StreamOverrides {

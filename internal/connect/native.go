@@ -3,8 +3,8 @@ package connect
 import (
 	"context"
 	"fmt"
-	"strconv"
 
+	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
@@ -29,15 +29,12 @@ func (s *ServerInfo) readVector(ctx context.Context, q querier) error {
 // columns is the column limit: 4096 only where MAX_COLUMNS is EXTENDED
 // (auto reads it; unknown means the 1000 every server allows). 0 stands
 // for 1000, as in table.Options.
-func (f *Facts) columns(setting string) int {
+func (f *Facts) columns(cfg *config.Config) int {
 	server := table.MaxColumns
 	if f.Server.MaxColumns == "EXTENDED" {
 		server = table.MaxColumnsExtended
 	}
-	n, err := strconv.Atoi(setting)
-	if err != nil {
-		n = server
-	}
+	n := cfg.MaxColumnsFor(server)
 	if n > server {
 		f.Problems = append(f.Problems, fmt.Sprintf("max_columns is %d but MAX_COLUMNS is %s (%d columns per table; EXTENDED, on 23ai, allows %d)",
 			n, orUnknown(f.Server.MaxColumns), server, table.MaxColumnsExtended))

@@ -11,14 +11,14 @@ import (
 // and, where the edition rules an option out, that CREATE TABLE will fail.
 func (r *Report) optionItems(cfg *config.Config) {
 	partitioned, compressions := !cfg.Partitioning.None(), map[string]bool{}
-	if cfg.Compression != "" && cfg.Compression != "none" {
+	if cfg.Compression != "" && cfg.Compression != config.CompressionNone {
 		compressions[cfg.Compression] = true
 	}
 	for _, o := range cfg.StreamOverrides {
 		if o.Partitioning != nil && !o.Partitioning.None() {
 			partitioned = true
 		}
-		if o.Compression != nil && *o.Compression != "none" {
+		if o.Compression != nil && *o.Compression != config.CompressionNone {
 			compressions[*o.Compression] = true
 		}
 	}

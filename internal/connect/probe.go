@@ -375,36 +375,33 @@ type Facts struct {
 }
 
 // Resolve applies the settings to the server's facts: an explicit value
-// wins, `auto` (or "") takes the server's answer.
+// wins, `auto` (or "") takes the server's answer (config's *For methods).
 func (s ServerInfo) Resolve(cfg *config.Config) Facts {
 	f := Facts{Server: s}
-	f.IdentifierMaxBytes = f.identifiers(cfg.IdentifierMaxBytes)
-	f.VarcharMaxBytes = f.varchar(cfg.VarcharMaxBytes)
-	f.BooleanNative = f.choose("boolean_type", cfg.BooleanType, "boolean", "number", s.BooleanType,
+	f.IdentifierMaxBytes = f.identifiers(cfg)
+	f.VarcharMaxBytes = f.varchar(cfg)
+	f.BooleanNative = f.native("boolean_type", config.BooleanBoolean, cfg.BooleanNativeFor(s.BooleanType), s.BooleanType,
 		"the server has no BOOLEAN type (Oracle 23ai with COMPATIBLE >= 23 has)")
-	f.JSONNative = f.choose("json_type", cfg.JSONType, "json", "clob", s.JSONType,
+	f.JSONNative = f.native("json_type", config.JSONTypeJSON, cfg.JSONNativeFor(s.JSONType), s.JSONType,
 		"the server has no JSON type (Oracle 21c+ with COMPATIBLE >= 20 has)")
-	f.MaxColumns = f.columns(cfg.MaxColumns)
+	f.MaxColumns = f.columns(cfg)
 	f.VectorNative = s.VectorType
-	f.National = f.choose("national_characters", cfg.NationalCharacters, "always", "never", !unicodeCharset(s.DBCharset), "")
+	f.National = cfg.NationalFor(!unicodeCharset(s.DBCharset))
 	f.DefaultSchema = s.CurrentSchema
 	// A {stream_schema} template names no one schema: the user's own is
 	// the default, and each stream's schema is known only from the input.
 	if cfg.DefaultTargetSchema != "" && !strings.Contains(cfg.DefaultTargetSchema, "{stream_schema}") {
-		f.DefaultSchema = table.SchemaName(cfg.DefaultTargetSchema, cfg.IdentifierCase != "preserve", f.IdentifierMaxBytes)
+		f.DefaultSchema = table.SchemaName(cfg.DefaultTargetSchema, cfg.UpperIdentifiers(), f.IdentifierMaxBytes)
 	}
 	return f
 }
 
-func (f *Facts) identifiers(setting string) int {
+func (f *Facts) identifiers(cfg *config.Config) int {
 	server := f.Server.IdentifierMaxBytes
 	if server == 0 {
 		server = table.MaxBytesShort // unknown: the limit every version accepts
 	}
-	n, err := strconv.Atoi(setting)
-	if err != nil {
-		return server
-	}
+	n := cfg.IdentifierMaxBytesFor(server)
 	if n > server {
 		f.Problems = append(f.Problems, fmt.Sprintf("identifier_max_bytes is %d but the server allows %d (COMPATIBLE %s)", n, server, orUnknown(f.Server.Compatible)))
 	}
@@ -414,16 +411,13 @@ func (f *Facts) identifiers(setting string) int {
 // varchar is the string ceiling: 32767 only when MAX_STRING_SIZE is
 // EXTENDED and go-ora binds such strings as VARCHAR (StringBindBytes), so
 // that columns, the engine's bind limit and go-ora's agree.
-func (f *Facts) varchar(setting string) int {
+func (f *Facts) varchar(cfg *config.Config) int {
 	server := 4000
 	extended := f.Server.MaxStringSize == "EXTENDED"
 	if extended && (f.Server.StringBindBytes == 0 || f.Server.StringBindBytes >= 32767) {
 		server = 32767
 	}
-	n, err := strconv.Atoi(setting)
-	if err != nil {
-		return server
-	}
+	n := cfg.VarcharMaxBytesFor(server)
 	switch {
 	case n > server && extended:
 		f.Problems = append(f.Problems, fmt.Sprintf("varchar_max_bytes is %d but the driver binds at most %d bytes as VARCHAR on this server (MAX_STRING_SIZE is EXTENDED)", n, server))
@@ -433,19 +427,13 @@ func (f *Facts) varchar(setting string) int {
 	return n
 }
 
-// choose resolves an auto|on|off setting; on without server support is a
-// problem (when why is given).
-func (f *Facts) choose(name, setting, on, off string, server bool, why string) bool {
-	switch setting {
-	case on:
-		if !server && why != "" {
-			f.Problems = append(f.Problems, fmt.Sprintf("%s is %s but %s", name, on, why))
-		}
-		return true
-	case off:
-		return false
+// native is an auto|on|off setting resolved (on: chosen); on without
+// server support is a problem.
+func (f *Facts) native(name, on string, chosen, server bool, why string) bool {
+	if chosen && !server {
+		f.Problems = append(f.Problems, fmt.Sprintf("%s is %s but %s", name, on, why))
 	}
-	return server
+	return chosen
 }
 
 // unicodeCharset reports whether the database character set holds every

@@ -4,17 +4,18 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/target-oracle/target-oracle/internal/batch"
 	"github.com/target-oracle/target-oracle/internal/config"
 )
 
 // Every row of a buffer gets its own slots, whatever the width and the
-// chunk sizes (doubling from firstChunkRows, then chunkRows): rows written
+// chunk sizes (doubling from batch.FirstChunkRows, then chunkRows): rows written
 // through next read back through row, and no two rows share a slot.
 func TestBufferChunksHoldEveryRow(t *testing.T) {
 	for _, tc := range []struct{ width, chunkRows, rows int }{
 		{1, 1024, 5000}, {15, 68, 1000}, {200, 5, 100}, {1500, 1, 10}, {3, 4, 40}, {3, 5, 40}, {7, 146, 3},
 	} {
-		b := &buffer{width: tc.width, chunkRows: tc.chunkRows}
+		b := &buffer{width: tc.width, chunking: batch.Chunks{Rows: tc.chunkRows}}
 		for i := 0; i < tc.rows; i++ {
 			row := b.next()
 			if len(row) != tc.width || cap(row) != tc.width {
@@ -36,7 +37,7 @@ func TestBufferChunksHoldEveryRow(t *testing.T) {
 		for _, c := range b.chunks {
 			slots += len(c)
 		}
-		if slots > tc.width*(2*tc.rows+firstChunkRows+tc.chunkRows) {
+		if slots > tc.width*(2*tc.rows+batch.FirstChunkRows+tc.chunkRows) {
 			t.Errorf("%+v: %d slots for %d rows", tc, slots, tc.rows)
 		}
 	}

@@ -9,8 +9,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/target-oracle/target-oracle/internal/batch"
+	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/inputerr"
+	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/table"
 	"github.com/target-oracle/target-oracle/internal/tablemap"
 )
@@ -30,12 +33,28 @@ const (
 
 // job is one unit of database work for a stream. A stream's jobs run one
 // at a time, in input order.
+//
+// Ownership: the coordinator fills a job's fields up to refused before
+// the job starts (go p.work) and does not change them after; the worker
+// writes only noWiden and refused, which the coordinator reads once the
+// result arrived (complete). The job's buffer belongs to the worker while
+// the job runs, and to the coordinator again after. A worker never
+// touches its stream (stream.go): what it needs of it is copied in here
+// when the job is queued (enqueue), or is the stream's streamWork.
 type job struct {
 	kind   jobKind
-	stream *stream
+	stream *stream // the coordinator's: a worker never reads or writes through it
+	line   int64   // lowest input line the job covers (noLine: none)
+
+	// Copied from the stream when the job is queued.
+	name     string
+	settings config.StreamSettings
+	opts     table.Options // the stream's table options when the job was queued
+	work     *streamWork
+	// layout is shared: what workers read of it (table, keys, metadata
+	// columns) is fixed when it is built; its row-building scratch is the
+	// coordinator's.
 	layout *tablemap.Layout
-	opts   table.Options // the stream's table options when the job was queued
-	line   int64         // lowest input line the job covers (noLine: none)
 
 	buf *buffer // jobBatch
 
@@ -50,6 +69,19 @@ type job struct {
 	// Set by the worker (on_database_error: reject, reject.go).
 	noWiden bool      // the table kept columns some values do not fit: those rows are refused
 	refused []refusal // records the database refused, for the coordinator to write
+}
+
+// streamWork is the part of a stream's state that the workers running
+// its jobs own: scratch kept from batch to batch and the once-per-stream
+// warnings. The coordinator makes it before the stream's first job and
+// never touches it again. A stream's jobs never overlap, and each starts
+// after the coordinator received the result of the one before (results,
+// then go p.work), so the workers take turns without a lock.
+type streamWork struct {
+	dedupe             map[string]int // write's key → row map (batch.Folder), emptied after each batch
+	warnedKeyless      bool           // hard_delete on a stream without key_properties: said once
+	warnedNoConstraint bool           // an upsert found its table without a primary key: said once
+	historyAdjusted    bool           // history: the +1 µs valid-from adjustment was logged
 }
 
 type jobResult struct {
@@ -83,7 +115,10 @@ func (p *pipeline) flush(s *stream) {
 // memory and lets each STATE be written as soon as the batches before it
 // commit.
 func (p *pipeline) enqueue(s *stream, j *job) {
-	j.opts = s.opts // workers must not read the coordinator's stream state
+	if s.work == nil {
+		s.work = &streamWork{}
+	}
+	j.name, j.settings, j.opts, j.work = s.name, s.settings, s.opts, s.work // workers never read s
 	j.reuse = len(p.order) <= maxStreamsWithSpare
 	s.queue = append(s.queue, j)
 	p.waiting++
@@ -126,7 +161,7 @@ func (p *pipeline) dispatch() {
 		if j.kind == jobBatch {
 			first := !s.flushed
 			s.flushed = true
-			j.replace = first && s.settings.LoadMethod == "overwrite" && !p.cfg.TruncateBeforeLoad
+			j.replace = first && s.settings.Overwrite() && !p.cfg.TruncateBeforeLoad
 			j.truncate = first && p.cfg.TruncateBeforeLoad
 		}
 		s.running = true
@@ -134,6 +169,9 @@ func (p *pipeline) dispatch() {
 		p.waiting--
 		p.wg.Add(1)
 		go p.work(j)
+		if raceEnabled {
+			s.touch()
+		}
 	}
 }
 
@@ -181,16 +219,16 @@ func (p *pipeline) work(j *job) {
 	res, err := p.runJob(p.workCtx, j)
 	if j.kind == jobBatch {
 		if err != nil {
-			p.metrics.FailedBatch(j.stream.name, time.Since(start))
+			p.metrics.FailedBatch(j.name, time.Since(start))
 		} else {
-			p.metrics.Loaded(j.stream.name, res.Written, res.Inserted, res.Updated, res.Deleted, res.Known, time.Since(start))
+			p.metrics.Loaded(j.name, res.Written, res.Inserted, res.Updated, res.Deleted, res.Known, time.Since(start))
 		}
 	}
 	p.results <- jobResult{job: j, res: res, err: err}
 }
 
 func (p *pipeline) runJob(ctx context.Context, j *job) (engine.Result, error) {
-	sess, err := p.session(ctx, j.stream.name)
+	sess, err := p.session(ctx, j.name)
 	if err != nil {
 		return engine.Result{}, err
 	}
@@ -272,7 +310,7 @@ func jobInputError(j *job, err error) error {
 		return err
 	}
 	if ie.Stream == "" {
-		ie.Stream = j.stream.name
+		ie.Stream = j.name
 	}
 	if ie.Line == 0 {
 		ie.Line = j.schemaLine
@@ -306,33 +344,19 @@ func (p *pipeline) keyMayChange(ctx context.Context, j *job, cur, want *table.Ta
 	}
 	if j.kind == jobEnsure && table.ReplacedKeyIs(cur.ReplacedKey, want.PrimaryKey) {
 		p.log.Info("SCHEMA with the key the table had before its key was replaced: input from before the change, replayed; the table keeps its key",
-			"table", cur.QualifiedName(), "stream", j.stream.name, "line", j.schemaLine, "key", cur.PrimaryKey, "schema_key", want.PrimaryKey)
+			"table", cur.QualifiedName(), "stream", j.name, "line", j.schemaLine, "key", cur.PrimaryKey, "schema_key", want.PrimaryKey)
 		return true, nil
-	}
-	name := table.Quote(cur.Schema) + "." + table.Quote(cur.Name)
-	var steps []string
-	if len(cur.PrimaryKey) > 0 {
-		steps = append(steps, "ALTER TABLE "+name+" DROP PRIMARY KEY;")
 	}
 	how := "To change it by hand: run "
 	if len(want.PrimaryKey) > 0 {
 		how = "To change it by hand: make sure the new key columns are unique and not null in the existing rows, then run "
-		steps = append(steps, fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s PRIMARY KEY (%s);", name,
-			table.Quote(table.PrimaryKeyName(cur.Name, j.opts.IdentifierMaxBytes)), quoteAll(want.PrimaryKey)))
 	}
-	return false, &inputerr.Error{Line: j.schemaLine, Stream: j.stream.name, Msg: fmt.Sprintf(
+	steps := oraclesql.KeyChangeByHand(cur, want.PrimaryKey, j.opts.IdentifierMaxBytes)
+	return false, &inputerr.Error{Line: j.schemaLine, Stream: j.name, Msg: fmt.Sprintf(
 		"key_properties changed from %v to %v, but table %s has rows and its primary key is not changed automatically. "+
 			"%s%s and run the load again. "+
 			"Or load the stream into a new table (table_name_mappings) from a full refresh. See docs/types.md.",
 		cur.PrimaryKey, want.PrimaryKey, cur.QualifiedName(), how, strings.Join(steps, " "))}
-}
-
-func quoteAll(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = table.Quote(n)
-	}
-	return strings.Join(q, ", ")
 }
 
 func (p *pipeline) load(ctx context.Context, sess engine.Session, j *job) (engine.Result, error) {
@@ -345,7 +369,7 @@ func (p *pipeline) load(ctx context.Context, sess engine.Session, j *job) (engin
 			return engine.Result{}, fmt.Errorf("truncate %s: %w", t.QualifiedName(), err)
 		}
 	}
-	if isHistory(j.stream) {
+	if j.settings.History() {
 		return p.loadHistory(ctx, sess, j, t)
 	}
 	w := p.write(j, t)
@@ -367,63 +391,62 @@ func (p *pipeline) load(ctx context.Context, sess engine.Session, j *job) (engin
 }
 
 // write builds the data step of a batch: rows classified (upsert, soft or
-// hard delete), deduplicated by key for upserts (the last record wins; a
-// delete is a record), batch metadata stamped. An append-only batch keeps
-// every row; appendSteps then orders its hard deletes.
+// hard delete), folded by key for upserts (batch.Folder: the last record
+// wins; a delete is a record), batch metadata stamped. An append-only
+// batch keeps every row; loadSteps then orders its hard deletes.
 func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
-	l, b, s := j.layout, j.buf, j.stream
+	l, b, work := j.layout, j.buf, j.work
 	lt := l.Table()
 	cols := make([]string, len(lt.Columns))
 	for i, c := range lt.Columns {
 		cols[i] = c.Name
 	}
-	keys := l.KeyIndexes()
+	shape := j.shape()
+	keys := shape.Keys
 	keyCols := make([]string, len(keys))
 	for i, k := range keys {
 		keyCols[i] = cols[k]
 	}
 	w := &engine.Write{Table: t, Method: engine.Insert, Columns: cols, KeyColumns: keyCols}
-	upsert := len(keys) > 0 && s.settings.LoadMethod != "append-only"
+	upsert := len(keys) > 0 && !j.settings.AppendOnly()
 	if upsert {
 		w.Method = engine.Upsert
 	}
 	batched := canonicalTime(p.o.Now())
-	batchedIdx := l.MetaIndex("_SDC_BATCHED_AT")
+	batchedIdx := l.MetaIndex(table.MetaBatchedAt)
 	runIdx := l.MetaIndex(table.MetaRunID) // delete_missing: what this run wrote
-	deletedIdx := l.MetaIndex("_SDC_DELETED_AT")
-	if i := l.MetaIndex("_SDC_LOADED_AT"); i >= 0 {
+	if i := l.MetaIndex(table.MetaLoadedAt); i >= 0 {
 		w.DatabaseTime = cols[i]
 	}
-	var metaIdx []int
-	for i, c := range lt.Columns {
-		if c.Role == table.RoleMetadata {
-			w.MetadataColumns = append(w.MetadataColumns, cols[i])
-			metaIdx = append(metaIdx, i)
-		}
+	for _, m := range shape.Meta {
+		w.MetadataColumns = append(w.MetadataColumns, cols[m])
 	}
 	n := b.rows()
 	// The rows go with the buffer, which is reused once the batch is
 	// loaded (stream.spare): nothing keeps them after the load.
 	rows := slices.Grow(b.engineRows[:0], n)
 	defer func() { b.engineRows = rows[:0] }()
-	var last map[string]int
 	// Keys in increasing order cannot repeat (buffer.commitRow tells):
-	// such a batch, the usual one, needs no dedupe. Append-only batches
-	// keep every row (appendSteps orders their hard deletes).
-	if upsert && b.unordered {
+	// such a batch, the usual one, needs no folding. Append-only batches
+	// keep every row (loadSteps orders their hard deletes).
+	var fold batch.Folder
+	folding := upsert && b.unordered
+	if folding {
 		// One map per stream, emptied per batch, so its buckets are reused;
 		// with many streams, as with spare buffers, memory per idle stream
 		// matters more.
-		last = s.dedupe
+		last := work.dedupe
 		if last == nil {
 			last = make(map[string]int, n)
 			if j.reuse {
-				s.dedupe = last
+				work.dedupe = last
 			}
 		}
 		defer clear(last) // drop the batch's keys, keep the buckets
+		// Under on_database_error: reject the records stay as read: a
+		// refusal builds the batch's rows again from them (reject.go).
+		fold = batch.NewFolder(&shape, last, p.rejectingRows())
 	}
-	var kb []byte
 	for i := 0; i < n; i++ {
 		vals := b.row(i)
 		if batchedIdx >= 0 {
@@ -432,82 +455,36 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 		if runIdx >= 0 {
 			vals[runIdx] = p.runID
 		}
-		r := engine.Row{Kind: p.rowKind(s, vals, deletedIdx, keys), Line: b.lines[i], Values: vals}
-		if last != nil {
-			key := rowKey(vals, keys, &kb)
-			if at, ok := last[key]; ok {
-				if r.Kind == engine.RowSoftDelete && p.rejectingRows() {
-					// The records stay as read: a refusal builds the
-					// batch's rows again from them (reject.go).
-					rows[at].Values = slices.Clone(rows[at].Values)
-				}
-				rows[at] = collapse(rows[at], r, metaIdx)
-				continue
-			}
-			last[key] = len(rows)
+		r := engine.Row{Kind: shape.Kind(vals), Line: b.lines[i], Values: vals}
+		if folding {
+			rows, _, _ = fold.Add(rows, r)
+			continue
 		}
 		rows = append(rows, r)
 	}
-	if upsert && len(t.PrimaryKey) == 0 && !s.warnedNoConstraint {
-		s.warnedNoConstraint = true // written by one worker at a time, as warnedKeyless
+	if upsert && len(t.PrimaryKey) == 0 && !work.warnedNoConstraint {
+		work.warnedNoConstraint = true
 		p.log.Warn("upsert into a table without a PRIMARY KEY constraint: rows are matched on the key columns, and a key may stand in several rows",
-			"stream", s.name, "table", t.QualifiedName(), "key", keyCols)
+			"stream", j.name, "table", t.QualifiedName(), "key", keyCols)
 	}
-	if s.settings.HardDelete && len(keys) == 0 && deletedIdx >= 0 && !s.warnedKeyless {
-		s.warnedKeyless = true // written by one worker at a time: jobs of a stream never overlap
-		p.log.Warn("hard_delete on a stream without key_properties: deletes are appended as soft deletes", "stream", s.name)
+	if j.settings.HardDelete && len(keys) == 0 && shape.Deleted >= 0 && !work.warnedKeyless {
+		work.warnedKeyless = true
+		p.log.Warn("hard_delete on a stream without key_properties: deletes are appended as soft deletes", "stream", j.name)
 	}
 	w.Rows = rows
 	return w
 }
 
-// rowKind classifies a record's row: a soft delete when _SDC_DELETED_AT
-// is set, a hard delete with hard_delete on a keyed stream.
-func (p *pipeline) rowKind(s *stream, vals []string, deletedIdx int, keys []int) engine.RowKind {
-	switch {
-	case deletedIdx < 0 || vals[deletedIdx] == "":
-		return engine.RowUpsert
-	case s.settings.HardDelete && len(keys) > 0:
-		return engine.RowHardDelete
+// shape is what batch assembly needs to know of the job's columns.
+func (j *job) shape() batch.Shape {
+	l := j.layout
+	sh := batch.Shape{Keys: l.KeyIndexes(), Deleted: l.MetaIndex(table.MetaDeletedAt), HardDelete: j.settings.HardDelete}
+	for i, c := range l.Table().Columns {
+		if c.Role == table.RoleMetadata {
+			sh.Meta = append(sh.Meta, i)
+		}
 	}
-	return engine.RowSoftDelete
-}
-
-// rowKey is the dedupe key of a row's values: the one key column's value
-// as it is, or the key values each after its length (engine.AppendKey:
-// values may hold NUL bytes, so no separator is safe).
-func rowKey(vals []string, keys []int, kb *[]byte) string {
-	if len(keys) == 1 {
-		return vals[keys[0]]
-	}
-	b := (*kb)[:0]
-	for _, k := range keys {
-		b = engine.AppendKey(b, vals[k])
-	}
-	*kb = b
-	return string(b)
-}
-
-// collapse folds a later record for a key into the earlier one of the
-// same batch, so that a batch gives what loading its records one by one
-// gives (SPEC §6.4), wherever the batch boundaries fall: an upsert or a
-// hard delete replaces what came before; a soft delete after an upsert or
-// a soft delete keeps the earlier values and takes its metadata (on an
-// existing row only those change); a soft delete after a hard delete
-// inserts the record as it is.
-func collapse(old, r engine.Row, meta []int) engine.Row {
-	if r.Kind != engine.RowSoftDelete {
-		return r
-	}
-	if old.Kind == engine.RowHardDelete {
-		r.Kind = engine.RowUpsert // the row is gone: the record is inserted whole
-		return r
-	}
-	for _, m := range meta {
-		old.Values[m] = r.Values[m]
-	}
-	old.Line = r.Line
-	return old
+	return sh
 }
 
 func (p *pipeline) activate(ctx context.Context, sess engine.Session, j *job) error {
@@ -519,12 +496,12 @@ func (p *pipeline) activate(ctx context.Context, sess engine.Session, j *job) er
 	if cur == nil {
 		return nil // nothing to delete from; create nothing
 	}
-	vc, dc := j.layout.MetaIndex("_SDC_TABLE_VERSION"), j.layout.MetaIndex("_SDC_DELETED_AT")
+	vc, dc := j.layout.MetaIndex(table.MetaTableVersion), j.layout.MetaIndex(table.MetaDeletedAt)
 	if vc < 0 || dc < 0 {
-		return fmt.Errorf("ACTIVATE_VERSION for %s: the table has no _SDC_TABLE_VERSION/_SDC_DELETED_AT columns", want.QualifiedName())
+		return fmt.Errorf("ACTIVATE_VERSION for %s: the table has no %s/%s columns", want.QualifiedName(), table.MetaTableVersion, table.MetaDeletedAt)
 	}
 	lt := j.layout.Table()
-	if isHistory(j.stream) {
+	if j.settings.History() {
 		_, err = sess.Load(ctx, []engine.Step{closeVersions(j, cur, lt.Columns[vc].Name)})
 		if err != nil {
 			return fmt.Errorf("activate version %s on %s: %w", j.version, want.QualifiedName(), err)
@@ -534,7 +511,7 @@ func (p *pipeline) activate(ctx context.Context, sess engine.Session, j *job) er
 	step := &engine.DeleteVersions{
 		Table:         cur,
 		Version:       j.version,
-		Hard:          j.stream.settings.HardDelete,
+		Hard:          j.settings.HardDelete,
 		At:            j.at,
 		VersionColumn: lt.Columns[vc].Name,
 		DeletedColumn: lt.Columns[dc].Name,

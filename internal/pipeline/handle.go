@@ -62,7 +62,7 @@ func (p *pipeline) onStreamSchema(m *singer.Message) error {
 		}
 		s = p.newStream(m.Stream)
 	}
-	if !sch.Root.HasProperties && s.settings.StorageMode != "json" {
+	if !sch.Root.HasProperties && s.settings.StorageMode != config.StorageJSON {
 		return &inputerr.Error{Line: m.Line, Stream: m.Stream,
 			Msg: "schema has no properties (set storage_mode json for this stream to load such records as documents)"}
 	}
@@ -165,7 +165,7 @@ func (p *pipeline) keysAgree(s *stream, l *tablemap.Layout, line int64) error {
 			"streams %q (key_properties %v) and %q (key_properties %v) both load into table %s: their keys must agree",
 			other.name, other.keys, s.name, s.keys, name)}
 	case !slices.Equal(other.layout.Table().PrimaryKey, t.PrimaryKey) &&
-		(other.settings.LoadMethod == "append-only") != (s.settings.LoadMethod == "append-only"):
+		other.settings.AppendOnly() != s.settings.AppendOnly():
 		// Same key_properties, but one load method keeps no PRIMARY KEY
 		// constraint (append-only) and the other needs one.
 		return &inputerr.Error{Line: line, Stream: s.name, Msg: fmt.Sprintf(
@@ -436,13 +436,13 @@ func (p *pipeline) invalid(s *stream, m *singer.Message, err error) error {
 	}
 	err = withFile(err, m)
 	switch p.cfg.OnInvalidRecord {
-	case "skip":
+	case config.Skip:
 		p.refusedKey(s, m)
 		s.rejected++ // the stream's own count covers both policies
 		p.metrics.Skipped(s.name)
 		p.log.Warn("skipping invalid record", "err", err.Error())
 		return nil
-	case "reject":
+	case config.Reject:
 		p.refusedKey(s, m)
 		s.rejected++
 		p.metrics.Rejected(s.name)
@@ -670,7 +670,7 @@ func (q *sequencer) next(now time.Time) int64 {
 // a resumed run would remove them again, so no STATE covering its records
 // may be written before the end of input (SPEC §6.2, §7 rule 3).
 func (p *pipeline) holdsStates(s *stream) bool {
-	return s.settings.LoadMethod == "overwrite" || p.cfg.TruncateBeforeLoad || s.prune != nil
+	return s.settings.Overwrite() || p.cfg.TruncateBeforeLoad || s.prune != nil
 }
 
 // holdStates holds the frontier at the stream's first record until the end

@@ -11,6 +11,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/inputerr"
+	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/table"
 	"github.com/target-oracle/target-oracle/internal/tablemap"
 )
@@ -19,7 +20,7 @@ import (
 // part. The semantics are in docs/guarantees.md; the versions are decided
 // by engine.History.Decide inside each engine's transaction.
 
-func isHistory(s *stream) bool { return s.settings.LoadMethod == config.MethodHistory }
+func isHistory(s *stream) bool { return s.settings.History() }
 
 // historySchema refuses at a history stream's SCHEMA (exit 2) what
 // history cannot do: a stream without key_properties (versions are told
@@ -28,7 +29,7 @@ func (p *pipeline) historySchema(s *stream, keys []string) error {
 	switch {
 	case !isHistory(s):
 		return nil
-	case s.settings.DeleteMissing == "hard":
+	case s.settings.DeleteMissing == config.DeleteMissingHard:
 		return &config.Error{Key: "delete_missing", Msg: fmt.Sprintf(
 			"stream %q: delete_missing hard conflicts with load_method history, which never deletes a row: remove one (stream_overrides)", s.name)}
 	case len(keys) == 0:
@@ -73,24 +74,7 @@ func validFromColumn(l *tablemap.Layout, path string) (int, error) {
 // historyProcedure is the refusal of an existing table that no history
 // load made, with the manual procedure that turns it into one.
 func historyProcedure(cur, want *table.Table) string {
-	name := table.Quote(cur.Schema) + "." + table.Quote(cur.Name)
-	var add []string
-	for _, m := range table.HistoryColumns() {
-		if cur.Column(m) == nil {
-			add = append(add, table.Quote(m)+" "+want.Column(m).Type.String())
-		}
-	}
-	keys := slices.DeleteFunc(slices.Clone(want.PrimaryKey), func(k string) bool { return k == table.MetaValidFrom })
-	var steps []string
-	if len(add) > 0 {
-		steps = append(steps, fmt.Sprintf("ALTER TABLE %s ADD (%s);", name, strings.Join(add, ", ")))
-	}
-	steps = append(steps,
-		fmt.Sprintf("UPDATE %s SET %s = TIMESTAMP '1970-01-01 00:00:00 +00:00', %s = 1; COMMIT;", name, table.Quote(table.MetaValidFrom), table.Quote(table.MetaIsCurrent)))
-	if len(cur.PrimaryKey) > 0 {
-		steps = append(steps, fmt.Sprintf("ALTER TABLE %s DROP PRIMARY KEY;", name))
-	}
-	steps = append(steps, fmt.Sprintf("ALTER TABLE %s ADD PRIMARY KEY (%s);", name, quoteAll(append(keys, table.MetaValidFrom))))
+	steps := oraclesql.HistoryByHand(cur, want)
 	hc := table.HistoryColumns()
 	return fmt.Sprintf("load_method history needs a table that keeps versions, and table %s is not one (it lacks the history columns %s or a primary key ending with %s). "+
 		"To convert it by hand: %s (%s stays NULL: the next record of each key adds a version; with boolean_type boolean set %s = TRUE). "+
@@ -195,10 +179,10 @@ func (p *pipeline) loadHistory(ctx context.Context, sess engine.Session, j *job,
 	if err != nil {
 		return res, fmt.Errorf("load %s: %w", t.QualifiedName(), err)
 	}
-	if h.Adjusted > 0 && !j.stream.historyAdjusted {
-		j.stream.historyAdjusted = true // written by one worker at a time: jobs of a stream never overlap
+	if h.Adjusted > 0 && !j.work.historyAdjusted {
+		j.work.historyAdjusted = true
 		p.log.Info("history: a valid-from was not after the key's latest valid-from or valid-to and became that + 1 µs (logged once per stream)",
-			"stream", j.stream.name, "table", t.QualifiedName(), "records_in_batch", h.Adjusted)
+			"stream", j.name, "table", t.QualifiedName(), "records_in_batch", h.Adjusted)
 	}
 	return res, nil
 }

@@ -1,14 +1,13 @@
 package pipeline
 
 import (
-	"strconv"
-
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
 // tableOptions resolves the table model's options for one stream from the
-// settings and the server facts (`auto` settings adapt to the server).
+// settings and the server facts (`auto` settings adapt to the server:
+// config's *For methods).
 func (p *pipeline) tableOptions(stream string, st config.StreamSettings) table.Options {
 	c, srv := p.cfg, p.o.Server
 	o := table.Options{
@@ -17,8 +16,8 @@ func (p *pipeline) tableOptions(stream string, st config.StreamSettings) table.O
 		TableName:           c.TableNameMappings[stream],
 		ColumnMappings:      c.ColumnMappings[stream],
 		IgnoredColumns:      append(append([]string(nil), c.IgnoredColumns["*"]...), c.IgnoredColumns[stream]...),
-		IdentifierUpper:     c.IdentifierCase != "preserve",
-		IdentifierMaxBytes:  srv.IdentifierMaxBytes,
+		IdentifierUpper:     c.UpperIdentifiers(),
+		IdentifierMaxBytes:  c.IdentifierMaxBytesFor(srv.IdentifierMaxBytes),
 		ColumnOrdering:      c.ColumnOrdering,
 		ColumnComments:      c.ColumnComments,
 		StorageMode:         st.StorageMode,
@@ -26,46 +25,19 @@ func (p *pipeline) tableOptions(stream string, st config.StreamSettings) table.O
 		FlatteningSeparator: c.FlatteningSeparator,
 		JSONColumnName:      c.JSONColumnName,
 		AddRecordMetadata:   c.AddRecordMetadata,
-		VarcharMaxBytes:     srv.VarcharMaxBytes,
-		BooleanNative:       srv.BooleanNative,
-		JSONNative:          srv.JSONNative,
-		TimestampTZ:         c.TimestampType != "timestamp",
-		National:            srv.NationalNeeded,
-		NoKeyConstraint:     st.LoadMethod == "append-only",
+		VarcharMaxBytes:     c.VarcharMaxBytesFor(srv.VarcharMaxBytes),
+		BooleanNative:       c.BooleanNativeFor(srv.BooleanNative),
+		JSONNative:          c.JSONNativeFor(srv.JSONNative),
+		TimestampTZ:         c.TimestampTZ(),
+		National:            c.NationalFor(srv.NationalNeeded),
+		NoKeyConstraint:     st.AppendOnly(),
 		Partitioning:        table.PartitionOption{Column: st.Partitioning.Column, Interval: st.Partitioning.Interval},
 		Compression:         st.Compression,
-		History:             st.LoadMethod == config.MethodHistory,
+		History:             st.History(),
 
-		MaxColumns:               srv.MaxColumns,
+		MaxColumns:               c.MaxColumnsFor(srv.MaxColumns),
 		InterpretContentEncoding: c.InterpretContentEncoding,
 		VectorNative:             srv.VectorNative,
-	}
-	if n, err := strconv.Atoi(c.MaxColumns); err == nil {
-		o.MaxColumns = n
-	}
-	if n, err := strconv.Atoi(c.IdentifierMaxBytes); err == nil {
-		o.IdentifierMaxBytes = n
-	}
-	if n, err := strconv.Atoi(c.VarcharMaxBytes); err == nil {
-		o.VarcharMaxBytes = n
-	}
-	switch c.BooleanType {
-	case "number":
-		o.BooleanNative = false
-	case "boolean":
-		o.BooleanNative = true
-	}
-	switch c.JSONType {
-	case "json":
-		o.JSONNative = true
-	case "clob":
-		o.JSONNative = false
-	}
-	switch c.NationalCharacters {
-	case "always":
-		o.National = true
-	case "never":
-		o.National = false
 	}
 	o.Schema, o.TablePart = routeStream(c, st, srv, stream, &o)
 	for _, ix := range c.CustomIndexes[stream] {

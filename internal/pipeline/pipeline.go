@@ -203,7 +203,7 @@ func newPipeline(o Options) (*pipeline, error) {
 	now := o.Now().UTC()
 	p.started = canonicalTime(now)
 	p.seq.base = now.UnixMicro() * 1000
-	if o.Config.OnInvalidRecord == "reject" || o.Config.OnDatabaseError == "reject" {
+	if o.Config.RejectsInvalidRecords() || o.Config.RejectsDatabaseErrors() {
 		p.rejects = &rejectFile{path: o.Config.RejectPath}
 		p.tracker.beforeWrite = p.rejects.sync
 	}

@@ -60,7 +60,7 @@ func newRunID() (string, error) {
 // stream is skipped with one warning.
 func (p *pipeline) decidePrune(s *stream, keys []string) error {
 	mode := s.settings.DeleteMissing
-	if mode == "" || mode == "none" {
+	if mode == "" || mode == config.DeleteMissingNone {
 		s.prune = nil
 		s.opts.UsesRunID = false
 		return nil
@@ -69,7 +69,7 @@ func (p *pipeline) decidePrune(s *stream, keys []string) error {
 	switch {
 	case len(keys) == 0:
 		why = "the stream has no key_properties"
-	case s.settings.LoadMethod != "upsert":
+	case s.settings.LoadMethod != config.MethodUpsert:
 		why = fmt.Sprintf("its load_method is %s", s.settings.LoadMethod)
 	}
 	if why != "" {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/target-oracle/target-oracle/internal/batch"
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/singer"
 	"github.com/target-oracle/target-oracle/internal/table"
@@ -37,7 +38,7 @@ const minRefusedLimit = 16
 func refusedLimit(n int) int { return max(minRefusedLimit, n/100) }
 
 // rejectingRows reports whether rows the database refuses are rejected.
-func (p *pipeline) rejectingRows() bool { return p.cfg.OnDatabaseError == "reject" }
+func (p *pipeline) rejectingRows() bool { return p.cfg.RejectsDatabaseErrors() }
 
 // refusable reports whether err is a refusal of one row's values that
 // on_database_error: reject quarantines: a row-level ORA code of SPEC
@@ -228,11 +229,12 @@ func tooManyRefused(j *job, skip map[int]string, limit int) error {
 		fmt.Fprintf(&b, "line %d: %s", j.buf.lines[i], skip[i])
 	}
 	return fmt.Errorf("stream %q: the database refuses more than %d rows of a batch of %d records (on_database_error reject allows max(16, rows/100)); nothing of the batch is committed; the first: %s",
-		j.stream.name, limit, j.buf.rows(), b.String())
+		j.name, limit, j.buf.rows(), b.String())
 }
 
 // setRefused hands the refused records to the coordinator, which writes
-// them to reject_path before any state covering them (complete).
+// them to reject_path before any state covering them (complete). It runs
+// on the worker.
 func (j *job) setRefused(skip map[int]string) {
 	j.refused = j.refused[:0]
 	idx := make([]int, 0, len(skip))
@@ -256,47 +258,31 @@ func (j *job) setRefused(skip map[int]string) {
 // superseded are the records whose values a later record for the key
 // replaced (an upsert or hard delete after them).
 func (p *pipeline) chainRows(j *job, w *engine.Write, skip map[int]string) (rows []engine.Row, src, superseded []int) {
-	l, b, s := j.layout, j.buf, j.stream
-	keys := l.KeyIndexes()
-	deletedIdx := l.MetaIndex("_SDC_DELETED_AT")
-	var metaIdx []int
-	for i, c := range l.Table().Columns {
-		if c.Role == table.RoleMetadata {
-			metaIdx = append(metaIdx, i)
-		}
-	}
-	dedupe := w.Method == engine.Upsert // as write: append-only batches keep every row (appendSteps)
-	last := map[string]int{}
-	var kb []byte
+	b := j.buf
+	shape := j.shape()
+	fold := batch.NewFolder(&shape, nil, true)
+	dedupe := w.Method == engine.Upsert // as write: append-only batches keep every row (loadSteps)
 	for i := 0; i < b.rows(); i++ {
 		if _, ok := skip[i]; ok {
 			continue
 		}
 		vals := b.row(i)
-		r := engine.Row{Kind: p.rowKind(s, vals, deletedIdx, keys), Line: b.lines[i], Values: vals}
-		if dedupe {
-			key := rowKey(vals, keys, &kb)
-			if at, ok := last[key]; ok {
-				old := rows[at]
-				if r.Kind == engine.RowSoftDelete && old.Kind != engine.RowHardDelete {
-					// collapse would write the metadata into the earlier
-					// record's values: copy them instead.
-					v := slices.Clone(old.Values)
-					for _, m := range metaIdx {
-						v[m] = r.Values[m]
-					}
-					old.Values, old.Line = v, r.Line
-					rows[at] = old
-					continue
-				}
-				superseded = append(superseded, src[at])
-				rows[at], src[at] = collapse(old, r, metaIdx), i
-				continue
-			}
-			last[key] = len(rows)
+		r := engine.Row{Kind: shape.Kind(vals), Line: b.lines[i], Values: vals}
+		if !dedupe {
+			rows, src = append(rows, r), append(src, i)
+			continue
 		}
-		rows = append(rows, r)
-		src = append(src, i)
+		n := len(rows)
+		var at int
+		var replaced bool
+		rows, at, replaced = fold.Add(rows, r)
+		switch {
+		case len(rows) > n:
+			src = append(src, i)
+		case replaced:
+			superseded = append(superseded, src[at])
+			src[at] = i
+		}
 	}
 	slices.Sort(superseded)
 	return rows, src, superseded
@@ -311,18 +297,17 @@ func (p *pipeline) chainRows(j *job, w *engine.Write, skip map[int]string) (rows
 // records before it in the batch, which the trial does not apply.
 func (p *pipeline) refuseSuperseded(ctx context.Context, t engine.Trier, j *job, w *engine.Write, withRows func([]engine.Row) []engine.Step, superseded []int, limit int, skip map[int]string) error {
 	m := w.Method
-	b, s := j.buf, j.stream
-	keys := j.layout.KeyIndexes()
-	deletedIdx := j.layout.MetaIndex("_SDC_DELETED_AT")
+	b := j.buf
+	shape := j.shape()
 	var gens [][]int // record indexes per trial write
 	seen := map[string]int{}
 	var kb []byte
 	for _, i := range superseded {
 		vals := b.row(i)
-		if p.rowKind(s, vals, deletedIdx, keys) != engine.RowUpsert {
+		if shape.Kind(vals) != engine.RowUpsert {
 			continue
 		}
-		k := rowKey(vals, keys, &kb)
+		k := batch.Key(vals, shape.Keys, &kb)
 		g := seen[k]
 		seen[k] = g + 1
 		if g == len(gens) {

@@ -1,9 +1,9 @@
 package pipeline
 
 import (
-	"math/bits"
 	"time"
 
+	"github.com/target-oracle/target-oracle/internal/batch"
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/schema"
@@ -11,7 +11,11 @@ import (
 	"github.com/target-oracle/target-oracle/internal/tablemap"
 )
 
-// stream is the coordinator's view of one Singer stream.
+// stream is the coordinator's view of one Singer stream. Only the
+// coordinator goroutine reads or writes it: a job carries what its worker
+// needs (job in flush.go), and what workers keep per stream is the
+// separate streamWork. Built with the race detector, the pipeline checks
+// this rule on every job (touch).
 type stream struct {
 	name     string
 	settings config.StreamSettings
@@ -40,42 +44,48 @@ type stream struct {
 
 	warnedUnknown map[string]bool
 	warnedLayout  map[string]bool // Layout.Warnings already logged
-	warnedKeyless bool
 	// notedOptions: the partitioning/compression note for an existing
 	// table was logged (once per stream and run).
 	notedOptions bool
-	warnedPrune  bool           // delete_missing skipped for this stream: said once
-	prune        *streamPrune   // delete_missing streams only (prune.go)
-	dedupe       map[string]int // write's key → row map, reused by the stream's jobs (which never overlap)
-	// warnedNoConstraint: an upsert found its table without a primary key
-	warnedNoConstraint bool
-	historyAdjusted    bool // history: the +1 µs valid-from adjustment was logged
+	warnedPrune  bool         // delete_missing skipped for this stream: said once
+	prune        *streamPrune // delete_missing streams only (prune.go)
+	work         *streamWork  // the workers': made at the first job, never touched here after (flush.go)
 
 	// counters for the summary; reported is the part of read already
 	// given to the metrics registry
 	read, rejected, reported int64
 }
 
+// touch writes every field of s, as it is, on the coordinator. Built with
+// the race detector the pipeline does so each time a job of s starts, so
+// that a worker reading or writing any field of its stream is reported
+// as a data race, whichever field it is and whether or not the
+// coordinator happens to change that field while the job runs.
+func (s *stream) touch() {
+	c := *s
+	*s = c
+}
+
 // buffer holds a stream's transformed rows until they are flushed. Rows
-// are stored flat in chunks of up to slotChunkBytes bytes (see chunkOf),
+// are stored flat in chunks of up to slotChunkBytes bytes (batch.Chunks),
 // so a batch costs a handful of allocations whatever its size, growing
 // never copies the rows before, and a stream holds at most one partly used
 // chunk: with a thousand streams neither a doubling
 // slice's spare half nor a buffer sized for the last batch adds up
 // (SPEC §10 bounds memory by max_buffered_bytes, not by streams × batch).
 type buffer struct {
-	layout    *tablemap.Layout
-	width     int
-	chunkRows int
-	chunks    [][]string
-	lines     []int64
-	stats     []table.Stats
-	bytes     int64
-	minLine   int64
-	oldest    time.Time
+	layout   *tablemap.Layout
+	width    int
+	chunking batch.Chunks
+	chunks   [][]string
+	lines    []int64
+	stats    []table.Stats
+	bytes    int64
+	minLine  int64
+	oldest   time.Time
 
 	// keys are the key columns; unordered is set once a row's key is not
-	// greater than the one before it (see keyLess). Keys in increasing
+	// greater than the one before it (see batch.Less). Keys in increasing
 	// order cannot repeat, so such a batch needs no dedupe: this is
 	// decided here, while each row is still in the cache.
 	keys      []int
@@ -97,58 +107,23 @@ const slotBytes = 16
 func newBuffer(l *tablemap.Layout) *buffer {
 	w := l.Columns()
 	return &buffer{
-		layout:    l,
-		keys:      l.KeyIndexes(),
-		width:     w,
-		chunkRows: max(1, slotChunkBytes/(slotBytes*max(w, 1))),
-		stats:     make([]table.Stats, w),
-		minLine:   noLine,
+		layout:   l,
+		keys:     l.KeyIndexes(),
+		width:    w,
+		chunking: batch.Chunks{Rows: max(1, slotChunkBytes/(slotBytes*max(w, 1)))},
+		stats:    make([]table.Stats, w),
+		minLine:  noLine,
 	}
 }
 
 func (b *buffer) rows() int { return len(b.lines) }
 
-// firstChunkRows is the size of a buffer's first chunk; the next ones
-// double up to chunkRows, so that a stream with a handful of rows (one of
-// thousands) holds a few hundred bytes of slots, not a whole chunk.
-const firstChunkRows = 4
-
 // row returns row i's slots.
 func (b *buffer) row(i int) []string {
-	k, j := b.chunkOf(i)
+	k, j := b.chunking.Of(i)
 	c := b.chunks[k]
 	j *= b.width
 	return c[j : j+b.width : j+b.width]
-}
-
-// chunkOf returns the chunk holding row i and the row's index in it.
-// Chunk k holds firstChunkRows << k rows while that is below chunkRows,
-// then chunkRows each.
-func (b *buffer) chunkOf(i int) (k, j int) {
-	doubling := b.doublingChunks()
-	first := firstChunkRows * (1<<doubling - 1) // rows in the doubling chunks
-	if i < first {
-		k = bits.Len(uint(i/firstChunkRows+1)) - 1
-		return k, i - firstChunkRows*(1<<k-1)
-	}
-	i -= first
-	return doubling + i/b.chunkRows, i % b.chunkRows
-}
-
-// doublingChunks is how many chunks are smaller than chunkRows.
-func (b *buffer) doublingChunks() int {
-	if b.chunkRows <= firstChunkRows {
-		return 0
-	}
-	return bits.Len(uint((b.chunkRows - 1) / firstChunkRows))
-}
-
-// chunkSize is the rows chunk k holds.
-func (b *buffer) chunkSize(k int) int {
-	if k < b.doublingChunks() {
-		return firstChunkRows << k
-	}
-	return b.chunkRows
 }
 
 // newBuffer returns an empty buffer for the stream's current layout,
@@ -172,8 +147,8 @@ func (s *stream) newBuffer() *buffer {
 // next returns the slot for one more row, cleared.
 func (b *buffer) next() []string {
 	n := len(b.lines)
-	if k, _ := b.chunkOf(n); k == len(b.chunks) {
-		b.chunks = append(b.chunks, make([]string, b.chunkSize(k)*b.width))
+	if k, _ := b.chunking.Of(n); k == len(b.chunks) {
+		b.chunks = append(b.chunks, make([]string, b.chunking.Size(k)*b.width))
 	}
 	row := b.row(n)
 	clear(row)
@@ -186,7 +161,7 @@ func (b *buffer) drop() {}
 
 func (b *buffer) commitRow(line int64, size int64) {
 	if n := len(b.lines); n > 0 && len(b.keys) > 0 && !b.unordered {
-		b.unordered = !keyLess(b.row(n-1), b.row(n), b.keys)
+		b.unordered = !batch.Less(b.row(n-1), b.row(n), b.keys)
 	}
 	if len(b.lines) == 0 {
 		b.minLine = line
@@ -201,19 +176,4 @@ func (b *buffer) commitRow(line int64, size int64) {
 // its slots, and a constant for the line number and the engine's row.
 func (b *buffer) rowSize(record int) int64 {
 	return int64(record) + int64(b.width)*slotBytes + 64
-}
-
-// keyLess orders rows by their key values, each by length first, then
-// bytes: a strict total order in which canonical integers, and texts of
-// one width, sort as their values do.
-func keyLess(a, b []string, keys []int) bool {
-	for _, k := range keys {
-		if x, y := a[k], b[k]; x != y {
-			if len(x) != len(y) {
-				return len(x) < len(y)
-			}
-			return x < y
-		}
-	}
-	return false
 }

@@ -19,8 +19,8 @@ const (
 )
 
 // maxFastDepth bounds the walker's recursion; deeper records are left to
-// encoding/json and Validate. It is singer.MaxDepth (see Checker.Check).
-const maxFastDepth = 1000
+// encoding/json and Validate. It is the reader's limit (see Checker.Check).
+const maxFastDepth = jsonscan.MaxDepth
 
 // String flags found by scanString.
 const (

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/target-oracle/target-oracle/internal/table"
 )
 
 // load_method history in the simulation. A history table's current
@@ -46,7 +48,7 @@ func closesOnDelete(st *StreamSpec) bool { return st.Hard || st.Method == Histor
 // closedVersion reports whether a stored row is a closed version of a
 // history stream, which the compared view leaves out.
 func closedVersion(sc *Scenario, stream string, r map[string]string) bool {
-	return sc.stream(stream).Method == History && r["_SDC_VALID_TO"] != ""
+	return sc.stream(stream).Method == History && r[table.MetaValidTo] != ""
 }
 
 // checkHistory holds the versions of every history table.
@@ -74,22 +76,22 @@ func versionsHold(vs []map[string]string) error {
 		x, _ := time.Parse(time.RFC3339Nano, s)
 		return x
 	}
-	sort.Slice(vs, func(i, j int) bool { return at(vs[i]["_SDC_VALID_FROM"]).Before(at(vs[j]["_SDC_VALID_FROM"])) })
+	sort.Slice(vs, func(i, j int) bool { return at(vs[i][table.MetaValidFrom]).Before(at(vs[j][table.MetaValidFrom])) })
 	for i, v := range vs {
-		from, to, cur := v["_SDC_VALID_FROM"], v["_SDC_VALID_TO"], v["_SDC_IS_CURRENT"]
+		from, to, cur := v[table.MetaValidFrom], v[table.MetaValidTo], v[table.MetaIsCurrent]
 		switch {
 		case from == "":
 			return fmt.Errorf("version %d has no valid-from", i)
-		case i > 0 && !at(from).After(at(vs[i-1]["_SDC_VALID_FROM"])):
-			return fmt.Errorf("valid-froms %s and %s do not increase", vs[i-1]["_SDC_VALID_FROM"], from)
+		case i > 0 && !at(from).After(at(vs[i-1][table.MetaValidFrom])):
+			return fmt.Errorf("valid-froms %s and %s do not increase", vs[i-1][table.MetaValidFrom], from)
 		case i < len(vs)-1 && to == "":
 			return fmt.Errorf("version from %s is current but not the last", from)
 		case (to == "") != (cur == "1" || cur == "true"):
 			return fmt.Errorf("version from %s: valid-to %q and is-current %q disagree", from, to, cur)
 		case to != "" && at(to).Before(at(from)):
 			return fmt.Errorf("version from %s ends before it starts (%s)", from, to)
-		case i > 0 && vs[i-1]["_SDC_VALID_TO"] == from && vs[i-1]["_SDC_ROW_HASH"] == v["_SDC_ROW_HASH"]:
-			return fmt.Errorf("version from %s equals the one before it (hash %s)", from, v["_SDC_ROW_HASH"])
+		case i > 0 && vs[i-1][table.MetaValidTo] == from && vs[i-1][table.MetaRowHash] == v[table.MetaRowHash]:
+			return fmt.Errorf("version from %s equals the one before it (hash %s)", from, v[table.MetaRowHash])
 		}
 	}
 	return nil

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/target-oracle/target-oracle/internal/table"
 )
 
 // The reference model: what each table holds after a sequence of messages,
@@ -16,7 +18,7 @@ import (
 // Columns compared: the properties and the metadata columns whose values
 // the input decides. _SDC_DELETED_AT set by ACTIVATE_VERSION is the fixed
 // test clock.
-var compared = []string{"ID", "K2", "Q", "V", "N", "_SDC_DELETED_AT", "_SDC_TABLE_VERSION"}
+var compared = []string{"ID", "K2", "Q", "V", "N", table.MetaDeletedAt, table.MetaTableVersion}
 
 // Now is the fixed clock of every simulated run.
 var Now = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
@@ -124,10 +126,10 @@ func (m *Model) record(msg Msg, reset bool) {
 		r["N"] = rec.N
 	}
 	if rec.Deleted != "" {
-		r["_SDC_DELETED_AT"] = canonTime(rec.Deleted)
+		r[table.MetaDeletedAt] = canonTime(rec.Deleted)
 	}
 	if rec.Version != 0 {
-		r["_SDC_TABLE_VERSION"] = fmt.Sprint(rec.Version)
+		r[table.MetaTableVersion] = fmt.Sprint(rec.Version)
 	}
 	schemaKeys := t.skeys
 	if rec.Deleted != "" && closesOnDelete(st) && len(schemaKeys) > 0 {
@@ -154,7 +156,7 @@ func (m *Model) record(msg Msg, reset bool) {
 	case rec.Deleted != "":
 		// A soft delete changes only the metadata columns of the row.
 		old := t.rows[i]
-		for _, c := range []string{"_SDC_DELETED_AT", "_SDC_TABLE_VERSION"} {
+		for _, c := range []string{table.MetaDeletedAt, table.MetaTableVersion} {
 			if v, ok := r[c]; ok {
 				old[c] = v
 			} else {
@@ -175,7 +177,7 @@ func (m *Model) activate(msg Msg) {
 	kept := t.rows[:0]
 	for _, r := range t.rows {
 		older := true
-		if v, ok := r["_SDC_TABLE_VERSION"]; ok {
+		if v, ok := r[table.MetaTableVersion]; ok {
 			var n int64
 			fmt.Sscan(v, &n)
 			older = n < msg.Version
@@ -187,8 +189,8 @@ func (m *Model) activate(msg Msg) {
 		if closesOnDelete(st) {
 			continue
 		}
-		if _, set := r["_SDC_DELETED_AT"]; !set {
-			r["_SDC_DELETED_AT"] = canonTime(Now.Format(time.RFC3339Nano))
+		if _, set := r[table.MetaDeletedAt]; !set {
+			r[table.MetaDeletedAt] = canonTime(Now.Format(time.RFC3339Nano))
 		}
 		kept = append(kept, r)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/pipeline"
+	"github.com/target-oracle/target-oracle/internal/table"
 )
 
 // MaxRuns is the most runs of one trial; the last runs undisturbed.
@@ -582,7 +583,7 @@ func (t *trial) storedRows(db database, stream string) []row {
 		rr := row{}
 		for _, c := range compared {
 			if x, ok := r[c]; ok && x != "" {
-				if c == "_SDC_DELETED_AT" {
+				if c == table.MetaDeletedAt {
 					x = canonTime(x)
 				}
 				rr[c] = x

@@ -10,9 +10,10 @@ import (
 )
 
 // MaxDepth is the deepest nesting of objects and arrays a line may have,
-// counting the message object itself as level 1. Deeper input is an
-// *inputerr.Error rather than a risk to the stack.
-const MaxDepth = 1000
+// counting the message object itself as level 1 (jsonscan.MaxDepth, the
+// one limit every JSON walk shares). Deeper input is an *inputerr.Error
+// rather than a risk to the stack.
+const MaxDepth = jsonscan.MaxDepth
 
 // scanError is a JSON syntax error at a byte offset of the scanned line.
 type scanError struct {

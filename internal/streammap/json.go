@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"go.starlark.net/starlark"
+
+	"github.com/target-oracle/target-oracle/internal/jsonscan"
 )
 
 // member is one member of a JSON object as raw bytes of the input.
@@ -243,7 +245,8 @@ type decoder struct {
 	i int
 }
 
-const maxDepth = 1000
+// maxDepth bounds the decoder's recursion at the reader's limit.
+const maxDepth = jsonscan.MaxDepth
 
 func (d *decoder) value(depth int) (starlark.Value, error) {
 	if depth > maxDepth {
