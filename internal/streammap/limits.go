@@ -2,6 +2,7 @@ package streammap
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"go.starlark.net/starlark"
@@ -271,7 +272,7 @@ func guardOp(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []s
 	code, _ := args[0].(starlark.Int).Int64()
 	op := syntax.Token(code)
 	x, y := args[1], args[2]
-	if err := chargeSteps(t, opSteps(op, x, y), fmt.Sprintf("%s %s %s", x.Type(), op, y.Type())); err != nil {
+	if err := chargeSteps(t, opSteps(op, x, y, stepsLeft(t)), fmt.Sprintf("%s %s %s", x.Type(), op, y.Type())); err != nil {
 		return nil, err
 	}
 	if !guardedOps[op] {
@@ -504,7 +505,12 @@ func chargedByLength(name string, cost int64) *starlark.Builtin {
 				n += cost * int64(l)
 			}
 		}
-		if err := chargeSteps(t, argsSteps(args), name+"()"); err != nil {
+		steps := argsSteps(args)
+		if name == "sorted" {
+			// About log2(n) comparisons per element, each walking it.
+			steps = deepArgsSteps(args, stepsLeft(t)) * int64(bits.Len64(uint64(max(steps, 1))))
+		}
+		if err := chargeSteps(t, steps, name+"()"); err != nil {
 			return nil, err
 		}
 		if err := budgetOf(t).charge(n, name+"()"); err != nil {

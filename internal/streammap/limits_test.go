@@ -80,6 +80,14 @@ func TestStepLimit(t *testing.T) {
 		`[s.count('y') for s in ['x'*1000000]*1000]`,
 		`[getattr(s, 'find')('y') for s in ['x'*1000000]*1000]`,
 		`[sorted(l) for l in [[0]*100000]*1000]`,
+		// From a hostile probe (h-probe): walks below the top level, and
+		// hashing, were not counted; each ran for minutes on one record.
+		`(lambda a, b: [[a]*1000]*1000 == [[b]*1000]*1000)(list(range(100000)), list(range(100000)))`,
+		`(lambda a, b: len(sorted([a, b]*5000)))(list(range(100000)), list(range(100000)))`,
+		`(lambda a, b: max([a, b]*5000))(list(range(100000)), list(range(100000)))`,
+		`(lambda a: [1 for i in range(100000) if a in {}])(tuple([tuple(range(1000))]*1000))`,
+		`[md5(s) for s in ['x'*1000000]*100000]`,
+		`[sha256(s) for s in ['x'*1000000]*100000]`,
 	}
 	for _, expr := range hostile {
 		t.Run(expr, func(t *testing.T) {
@@ -123,6 +131,9 @@ func TestGuardsKeepValues(t *testing.T) {
 		{`[id in [1, 2], name in ['Bob'], [1, id] == [1, 1], (1, 2) < (1, id)]`, `[true,false,true,false]`},
 		{`'a,b'.split(',') + 'x y'.split()`, `["a","b","x","y"]`},
 		{`sorted(record.keys())`, `["id","name"]`},
+		{`[[id, [name]]] == [[1, ['Ann']]] and (id, name) in {(1, 'Ann'): 1} and max([[id], [2]]) == [2]`, `true`},
+		{`sorted([[2, name], [1, name]]) + [range(3) == range(3), 'n' in {'n': 1}]`, `[[1,"Ann"],[2,"Ann"],true,true]`},
+		{`md5(name) == md5('Ann')`, `true`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.expr, func(t *testing.T) {

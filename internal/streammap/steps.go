@@ -58,6 +58,67 @@ func walkSteps(v starlark.Value) int64 {
 	return 0
 }
 
+// deepSteps is what comparing or hashing v may walk: a step per element
+// at every level, and per textPerStep bytes of text, stopping once limit
+// is passed (so measuring costs at most limit steps of Go). A list holding
+// one list a thousand times ([a]*1000) is walked a thousand times by a
+// comparison, and counted so.
+func deepSteps(v starlark.Value, limit int64) int64 {
+	var n int64
+	var walk func(v starlark.Value, depth int)
+	walk = func(v starlark.Value, depth int) {
+		if n > limit || depth > maxDepth || v.Type() == "range" {
+			return // a range compares by its bounds, walking nothing
+		}
+		switch v := v.(type) {
+		case starlark.String, starlark.Bytes:
+			n += walkSteps(v)
+		case *recordValue:
+			n += int64(len(v.r.members)) + int64(len(v.r.raw))/textPerStep
+		case starlark.Indexable: // list, tuple
+			for i := 0; i < v.Len() && n <= limit; i++ {
+				n++
+				walk(v.Index(i), depth+1)
+			}
+		case starlark.IterableMapping: // dict
+			for _, kv := range v.Items() {
+				if n > limit {
+					return
+				}
+				n++
+				walk(kv[0], depth+1)
+				walk(kv[1], depth+1)
+			}
+		case starlark.Iterable: // set
+			it := v.Iterate()
+			defer it.Done()
+			var x starlark.Value
+			for n <= limit && it.Next(&x) {
+				n++
+				walk(x, depth+1)
+			}
+		}
+	}
+	walk(v, 0)
+	return n
+}
+
+// stepsLeft is what the evaluation on t may still take.
+func stepsLeft(t *starlark.Thread) int64 {
+	if t.Steps >= maxSteps {
+		return 0
+	}
+	return int64(maxSteps - t.Steps)
+}
+
+func deepArgsSteps(args starlark.Tuple, limit int64) int64 {
+	var n int64
+	for _, a := range args {
+		n += deepSteps(a, limit-n)
+	}
+	return n
+}
+
 func argsSteps(args starlark.Tuple) int64 {
 	var n int64
 	for _, a := range args {
@@ -100,20 +161,25 @@ func scalar(e syntax.Expr) bool {
 	return false
 }
 
-// opSteps is what x op y may walk.
-func opSteps(op syntax.Token, x, y starlark.Value) int64 {
+// opSteps is what x op y may walk, at every level of nesting: comparing
+// lists compares their elements, which may be lists themselves. limit is
+// what the evaluation may still take.
+func opSteps(op syntax.Token, x, y starlark.Value, limit int64) int64 {
 	switch op {
 	case syntax.IN, syntax.NOT_IN:
 		switch y.(type) {
-		case *starlark.List, starlark.Tuple, starlark.String, starlark.Bytes:
+		case *starlark.List, starlark.Tuple:
+			// Each element is compared with x, each comparison walking at
+			// most the element.
+			return deepSteps(y, limit)
+		case starlark.String, starlark.Bytes:
 			return walkSteps(y)
+		case *starlark.Dict, *starlark.Set, *recordValue:
+			return deepSteps(x, limit) // hashing x walks it
 		}
-		return 0 // hashed (dict, set, record) or computed (range)
+		return 0 // computed (range)
 	case syntax.EQL, syntax.NEQ, syntax.LT, syntax.GT, syntax.LE, syntax.GE:
-		if _, ok := x.(starlark.String); ok {
-			return 0 // one comparison of bytes
-		}
-		return min(walkSteps(x), walkSteps(y))
+		return min(deepSteps(x, limit), deepSteps(y, limit))
 	}
 	return 0
 }
@@ -140,7 +206,11 @@ var walkingBuiltins = []string{"max", "min", "any", "all", "hash"}
 func chargedWalk(name string) *starlark.Builtin {
 	orig := starlark.Universe[name].(*starlark.Builtin)
 	return starlark.NewBuiltin(name, func(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		if err := chargeSteps(t, argsSteps(args), name+"()"); err != nil {
+		steps := argsSteps(args)
+		if name != "any" && name != "all" { // these test truth, walking one level
+			steps = deepArgsSteps(args, stepsLeft(t))
+		}
+		if err := chargeSteps(t, steps, name+"()"); err != nil {
 			return nil, err
 		}
 		return starlark.Call(t, orig, args, kwargs)
