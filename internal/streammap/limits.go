@@ -430,13 +430,21 @@ func chargeMethod(b *budget, recv starlark.Value, name string, args starlark.Tup
 		// json.dumps and other helpers: text up to 6 bytes per input unit
 		// (a control character is spelled \u0000).
 		if _, isModule := recv.(starlark.HasAttrs); isModule && len(args) > 0 {
-			n = 6 * argsSize(args, nil, b.left)
+			n = textSize(args, b.left)
+			if len(kwargs) > 0 {
+				// json.dumps(x, separators=(long, long)) writes the
+				// separators once per element and entry of x.
+				n += 2 * argsSize(nil, kwargs, b.left) * (deepArgsSteps(args, b.left) + 1)
+			}
 		}
 	}
 	return b.charge(n, what)
 }
 
 func textMethodCost(recv starlark.Value, name string, args starlark.Tuple, kwargs []starlark.Tuple, limit int64) int64 {
+	if searchMethods[name] {
+		return 0 // a number or a bool: nothing in proportion to the text
+	}
 	self := length(recv)
 	switch name {
 	case "split", "rsplit", "splitlines":
@@ -493,6 +501,22 @@ func argsSize(args starlark.Tuple, kwargs []starlark.Tuple, limit int64) int64 {
 	return n
 }
 
+// textSize bounds the text of args: 6 bytes per unit of a value (a
+// control character is spelled \u0000), but 3 per byte of a record, whose
+// JSON text already spells its escapes (ensure_ascii makes a 2-byte
+// character 6 bytes), plus its separators.
+func textSize(args starlark.Tuple, limit int64) int64 {
+	var n int64
+	for _, a := range args {
+		if r, ok := a.(*recordValue); ok {
+			n += 3*int64(len(r.r.raw)) + 4*int64(len(r.r.members))
+			continue
+		}
+		n += 6 * sizeOf(a, limit)
+	}
+	return n
+}
+
 // chargedByLength wraps a universe built-in that materialises its
 // arguments (list(range(n)), sorted(x), zip(a, b)): it may allocate an
 // element (of cost bytes) per element of each argument.
@@ -531,7 +555,7 @@ func chargedByText(name string) *starlark.Builtin {
 				if err := chargeSteps(t, size/textPerStep, name+"()"); err != nil {
 					return nil, err
 				}
-				if err := b.charge(6*size, name+"()"); err != nil {
+				if err := b.charge(textSize(args, b.left), name+"()"); err != nil {
 					return nil, err
 				}
 			}

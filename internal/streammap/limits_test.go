@@ -43,6 +43,9 @@ func TestMemoryLimit(t *testing.T) {
 		`[f('', 'y'*1000) for f in [('x'*1000000).replace]]`,
 		`[len(('a,'*1000000).split(',')) for i in range(100)]`,
 		`[len(d.items()) for d in [{i: i for i in range(100000)}]*1000]`,
+		// From a hostile probe (h-probe): separators are written once per
+		// element; this one wrote 1 GB (846 MB of RSS for a tenth of it).
+		`len(json.dumps([0]*100000, separators=('x'*10000, ':')))`,
 	}
 	for _, expr := range hostile {
 		t.Run(expr, func(t *testing.T) {
@@ -77,8 +80,9 @@ func TestStepLimit(t *testing.T) {
 		`[any(l) for l in [[0]*100000]*1000]`,
 		`[100000 in l for l in [list(range(100000))]*1000]`,
 		`[l == m for l in [list(range(100000))]*1000 for m in [list(range(100000))]]`,
-		`[s.count('y') for s in ['x'*1000000]*1000]`,
-		`[getattr(s, 'find')('y') for s in ['x'*1000000]*1000]`,
+		// A search reads a kilobyte per step (scanPerStep): 10 GB here.
+		`[s.count('y') for s in ['x'*1000000]*10000]`,
+		`[getattr(s, 'find')('y') for s in ['x'*1000000]*10000]`,
 		`[sorted(l) for l in [[0]*100000]*1000]`,
 		// From a hostile probe (h-probe): walks below the top level, and
 		// hashing, were not counted; each ran for minutes on one record.
@@ -149,6 +153,32 @@ func TestGuardsKeepValues(t *testing.T) {
 			}
 			if got := string(rec["n"]); got != tt.want {
 				t.Errorf("n = %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestLargeRecordsPass: expressions the SDK's docs write, on a record of
+// tens of MB (SPEC §4: lines may be that long), stay within the limits.
+// From a hostile probe (h-probe): searches were charged a step per 64
+// bytes and their whole text as memory, and json.dumps/str of the record
+// six bytes per byte, so each of these failed with "too many steps" or
+// "memory" on a 40 MB record.
+func TestLargeRecordsPass(t *testing.T) {
+	big := strings.Repeat("lorem ipsum ", 40<<20/12)
+	raw, _ := json.Marshal(map[string]any{"id": 1, "name": big})
+	for _, expr := range []string{
+		`'spam' not in name and 'ham' not in name and 'eggs' not in name and 'bacon' not in name`,
+		`len(json.dumps(record))`,
+		`len(str(record))`,
+		`[name.find('lorem', i) for i in range(20)][-1]`,
+		`name.count('lorem') + (1 if name.startswith('lorem') else 0)`,
+	} {
+		t.Run(expr, func(t *testing.T) {
+			maps, _ := json.Marshal(map[string]any{"users": map[string]string{"n": expr}})
+			sm := one(t, compile(t, string(maps), ""), usersSchema, []string{"id"})
+			if _, _, err := sm.Apply(raw); err != nil {
+				t.Fatalf("Apply: %v", err)
 			}
 		})
 	}
