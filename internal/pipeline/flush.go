@@ -342,7 +342,9 @@ func (p *pipeline) keyMayChange(ctx context.Context, j *job, cur, want *table.Ta
 			"table", cur.QualifiedName(), "from", cur.PrimaryKey, "to", want.PrimaryKey)
 		return false, nil
 	}
-	if j.kind == jobEnsure && table.ReplacedKeyIs(cur.ReplacedKey, want.PrimaryKey) {
+	// Only a stream the comment names replays: another stream mapped to
+	// the table with the old key is a key disagreement (SPEC §4).
+	if j.kind == jobEnsure && table.ReplacedKeyIs(cur.ReplacedKey, want.PrimaryKey) && table.StreamsInclude(cur.Streams, j.name) {
 		p.log.Info("SCHEMA with the key the table had before its key was replaced: input from before the change, replayed; the table keeps its key",
 			"table", cur.QualifiedName(), "stream", j.name, "line", j.schemaLine, "key", cur.PrimaryKey, "schema_key", want.PrimaryKey)
 		return true, nil
@@ -352,7 +354,14 @@ func (p *pipeline) keyMayChange(ctx context.Context, j *job, cur, want *table.Ta
 		how = "To change it by hand: make sure the new key columns are unique and not null in the existing rows, then run "
 	}
 	steps := oraclesql.KeyChangeByHand(cur, want.PrimaryKey, j.opts.IdentifierMaxBytes)
-	return false, &inputerr.Error{Line: j.schemaLine, Stream: j.name, Msg: fmt.Sprintf(
+	line := j.schemaLine
+	if j.kind != jobEnsure || line == 0 {
+		line = j.line // a batch's check: its first record's line (SPEC §8)
+	}
+	if line == noLine {
+		line = 0
+	}
+	return false, &inputerr.Error{Line: line, Stream: j.name, Msg: fmt.Sprintf(
 		"key_properties changed from %v to %v, but table %s has rows and its primary key is not changed automatically. "+
 			"%s%s and run the load again. "+
 			"Or load the stream into a new table (table_name_mappings) from a full refresh. See docs/types.md.",

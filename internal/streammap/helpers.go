@@ -33,9 +33,14 @@ func helpers(config starlark.Value, now clock) starlark.StringDict {
 // digest returns md5 or sha256: the lowercase hex digest of the UTF-8 text
 // of a string (an int, float or bool is hashed as its str()).
 func digest(newHash func() hash.Hash) func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-	return func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	return func(t *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		var v starlark.Value
 		if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &v); err != nil {
+			return nil, err
+		}
+		// Hashing reads the whole text: in a comprehension over a large
+		// property it repeats, so it is charged like any walk (steps.go).
+		if err := chargeSteps(t, walkSteps(v), b.Name()+"()"); err != nil {
 			return nil, err
 		}
 		var text string

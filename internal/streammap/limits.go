@@ -2,6 +2,7 @@ package streammap
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"go.starlark.net/starlark"
@@ -271,7 +272,7 @@ func guardOp(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []s
 	code, _ := args[0].(starlark.Int).Int64()
 	op := syntax.Token(code)
 	x, y := args[1], args[2]
-	if err := chargeSteps(t, opSteps(op, x, y), fmt.Sprintf("%s %s %s", x.Type(), op, y.Type())); err != nil {
+	if err := chargeSteps(t, opSteps(op, x, y, stepsLeft(t)), fmt.Sprintf("%s %s %s", x.Type(), op, y.Type())); err != nil {
 		return nil, err
 	}
 	if !guardedOps[op] {
@@ -429,13 +430,21 @@ func chargeMethod(b *budget, recv starlark.Value, name string, args starlark.Tup
 		// json.dumps and other helpers: text up to 6 bytes per input unit
 		// (a control character is spelled \u0000).
 		if _, isModule := recv.(starlark.HasAttrs); isModule && len(args) > 0 {
-			n = 6 * argsSize(args, nil, b.left)
+			n = textSize(args, b.left)
+			if len(kwargs) > 0 {
+				// json.dumps(x, separators=(long, long)) writes the
+				// separators once per element and entry of x.
+				n += 2 * argsSize(nil, kwargs, b.left) * (deepArgsSteps(args, b.left) + 1)
+			}
 		}
 	}
 	return b.charge(n, what)
 }
 
 func textMethodCost(recv starlark.Value, name string, args starlark.Tuple, kwargs []starlark.Tuple, limit int64) int64 {
+	if searchMethods[name] {
+		return 0 // a number or a bool: nothing in proportion to the text
+	}
 	self := length(recv)
 	switch name {
 	case "split", "rsplit", "splitlines":
@@ -492,6 +501,22 @@ func argsSize(args starlark.Tuple, kwargs []starlark.Tuple, limit int64) int64 {
 	return n
 }
 
+// textSize bounds the text of args: 6 bytes per unit of a value (a
+// control character is spelled \u0000), but 3 per byte of a record, whose
+// JSON text already spells its escapes (ensure_ascii makes a 2-byte
+// character 6 bytes), plus its separators.
+func textSize(args starlark.Tuple, limit int64) int64 {
+	var n int64
+	for _, a := range args {
+		if r, ok := a.(*recordValue); ok {
+			n += 3*int64(len(r.r.raw)) + 4*int64(len(r.r.members))
+			continue
+		}
+		n += 6 * sizeOf(a, limit)
+	}
+	return n
+}
+
 // chargedByLength wraps a universe built-in that materialises its
 // arguments (list(range(n)), sorted(x), zip(a, b)): it may allocate an
 // element (of cost bytes) per element of each argument.
@@ -504,7 +529,12 @@ func chargedByLength(name string, cost int64) *starlark.Builtin {
 				n += cost * int64(l)
 			}
 		}
-		if err := chargeSteps(t, argsSteps(args), name+"()"); err != nil {
+		steps := argsSteps(args)
+		if name == "sorted" {
+			// About log2(n) comparisons per element, each walking it.
+			steps = deepArgsSteps(args, stepsLeft(t)) * int64(bits.Len64(uint64(max(steps, 1))))
+		}
+		if err := chargeSteps(t, steps, name+"()"); err != nil {
 			return nil, err
 		}
 		if err := budgetOf(t).charge(n, name+"()"); err != nil {
@@ -525,7 +555,7 @@ func chargedByText(name string) *starlark.Builtin {
 				if err := chargeSteps(t, size/textPerStep, name+"()"); err != nil {
 					return nil, err
 				}
-				if err := b.charge(6*size, name+"()"); err != nil {
+				if err := b.charge(textSize(args, b.left), name+"()"); err != nil {
 					return nil, err
 				}
 			}

@@ -43,6 +43,9 @@ func TestMemoryLimit(t *testing.T) {
 		`[f('', 'y'*1000) for f in [('x'*1000000).replace]]`,
 		`[len(('a,'*1000000).split(',')) for i in range(100)]`,
 		`[len(d.items()) for d in [{i: i for i in range(100000)}]*1000]`,
+		// From a hostile probe (h-probe): separators are written once per
+		// element; this one wrote 1 GB (846 MB of RSS for a tenth of it).
+		`len(json.dumps([0]*100000, separators=('x'*10000, ':')))`,
 	}
 	for _, expr := range hostile {
 		t.Run(expr, func(t *testing.T) {
@@ -77,9 +80,18 @@ func TestStepLimit(t *testing.T) {
 		`[any(l) for l in [[0]*100000]*1000]`,
 		`[100000 in l for l in [list(range(100000))]*1000]`,
 		`[l == m for l in [list(range(100000))]*1000 for m in [list(range(100000))]]`,
-		`[s.count('y') for s in ['x'*1000000]*1000]`,
-		`[getattr(s, 'find')('y') for s in ['x'*1000000]*1000]`,
+		// A search reads a kilobyte per step (scanPerStep): 10 GB here.
+		`[s.count('y') for s in ['x'*1000000]*10000]`,
+		`[getattr(s, 'find')('y') for s in ['x'*1000000]*10000]`,
 		`[sorted(l) for l in [[0]*100000]*1000]`,
+		// From a hostile probe (h-probe): walks below the top level, and
+		// hashing, were not counted; each ran for minutes on one record.
+		`(lambda a, b: [[a]*1000]*1000 == [[b]*1000]*1000)(list(range(100000)), list(range(100000)))`,
+		`(lambda a, b: len(sorted([a, b]*5000)))(list(range(100000)), list(range(100000)))`,
+		`(lambda a, b: max([a, b]*5000))(list(range(100000)), list(range(100000)))`,
+		`(lambda a: [1 for i in range(100000) if a in {}])(tuple([tuple(range(1000))]*1000))`,
+		`[md5(s) for s in ['x'*1000000]*100000]`,
+		`[sha256(s) for s in ['x'*1000000]*100000]`,
 	}
 	for _, expr := range hostile {
 		t.Run(expr, func(t *testing.T) {
@@ -123,6 +135,9 @@ func TestGuardsKeepValues(t *testing.T) {
 		{`[id in [1, 2], name in ['Bob'], [1, id] == [1, 1], (1, 2) < (1, id)]`, `[true,false,true,false]`},
 		{`'a,b'.split(',') + 'x y'.split()`, `["a","b","x","y"]`},
 		{`sorted(record.keys())`, `["id","name"]`},
+		{`[[id, [name]]] == [[1, ['Ann']]] and (id, name) in {(1, 'Ann'): 1} and max([[id], [2]]) == [2]`, `true`},
+		{`sorted([[2, name], [1, name]]) + [range(3) == range(3), 'n' in {'n': 1}]`, `[[1,"Ann"],[2,"Ann"],true,true]`},
+		{`md5(name) == md5('Ann')`, `true`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.expr, func(t *testing.T) {
@@ -138,6 +153,32 @@ func TestGuardsKeepValues(t *testing.T) {
 			}
 			if got := string(rec["n"]); got != tt.want {
 				t.Errorf("n = %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestLargeRecordsPass: expressions the SDK's docs write, on a record of
+// tens of MB (SPEC §4: lines may be that long), stay within the limits.
+// From a hostile probe (h-probe): searches were charged a step per 64
+// bytes and their whole text as memory, and json.dumps/str of the record
+// six bytes per byte, so each of these failed with "too many steps" or
+// "memory" on a 40 MB record.
+func TestLargeRecordsPass(t *testing.T) {
+	big := strings.Repeat("lorem ipsum ", 40<<20/12)
+	raw, _ := json.Marshal(map[string]any{"id": 1, "name": big})
+	for _, expr := range []string{
+		`'spam' not in name and 'ham' not in name and 'eggs' not in name and 'bacon' not in name`,
+		`len(json.dumps(record))`,
+		`len(str(record))`,
+		`[name.find('lorem', i) for i in range(20)][-1]`,
+		`name.count('lorem') + (1 if name.startswith('lorem') else 0)`,
+	} {
+		t.Run(expr, func(t *testing.T) {
+			maps, _ := json.Marshal(map[string]any{"users": map[string]string{"n": expr}})
+			sm := one(t, compile(t, string(maps), ""), usersSchema, []string{"id"})
+			if _, _, err := sm.Apply(raw); err != nil {
+				t.Fatalf("Apply: %v", err)
 			}
 		})
 	}

@@ -25,6 +25,13 @@ const (
 	// text runs at memory speed, a few dozen bytes in the time of one
 	// interpreted instruction.
 	textPerStep = 64
+
+	// scanPerStep is how many bytes of text a step stands for where the
+	// text is only compared, searched or hashed (x in s, s == t, s.find):
+	// those run at memory speed, about a kilobyte in the time of one
+	// interpreted instruction. At 64 a filter such as
+	// "'spam' not in body and 'ham' not in body" on a 36 MB body failed.
+	scanPerStep = 1024
 )
 
 // chargeSteps adds n steps to the evaluation on t, or fails when that
@@ -56,6 +63,85 @@ func walkSteps(v starlark.Value) int64 {
 		return int64(max(v.Len(), 0))
 	}
 	return 0
+}
+
+// deepSteps is what comparing or hashing v may walk: a step per element
+// at every level, and per textPerStep bytes of text, stopping once limit
+// is passed (so measuring costs at most limit steps of Go). A list holding
+// one list a thousand times ([a]*1000) is walked a thousand times by a
+// comparison, and counted so.
+func deepSteps(v starlark.Value, limit int64) int64 {
+	var n int64
+	var walk func(v starlark.Value, depth int)
+	walk = func(v starlark.Value, depth int) {
+		if n > limit || depth > maxDepth || v.Type() == "range" {
+			return // a range compares by its bounds, walking nothing
+		}
+		switch v := v.(type) {
+		case starlark.String, starlark.Bytes:
+			n += scanSteps(v)
+		case *recordValue:
+			n += int64(len(v.r.members)) + int64(len(v.r.raw))/textPerStep
+		case starlark.Indexable: // list, tuple
+			for i := 0; i < v.Len() && n <= limit; i++ {
+				n++
+				walk(v.Index(i), depth+1)
+			}
+		case starlark.IterableMapping: // dict
+			for _, kv := range v.Items() {
+				if n > limit {
+					return
+				}
+				n++
+				walk(kv[0], depth+1)
+				walk(kv[1], depth+1)
+			}
+		case starlark.Iterable: // set
+			it := v.Iterate()
+			defer it.Done()
+			var x starlark.Value
+			for n <= limit && it.Next(&x) {
+				n++
+				walk(x, depth+1)
+			}
+		}
+	}
+	walk(v, 0)
+	return n
+}
+
+// stepsLeft is what the evaluation on t may still take.
+func stepsLeft(t *starlark.Thread) int64 {
+	if t.Steps >= maxSteps {
+		return 0
+	}
+	return int64(maxSteps - t.Steps)
+}
+
+func deepArgsSteps(args starlark.Tuple, limit int64) int64 {
+	var n int64
+	for _, a := range args {
+		n += deepSteps(a, limit-n)
+	}
+	return n
+}
+
+// scanSteps is what searching or comparing text costs: a step per
+// scanPerStep bytes.
+func scanSteps(v starlark.Value) int64 {
+	switch v := v.(type) {
+	case starlark.String:
+		return int64(len(v)) / scanPerStep
+	case starlark.Bytes:
+		return int64(len(v)) / scanPerStep
+	}
+	return 0
+}
+
+// searchMethods only read their receiver and arguments.
+var searchMethods = map[string]bool{
+	"find": true, "rfind": true, "index": true, "rindex": true, "count": true,
+	"startswith": true, "endswith": true,
 }
 
 func argsSteps(args starlark.Tuple) int64 {
@@ -100,20 +186,25 @@ func scalar(e syntax.Expr) bool {
 	return false
 }
 
-// opSteps is what x op y may walk.
-func opSteps(op syntax.Token, x, y starlark.Value) int64 {
+// opSteps is what x op y may walk, at every level of nesting: comparing
+// lists compares their elements, which may be lists themselves. limit is
+// what the evaluation may still take.
+func opSteps(op syntax.Token, x, y starlark.Value, limit int64) int64 {
 	switch op {
 	case syntax.IN, syntax.NOT_IN:
 		switch y.(type) {
-		case *starlark.List, starlark.Tuple, starlark.String, starlark.Bytes:
-			return walkSteps(y)
+		case *starlark.List, starlark.Tuple:
+			// Each element is compared with x, each comparison walking at
+			// most the element.
+			return deepSteps(y, limit)
+		case starlark.String, starlark.Bytes:
+			return scanSteps(y)
+		case *starlark.Dict, *starlark.Set, *recordValue:
+			return deepSteps(x, limit) // hashing x walks it
 		}
-		return 0 // hashed (dict, set, record) or computed (range)
+		return 0 // computed (range)
 	case syntax.EQL, syntax.NEQ, syntax.LT, syntax.GT, syntax.LE, syntax.GE:
-		if _, ok := x.(starlark.String); ok {
-			return 0 // one comparison of bytes
-		}
-		return min(walkSteps(x), walkSteps(y))
+		return min(deepSteps(x, limit), deepSteps(y, limit))
 	}
 	return 0
 }
@@ -140,7 +231,11 @@ var walkingBuiltins = []string{"max", "min", "any", "all", "hash"}
 func chargedWalk(name string) *starlark.Builtin {
 	orig := starlark.Universe[name].(*starlark.Builtin)
 	return starlark.NewBuiltin(name, func(t *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		if err := chargeSteps(t, argsSteps(args), name+"()"); err != nil {
+		steps := argsSteps(args)
+		if name != "any" && name != "all" { // these test truth, walking one level
+			steps = deepArgsSteps(args, stepsLeft(t))
+		}
+		if err := chargeSteps(t, steps, name+"()"); err != nil {
 			return nil, err
 		}
 		return starlark.Call(t, orig, args, kwargs)
@@ -157,6 +252,13 @@ func methodSteps(recv starlark.Value, name string, args starlark.Tuple) int64 {
 		case "append", "get", "pop", "clear", "setdefault":
 			return 0
 		}
+	}
+	if _, isText := recv.(starlark.String); isText && searchMethods[name] {
+		n := scanSteps(recv)
+		for _, a := range args {
+			n += scanSteps(a)
+		}
+		return n
 	}
 	return walkSteps(recv) + argsSteps(args)
 }

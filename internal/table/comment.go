@@ -194,9 +194,11 @@ func replacedKeySuffix(key []string) string {
 }
 
 // ReplacedKeyIs reports whether a table comment's replaced key is key,
-// as recorded or by digest.
+// as recorded or by digest. A recorded empty key (the table had none) is
+// matched by a keyless SCHEMA, whose key is nil: a stream that gained its
+// key replays from keyless (SPEC §7.6).
 func ReplacedKeyIs(recorded, key []string) bool {
-	if recorded == nil || key == nil {
+	if recorded == nil {
 		return false
 	}
 	if slices.Equal(recorded, key) {
