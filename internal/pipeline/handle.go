@@ -237,18 +237,10 @@ func (p *pipeline) onStreamRecord(m *singer.Message) error {
 	}
 	s.read++
 	err := p.streamRecord(s, m)
-	switch {
-	case err != nil && m.Unchecked:
+	if err != nil && !m.RecordChecked() {
 		// A malformed line, found after it was counted (the reader
 		// refuses it before when it checks records itself).
 		p.uncount(s)
-	case errors.Is(err, singer.ErrRedecoded):
-		// The reader's guess of the record's end was wrong; m is now the
-		// line as read in full, and may even name another stream or be
-		// another kind of message (members the guess took for part of the
-		// record): start over, nothing of the first try remains.
-		p.uncount(s)
-		return p.handle(m)
 	}
 	return err
 }
@@ -335,7 +327,7 @@ func (p *pipeline) fill(s *stream, m *singer.Message, meta *tablemap.Meta, row [
 	// then its "unknown properties" are not worth a warning.
 	var held []string
 	unknown := func(prop string) {
-		if m.Unchecked {
+		if !m.RecordChecked() {
 			held = append(held, prop)
 			return
 		}
@@ -344,8 +336,7 @@ func (p *pipeline) fill(s *stream, m *singer.Message, meta *tablemap.Meta, row [
 	if s.fused {
 		err := s.layout.RowChecked(m.Record, meta, row, s.buf.stats, unknown)
 		if err == nil {
-			m.Unchecked = false // the one pass checked the syntax too
-			p.warnUnknown(s, held...)
+			p.warnUnknown(s, held...) // the one pass checked the syntax too
 			return nil
 		}
 		if err == tablemap.ErrDeletedColumnNeeded {
@@ -355,9 +346,8 @@ func (p *pipeline) fill(s *stream, m *singer.Message, meta *tablemap.Meta, row [
 			return err
 		}
 		if serr := m.CheckRecord(); serr != nil {
-			// Malformed, or not the record the walk took it for (the
-			// line read again in full): a record handled later may
-			// report these properties.
+			// Malformed: the reader's error comes first, and no
+			// property of it was reported.
 			s.layout.ForgetUnknown(held)
 			return serr
 		}
@@ -428,9 +418,6 @@ func (p *pipeline) meta(m *singer.Message) (*tablemap.Meta, error) {
 // invalid applies on_invalid_record to a record that failed validation or
 // transformation.
 func (p *pipeline) invalid(s *stream, m *singer.Message, err error) error {
-	if errors.Is(err, singer.ErrRedecoded) {
-		return err
-	}
 	if serr := m.CheckRecord(); serr != nil {
 		return serr // malformed JSON ends the run, as the reader's errors do: no policy skips it
 	}

@@ -590,9 +590,9 @@ func (l *Layout) member(b []byte, j int, op *objPlan, key []byte, expected bool,
 
 // ForgetUnknown lets the unknown callback of Row and RowChecked be called
 // again for the property paths given, which it reported for a record the
-// caller did not use after all (a line read again in full, see
-// singer.ErrRedecoded): each unknown key is otherwise reported once per
-// Layout.
+// caller did not use after all (malformed, or converted again once its
+// table has a column more): each unknown key is otherwise reported once
+// per Layout.
 func (l *Layout) ForgetUnknown(paths []string) {
 	for _, p := range paths {
 		l.root.forgetUnknown(p)
