@@ -145,44 +145,56 @@ func TestConformanceStreams(t *testing.T) {
 // FuzzDeferredRecord reads the same input with and without
 // DeferRecordSyntax: a deferred record must pass CheckRecord exactly when
 // the full check accepts its line, with the same error, and every other
-// outcome must be the same.
+// outcome must be the same (sameAsFullReader).
 func FuzzDeferredRecord(f *testing.F) {
 	for _, s := range deferredSeeds {
 		f.Add([]byte(s))
 	}
+	for _, c := range deferredCases {
+		f.Add([]byte(c.in))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		full := NewReader(bytes.NewReader(data), ReaderOptions{MaxLineBytes: 1 << 16})
-		lazy := NewReader(bytes.NewReader(data), ReaderOptions{MaxLineBytes: 1 << 16, DeferRecordSyntax: true})
-		for {
-			want, werr := full.Next()
-			got, gerr := lazy.Next()
-			if werr == io.EOF || gerr == io.EOF {
-				if werr != gerr {
-					t.Fatalf("full read ends with %v, deferred with %v", werr, gerr)
-				}
-				return
+		sameAsFullReader(t, data, 1<<16)
+	})
+}
+
+// sameAsFullReader reads data with and without DeferRecordSyntax, line by
+// line, and fails unless each line gives the same message, or the same
+// error (line, stream, text with its byte offset), once the deferred
+// record's check (CheckRecord) has run.
+func sameAsFullReader(t *testing.T, data []byte, maxLine int) {
+	t.Helper()
+	full := NewReader(bytes.NewReader(data), ReaderOptions{MaxLineBytes: maxLine})
+	lazy := NewReader(bytes.NewReader(data), ReaderOptions{MaxLineBytes: maxLine, DeferRecordSyntax: true})
+	for {
+		want, werr := full.Next()
+		got, gerr := lazy.Next()
+		if werr == io.EOF || gerr == io.EOF {
+			if werr != gerr {
+				t.Fatalf("full read ends with %v, deferred with %v", werr, gerr)
 			}
-			if gerr == nil {
-				gerr = got.CheckRecord()
-				if gerr == nil && !got.RecordChecked() {
-					t.Fatal("CheckRecord passed but the record is not marked checked")
-				}
-			}
-			switch {
-			case werr != nil && gerr != nil:
-				var wie, gie *inputerr.Error
-				if !errors.As(werr, &wie) || !errors.As(gerr, &gie) || wie.Line != gie.Line || wie.Msg != gie.Msg || wie.Stream != gie.Stream {
-					t.Fatalf("errors differ:\nfull     %v\ndeferred %v", werr, gerr)
-				}
-			case werr != nil || gerr != nil:
-				t.Fatalf("full read: %v, deferred read: %v", werr, gerr)
-			default:
-				if !reflect.DeepEqual(exported(want), exported(got)) {
-					t.Fatalf("messages differ:\nfull     %+v\ndeferred %+v", want, got)
-				}
+			return
+		}
+		if gerr == nil {
+			gerr = got.CheckRecord()
+			if gerr == nil && !got.RecordChecked() {
+				t.Fatal("CheckRecord passed but the record is not marked checked")
 			}
 		}
-	})
+		switch {
+		case werr != nil && gerr != nil:
+			var wie, gie *inputerr.Error
+			if !errors.As(werr, &wie) || !errors.As(gerr, &gie) || wie.Line != gie.Line || wie.Msg != gie.Msg || wie.Stream != gie.Stream {
+				t.Fatalf("errors differ:\nfull     %v\ndeferred %v", werr, gerr)
+			}
+		case werr != nil || gerr != nil:
+			t.Fatalf("full read: %v, deferred read: %v", werr, gerr)
+		default:
+			if !reflect.DeepEqual(exported(want), exported(got)) {
+				t.Fatalf("messages differ:\nfull     %+v\ndeferred %+v", want, got)
+			}
+		}
+	}
 }
 
 var deferredSeeds = []string{
