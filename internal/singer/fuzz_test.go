@@ -218,7 +218,8 @@ var deferredSeeds = []string{
 	`{"type":"RECORD","stream":"s","record":` + strings.Repeat(`[`, 999) + strings.Repeat(`]`, 999) + `}`,
 	`{"type":"RECORD","stream":"s","record":{"a":"\u00e9\u0041"},"version":2}`,
 	`{"type":"RECORD","stream":"s","record":{"a":"é"}, "time_extracted": 5}`,
-	// Found by a probe: a stream only after the record, hidden by a guess;
+	// Found by a probe: a stream only after the record (once hidden by a
+	// guess of the record's end);
 	// the stream an error names is the one read before the fault.
 	`{"type":"RECORD","record":{"a":1},"stream":"s","x":{}}`,
 	`{"type":"RECORD","record":{"a":tru},"stream":"s","x":[1]}`,

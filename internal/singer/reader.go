@@ -165,23 +165,24 @@ type field struct {
 	escaped                      bool
 }
 
-// resume sets env's fields from the remembered head when line starts
-// with it, and returns the offset of the record's value, or 0.
-func (c *sameShape) resume(line []byte, env *envelope, fields *[]field) int {
+// resume returns the offset of the record's value when line starts with
+// the remembered head, or 0. The members in the head are the remembered
+// ones (restore).
+func (c *sameShape) resume(line []byte) int {
 	n := len(c.head)
 	if !c.ok || len(line) <= n || line[n] != '{' || !bytes.HasPrefix(line, c.head) {
 		return 0
 	}
-	for _, f := range c.fields {
-		if f.escaped {
-			return 0 // rare: not worth unescaping again here
-		}
-	}
+	return n
+}
+
+// restore sets env's fields from the remembered head's members, which
+// line starts with (resume).
+func (c *sameShape) restore(line []byte, env *envelope, fields *[]field) {
 	for _, f := range c.fields {
 		env.set(line[f.key:f.keyEnd], line[f.value:f.valueEnd])
 	}
 	*fields = append((*fields)[:0], c.fields...)
-	return n
 }
 
 // maxShape bounds the bytes around a record sameShape keeps: envelopes
@@ -192,6 +193,12 @@ func (c *sameShape) keep(m *Message, line []byte, fields []field, recordEnd int)
 	if m.recordAt+len(line)-recordEnd > maxShape {
 		*c = sameShape{}
 		return
+	}
+	for _, f := range fields {
+		if f.escaped {
+			*c = sameShape{} // rare: not worth unescaping again in restore
+			return
+		}
 	}
 	c.fields = append(c.fields[:0], fields...)
 	c.head = append(c.head[:0], line[:m.recordAt]...)
@@ -260,7 +267,7 @@ func (r *Reader) scan(line []byte, env *envelope, deferRecord bool) error {
 	s := scanner{data: line}
 	r.fields = r.fields[:0]
 	if deferRecord {
-		if at := r.same.resume(line, env, &r.fields); at > 0 {
+		if at := r.same.resume(line); at > 0 {
 			s.pos = at
 			return r.members(&s, env, recordKey, true, true)
 		}
@@ -308,14 +315,17 @@ func (r *Reader) members(s *scanner, env *envelope, key []byte, deferRecord, res
 			// scanner finds, and for a malformed record the scanner's first
 			// fault lies before it (see skipObject): so the record's check
 			// on these exact bytes finds the fault the full read finds.
-			if end := skipObject(line, vstart, MaxDepth-1); end > 0 {
-				s.pos = end
-				env.deferred, env.recordAt, env.recordEnd, env.streamAt = true, vstart, end, env.stream
-				if resumed && bytes.Equal(line[end:], r.same.tail) {
-					env.set(key, line[vstart:end])
-					env.same = true
+			end := skipObject(line, vstart, MaxDepth-1)
+			if resumed {
+				if end > 0 && bytes.Equal(line[end:], r.same.tail) {
+					env.deferred, env.same, env.recordAt, env.recordEnd = true, true, vstart, end
 					return nil
 				}
+				r.same.restore(line, env, &r.fields)
+			}
+			if end > 0 {
+				s.pos = end
+				env.deferred, env.recordAt, env.recordEnd, env.streamAt = true, vstart, end, env.stream
 			}
 		}
 		if s.pos == vstart {
