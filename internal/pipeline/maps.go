@@ -79,7 +79,7 @@ func (p *pipeline) onSchema(m *singer.Message) error {
 }
 
 func (p *pipeline) onRecord(m *singer.Message) error {
-	if !p.onePass(m) {
+	if !p.takesOnePass(m) {
 		if err := m.CheckRecord(); err != nil {
 			return err
 		}
