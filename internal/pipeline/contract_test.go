@@ -321,12 +321,12 @@ func TestAppendOnlyWithKeyAppends(t *testing.T) {
 	}
 }
 
-// TestFusedChecksMatchValidator covers the one-pass decoder (validation
+// TestOnePassChecksMatchValidator covers the one-pass decoder (validation
 // while converting): a record breaking a rule gets the rule's error even
 // when a conversion error comes first in the record, a rejected record does
 // not widen its columns, and records the one pass declines (duplicate
 // keys) still load through the general validator.
-func TestFusedChecksMatchValidator(t *testing.T) {
+func TestOnePassChecksMatchValidator(t *testing.T) {
 	schema := `{"type":"SCHEMA","stream":"f","key_properties":["id"],"schema":{"type":"object","properties":{` +
 		`"id":{"type":"integer"},"note":{"type":["null","string"],"maxLength":5},"big":{"type":["null","string"]}}}}`
 	in := input(schema,

@@ -121,7 +121,7 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 	p.warnLayout(s, layout)
 	// CLOB JSON keeps number text as received: no NUMBER bounds there.
 	s.schema.KeepNumberText(layout.NumberTextPaths())
-	s.fused = p.cfg.ValidateRecords && layout.UseChecks(s.schema)
+	s.onePass = p.cfg.ValidateRecords && layout.UseOnePass(s.schema)
 	s.buf = s.newBuffer()
 	// The job carries the SCHEMA's line: until its DDL is applied, no
 	// STATE read after the SCHEMA may be written (SPEC §7 rule 1), and if
@@ -229,7 +229,7 @@ func schemaIdentity(m *singer.Message) ([]byte, error) {
 
 func (p *pipeline) onStreamRecord(m *singer.Message) error {
 	s := p.streams[m.Stream]
-	if s == nil || s.layout == nil { // m's syntax is checked: onePass was false
+	if s == nil || s.layout == nil { // m's syntax is checked: takesOnePass was false
 		return &inputerr.Error{Line: m.Line, Stream: m.Stream, Msg: "RECORD before any SCHEMA for this stream"}
 	}
 	if s.read == s.reported {
@@ -237,18 +237,10 @@ func (p *pipeline) onStreamRecord(m *singer.Message) error {
 	}
 	s.read++
 	err := p.streamRecord(s, m)
-	switch {
-	case err != nil && m.Unchecked:
+	if err != nil && !m.RecordChecked() {
 		// A malformed line, found after it was counted (the reader
 		// refuses it before when it checks records itself).
 		p.uncount(s)
-	case errors.Is(err, singer.ErrRedecoded):
-		// The reader's guess of the record's end was wrong; m is now the
-		// line as read in full, and may even name another stream or be
-		// another kind of message (members the guess took for part of the
-		// record): start over, nothing of the first try remains.
-		p.uncount(s)
-		return p.handle(m)
 	}
 	return err
 }
@@ -270,7 +262,7 @@ func (p *pipeline) streamRecord(s *stream, m *singer.Message) error {
 			return err
 		}
 	}
-	if !s.fused {
+	if !s.onePass {
 		if err := p.validate(s, m); err != nil {
 			return p.invalid(s, m, err)
 		}
@@ -280,7 +272,7 @@ func (p *pipeline) streamRecord(s *stream, m *singer.Message) error {
 	if err != nil {
 		p.seq.last = seq
 		if verr := p.validate(s, m); verr != nil {
-			return p.invalid(s, m, verr) // rules come first, as without the fused checks
+			return p.invalid(s, m, verr) // rules come first, as without the one-pass checks
 		}
 		return p.invalid(s, m, err)
 	}
@@ -315,18 +307,18 @@ func (p *pipeline) streamRecord(s *stream, m *singer.Message) error {
 	return nil
 }
 
-// onePass reports whether m goes straight to its stream's one-pass
-// decoder (RowChecked), which checks a record's syntax as it converts it:
+// takesOnePass reports whether m goes straight to its stream's one-pass
+// decoder (RowOnePass), which checks a record's syntax as it converts it:
 // only then may the reader's deferred syntax check wait (see fill and
 // invalid). Any other path checks the syntax first.
-func (p *pipeline) onePass(m *singer.Message) bool {
+func (p *pipeline) takesOnePass(m *singer.Message) bool {
 	s := p.streams[m.Stream]
 	// A version may first need the version columns (DDL, needVersions):
 	// only once the stream has them does such a record go straight on.
-	return p.maps.Empty() && s != nil && s.layout != nil && s.fused && (m.Version == "" || s.opts.UsesVersions)
+	return p.maps.Empty() && s != nil && s.layout != nil && s.onePass && (m.Version == "" || s.opts.UsesVersions)
 }
 
-// fill converts a record into row. With the fused checks the record is
+// fill converts a record into row. With the one-pass checks the record is
 // validated in the same pass; when they do not accept it, or its
 // conversion fails, the validator decides, so that a record breaking a
 // rule gets the rule's error whichever comes first in the record.
@@ -335,17 +327,16 @@ func (p *pipeline) fill(s *stream, m *singer.Message, meta *tablemap.Meta, row [
 	// then its "unknown properties" are not worth a warning.
 	var held []string
 	unknown := func(prop string) {
-		if m.Unchecked {
+		if !m.RecordChecked() {
 			held = append(held, prop)
 			return
 		}
 		p.warnUnknown(s, prop)
 	}
-	if s.fused {
-		err := s.layout.RowChecked(m.Record, meta, row, s.buf.stats, unknown)
+	if s.onePass {
+		err := s.layout.RowOnePass(m.Record, meta, row, s.buf.stats, unknown)
 		if err == nil {
-			m.Unchecked = false // the one pass checked the syntax too
-			p.warnUnknown(s, held...)
+			p.warnUnknown(s, held...) // the one pass checked the syntax too
 			return nil
 		}
 		if err == tablemap.ErrDeletedColumnNeeded {
@@ -355,9 +346,8 @@ func (p *pipeline) fill(s *stream, m *singer.Message, meta *tablemap.Meta, row [
 			return err
 		}
 		if serr := m.CheckRecord(); serr != nil {
-			// Malformed, or not the record the walk took it for (the
-			// line read again in full): a record handled later may
-			// report these properties.
+			// Malformed: the reader's error comes first, and no
+			// property of it was reported.
 			s.layout.ForgetUnknown(held)
 			return serr
 		}
@@ -365,7 +355,7 @@ func (p *pipeline) fill(s *stream, m *singer.Message, meta *tablemap.Meta, row [
 		if verr := p.validate(s, m); verr != nil {
 			return verr
 		}
-		if !errors.Is(err, tablemap.ErrUnchecked) {
+		if !errors.Is(err, tablemap.ErrGeneralPath) {
 			return inputErrorFrom(m.Line, s.name, err)
 		}
 	}
@@ -428,9 +418,6 @@ func (p *pipeline) meta(m *singer.Message) (*tablemap.Meta, error) {
 // invalid applies on_invalid_record to a record that failed validation or
 // transformation.
 func (p *pipeline) invalid(s *stream, m *singer.Message, err error) error {
-	if errors.Is(err, singer.ErrRedecoded) {
-		return err
-	}
 	if serr := m.CheckRecord(); serr != nil {
 		return serr // malformed JSON ends the run, as the reader's errors do: no policy skips it
 	}

@@ -79,10 +79,8 @@ func (p *pipeline) onSchema(m *singer.Message) error {
 }
 
 func (p *pipeline) onRecord(m *singer.Message) error {
-	if m.Unchecked && !p.onePass(m) {
-		if err := m.CheckRecord(); errors.Is(err, singer.ErrRedecoded) {
-			return p.handle(m) // m is the line read in full, maybe not even a RECORD
-		} else if err != nil {
+	if !p.takesOnePass(m) {
+		if err := m.CheckRecord(); err != nil {
 			return err
 		}
 	}

@@ -39,7 +39,7 @@ type inputReader struct {
 
 // startReader starts the reader goroutine. With deferRecords, records'
 // syntax is checked by the one pass that converts them, or by the
-// pipeline before any other use (singer.Message.Unchecked); without it
+// pipeline before any other use (singer.Message.CheckRecord); without it
 // (no one pass: validate_records off or stream maps), by the reader, which
 // runs beside the coordinator when there are cores for both.
 func startReader(ctx context.Context, r io.Reader, deferRecords bool) *inputReader {

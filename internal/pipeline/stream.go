@@ -28,7 +28,7 @@ type stream struct {
 	keys         []string
 	layout       *tablemap.Layout
 	usesVersions bool
-	fused        bool // layout validates records as it converts them (UseChecks)
+	onePass      bool // layout validates records as it converts them (UseOnePass)
 
 	buf   *buffer // records not yet handed to a worker
 	spare *buffer // a loaded batch's buffer, reused for the next one

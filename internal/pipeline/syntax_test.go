@@ -95,9 +95,9 @@ func TestUpsertDedupeAnyKeyOrder(t *testing.T) {
 	}
 }
 
-// A member holding an object after the record makes the reader's guess of
-// where the record ends wrong: the line is read again in full and loads
-// as any other, whatever path finds out.
+// A member holding an object after the record (once, the reader's guess
+// of where the record ends went wrong there; it now finds the end forward)
+// loads as any other line, whatever path it takes.
 func TestObjectMemberAfterRecord(t *testing.T) {
 	lines := []string{
 		`{"type":"RECORD","stream":"s","record":{"id":3,"v":"c"},"x":{"k":1},"time_extracted":"2025-01-02T03:04:05Z"}`,
@@ -143,9 +143,10 @@ func TestUpsertDedupeCompositeKey(t *testing.T) {
 	}
 }
 
-// A wrong guess of the record's end can hide a later "stream" member (the
-// last of duplicate keys counts): the line is read again and its record
-// goes to the stream it names, whether or not the first name has a SCHEMA.
+// A later "stream" member behind an object after the record (the last of
+// duplicate keys counts; a guess of the record's end once hid it): the
+// record goes to the stream it names, whether or not the first name has a
+// SCHEMA.
 func TestHiddenStreamAfterRecord(t *testing.T) {
 	u := strings.Replace(schemaLine, `"stream":"s"`, `"stream":"u"`, 1)
 	for name, lines := range map[string][]string{
@@ -173,8 +174,9 @@ func TestNoUnknownPropertyWarningForMalformedRecord(t *testing.T) {
 	for in, want := range map[string]int{
 		`{"type":"RECORD","stream":"s","record":{"id":1,"w":1,"v":"a",}}`: 0,
 		valid: 1,
-		// Found by a probe: a guess of the record's end that proves wrong
-		// is no record of s, but the next one reports w.
+		// Found by a probe (when the reader guessed the record's end): a
+		// line whose later "type" makes it a STATE is no record of s, but
+		// the next one reports w.
 		`{"type":"RECORD","stream":"s","record":{"id":3,"w":2},"type":"STATE","value":{"y":1}}`:                0,
 		`{"type":"RECORD","stream":"s","record":{"id":3,"w":2},"type":"STATE","value":{"y":1}}` + "\n" + valid: 1,
 	} {

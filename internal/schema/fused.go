@@ -1,12 +1,12 @@
 package schema
 
-// The fused path: the table's row builder walks a record's objects itself
+// The one-pass path: the table's row builder walks a record's objects itself
 // to fill its column buffers, and validates each member's value with the
 // fast plan's node for it as it goes, so a record is walked once instead of
 // once to validate and once to convert. The builder drives the object walk
 // only for nodes that have nothing but properties, required and
 // additionalProperties (Walkable); any other value it hands whole to
-// Check. As with ValidateRaw, the fused path only ever accepts: when it does
+// Check. As with ValidateRaw, the one-pass path only ever accepts: when it does
 // not, the caller asks ValidateRaw, which decides and words the error.
 
 // Node is one compiled subschema of the fast plan. The zero Node accepts

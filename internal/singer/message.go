@@ -6,9 +6,7 @@ package singer
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"slices"
-	"sync/atomic"
 
 	"github.com/target-oracle/target-oracle/internal/inputerr"
 )
@@ -73,16 +71,11 @@ type Message struct {
 	// fraction, no exponent) but not its size. Versions are compared
 	// numerically.
 	Version string
-	// Unchecked is set when the reader deferred the syntax check of
-	// Record (ReaderOptions.DeferRecordSyntax): CheckRecord must pass
-	// before Record is used by anything that does not check it itself.
-	Unchecked bool
+	// unchecked is set when the reader left Record's syntax to the
+	// caller (ReaderOptions.DeferRecordSyntax, see CheckRecord).
+	unchecked bool
 	recordAt  int    // Record's offset in its line, for error positions
-	line      []byte // the whole line, kept while the record's end is a guess
 	errStream string // the stream a syntax error in Record names: as read before it
-	// guessWrong is the reader's flag for guesses of a record's end that
-	// proved wrong (see Reader.wrong).
-	guessWrong *atomic.Bool
 
 	// STATE
 	Value json.RawMessage // compact JSON text of "value" (numbers keep their text; null stays "null")
@@ -105,49 +98,25 @@ func (m *Message) Clone() *Message {
 	c.Schema = bytes.Clone(m.Schema)
 	c.Record = bytes.Clone(m.Record)
 	c.Value = bytes.Clone(m.Value)
-	if m.line != nil {
-		c.line = bytes.Clone(m.line)
-		c.Record = c.line[m.recordAt : m.recordAt+len(m.Record)]
-	}
 	c.KeyProperties = slices.Clone(m.KeyProperties)
 	c.Manifest = slices.Clone(m.Manifest)
 	return &c
 }
 
-// ErrRedecoded is CheckRecord's answer when the reader's guess of where
-// the record ends was wrong (a member holding an object followed the
-// record): the message has been replaced by the line read in full, and the
-// caller must start over with it.
-var ErrRedecoded = errors.New("singer: message read again in full")
-
 // CheckRecord checks the JSON syntax of a record whose check the reader
-// deferred (Unchecked), and clears Unchecked when it passes. The error is
-// the *inputerr.Error the reader would have returned for the line: the other
-// parts of the line were checked when it was read, so the first fault of
-// the line is the first fault of the record. When the reader guessed the
-// record's end, a failed check reads the whole line again: its error is
-// then the reader's, or, when the line is valid after all, m becomes the
-// message the reader gives without deferral and the answer is
-// ErrRedecoded.
+// left to the caller (ReaderOptions.DeferRecordSyntax); for any other
+// message it returns nil at once. The error is the *inputerr.Error the reader
+// returns for the line without deferral: the other parts of the line were
+// checked when it was read, and the record's bytes are exactly delimited,
+// so the first fault of the line is the first fault of the record.
 func (m *Message) CheckRecord() error {
-	if !m.Unchecked {
+	if !m.unchecked {
 		return nil
 	}
 	err := CheckValue(m.Record, 1)
 	if err == nil {
-		m.Unchecked, m.line = false, nil
+		m.unchecked = false
 		return nil
-	}
-	if m.line != nil {
-		full, err := m.redecode()
-		if err != nil {
-			return err
-		}
-		if m.guessWrong != nil {
-			m.guessWrong.Store(true)
-		}
-		*m = *full
-		return ErrRedecoded
 	}
 	if se, ok := err.(*scanError); ok {
 		err = &scanError{se.off + m.recordAt, se.msg}
@@ -155,33 +124,22 @@ func (m *Message) CheckRecord() error {
 	return &inputerr.Error{Line: m.Line, Stream: m.errStream, Msg: err.Error()}
 }
 
-// redecode reads m's line again without deferral.
-func (m *Message) redecode() (*Message, error) {
-	r := &Reader{}
-	r.lr.n = m.Line
-	return r.full(m.line)
-}
+// RecordChecked reports whether Record's syntax is known to be valid: it
+// is unless the reader deferred its check and CheckRecord has not passed.
+func (m *Message) RecordChecked() bool { return !m.unchecked }
 
 // RawSize is the number of bytes AppendRaw copies.
 func (m *Message) RawSize() int {
-	if m.line != nil {
-		return len(m.line) + len(m.Schema) + len(m.Value)
-	}
 	return len(m.Record) + len(m.Schema) + len(m.Value)
 }
 
-// AppendRaw copies the bytes m points into (Schema, Record, Value; the
-// whole line while the record's end is a guess) to the end of arena,
+// AppendRaw copies the bytes m points into (Schema, Record, Value) to the
+// end of arena,
 // points m at the copies and returns the arena. When the arena has to
 // grow, the slices taken before stay valid (they keep the old array).
 func (m *Message) AppendRaw(arena []byte) []byte {
 	m.Schema, arena = appendKept(arena, m.Schema)
 	m.Value, arena = appendKept(arena, m.Value)
-	if m.line != nil {
-		m.line, arena = appendKept(arena, m.line)
-		m.Record = m.line[m.recordAt : m.recordAt+len(m.Record)]
-		return arena
-	}
 	m.Record, arena = appendKept(arena, m.Record)
 	return arena
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync/atomic"
 
 	"github.com/target-oracle/target-oracle/internal/inputerr"
 )
@@ -22,11 +21,12 @@ type ReaderOptions struct {
 	// signal stops even an endless line.
 	Interrupt func() error
 	// DeferRecordSyntax lets Next find the end of a RECORD's "record"
-	// object without checking its syntax, for a caller whose next stage
-	// walks the record byte by byte anyway (the one-pass decoder): the
-	// message then has Unchecked set, and the caller must call
-	// Message.CheckRecord before any other use of Record. Everything else
-	// in the line is checked as usual.
+	// object by its brackets and strings alone, without checking its
+	// syntax, for a caller whose next stage walks the record byte by byte
+	// anyway (the one-pass decoder). The record's bytes are exact: for a
+	// valid line they are the ones the full check gives. The caller must
+	// call Message.CheckRecord before any use of Record other than such a
+	// walk. Everything else in the line is checked as usual.
 	DeferRecordSyntax bool
 }
 
@@ -53,11 +53,6 @@ type Reader struct {
 
 	same   sameShape // the envelope of the last RECORD line (DeferRecordSyntax)
 	fields []field   // where the members before the record lie (scan)
-	// wrong is set (by Message.CheckRecord, on another goroutine) once a
-	// guess of a record's end proved wrong: a tap that writes members
-	// holding objects after the record would make every guess wrong, so
-	// the reader stops guessing and finds ends by the brackets.
-	wrong atomic.Bool
 }
 
 // NewReader returns a Reader reading from r. It buffers its input.
@@ -95,13 +90,6 @@ func (r *Reader) Next() (*Message, error) {
 	if !r.deferRecord {
 		return r.full(line)
 	}
-	if m := r.same.match(line); m != nil && !r.wrong.Load() {
-		r.msg = *m
-		r.msg.Line = r.lr.n
-		r.msg.Record = line[m.recordAt : len(line)-len(r.same.tail)]
-		r.msg.line = line
-		return &r.msg, nil
-	}
 	var env envelope
 	err = r.scan(line, &env, true)
 	if !env.deferred {
@@ -109,6 +97,13 @@ func (r *Reader) Next() (*Message, error) {
 			return nil, r.syntaxError(line, &env, err)
 		}
 		return r.decoded(&env)
+	}
+	if err == nil && env.same {
+		// The bytes around the record are the last line's: so is the
+		// message around it.
+		r.msg = r.same.msg
+		r.msg.Line, r.msg.Record = r.lr.n, line[env.recordAt:env.recordEnd]
+		return &r.msg, nil
 	}
 	if err != nil || !env.deferOK() {
 		// Whatever is wrong with the line, the full check finds the same
@@ -118,19 +113,15 @@ func (r *Reader) Next() (*Message, error) {
 	}
 	r.msg = Message{Line: r.lr.n}
 	if err := r.decode(&env); err != nil {
-		// A syntax error comes first, as without deferral, and a wrong
-		// guess of the record's end may have hidden the members decode
-		// missed.
+		// A syntax error in the record comes first, as without deferral.
 		return r.full(line)
 	}
-	r.msg.Unchecked, r.msg.recordAt = true, env.recordAt
+	r.msg.Record = line[env.recordAt:env.recordEnd]
+	r.msg.unchecked, r.msg.recordAt = true, env.recordAt
 	if isString(env.streamAt) {
 		r.msg.errStream = r.decodeString(env.streamAt, &r.stream)
 	}
-	if env.guessed {
-		r.msg.line, r.msg.guessWrong = line, &r.wrong
-		r.same.keep(&r.msg, line, r.fields)
-	}
+	r.same.keep(&r.msg, line, r.fields, env.recordEnd)
 	return &r.msg, nil
 }
 
@@ -152,20 +143,18 @@ func (r *Reader) decoded(env *envelope) (*Message, error) {
 	return &r.msg, nil
 }
 
-// sameShape remembers the last RECORD line whose record's end was guessed
-// (DeferRecordSyntax): the bytes before its record and after it, and the
-// message they gave. A line with the same bytes around its record gives
-// the same message around its record, so its envelope is not read again:
-// taps write line after line that differ only in the record. What lies
-// between is the record by the same guess, confirmed by its check
-// (Message.CheckRecord).
+// sameShape remembers the last RECORD line whose record's syntax was
+// deferred (DeferRecordSyntax): the bytes before its record and after it,
+// and the message they gave. Taps write line after line that differ only
+// in the record: a line that starts with the same bytes has its members
+// before the record from them (resume), and when the bytes after its
+// record (found by skipping it forward, see skipObject) are the same too,
+// its message is the same around its record.
 type sameShape struct {
 	head, tail []byte
-	msg        Message // Record, Line and line unset
+	msg        Message // Record and Line unset
 	ok         bool
-	// fields are the members in head. A line that starts with head but
-	// ends otherwise (taps that stamp each record with its own
-	// time_extracted) reads on from its record (resume).
+	// fields are the members in head.
 	fields []field
 }
 
@@ -176,52 +165,47 @@ type field struct {
 	escaped                      bool
 }
 
-// resume sets env's fields from the remembered head when line starts
-// with it, and returns the offset of the record's value, or 0.
-func (c *sameShape) resume(line []byte, env *envelope, fields *[]field) int {
+// resume returns the offset of the record's value when line starts with
+// the remembered head, or 0. The members in the head are the remembered
+// ones (restore).
+func (c *sameShape) resume(line []byte) int {
 	n := len(c.head)
 	if !c.ok || len(line) <= n || line[n] != '{' || !bytes.HasPrefix(line, c.head) {
 		return 0
 	}
-	for _, f := range c.fields {
-		if f.escaped {
-			return 0 // rare: not worth unescaping again here
-		}
-	}
+	return n
+}
+
+// restore sets env's fields from the remembered head's members, which
+// line starts with (resume).
+func (c *sameShape) restore(line []byte, env *envelope, fields *[]field) {
 	for _, f := range c.fields {
 		env.set(line[f.key:f.keyEnd], line[f.value:f.valueEnd])
 	}
 	*fields = append((*fields)[:0], c.fields...)
-	return n
 }
 
 // maxShape bounds the bytes around a record sameShape keeps: envelopes
 // are small, and a huge one is not worth keeping (nor its memory).
 const maxShape = 4 << 10
 
-func (c *sameShape) keep(m *Message, line []byte, fields []field) {
-	end := m.recordAt + len(m.Record)
-	if m.recordAt+len(line)-end > maxShape {
+func (c *sameShape) keep(m *Message, line []byte, fields []field, recordEnd int) {
+	if m.recordAt+len(line)-recordEnd > maxShape {
 		*c = sameShape{}
 		return
 	}
+	for _, f := range fields {
+		if f.escaped {
+			*c = sameShape{} // rare: not worth unescaping again in restore
+			return
+		}
+	}
 	c.fields = append(c.fields[:0], fields...)
 	c.head = append(c.head[:0], line[:m.recordAt]...)
-	c.tail = append(c.tail[:0], line[end:]...)
+	c.tail = append(c.tail[:0], line[recordEnd:]...)
 	c.msg = *m
-	c.msg.Record, c.msg.Line, c.msg.line = nil, 0, nil
+	c.msg.Record, c.msg.Line = nil, 0
 	c.ok = true
-}
-
-// match returns the remembered message when line has the remembered
-// bytes around an object.
-func (c *sameShape) match(line []byte) *Message {
-	n := len(c.head) + len(c.tail)
-	if !c.ok || len(line) <= n+1 || line[len(c.head)] != '{' || line[len(line)-len(c.tail)-1] != '}' ||
-		!bytes.HasPrefix(line, c.head) || !bytes.HasSuffix(line, c.tail) {
-		return nil
-	}
-	return &c.msg
 }
 
 // envelope holds the raw, validated values of the top-level keys a message
@@ -231,15 +215,15 @@ type envelope struct {
 	record, schema, value, keyProperties []byte
 	encoding, manifest                   []byte
 
-	// deferred is set when a "record" value was skipped unchecked
-	// (DeferRecordSyntax), guessed when its end was found from the end of
-	// the line; records counts the "record" keys, recordAt is the offset
-	// of the last one's value in the line.
-	deferred bool
-	guessed  bool
-	records  int
-	recordAt int
-	streamAt []byte // "stream" as read before the deferred record: what a syntax error in it names
+	// deferred is set when a "record" object was skipped unchecked
+	// (DeferRecordSyntax) from recordAt to recordEnd; records counts the
+	// "record" keys. same is set when the line had the last deferred
+	// line's bytes before and after that record (sameShape).
+	deferred            bool
+	same                bool
+	records             int
+	recordAt, recordEnd int
+	streamAt            []byte // "stream" as read before the deferred record: what a syntax error in it names
 }
 
 // deferOK reports whether the deferred record may stay unchecked: it is
@@ -283,9 +267,9 @@ func (r *Reader) scan(line []byte, env *envelope, deferRecord bool) error {
 	s := scanner{data: line}
 	r.fields = r.fields[:0]
 	if deferRecord {
-		if at := r.same.resume(line, env, &r.fields); at > 0 {
+		if at := r.same.resume(line); at > 0 {
 			s.pos = at
-			return r.members(&s, env, recordKey, true)
+			return r.members(&s, env, recordKey, true, true)
 		}
 	}
 	s.skipSpace()
@@ -298,15 +282,16 @@ func (r *Reader) scan(line []byte, env *envelope, deferRecord bool) error {
 		s.pos++
 		return s.end()
 	}
-	return r.members(&s, env, nil, deferRecord)
+	return r.members(&s, env, nil, deferRecord, false)
 }
 
 var recordKey = []byte("record")
 
 // members reads the envelope's members from s.pos, which is at a key or,
 // when key is given, at that key's value. Until a record is deferred it
-// notes where each member lies (r.fields), for sameShape.
-func (r *Reader) members(s *scanner, env *envelope, key []byte, deferRecord bool) error {
+// notes where each member lies (r.fields), for sameShape; resumed says the
+// members before s.pos are the remembered line's.
+func (r *Reader) members(s *scanner, env *envelope, key []byte, deferRecord, resumed bool) error {
 	line := s.data
 	for {
 		f := field{key: s.pos + 1}
@@ -323,23 +308,24 @@ func (r *Reader) members(s *scanner, env *envelope, key []byte, deferRecord bool
 			}
 		}
 		vstart := s.pos
-		if deferRecord && string(key) == "record" && vstart < len(line) && line[vstart] == '{' {
-			// Taps write "record" before the scalar members (version,
-			// time_extracted): reading those backwards from the end of the
-			// line finds where the record ends without reading it. A guess
-			// the record's check does not confirm is read again in full
-			// (Message.CheckRecord).
-			end := -1
-			if !r.wrong.Load() {
-				end = guessRecordEnd(line)
-			}
-			env.guessed = end > vstart && line[end-1] == '}'
-			if !env.guessed {
-				end = skipObject(line, vstart, MaxDepth-1)
+		if deferRecord && !env.deferred && string(key) == "record" && vstart < len(line) && line[vstart] == '{' {
+			// The record's end is found by its brackets and strings, read
+			// forward; its syntax is left to the one pass (or to
+			// Message.CheckRecord). For valid JSON the end is the one the
+			// scanner finds, and for a malformed record the scanner's first
+			// fault lies before it (see skipObject): so the record's check
+			// on these exact bytes finds the fault the full read finds.
+			end := skipObject(line, vstart, MaxDepth-1)
+			if resumed {
+				if end > 0 && bytes.Equal(line[end:], r.same.tail) {
+					env.deferred, env.same, env.recordAt, env.recordEnd = true, true, vstart, end
+					return nil
+				}
+				r.same.restore(line, env, &r.fields)
 			}
 			if end > 0 {
 				s.pos = end
-				env.deferred, env.recordAt, env.streamAt = true, vstart, env.stream
+				env.deferred, env.recordAt, env.recordEnd, env.streamAt = true, vstart, end, env.stream
 			}
 		}
 		if s.pos == vstart {

@@ -514,7 +514,13 @@ func eachMember(obj []byte, fn func(key, val []byte) error) error {
 // It returns -1 when data[i] opens neither, when the brackets do not close
 // before the end of data, or when they nest deeper than maxDepth (counting
 // the value at i as 1). For valid JSON the end is the one the scanner
-// finds; for anything else, the caller checks the bytes later.
+// finds. For anything else the scanner's first fault lies before the end
+// skipObject returns: until its first fault the scanner sees the same
+// strings and brackets (a string it accepts closes where StringClose
+// finds), so at the end's bracket it would have closed the value; and it
+// reads no byte beyond a fault's few bytes of look-ahead, none of which
+// can pass that bracket. Checking the bytes up to the end alone therefore
+// finds the fault a check of the whole line finds.
 func skipObject(data []byte, i, maxDepth int) int {
 	if i >= len(data) || data[i] != '{' && data[i] != '[' {
 		return -1
@@ -542,78 +548,3 @@ func skipObject(data []byte, i, maxDepth int) int {
 
 // structural classifies the bytes skipObject looks at; a read-only table.
 var structural = [256]uint8{'"': 1, '{': 2, '[': 2, '}': 3, ']': 3}
-
-// guessRecordEnd reads the last members of the line's object backwards as
-// long as their values are strings, numbers, true, false or null, and
-// returns the index past the value before them when it is an object or an
-// array, or -1 when the line does not end that way. For valid JSON that is
-// where the last member holding an object ends: the record's end when no
-// such member follows the record (taps write "version" and
-// "time_extracted" after it). Nothing is validated; a guess is confirmed
-// by the record's check (Message.CheckRecord).
-func guessRecordEnd(line []byte) int {
-	i := lastNonSpace(line, len(line)-1)
-	if i < 0 || line[i] != '}' {
-		return -1
-	}
-	for i = lastNonSpace(line, i-1); i >= 0; i = lastNonSpace(line, i-1) {
-		// i is at the last byte of a member's value.
-		switch c := line[i]; {
-		case c == '}' || c == ']':
-			return i + 1
-		case c == '"':
-			i = stringOpen(line, i)
-		case scalarByte[c]:
-			for i > 0 && scalarByte[line[i-1]] {
-				i--
-			}
-		default:
-			return -1
-		}
-		if i = lastNonSpace(line, i-1); i < 0 || line[i] != ':' {
-			return -1
-		}
-		if i = lastNonSpace(line, i-1); i < 0 || line[i] != '"' {
-			return -1
-		}
-		if i = lastNonSpace(line, stringOpen(line, i)-1); i < 0 || line[i] != ',' {
-			return -1
-		}
-	}
-	return -1
-}
-
-// scalarByte marks the bytes of numbers, true, false and null; a
-// read-only table.
-var scalarByte = func() (t [256]bool) {
-	for _, c := range []byte("0123456789+-.eEtruefalsn") {
-		t[c] = true
-	}
-	return t
-}()
-
-// lastNonSpace returns the index of the last byte at or before i that is
-// not JSON white space, or -1.
-func lastNonSpace(b []byte, i int) int {
-	for i >= 0 && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i--
-	}
-	return i
-}
-
-// stringOpen returns the index of the quote opening the string whose
-// closing quote is at b[i] (or -1; the caller's checks then fail): the
-// quote before it that an even number of backslashes precedes.
-func stringOpen(b []byte, i int) int {
-	for {
-		j := bytes.LastIndexByte(b[:i], '"')
-		n := 0
-		for j-n-1 >= 0 && b[j-n-1] == '\\' {
-			n++
-		}
-		if j < 0 || n%2 == 0 {
-			return j
-		}
-		i = j
-	}
-}

@@ -67,13 +67,13 @@ func referenceDateTime(s string) (canon string, ok bool) {
 // _sdc_deleted_at, and stream maps' datetime.datetime.fromisoformat.
 // time_extracted is value.CanonicalDateTime itself.
 type dateTimePaths struct {
-	pair          *fusedPair
+	pair          *onePassPair
 	key, col, del int
 	sm            *streammap.StreamMap
 }
 
 func newDateTimePaths(t testing.TB) *dateTimePaths {
-	pair, ok := newFusedPair(t, `{"type":"object","properties":{"d":{"type":"string","format":"date-time"},`+
+	pair, ok := newOnePassPair(t, `{"type":"object","properties":{"d":{"type":"string","format":"date-time"},`+
 		`"n":{"type":["null","string"],"format":"date-time"},"_sdc_deleted_at":{"type":["null","string"],"format":"date-time"}},"required":["d"]}`,
 		[]string{"d"}, table.Options{AddRecordMetadata: true, TimestampTZ: true})
 	if !ok {

@@ -16,14 +16,14 @@ import (
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
-// fusedPair is one stream's layout twice: g for the general path
-// (ValidateRaw, then Row) and f for the fused one (RowChecked).
-type fusedPair struct {
+// onePassPair is one stream's layout twice: g for the general path
+// (ValidateRaw, then Row) and f for the one-pass one (RowOnePass).
+type onePassPair struct {
 	sch  *schema.Schema
 	g, f *Layout
 }
 
-func newFusedPair(t testing.TB, schemaText string, keys []string, opts table.Options) (*fusedPair, bool) {
+func newOnePassPair(t testing.TB, schemaText string, keys []string, opts table.Options) (*onePassPair, bool) {
 	t.Helper()
 	sch, err := schema.Compile([]byte(schemaText))
 	if err != nil {
@@ -38,18 +38,18 @@ func newFusedPair(t testing.TB, schemaText string, keys []string, opts table.Opt
 		t.Fatalf("second NewLayout failed where the first did not: %v", err)
 	}
 	sch.KeepNumberText(g.NumberTextPaths()) // as the pipeline does
-	if !f.UseChecks(sch) {
+	if !f.UseOnePass(sch) {
 		return nil, false
 	}
-	return &fusedPair{sch: sch, g: g, f: f}, true
+	return &onePassPair{sch: sch, g: g, f: f}, true
 }
 
-// compare runs one record both ways. The fused path may decline a record
-// (ErrUnchecked: the pipeline then asks the general path), but whatever it
+// compare runs one record both ways. The one-pass path may decline a record
+// (ErrGeneralPath: the pipeline then asks the general path), but whatever it
 // accepts must be valid and give the general path's row and stats, and a
 // record the general path rejects must never get through. It reports
-// whether the fused path accepted.
-func (p *fusedPair) compare(t testing.TB, record []byte) bool {
+// whether the one-pass path accepted.
+func (p *onePassPair) compare(t testing.TB, record []byte) bool {
 	t.Helper()
 	meta := &Meta{ReceivedAt: "2025-01-01T00:00:00Z", Sequence: 7}
 	n := p.g.Columns()
@@ -60,23 +60,23 @@ func (p *fusedPair) compare(t testing.TB, record []byte) bool {
 	if verr == nil {
 		gErr = p.g.Row(record, meta, gRow, gStats, nil)
 	}
-	fErr := p.f.RowChecked(record, meta, fRow, fStats, nil)
+	fErr := p.f.RowOnePass(record, meta, fRow, fStats, nil)
 	switch {
 	case fErr == nil && verr != nil:
-		t.Fatalf("fused path accepted a record the validator rejects (%v): %s", verr, record)
+		t.Fatalf("one-pass path accepted a record the validator rejects (%v): %s", verr, record)
 	case fErr == nil && gErr != nil:
-		t.Fatalf("fused path accepted a record Row rejects (%v): %s", gErr, record)
+		t.Fatalf("one-pass path accepted a record Row rejects (%v): %s", gErr, record)
 	case fErr == nil:
 		if !slices.Equal(gRow, fRow) {
-			t.Fatalf("rows differ for %s:\ngeneral %q\nfused   %q", record, gRow, fRow)
+			t.Fatalf("rows differ for %s:\ngeneral %q\none-pass %q", record, gRow, fRow)
 		}
 		if !reflect.DeepEqual(gStats, fStats) {
-			t.Fatalf("stats differ for %s:\ngeneral %+v\nfused   %+v", record, gStats, fStats)
+			t.Fatalf("stats differ for %s:\ngeneral %+v\none-pass %+v", record, gStats, fStats)
 		}
-	case !errors.Is(fErr, ErrUnchecked) && verr == nil && (gErr == nil || gErr.Error() != fErr.Error()):
-		t.Fatalf("fused conversion error %q, general path %v: %s", fErr, gErr, record)
+	case !errors.Is(fErr, ErrGeneralPath) && verr == nil && (gErr == nil || gErr.Error() != fErr.Error()):
+		t.Fatalf("one-pass conversion error %q, general path %v: %s", fErr, gErr, record)
 	}
-	if fErr != nil && !errors.Is(fErr, ErrUnchecked) {
+	if fErr != nil && !errors.Is(fErr, ErrGeneralPath) {
 		for _, s := range fStats {
 			if s != (table.Stats{}) {
 				t.Fatalf("a failed record changed the stats: %+v", fStats)
@@ -92,11 +92,11 @@ func readerGives(record []byte) bool {
 	return singer.CheckValue(record, 1) == nil
 }
 
-// TestRowCheckedConformance runs every record of every conformance stream
-// through both paths, in each storage mode: they must agree, and the fused
+// TestRowOnePassConformance runs every record of every conformance stream
+// through both paths, in each storage mode: they must agree, and the one-pass
 // path must accept every record the general path loads (else the pipeline
 // would silently fall back to two passes).
-func TestRowCheckedConformance(t *testing.T) {
+func TestRowOnePassConformance(t *testing.T) {
 	dir := conformance.Dir(t)
 	var files []string
 	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
@@ -108,10 +108,10 @@ func TestRowCheckedConformance(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatalf("no conformance streams under %s", dir)
 	}
-	var records, fused int
+	var records, onePass int
 	for _, mode := range []string{table.ModeHybrid, table.ModeFlattened, table.ModeJSON} {
 		for _, file := range files {
-			pairs := map[string]*fusedPair{}
+			pairs := map[string]*onePassPair{}
 			fh, err := os.Open(file)
 			if err != nil {
 				t.Fatal(err)
@@ -124,7 +124,7 @@ func TestRowCheckedConformance(t *testing.T) {
 				}
 				switch m.Type {
 				case singer.TypeSchema:
-					p, ok := newFusedPair(t, string(m.Schema), m.KeyProperties, table.Options{StorageMode: mode})
+					p, ok := newOnePassPair(t, string(m.Schema), m.KeyProperties, table.Options{StorageMode: mode})
 					if !ok {
 						p = nil
 					}
@@ -136,32 +136,32 @@ func TestRowCheckedConformance(t *testing.T) {
 					}
 					records++
 					if p.compare(t, m.Record) {
-						fused++
+						onePass++
 					} else if p.sch.ValidateRaw(m.Record) == nil && p.g.Row(m.Record, nil, make([]string, p.g.Columns()), nil, nil) == nil {
-						t.Errorf("%s (%s): the fused path declined a valid record: %s", filepath.Base(file), mode, m.Record)
+						t.Errorf("%s (%s): the one-pass path declined a valid record: %s", filepath.Base(file), mode, m.Record)
 					}
 				}
 			}
 			fh.Close()
 		}
 	}
-	if fused == 0 {
-		t.Fatalf("the fused path accepted none of %d records", records)
+	if onePass == 0 {
+		t.Fatalf("the one-pass path accepted none of %d records", records)
 	}
-	t.Logf("%d records compared, %d through the fused path", records, fused)
+	t.Logf("%d records compared, %d through the one-pass path", records, onePass)
 }
 
-// fusedSchemas seed FuzzRowChecked: the constructs the fused walk handles
+// onePassSchemas seed FuzzRowOnePass: the constructs the one-pass walk handles
 // itself (properties, required, additionalProperties, flattened objects)
 // and ones it hands whole to the validator.
-var fusedSchemas = []string{
+var onePassSchemas = []string{
 	`{"type":"object","properties":{"id":{"type":"integer"},"uuid":{"type":"string","maxLength":36},"customer":{"type":["null","string"]},"amount":{"type":["null","number"],"multipleOf":0.01},"active":{"type":["null","boolean"]},"created_at":{"type":["null","string"],"format":"date-time"},"address":{"type":["null","object"],"properties":{"street":{"type":"string"},"zip":{"type":"string","pattern":"^[0-9]+$"}},"required":["street"]},"tags":{"type":["null","array"],"items":{"type":"string"}}},"required":["id"]}`,
 	`{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"object","properties":{"c":{"type":"integer","minimum":0}}}},"additionalProperties":false},"d":{"type":"string","format":"date"}},"additionalProperties":{"type":"string"}}`,
 	`{"type":"object","properties":{"k":{"type":"string","minLength":1},"v":{"anyOf":[{"type":"integer"},{"type":"string","enum":["x","y"]}]},"o":{"type":"object","properties":{"p":{"type":"number"}},"minProperties":1}},"required":["k","missing"]}`,
 	`{"type":"object","properties":{"n":{"type":"number","exclusiveMaximum":10},"s":{"type":"string","format":"time"},"j":{"type":"object"},"b":{"type":"boolean"}}}`,
 }
 
-var fusedRecords = []string{
+var onePassRecords = []string{
 	`{"id":1,"uuid":"0f8e","customer":"Ann","amount":12.5,"active":true,"created_at":"2024-01-02T03:04:05.123456+02:00","address":{"street":"Main","zip":"01234"},"tags":["a","b"]}`,
 	`{"id":2,"address":{"zip":"x"}}`,
 	`{"id":3,"address":null,"tags":null,"uuid":"0123456789012345678901234567890123456789"}`,
@@ -176,29 +176,29 @@ var fusedRecords = []string{
 	`{"id":"\u0031","uuid":"\ud83d\ude00","customer":"tab\there"}`,
 }
 
-// FuzzRowChecked checks the fused path against the general one on mutated
-// schemas and records (see fusedPair.compare).
-func FuzzRowChecked(f *testing.F) {
-	for _, s := range fusedSchemas {
-		for _, r := range fusedRecords {
+// FuzzRowOnePass checks the one-pass path against the general one on mutated
+// schemas and records (see onePassPair.compare).
+func FuzzRowOnePass(f *testing.F) {
+	for _, s := range onePassSchemas {
+		for _, r := range onePassRecords {
 			f.Add(s, []byte(r), uint8(0))
 		}
 	}
-	f.Add(fusedSchemas[0], []byte(fusedRecords[0]), uint8(1))
-	f.Add(fusedSchemas[1], []byte(fusedRecords[5]), uint8(2))
+	f.Add(onePassSchemas[0], []byte(onePassRecords[0]), uint8(1))
+	f.Add(onePassSchemas[1], []byte(onePassRecords[5]), uint8(2))
 	modes := []string{table.ModeHybrid, table.ModeFlattened, table.ModeJSON}
 	type key struct {
 		schema string
 		mode   uint8
 	}
-	pairs := map[key]*fusedPair{}
+	pairs := map[key]*onePassPair{}
 	f.Fuzz(func(t *testing.T, schemaText string, record []byte, mode uint8) {
 		mode %= uint8(len(modes))
 		valid := readerGives(record)
 		k := key{schemaText, mode}
 		p, ok := pairs[k]
 		if !ok {
-			p, _ = newFusedPair(t, schemaText, nil, table.Options{StorageMode: modes[mode]})
+			p, _ = newOnePassPair(t, schemaText, nil, table.Options{StorageMode: modes[mode]})
 			if len(pairs) < 1000 {
 				pairs[k] = p
 			}
@@ -210,8 +210,8 @@ func FuzzRowChecked(f *testing.F) {
 			// The walk is the syntax check of records the reader did not
 			// check (singer.ReaderOptions.DeferRecordSyntax).
 			row, stats := make([]string, p.f.Columns()), make([]table.Stats, p.f.Columns())
-			if err := p.f.RowChecked(record, nil, row, stats, nil); err == nil {
-				t.Fatalf("fused path accepted a record the reader refuses (%v): %q", singer.CheckValue(record, 1), record)
+			if err := p.f.RowOnePass(record, nil, row, stats, nil); err == nil {
+				t.Fatalf("one-pass path accepted a record the reader refuses (%v): %q", singer.CheckValue(record, 1), record)
 			}
 			return
 		}
@@ -241,7 +241,7 @@ func TestAppendCompact(t *testing.T) {
 // flattened objects.
 func TestDuplicateKeysLastWins(t *testing.T) {
 	schemaText := `{"type":"object","properties":{"id":{"type":"integer"},"o":{"type":["null","object"],"properties":{"a":{"type":"string"},"b":{"type":"string"}}}}}`
-	p, ok := newFusedPair(t, schemaText, []string{"id"}, table.Options{StorageMode: table.ModeFlattened, FlatteningMaxDepth: 3})
+	p, ok := newOnePassPair(t, schemaText, []string{"id"}, table.Options{StorageMode: table.ModeFlattened, FlatteningMaxDepth: 3})
 	if !ok {
 		t.Fatal("schema not covered by the one-pass decoder")
 	}
@@ -284,11 +284,11 @@ func TestDuplicateKeysLastWins(t *testing.T) {
 
 // The one pass is the syntax check of records the reader did not check:
 // it must never accept malformed JSON, whatever the schema lets through.
-func TestRowCheckedRefusesMalformed(t *testing.T) {
+func TestRowOnePassRefusesMalformed(t *testing.T) {
 	schemaText := `{"type":"object","properties":{"id":{"type":"integer"},"s":{"type":["null","string"]},` +
 		`"o":{"type":["null","object"],"properties":{"a":{"type":"string"}}},"j":{}}}`
 	for _, mode := range []string{table.ModeHybrid, table.ModeFlattened, table.ModeJSON} {
-		p, ok := newFusedPair(t, schemaText, nil, table.Options{StorageMode: mode})
+		p, ok := newOnePassPair(t, schemaText, nil, table.Options{StorageMode: mode})
 		if !ok {
 			t.Fatal("schema not covered by the one-pass decoder")
 		}
@@ -314,16 +314,16 @@ func TestRowCheckedRefusesMalformed(t *testing.T) {
 				t.Fatalf("test record %q is valid JSON", record)
 			}
 			row, stats := make([]string, p.f.Columns()), make([]table.Stats, p.f.Columns())
-			if err := p.f.RowChecked([]byte(record), nil, row, stats, nil); err == nil {
-				t.Errorf("%s: RowChecked accepted malformed %.80q", mode, record)
+			if err := p.f.RowOnePass([]byte(record), nil, row, stats, nil); err == nil {
+				t.Errorf("%s: RowOnePass accepted malformed %.80q", mode, record)
 			}
 		}
 	}
 }
 
 // The deepest record the reader accepts goes through the one pass.
-func TestRowCheckedDepthLimit(t *testing.T) {
-	p, ok := newFusedPair(t, `{"type":"object","properties":{"j":{}}}`, nil, table.Options{StorageMode: table.ModeHybrid})
+func TestRowOnePassDepthLimit(t *testing.T) {
+	p, ok := newOnePassPair(t, `{"type":"object","properties":{"j":{}}}`, nil, table.Options{StorageMode: table.ModeHybrid})
 	if !ok {
 		t.Fatal("schema not covered by the one-pass decoder")
 	}

@@ -37,7 +37,7 @@ type Layout struct {
 	docTrie  *trie
 	ceiling  int
 
-	checks  bool // UseChecks succeeded
+	checks  bool // UseOnePass succeeded
 	checker schema.Checker
 
 	buf     []byte

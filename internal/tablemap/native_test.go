@@ -213,16 +213,16 @@ func TestVectorSchemaErrorsAndJoins(t *testing.T) {
 	}
 }
 
-// TestNativeFusedMatchesGeneral: the fused checks (RowChecked) give the
+// TestNativeOnePassMatchesGeneral: the one-pass checks (RowOnePass) give the
 // general path's rows and errors for binary and vector columns.
-func TestNativeFusedMatchesGeneral(t *testing.T) {
+func TestNativeOnePassMatchesGeneral(t *testing.T) {
 	const s = `{"type":"object","properties":{"id":{"type":"integer"},` +
 		`"b":{"type":["null","string"],"contentEncoding":"base16","maxLength":8},` +
 		`"blob":{"type":["null","string"],"contentEncoding":"base64"},` +
 		`"v":{"type":["null","array"],"items":{"type":"number"},"x-sql-datatype":"vector","x-sql-datatype-properties":{"dimensions":2,"format":"int8"}}}}`
-	pair, ok := newFusedPair(t, s, []string{"id"}, table.Options{InterpretContentEncoding: true, VectorNative: true, AddRecordMetadata: true})
+	pair, ok := newOnePassPair(t, s, []string{"id"}, table.Options{InterpretContentEncoding: true, VectorNative: true, AddRecordMetadata: true})
 	if !ok {
-		t.Fatal("no fused pair")
+		t.Fatal("no one-pass pair")
 	}
 	for _, rec := range []string{
 		`{"id":1,"b":"00ff","blob":"aGk=","v":[1,2]}`,

@@ -68,7 +68,7 @@ type objPlan struct {
 
 	cols []int // every column this object and the objects below it fill
 
-	// The fused checks (see UseChecks): the object's node, whether the
+	// The one-pass checks (see UseOnePass): the object's node, whether the
 	// walk below may check members one by one, its required mask, and
 	// the node of unknown keys.
 	node    schema.Node
@@ -85,7 +85,7 @@ type entry struct {
 	needsDeleted bool
 	child        *objPlan // flattened object
 	node         schema.Node
-	bit          uint64 // required bit of the fused check
+	bit          uint64 // required bit of the one-pass check
 }
 
 type span struct {
@@ -249,7 +249,7 @@ func (l *Layout) Row(record []byte, meta *Meta, row []string, stats []table.Stat
 // bound.
 const MaxUnknownReported = 1000
 
-// ErrDeletedColumnNeeded is Row's and RowChecked's answer for a record
+// ErrDeletedColumnNeeded is Row's and RowOnePass's answer for a record
 // that carries a non-null _sdc_deleted_at its schema does not declare,
 // when the table has no _SDC_DELETED_AT column: the caller adds it (a
 // layout with Options.UsesDeletes) before the record's batch is written,
@@ -257,27 +257,27 @@ const MaxUnknownReported = 1000
 // otherwise valid and convertible.
 var ErrDeletedColumnNeeded = errors.New("table: the record's _sdc_deleted_at needs an _SDC_DELETED_AT column")
 
-// ErrUnchecked is RowChecked's answer when the fused checks did not accept
+// ErrGeneralPath is RowOnePass's answer when the one-pass checks did not accept
 // the record: it may be invalid, or valid in a way only the general path
 // decides. Validate it with schema.ValidateRaw, then build the row with
 // Row.
-var ErrUnchecked = errors.New("table: record not accepted by the fused checks")
+var ErrGeneralPath = errors.New("table: record not accepted by the one-pass checks")
 
-// UseChecks attaches the fast plan of s, the schema the layout was built
-// from, so that RowChecked validates a record in the same pass that
-// converts it. It reports false, and RowChecked must not be used, when the
+// UseOnePass attaches the fast plan of s, the schema the layout was built
+// from, so that RowOnePass validates a record in the same pass that
+// converts it. It reports false, and RowOnePass must not be used, when the
 // plan does not cover s or its root is not an object the walk can check.
-func (l *Layout) UseChecks(s *schema.Schema) bool {
+func (l *Layout) UseOnePass(s *schema.Schema) bool {
 	root, ok := s.FastRoot()
 	l.checks = ok && root.Walkable()
 	if l.checks {
-		l.fuse(l.root, root)
+		l.attachOnePass(l.root, root)
 	}
 	return l.checks
 }
 
-// fuse attaches to each object plan the node checking its members.
-func (l *Layout) fuse(op *objPlan, n schema.Node) {
+// attachOnePass attaches to each object plan the node checking its members.
+func (l *Layout) attachOnePass(op *objPlan, n schema.Node) {
 	op.node, op.walk, op.req, op.unknown = n, n.Walkable(), n.Required(), n.Unknown()
 	for i := range op.entries {
 		e := &op.entries[i]
@@ -286,7 +286,7 @@ func (l *Layout) fuse(op *objPlan, n schema.Node) {
 			e.node = e.node.WithoutDateTime() // the conversion checks it
 		}
 		if e.child != nil {
-			l.fuse(e.child, e.node)
+			l.attachOnePass(e.child, e.node)
 		}
 	}
 }
@@ -298,15 +298,15 @@ func (l *Layout) parsesDateTime(c int) bool {
 	return cp.format == "date-time" && (cp.conv == convText || cp.conv == convTimestamp)
 }
 
-// RowChecked is Row for a record not yet validated: it also checks the
-// record against the schema given to UseChecks, member by member as it
-// converts them. It returns ErrUnchecked when the checks do not accept the
+// RowOnePass is Row for a record not yet validated: it also checks the
+// record against the schema given to UseOnePass, member by member as it
+// converts them. It returns ErrGeneralPath when the checks do not accept the
 // record, and Row's errors otherwise; since a record may break a rule
 // after the value whose conversion failed, callers validate on any error
 // before they report it.
-func (l *Layout) RowChecked(record []byte, meta *Meta, row []string, stats []table.Stats, unknown func(property string)) error {
+func (l *Layout) RowOnePass(record []byte, meta *Meta, row []string, stats []table.Stats, unknown func(property string)) error {
 	if !l.checks {
-		return fmt.Errorf("table: RowChecked without UseChecks")
+		return fmt.Errorf("table: RowOnePass without UseOnePass")
 	}
 	return l.row(record, meta, row, stats, unknown, true)
 }
@@ -339,7 +339,7 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []table.Stat
 		return err
 	}
 	if check && skipWS(record, end) != len(record) {
-		return ErrUnchecked
+		return ErrGeneralPath
 	}
 	if err := l.held(); err != nil {
 		return err
@@ -471,7 +471,7 @@ func (l *Layout) object(b []byte, i int, op *objPlan, stats []table.Stats, unkno
 			return i, inputError(l.stream, "", "record: %v", errSyntax)
 		}
 		ke, esc, expected, err := op.keyEnd(b, i, check)
-		if err == ErrUnchecked {
+		if err == ErrGeneralPath {
 			return i, err
 		} else if err != nil {
 			return i, inputError(l.stream, "", "record: %v", err)
@@ -496,7 +496,7 @@ func (l *Layout) object(b []byte, i int, op *objPlan, stats []table.Stats, unkno
 		}
 	}
 	if check && seen&op.req != op.req {
-		return i, ErrUnchecked
+		return i, ErrGeneralPath
 	}
 	return i + 1, nil
 }
@@ -505,7 +505,7 @@ func (l *Layout) object(b []byte, i int, op *objPlan, stats []table.Stats, unkno
 // key expected next first (expected: it is that key): records mostly list
 // keys in schema order. With
 // check, a key not matched in place must hold no control character and be
-// valid UTF-8 (else ErrUnchecked): the walk is the syntax check of records
+// valid UTF-8 (else ErrGeneralPath): the walk is the syntax check of records
 // the reader did not check (singer.ReaderOptions.DeferRecordSyntax).
 func (op *objPlan) keyEnd(b []byte, i int, check bool) (end int, escaped, expected bool, err error) {
 	if op.next < len(op.names) {
@@ -517,7 +517,7 @@ func (op *objPlan) keyEnd(b []byte, i int, check bool) (end int, escaped, expect
 	}
 	end, escaped, err = stringEnd(b, i)
 	if err == nil && check && !validKey(b[i+1:end-1]) {
-		return 0, false, false, ErrUnchecked
+		return 0, false, false, ErrGeneralPath
 	}
 	return end, escaped, false, err
 }
@@ -588,11 +588,11 @@ func (l *Layout) member(b []byte, j int, op *objPlan, key []byte, expected bool,
 	return l.skip(b, j)
 }
 
-// ForgetUnknown lets the unknown callback of Row and RowChecked be called
+// ForgetUnknown lets the unknown callback of Row and RowOnePass be called
 // again for the property paths given, which it reported for a record the
-// caller did not use after all (a line read again in full, see
-// singer.ErrRedecoded): each unknown key is otherwise reported once per
-// Layout.
+// caller did not use after all (malformed, or converted again once its
+// table has a column more): each unknown key is otherwise reported once
+// per Layout.
 func (l *Layout) ForgetUnknown(paths []string) {
 	for _, p := range paths {
 		l.root.forgetUnknown(p)
@@ -625,7 +625,7 @@ func (l *Layout) forget(op *objPlan) {
 func (l *Layout) check(n schema.Node, b []byte, j, depth int) (int, error) {
 	end, ok := l.checker.Check(n, b, j, depth)
 	if !ok {
-		return j, ErrUnchecked
+		return j, ErrGeneralPath
 	}
 	return end, nil
 }

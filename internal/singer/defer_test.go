@@ -1,0 +1,110 @@
+package singer
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// deferredCases are inputs whose deferred read must give what the full
+// read gives (TestDeferredMatchesFull; they also seed FuzzDeferredRecord).
+// want is the full read's first error ("" for none), so that a case
+// proves it reaches the path it names.
+var deferredCases = []struct {
+	name, in, want string
+}{
+	{"plain", `{"type":"RECORD","stream":"s","record":{"a":1}}`, ""},
+	{"object member after the record",
+		`{"type":"RECORD","stream":"s","record":{"a":1},"x":{"b":2}}`, ""},
+	{"array and object members after the record, then scalars",
+		`{"type":"RECORD","stream":"s","record":{"a":1} , "x" : [ {"b":"}"} ] , "y":{"c":{}}, "version" : 1 }`, ""},
+	{"stream after the record, behind an object",
+		`{"type":"RECORD","record":{"a":1},"x":{},"stream":"t"}`, ""},
+	{"type after the record turns it into a STATE",
+		`{"type":"RECORD","stream":"s","record":{"a":1},"x":{"y":2},"type":"STATE","value":{"b":2}}`, ""},
+	{"braces and brackets in strings and keys",
+		`{"type":"RECORD","stream":"s","record":{"}{":"][","a":"{\"}\"","k\"]":[{"}":"]"}]},"t":"}"}`, ""},
+	{"escaped quotes and backslashes",
+		`{"type":"RECORD","stream":"s","record":{"a":"\\","b":"\\\"","c\\":"x\\\\\"}"},"time_extracted":"2025-01-01T00:00:00Z"}`, ""},
+	{"time_extracted after the record",
+		`{"type":"RECORD","stream":"s","record":{"a":1},"time_extracted":"2025-01-01T00:00:00.123456+00:00"}`, ""},
+	{"deep nesting at the limit",
+		`{"type":"RECORD","stream":"s","record":` + strings.Repeat(`{"a":`, 998) + `1` + strings.Repeat(`}`, 998) + `}`, ""},
+	{"deep nesting beyond the limit",
+		`{"type":"RECORD","stream":"s","record":` + strings.Repeat(`{"a":`, 1000) + `1` + strings.Repeat(`}`, 1000) + `}`,
+		"line 1: stream \"s\": JSON nesting deeper than 1000 levels at byte 5035"},
+	{"invalid number in the record",
+		`{"type":"RECORD","stream":"s","record":{"a":01},"x":{"b":2}}`,
+		`line 1: stream "s": invalid JSON: unexpected '1', want ',' or '}' at byte 46`},
+	{"invalid literal in the record, object after it",
+		`{"type":"RECORD","stream":"s","record":{"a":tru},"x":[1]}`,
+		`line 1: stream "s": invalid JSON: unexpected 't', want a value at byte 45`},
+	{"mismatched bracket in the record",
+		`{"type":"RECORD","stream":"s","record":{"a":[1}]}`,
+		`line 1: stream "s": invalid JSON: unexpected '}', want ',' or ']' at byte 47`},
+	{"invalid after the record",
+		`{"type":"RECORD","stream":"s","record":{"a":1},"x":{"b":}}`,
+		`line 1: stream "s": invalid JSON: unexpected '}', want a value at byte 57`},
+	{"invalid in and after the record: the first fault",
+		`{"type":"RECORD","stream":"s","record":{"a":01},"x":{"b":}}`,
+		`line 1: stream "s": invalid JSON: unexpected '1', want ',' or '}' at byte 46`},
+	{"invalid UTF-8 after an invalid record wins",
+		"{\"type\":\"RECORD\",\"stream\":\"s\",\"record\":{\"a\":01},\"x\":\"\xff\"}",
+		`line 1: stream "s": invalid UTF-8 at byte 54`},
+	{"unpaired surrogate in the record",
+		`{"type":"RECORD","stream":"s","record":{"a":"\ud800"},"x":{}}`,
+		`line 1: stream "s": invalid UTF-16 in string: unpaired surrogate escape at byte 46`},
+	{"control character in a record key",
+		"{\"type\":\"RECORD\",\"stream\":\"s\",\"record\":{\"a\tb\":1}}",
+		`line 1: stream "s": invalid JSON: control character in string at byte 43`},
+	{"unterminated string in the record",
+		`{"type":"RECORD","stream":"s","record":{"a":"x}}`,
+		`line 1: stream "s": invalid JSON: unterminated string at byte 49`},
+	{"stream named after the bad record",
+		`{"type":"RECORD","record":{"a":tru},"stream":"s"}`,
+		`line 1: invalid JSON: unexpected 't', want a value at byte 32`},
+	{"two records",
+		`{"type":"RECORD","stream":"s","record":{"a":01},"record":{"a":1}}`,
+		`line 1: stream "s": invalid JSON: unexpected '1', want ',' or '}' at byte 46`},
+	{"record of another type",
+		`{"type":"SCHEMA","stream":"s","schema":{},"record":{"a":01}}`,
+		`line 1: stream "s": invalid JSON: unexpected '1', want ',' or '}' at byte 58`},
+	{"tails that change line to line", strings.Join([]string{
+		`{"type":"RECORD","stream":"s","record":{"a":1},"version":2}`,
+		`{"type":"RECORD","stream":"s","record":{"a":2},"version":2}`,
+		`{"type":"RECORD","stream":"s","record":{"a":3},"x":{},"version":2}`,
+		`{"type":"RECORD","stream":"s","record":{"a":4},"version":2}`,
+		`{"type":"RECORD","stream":"s","record":{"a":5},"x":{"stream":"t"},"stream":"t","version":2}`,
+		`{"type":"RECORD","stream":"s","record":{"a":6},"time_extracted":"2025-01-01T00:00:01Z"}`,
+		`{"type":"RECORD","stream":"s","record":{"a":7},"time_extracted":"2025-01-01T00:00:02Z"}`,
+		`{"type":"RECORD","stream":"s","record":{"a":8},"time_extracted":"2025-01-01T00:00:02Z"}`,
+		`{"type":"RECORD","stream":"s","record":{"a":9},"time_extracted":"2025-01-01T00:00:02Z","type":"STATE","value":1}`,
+		`{"type":"RECORD","stream":"s","record":{"a":10},"time_extracted":"2025-01-01T00:00:02Z"}`,
+		`{"type":"RECORD","stream":"s","record":{"a":01},"time_extracted":"2025-01-01T00:00:02Z"}`,
+	}, "\n"), `line 11: stream "s": invalid JSON: unexpected '1', want ',' or '}' at byte 46`},
+	{"huge line", `{"type":"RECORD","stream":"s","record":{"a":"` + strings.Repeat(`x\"}{][`, 200000) + `"},"x":{"y":[1]},"time_extracted":"2025-01-01T00:00:00Z"}`, ""},
+}
+
+// TestDeferredMatchesFull: whatever a line holds, the deferred read gives
+// the full read's message, or its error with the same line, stream and
+// byte offset.
+func TestDeferredMatchesFull(t *testing.T) {
+	for _, c := range deferredCases {
+		t.Run(c.name, func(t *testing.T) {
+			sameAsFullReader(t, []byte(c.in), 8<<20)
+			r := NewReader(strings.NewReader(c.in), ReaderOptions{MaxLineBytes: 8 << 20})
+			var first error
+			for {
+				if _, err := r.Next(); err != nil {
+					if err.Error() != "EOF" {
+						first = err
+					}
+					break
+				}
+			}
+			if got := fmt.Sprint(first); c.want == "" && first != nil || c.want != "" && got != c.want {
+				t.Errorf("full read: %v, want %q", first, c.want)
+			}
+		})
+	}
+}
