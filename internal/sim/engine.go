@@ -301,7 +301,9 @@ func (s *simSession) Truncate(ctx context.Context, t *table.Table) error {
 
 func (s *simSession) Close() error { return s.s.Close() }
 
-// stepsTable names the table of a batch's steps, for its gate.
+// stepsTable names the table of a batch's steps, for its gate. Every step
+// kind must be named: two loads waiting at one gate name ("load ") would be
+// opened in the order they arrived, which is the Go scheduler's.
 func stepsTable(steps []engine.Step) string {
 	for _, st := range steps {
 		switch st := st.(type) {
@@ -310,6 +312,14 @@ func stepsTable(steps []engine.Step) string {
 		case *engine.Replace:
 			return st.Table.QualifiedName()
 		case *engine.DeleteVersions:
+			return st.Table.QualifiedName()
+		case *engine.History:
+			return st.Table.QualifiedName()
+		case *engine.CloseVersions:
+			return st.Table.QualifiedName()
+		case *engine.KeepKeys:
+			return st.Table.QualifiedName()
+		case *engine.DeleteMissing:
 			return st.Table.QualifiedName()
 		}
 	}

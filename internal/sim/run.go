@@ -318,6 +318,9 @@ func (t *trial) runPipeline(ctx context.Context, db database, c *control, in str
 	err := t.pipeline(ctx, db, c, in, w)
 	close(stop)
 	<-exited
+	if g := c.sched.clashed(); g != "" {
+		t.res.failf("sim: two goroutines waited at gate %q at once; the Go scheduler, not the seed, ordered them", g)
+	}
 	return err
 }
 

@@ -25,6 +25,9 @@ type scheduler struct {
 	mu      sync.Mutex
 	pending []*gate
 	due     []func()
+	// clash names a gate two goroutines waited at together: their order
+	// was then the Go scheduler's, not the seed's (the trial fails).
+	clash string
 }
 
 type gate struct {
@@ -62,6 +65,13 @@ func (s *scheduler) poke() {
 	}
 }
 
+// clashed is the gate name two goroutines waited at together, if any.
+func (s *scheduler) clashed() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.clash
+}
+
 // loop schedules until stop is closed; it runs inside the run's bubble.
 func (s *scheduler) loop(stop <-chan struct{}, exited chan<- struct{}) {
 	defer close(exited)
@@ -92,6 +102,11 @@ func (s *scheduler) loop(stop <-chan struct{}, exited chan<- struct{}) {
 			continue
 		}
 		sort.SliceStable(s.pending, func(i, j int) bool { return s.pending[i].name < s.pending[j].name })
+		for k := 1; k < len(s.pending) && s.clash == ""; k++ {
+			if s.pending[k].name == s.pending[k-1].name {
+				s.clash = s.pending[k].name
+			}
+		}
 		i := s.r.IntN(len(s.pending))
 		g := s.pending[i]
 		s.pending = append(s.pending[:i], s.pending[i+1:]...)
