@@ -45,6 +45,9 @@ type job struct {
 	kind   jobKind
 	stream *stream // the coordinator's: a worker never reads or writes through it
 	line   int64   // lowest input line the job covers (noLine: none)
+	// sess is the idle session dispatch handed the job (nil: the worker
+	// opens one); the worker returns it to the pool.
+	sess engine.Session
 
 	// Copied from the stream when the job is queued.
 	name     string
@@ -167,6 +170,14 @@ func (p *pipeline) dispatch() {
 		s.running = true
 		p.running++
 		p.waiting--
+		// An idle session is handed out here, in job order, not taken by
+		// whichever worker runs first: which session a job gets, and so
+		// whether it opens one, follows the input (the simulation's
+		// replays depend on it).
+		select {
+		case j.sess = <-p.sessions:
+		default:
+		}
 		p.wg.Add(1)
 		go p.work(j)
 		if raceEnabled {
@@ -228,9 +239,12 @@ func (p *pipeline) work(j *job) {
 }
 
 func (p *pipeline) runJob(ctx context.Context, j *job) (engine.Result, error) {
-	sess, err := p.session(ctx, j.name)
-	if err != nil {
-		return engine.Result{}, err
+	sess := j.sess
+	if sess == nil {
+		var err error
+		if sess, err = p.session(ctx, j.name); err != nil {
+			return engine.Result{}, err
+		}
 	}
 	defer func() { p.sessions <- sess }()
 	t := j.layout.Table()
