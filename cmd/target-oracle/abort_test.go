@@ -89,10 +89,10 @@ func TestAbortWhileStdoutBlocks(t *testing.T) {
 				cmd.Process.Kill()
 				t.Fatal("the target wrote nothing to stderr")
 			}
-			// The run has nothing to wait for but fd 1: give it time to
-			// fill the pipe. Whether or not it has by the signal, the only
-			// way out is the abort.
-			time.Sleep(300 * time.Millisecond)
+			// The run has nothing to wait for but fd 1: signal once the
+			// pipe is full, so that the run is blocked writing a state and
+			// the only way out is the abort.
+			waitPipeFull(t, pr, cmd)
 			for _, s := range c.signals {
 				cmd.Process.Signal(s)
 				time.Sleep(50 * time.Millisecond)
@@ -115,6 +115,28 @@ func TestAbortWhileStdoutBlocks(t *testing.T) {
 				t.Fatalf("SIGQUIT wrote no goroutine stacks:\n%.2000s", stderr.String())
 			}
 		})
+	}
+}
+
+// waitPipeFull returns once the pipe whose read end is r is full; it kills
+// cmd and fails the test when that does not happen within 20 s.
+func waitPipeFull(t *testing.T, r *os.File, cmd *exec.Cmd) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		full, err := pipeFull(r)
+		if err != nil {
+			cmd.Process.Kill()
+			t.Skipf("cannot see whether the pipe is full: %v", err)
+		}
+		if full {
+			return
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("the target did not fill its stdout pipe within 20 s")
+		}
+		time.Sleep(time.Millisecond) // polling: the outcome does not depend on it
 	}
 }
 

@@ -1,39 +1,27 @@
 package benchmark
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/connect"
 	"github.com/target-oracle/target-oracle/internal/oracle"
 	"github.com/target-oracle/target-oracle/internal/oracle/fake"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/pipeline"
+	"github.com/target-oracle/target-oracle/internal/testkit"
 )
 
 // fakeRun builds a benchmark on the fake Oracle as the CLI builds it; the
 // round trips are the fake's calls (each one request and its reply).
 func fakeRun(t *testing.T, settings string, rows int, quotas []connect.Quota) (*fake.DB, Options) {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "config.json")
-	if err := os.WriteFile(p, []byte(settings), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, _, err := config.Load(config.Sources{ConfigArgs: []string{p}, WorkDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := testkit.Config(t, settings)
 	db := fake.New(fake.Options{Schema: "LOADER"})
-	info := connect.ServerInfo{Version: "19.3.0.0.0", Major: 19, Compatible: "19.0.0", MaxStringSize: "STANDARD",
-		IdentifierMaxBytes: 128, DBCharset: "AL32UTF8", NCharset: "AL16UTF16", CurrentSchema: "LOADER", SessionUser: "LOADER"}
-	facts := info.Resolve(cfg)
+	facts := testkit.Server19("LOADER").Resolve(cfg)
 	eng := oracle.New(db.Dial, oraclesql.New(oraclesql.Options{}), oracle.Options{Sleep: func(context.Context, time.Duration) error { return nil }})
 	calls := func() int64 {
 		var n int64
@@ -89,21 +77,15 @@ func TestBenchmarkOnTheFake(t *testing.T) {
 			t.Errorf("table %s is not a benchmark scratch name", n)
 		}
 	}
-	var text, js bytes.Buffer
-	if err := rep.Write(&text, "text"); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(text.String(), "round trips") || !strings.Contains(text.String(), "volume: ") {
-		t.Errorf("text report:\n%s", text.String())
-	}
-	if err := rep.Write(&js, "json"); err != nil {
-		t.Fatal(err)
+	text, js := testkit.Reports(t, rep.Write)
+	if !strings.Contains(text, "round trips") || !strings.Contains(text, "volume: ") {
+		t.Errorf("text report:\n%s", text)
 	}
 	var decoded struct {
 		OK      bool
 		Figures []Figure
 	}
-	if err := json.Unmarshal(js.Bytes(), &decoded); err != nil || !decoded.OK || len(decoded.Figures) != 8 {
+	if err := json.Unmarshal(js, &decoded); err != nil || !decoded.OK || len(decoded.Figures) != 8 {
 		t.Errorf("json report: %v %+v", err, decoded)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	go_ora "github.com/sijms/go-ora/v2"
 
+	"github.com/target-oracle/target-oracle/internal/testkit"
 	"github.com/target-oracle/target-oracle/internal/wirepeer"
 )
 
@@ -27,11 +28,7 @@ func (d countingDialer) DialContext(ctx context.Context, network, address string
 // served (login, array INSERTs with and without temporary LOBs, commit),
 // the real go-ora v2.9.0 client talking.
 func TestRoundTripsMatchThePeer(t *testing.T) {
-	p, err := wirepeer.Start(wirepeer.Facts{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := testkit.Peer(t, wirepeer.Facts{})
 	var rt RoundTrips
 	oc := go_ora.NewConnector(p.URL()).(*go_ora.OracleConnector)
 	oc.Dialer(countingDialer{&rt})

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/target-oracle/target-oracle/internal/oracle/fake"
+	"github.com/target-oracle/target-oracle/internal/testkit"
 	"github.com/target-oracle/target-oracle/internal/wirepeer"
 	"github.com/target-oracle/target-oracle/internal/wirepeer/fakewire"
 )
@@ -21,11 +22,7 @@ import (
 // dropped, and the peer served every call.
 func TestOneShotOverTheWirePeer(t *testing.T) {
 	db := fake.New(fake.Options{Schema: "SCOTT"})
-	p, err := wirepeer.Start(wirepeer.Facts{Backend: fakewire.Backend(db)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := testkit.Peer(t, wirepeer.Facts{Backend: fakewire.Backend(db)})
 	host, port, _ := net.SplitHostPort(p.Addr())
 	cfg := writeFile(t, "c.json", `{"host":"`+host+`","port":`+port+`,"service_name":"FREEPDB1","user":"scott","password":"tiger","connect_timeout_seconds":10}`)
 	for _, mode := range [][]string{{"--verify"}, {"--benchmark", "--rows", "1000"}} {

@@ -22,6 +22,7 @@ const secretPW = `pa ss@w:rd/%?#,ü`
 
 func TestRedactorRemovesEveryForm(t *testing.T) {
 	red := newRedactor([]string{secretPW, "", "walletpw"})
+	//lint:ignore SA1007 the URL is invalid on purpose: url.Parse's error quotes it
 	_, parseErr := url.Parse("oracle://u:" + secretPW + "@h:1521/x\x7f") // url quotes the whole URL
 	forms := []error{
 		parseErr,
@@ -56,6 +57,7 @@ func TestRedactedErrorKeepsWhatIsSafe(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, driver.ErrBadConn) {
 		t.Errorf("sentinels wrong: %v", err)
 	}
+	//lint:ignore SA1007 the URL is invalid on purpose: url.Parse's error quotes it
 	_, perr := url.Parse("oracle://u:pw@h\x7f")
 	var ue *url.Error
 	if errors.As(red.wrap("connect", perr), &ue) {

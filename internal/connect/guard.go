@@ -72,6 +72,7 @@ func (g *guardedConn) Close() error { return g.do(g.inner.Close) }
 // Begin forwards driver.Conn's deprecated method, which the interface
 // still requires.
 func (g *guardedConn) Begin() (tx driver.Tx, err error) {
+	//lint:ignore SA1019 forwarding the deprecated method is what implementing driver.Conn takes
 	err = g.do(func() (err error) { tx, err = g.inner.Begin(); return err })
 	return tx, err
 }

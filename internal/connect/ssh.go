@@ -123,7 +123,7 @@ func readPrivateKey(v, pass string) (ssh.Signer, error) {
 	switch {
 	case errors.As(err, &missing):
 		return nil, errors.New("ssh_tunnel.private_key is encrypted: set ssh_tunnel.private_key_password")
-	case errors.Is(err, x509IncorrectPassword) || (err != nil && strings.Contains(err.Error(), "decryption password incorrect")):
+	case errors.Is(err, errX509IncorrectPassword) || (err != nil && strings.Contains(err.Error(), "decryption password incorrect")):
 		return nil, errors.New("ssh_tunnel.private_key_password does not decrypt ssh_tunnel.private_key")
 	case err != nil:
 		return nil, fmt.Errorf("ssh_tunnel.private_key: not a private key SSH can read: %v", err)
@@ -131,7 +131,7 @@ func readPrivateKey(v, pass string) (ssh.Signer, error) {
 	return signer, nil
 }
 
-var x509IncorrectPassword = errors.New("x509: decryption password incorrect")
+var errX509IncorrectPassword = errors.New("x509: decryption password incorrect")
 
 func expandHome(p string) string {
 	if p == "~" || strings.HasPrefix(p, "~/") {

@@ -167,7 +167,7 @@ func tunnelConfig(t *testing.T, s *sshServer, st config.SSHTunnel) *config.Confi
 
 func openErr(t *testing.T, cfg *config.Config) error {
 	t.Helper()
-	err, _ := within(t, 30*time.Second, func() error {
+	_, err := within(t, 30*time.Second, func() error {
 		db, err := Open(context.Background(), cfg)
 		if err == nil {
 			db.Close()
@@ -355,7 +355,7 @@ func TestSSHTunnelHandshakeBoundedByConnectTimeout(t *testing.T) {
 	cfg.Host, cfg.Port, cfg.ServiceName, cfg.ConnectTimeoutSeconds = "127.0.0.1", 1521, "X", 1
 	h, p, _ := net.SplitHostPort(silent)
 	cfg.SSHTunnel = config.SSHTunnel{Enable: true, Host: h, Port: atoi(p), Username: "u", PrivateKey: config.Secret(keyPEM), HostKey: "SHA256:x"}
-	err, took := within(t, 20*time.Second, func() error { return openErr(t, cfg) })
+	took, err := within(t, 20*time.Second, func() error { return openErr(t, cfg) })
 	if err == nil || !strings.Contains(err.Error(), "timed out after 1s") {
 		t.Fatalf("got %v", err)
 	}

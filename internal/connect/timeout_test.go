@@ -57,17 +57,17 @@ func silentListener(t *testing.T) string {
 
 // within runs f and fails the test when it has not returned after limit
 // (a hang), without waiting for it.
-func within(t *testing.T, limit time.Duration, f func() error) (error, time.Duration) {
+func within(t *testing.T, limit time.Duration, f func() error) (time.Duration, error) {
 	t.Helper()
 	start := time.Now()
 	done := make(chan error, 1)
 	go func() { done <- f() }()
 	select {
 	case err := <-done:
-		return err, time.Since(start)
+		return time.Since(start), err
 	case <-time.After(limit):
 		t.Fatalf("still connecting after %s: the connect timeout did not bound the handshake", limit)
-		return nil, 0
+		return 0, nil
 	}
 }
 
@@ -96,7 +96,7 @@ func TestConnectTimeoutBoundsTheHandshake(t *testing.T) {
 				cfg := baseConfig()
 				cfg.ConnectTimeoutSeconds = 1
 				tt.edit(cfg)
-				err, took := within(t, 20*time.Second, func() error {
+				took, err := within(t, 20*time.Second, func() error {
 					if how == "Open" {
 						ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 						defer cancel()
@@ -165,7 +165,7 @@ func TestSlowConnectLogsOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.(*connector).timing.slow = 200 * time.Millisecond // the threshold is 5 s; the test need not wait that long
-	err, _ = within(t, 20*time.Second, func() error {
+	_, err = within(t, 20*time.Second, func() error {
 		_, err := c.Connect(context.Background())
 		return err
 	})
@@ -246,7 +246,7 @@ func TestListenerRefusalExplainsSIDAndService(t *testing.T) {
 		cfg := baseConfig()
 		cfg.Host, cfg.Port, cfg.ConnectTimeoutSeconds = host, atoi(port), 5
 		tt.edit(cfg)
-		err, _ := within(t, 20*time.Second, func() error {
+		_, err := within(t, 20*time.Second, func() error {
 			db, err := Open(context.Background(), cfg)
 			if err == nil {
 				db.Close()

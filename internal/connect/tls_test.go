@@ -202,7 +202,7 @@ func TestTLSWithWallet(t *testing.T) {
 				tt.edit(cfg)
 			}
 			var logs syncBuffer
-			err, _ := within(t, 20*time.Second, func() error {
+			_, err := within(t, 20*time.Second, func() error {
 				c, err := ConnectorLog(cfg, slog.New(slog.NewTextHandler(&logs, nil)))
 				if err != nil {
 					return err

@@ -569,12 +569,6 @@ func (e *OracleError) RowLevel() bool { return oravalue.RowLevel(e.Code) }
 
 func oraError(code int, msg string) error { return &OracleError{Code: code, Msg: msg} }
 
-// IsOracleError reports whether err carries the model error code.
-func IsOracleError(err error, code int) bool {
-	var oe *OracleError
-	return errors.As(err, &oe) && oe.Code == code
-}
-
 // described is the table as a catalog read shows it.
 func (t *memTable) described() *table.Table {
 	d := cloneTable(t.def)

@@ -101,9 +101,6 @@ func (r *Registry) stream(name string) *Stream {
 	return s
 }
 
-// Read counts one record read.
-func (r *Registry) Read(stream string) { r.AddRead(stream, 1) }
-
 // AddRead counts n records read. The pipeline reports reads per chunk of
 // input, not per record, to keep the lock off the hot path.
 func (r *Registry) AddRead(stream string, n int64) {

@@ -36,13 +36,6 @@ func (h *histogram) observe(v float64) {
 	h.n++
 }
 
-// SetBuffered records the input bytes not yet committed.
-func (r *Registry) SetBuffered(n int64) {
-	r.mu.Lock()
-	r.buffered = n
-	r.mu.Unlock()
-}
-
 // WritePrometheus writes every metric in the Prometheus text exposition
 // format (version 0.0.4).
 func (r *Registry) WritePrometheus(w io.Writer, now time.Time) error {

@@ -58,12 +58,11 @@ func parseExposition(t *testing.T, text string) map[string]float64 {
 
 func TestPrometheusEndpoint(t *testing.T) {
 	r := New(io.Discard, 0, time.Now())
-	r.Read(`orders "eu"`)
-	r.Read(`orders "eu"`)
+	r.AddRead(`orders "eu"`, 2)
 	r.Loaded(`orders "eu"`, 2, 2, 0, 0, true, 300*time.Millisecond)
 	r.Loaded(`orders "eu"`, 1, 1, 0, 0, true, 3*time.Second)
 	r.Rejected("b")
-	r.SetBuffered(1234)
+	r.buffered = 1234 // as Tick sets it; Tick would also print a progress line
 	srv, err := Serve("127.0.0.1:0", r)
 	if err != nil {
 		t.Fatal(err)

@@ -3,8 +3,6 @@ package oracle_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -18,6 +16,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/pipeline"
 	"github.com/target-oracle/target-oracle/internal/table"
+	"github.com/target-oracle/target-oracle/internal/testkit"
 )
 
 // fixedNow is the clock of every run (pipeline, embedded engine and fake
@@ -62,19 +61,7 @@ func defaultRig(t testing.TB) *rig { return newRig(t, oracle.Options{}, oraclesq
 // loadConfig builds a Config from JSON settings (defaults for the rest).
 func loadConfig(t testing.TB, settings string) *config.Config {
 	t.Helper()
-	var args []string
-	if settings != "" {
-		p := filepath.Join(t.TempDir(), "config.json")
-		if err := os.WriteFile(p, []byte(settings), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		args = append(args, p)
-	}
-	cfg, _, err := config.Load(config.Sources{ConfigArgs: args})
-	if err != nil {
-		t.Fatalf("config: %v", err)
-	}
-	return cfg
+	return testkit.Config(t, settings)
 }
 
 // run runs input through the pipeline on eng and returns the state lines.

@@ -4,25 +4,13 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/target-oracle/target-oracle/internal/testkit"
 )
 
-const histSchema = `{"type":"SCHEMA","stream":"dim","key_properties":["id"],"schema":{"type":"object","properties":{` +
-	`"id":{"type":"integer"},"name":{"type":["null","string"]},"updated_at":{"type":["null","string"],"format":"date-time"}}}}`
+const histSchema = testkit.HistorySchema
 
-func histRec(id int, name, updated, te, del string) string {
-	rec := fmt.Sprintf(`"id":%d,"name":%q`, id, name)
-	if updated != "" {
-		rec += fmt.Sprintf(`,"updated_at":%q`, updated)
-	}
-	if del != "" {
-		rec += fmt.Sprintf(`,"_sdc_deleted_at":%q`, del)
-	}
-	line := `{"type":"RECORD","stream":"dim","record":{` + rec + `}`
-	if te != "" {
-		line += fmt.Sprintf(`,"time_extracted":%q`, te)
-	}
-	return line + "}"
-}
+var histRec = testkit.HistoryRecord
 
 func histInput(lines ...string) string { return strings.Join(lines, "\n") + "\n" }
 

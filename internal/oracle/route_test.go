@@ -23,15 +23,6 @@ const wireRouteEnv = "TARGET_ORACLE_TEST_WIRE"
 
 func onWire() bool { return os.Getenv(wireRouteEnv) == "1" }
 
-// skipOnWire skips a test that cannot run through the peer, saying why:
-// the list of these is the peer's list of what it cannot serve yet.
-func skipOnWire(t testing.TB, why string) {
-	t.Helper()
-	if onWire() {
-		t.Skip("not through the wire peer: " + why)
-	}
-}
-
 // wireDialer starts a wire peer over db whose facts match o (the VARCHAR
 // limit, the database character set) and returns a dialer of pinned
 // go-ora sessions to it. Pooled connections are not kept (MaxIdleConns

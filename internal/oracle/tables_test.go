@@ -12,25 +12,8 @@ import (
 	"github.com/target-oracle/target-oracle/internal/oracle/fake"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/table"
+	"github.com/target-oracle/target-oracle/internal/testkit"
 )
-
-// halfMigrationInputs are the three runs of the stale-copy scenario: the
-// first loads seven rows with an integer C, then a SCHEMA makes C text (a
-// rewrite migration); the second loads new values for the same keys
-// under the old schema, which needs no migration; the third sends the
-// text schema again.
-func halfMigrationInputs() (first, second, third string) {
-	v1 := `{"type":"SCHEMA","stream":"m","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"c":{"type":["null","integer"]}}}}`
-	v2 := `{"type":"SCHEMA","stream":"m","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"c":{"type":["null","string"],"maxLength":40}}}}`
-	rows := func(factor int) string {
-		var b strings.Builder
-		for i := 1; i <= 7; i++ {
-			fmt.Fprintf(&b, `{"type":"RECORD","stream":"m","record":{"id":%d,"c":%d}}`+"\n", i, i*factor)
-		}
-		return b.String()
-	}
-	return v1 + "\n" + rows(10) + v2 + "\n", v1 + "\n" + rows(100), v2 + "\n"
-}
 
 // TestHalfDoneMigrationIsFinishedBeforeWrites: a run dies after the first
 // chunk of a rewrite migration was copied into the marker column; the
@@ -39,7 +22,7 @@ func halfMigrationInputs() (first, second, third string) {
 // migration is finished before any write, and every row ends with the
 // newest value.
 func TestHalfDoneMigrationIsFinishedBeforeWrites(t *testing.T) {
-	first, second, third := halfMigrationInputs()
+	first, second, third := testkit.HalfMigrationInputs()
 	ro := oraclesql.Options{MigrationChunkRows: 3}
 	r := newRig(t, oracle.Options{}, ro)
 	r.db.Inject(fake.Fault{Op: fake.OpUpdate, Nth: 2, Code: 1031}) // the first chunk commits, the second fails

@@ -11,6 +11,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/table"
+	"github.com/target-oracle/target-oracle/internal/testkit"
 	"github.com/target-oracle/target-oracle/internal/wirepeer"
 )
 
@@ -22,18 +23,9 @@ import (
 // national value is the only temporary LOB; rows with long values run in
 // executes of their own.
 func TestBindsOnTheWire(t *testing.T) {
-	p, err := wirepeer.Start(wirepeer.Facts{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testkit.Peer(t, wirepeer.Facts{})
 	db := sql.OpenDB(go_ora.NewConnector(p.URL()))
-	defer func() {
-		db.Close()
-		p.Close()
-		if err := p.Err(); err != nil {
-			t.Errorf("peer: %v", err)
-		}
-	}()
+	defer db.Close()
 	conn, err := DialDB(db)(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -57,16 +57,6 @@ func SessionSetup(action string, ddlLockTimeoutSeconds int) Statement {
 	}
 }
 
-// SetAction changes V$SESSION.ACTION of a session, when a pinned session
-// moves to another stream.
-func SetAction(action string) Statement {
-	return Statement{
-		SQL:   "BEGIN\n  DBMS_APPLICATION_INFO.SET_ACTION(:1);\nEND;",
-		Binds: []Bind{fixed("action", action)},
-		Kind:  KindPLSQL,
-	}
-}
-
 // owner is the SQL for a table owner: a bind, or the session's current
 // schema when schema is "".
 func owner(schema string, binds *[]Bind) string {
@@ -130,21 +120,6 @@ func DescribeTable(schema, name string) Statement {
 // empty table.
 func HasRows(t *table.Table) Statement {
 	return Statement{SQL: "SELECT 1 FROM " + tableName(t) + " WHERE ROWNUM = 1", Kind: KindQuery}
-}
-
-// DescribeIndexes lists a table's indexes other than its primary key's:
-// INDEX_NAME, UNIQUENESS ('UNIQUE'/'NONUNIQUE'), COLUMN_NAME, in index
-// and column order.
-func DescribeIndexes(schema, name string) Statement {
-	var binds []Bind
-	sql := "SELECT IDX.INDEX_NAME, IDX.UNIQUENESS, IC.COLUMN_NAME FROM ALL_INDEXES IDX JOIN ALL_IND_COLUMNS IC" +
-		" ON IC.INDEX_OWNER = IDX.OWNER AND IC.INDEX_NAME = IDX.INDEX_NAME WHERE IDX.TABLE_OWNER = " + owner(schema, &binds)
-	binds = append(binds, fixed("table", name))
-	sql += " AND IDX.TABLE_NAME = " + placeholder(len(binds)) +
-		" AND NOT EXISTS (SELECT 1 FROM ALL_CONSTRAINTS CON WHERE CON.OWNER = IDX.TABLE_OWNER" +
-		" AND CON.TABLE_NAME = IDX.TABLE_NAME AND CON.CONSTRAINT_TYPE = 'P' AND CON.INDEX_NAME = IDX.INDEX_NAME)" +
-		" ORDER BY IDX.INDEX_NAME, IC.COLUMN_POSITION"
-	return Statement{SQL: sql, Binds: binds, Kind: KindQuery}
 }
 
 // Probes for --check. Each is a query; the comment says how to read the

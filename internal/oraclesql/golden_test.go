@@ -244,14 +244,14 @@ func baseGoldenCases() []goldenCase {
 		{name: "truncate", render: stmts(plain.Truncate(small())...)},
 		{name: "truncate_own_schema", render: stmts(plain.Truncate(odd())...)},
 
-		{name: "session_setup", render: stmts(SessionSetup("orders", 30), SetAction("customers"))},
+		{name: "session_setup", render: stmts(SessionSetup("orders", 30))},
 		{name: "describe_table_comment", render: stmts(DescribeTableComment("SHOP", "ORDERS"), DescribeTableComment("", "select"))},
 		{name: "create_table_streams", render: func() ([]Statement, error) {
 			t := small()
 			t.Name, t.Streams = "__", []string{"日本", "it's"}
 			return plain.Change(engine.Change{Table: t, Change: table.Change{Kind: table.CreateTable}})
 		}},
-		{name: "describe_table", render: stmts(DescribeTable("SHOP", "ORDERS"), DescribeTable("", "select"), DescribeIndexes("SHOP", "ORDERS"), DescribeIndexes("", "select"))},
+		{name: "describe_table", render: stmts(DescribeTable("SHOP", "ORDERS"), DescribeTable("", "select"))},
 		{name: "check_probes", render: stmts(ProbeServer(), ProbeLongIdentifiers(), ProbeExtendedStrings(), ProbeStringBind(), ProbeBoolean(), ProbeJSONType(),
 			ProbePrivileges(), ProbeQuotas(), ProbeSchema("SHOP"))},
 	}

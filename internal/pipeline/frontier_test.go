@@ -70,8 +70,7 @@ func runWith(t *testing.T, eng *memory.Engine, settings, in string, out *checkin
 func TestNoStateAheadOfABatchQueuedBehindDDL(t *testing.T) {
 	release := make(chan struct{})
 	var once sync.Once
-	var eng *memory.Engine
-	eng = memory.New(memory.Options{KeepRows: true, Now: func() time.Time { return fixedNow }, Hooks: memory.Hooks{
+	eng := memory.New(memory.Options{KeepRows: true, Now: func() time.Time { return fixedNow }, Hooks: memory.Hooks{
 		Apply: func(ch engine.Change) error {
 			if ch.Table.Name == "A" && ch.Change.Kind != table.CreateTable {
 				select {

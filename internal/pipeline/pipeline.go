@@ -16,7 +16,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"sort"
 	"sync"
 	"time"
 
@@ -485,13 +484,6 @@ func (p *pipeline) advance() error {
 		return nil
 	}
 	return p.tracker.advance(p.frontier())
-}
-
-// streamsSorted returns the streams by name (for stable summaries).
-func (p *pipeline) streamsSorted() []*stream {
-	out := append([]*stream(nil), p.order...)
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
-	return out
 }
 
 func (p *pipeline) closeSessions() {

@@ -23,12 +23,11 @@ type stream struct {
 	table    string // the stream's table, decided at its first SCHEMA (tableFor)
 
 	// Set by the stream's SCHEMA.
-	schemaText   []byte // compact schema + key properties: identity of the SCHEMA
-	schema       *schema.Schema
-	keys         []string
-	layout       *tablemap.Layout
-	usesVersions bool
-	onePass      bool // layout validates records as it converts them (UseOnePass)
+	schemaText []byte // compact schema + key properties: identity of the SCHEMA
+	schema     *schema.Schema
+	keys       []string
+	layout     *tablemap.Layout
+	onePass    bool // layout validates records as it converts them (UseOnePass)
 
 	buf   *buffer // records not yet handed to a worker
 	spare *buffer // a loaded batch's buffer, reused for the next one

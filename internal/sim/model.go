@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -38,22 +37,6 @@ type Model struct {
 }
 
 func newModel(sc *Scenario) *Model { return &Model{sc: sc, tables: map[string]*mtable{}} }
-
-func (m *Model) clone() *Model {
-	c := newModel(m.sc)
-	for k, t := range m.tables {
-		nt := &mtable{keys: t.keys, skeys: t.skeys, rows: make([]row, len(t.rows))}
-		for i, r := range t.rows {
-			nr := make(row, len(r))
-			for a, b := range r {
-				nr[a] = b
-			}
-			nt.rows[i] = nr
-		}
-		c.tables[k] = nt
-	}
-	return c
-}
 
 func upperKeys(keys []string) []string {
 	out := make([]string, len(keys))
@@ -244,13 +227,4 @@ func (m *Model) views() map[string]view {
 		out[name] = v
 	}
 	return out
-}
-
-func (v view) ids() []string {
-	ids := make([]string, 0, len(v))
-	for id := range v {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
 }

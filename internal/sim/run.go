@@ -207,25 +207,6 @@ func (t *trial) skip(i int) bool {
 	return f >= 0 && i >= f && t.sc.Msgs[i].Stream == t.sc.Msgs[f].Stream && t.sc.Msgs[i].Kind != "STATE"
 }
 
-func (t *trial) anyReset() bool {
-	for _, st := range t.sc.Streams {
-		if t.sc.resets(st.Name) {
-			return true
-		}
-	}
-	return false
-}
-
-// firstRecord is the index of the stream's first RECORD after from, -1.
-func (t *trial) firstRecord(stream string, from int) int {
-	for i := from + 1; i < len(t.sc.Msgs); i++ {
-		if m := t.sc.Msgs[i]; m.Kind == "RECORD" && m.Stream == stream {
-			return i
-		}
-	}
-	return -1
-}
-
 // resume is the input of a run resumed from the STATE at index from: each
 // stream's SCHEMA current there, then every message after it.
 func (t *trial) resume(from int) (string, []int) {

@@ -283,7 +283,7 @@ func TestSchema(t *testing.T) {
 	props := sm.Schema[bytes.Index(sm.Schema, []byte(`"properties":`)):]
 	for _, k := range []string{`"id"`, `"name"`, `"status"`, `"amount"`, `"b"`, `"cat"`, `"cmp"`, `"copy"`} {
 		order = append(order, k)
-		if bytes.Index(props, []byte(k+":")) < 0 {
+		if !bytes.Contains(props, []byte(k+":")) {
 			t.Fatalf("%s missing", k)
 		}
 	}

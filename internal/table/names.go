@@ -126,9 +126,6 @@ func (n *Namer) Reserve(name string) bool {
 	return true
 }
 
-// Taken reports whether name is in use.
-func (n *Namer) Taken(name string) bool { return n.taken[name] }
-
 // Name returns a free name for base (already conformed) whose collision
 // source is src, and reserves it. A base that is too long, empty, reserved
 // or taken is cut and suffixed with NameHash(src); should even that be

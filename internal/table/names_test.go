@@ -93,7 +93,7 @@ func TestNamerCollisions(t *testing.T) {
 	}
 	// A third source with the same path text still gets a unique name.
 	third := n.Name("A_B", "a_b")
-	if third == "A_B" || third == "A_B_648fa9b3" || !n.Taken(third) {
+	if third == "A_B" || third == "A_B_648fa9b3" || n.Reserve(third) {
 		t.Errorf("third = %q, not unique", third)
 	}
 	// 30-byte limit: the suffixed name is cut to fit.
@@ -163,11 +163,25 @@ func TestDerivedName(t *testing.T) {
 	if len(got) != 30 || got != (long + "_PK")[:21]+NameHash(long+"_PK") {
 		t.Errorf("PrimaryKeyName(28 bytes, 30) = %q", got)
 	}
-	if DerivedName("日本日本日本日本日本", "_STG", 30) != DerivedName("日本日本日本日本日本", "_STG", 30) {
-		t.Error("DerivedName not deterministic")
-	}
-	if got := DerivedName("日本日本日本日本日本", "_STG", 30); !utf8.ValidString(got) || len(got) > 30 {
-		t.Errorf("DerivedName cut inside a character: %q", got)
+	// The hash suffixes are the first 4 bytes of SHA-256 of the whole
+	// name, written out here so that a change of the hash shows.
+	jp := "日本日本日本日本日本" // 30 bytes, 3 a character
+	for _, tt := range []struct {
+		base, suffix string
+		max          int
+		want         string
+	}{
+		{"ORDERS", "_STG", 128, "ORDERS_STG"},
+		{"ORDERS", "_STG", 10, "ORDERS_STG"},  // fits exactly: no hash
+		{"ORDERS", "_STG", 9, "_d864d552"},    // no room left for the name
+		{jp, "_STG", 30, "日本日本日本日_57130e8f"},  // 21 bytes of name left: 7 characters
+		{jp, "_STG", 32, "日本日本日本日_57130e8f"},  // 23 bytes left: the 8th character does not fit whole
+		{jp, "_STG", 33, "日本日本日本日本_57130e8f"}, // 24 bytes left: 8 characters
+	} {
+		got := DerivedName(tt.base, tt.suffix, tt.max)
+		if got != tt.want || !utf8.ValidString(got) || len(got) > tt.max {
+			t.Errorf("DerivedName(%q, %q, %d) = %q, want %q", tt.base, tt.suffix, tt.max, got, tt.want)
+		}
 	}
 }
 

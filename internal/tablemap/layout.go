@@ -607,10 +607,6 @@ func (l *Layout) MetaIndex(name string) int {
 // order. The caller must not modify the slice.
 func (l *Layout) KeyIndexes() []int { return l.keys }
 
-// DocumentIndex returns the position of the json mode document column, or
-// -1.
-func (l *Layout) DocumentIndex() int { return l.doc }
-
 // NumberTextPaths says where the layout keeps a record's numbers as text
 // as received (SPEC §5.3), for schema.KeepNumberText: inside are the
 // property paths whose objects and arrays are stored as compact JSON text

@@ -109,17 +109,8 @@ func (dt DateTime) AppendText(dst []byte) []byte {
 	return append(dst, 'Z')
 }
 
-// CanonicalDate validates an RFC 3339 full-date "YYYY-MM-DD" (calendar-valid,
-// year 0001–9999) and returns it.
-func CanonicalDate(s []byte) (string, error) {
-	if reason := checkDate(s); reason != "" {
-		return "", newError("date", s, reason)
-	}
-	return string(s), nil
-}
-
-// CheckDate is CanonicalDate without the result; it does not allocate unless
-// it fails.
+// CheckDate validates an RFC 3339 full-date "YYYY-MM-DD" (calendar-valid,
+// year 0001–9999); it does not allocate unless it fails.
 func CheckDate[T ~string | ~[]byte](s T) error {
 	if reason := checkDate(s); reason != "" {
 		return newError("date", s, reason)
@@ -127,11 +118,9 @@ func CheckDate[T ~string | ~[]byte](s T) error {
 	return nil
 }
 
-// ValidTime reports whether s is an RFC 3339 partial-time or full-time:
-// HH:MM:SS, optionally .f with 1–9 digits, optionally Z/z or ±HH:MM.
-func ValidTime(s []byte) bool { return checkTime(s) == "" }
-
-// CheckTime is ValidTime returning the reason as an *Error.
+// CheckTime validates an RFC 3339 partial-time or full-time: HH:MM:SS,
+// optionally .f with 1–9 digits, optionally Z/z or ±HH:MM; the error is an
+// *Error saying why.
 func CheckTime[T ~string | ~[]byte](s T) error {
 	if reason := checkTime(s); reason != "" {
 		return newError("time", s, reason)

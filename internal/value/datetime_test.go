@@ -136,33 +136,33 @@ func TestParseDateTimeFields(t *testing.T) {
 	}
 }
 
-func TestCanonicalDate(t *testing.T) {
+func TestCheckDate(t *testing.T) {
 	for _, in := range []string{"2024-02-29", "2000-02-29", "0001-01-01", "9999-12-31", "2023-12-31"} {
-		if got, err := CanonicalDate([]byte(in)); err != nil || got != in {
-			t.Errorf("CanonicalDate(%q) = %q, %v", in, got, err)
+		if err := CheckDate([]byte(in)); err != nil {
+			t.Errorf("CheckDate(%q) = %v", in, err)
 		}
 	}
 	for _, in := range []string{"", "2024-02-30", "2023-02-29", "2024-13-01", "0000-01-01", "2024-1-1",
 		"2024-01-01T00:00:00Z", "2024-01-01 ", "20240101", "2024-01-32"} {
-		if _, err := CanonicalDate([]byte(in)); err == nil {
-			t.Errorf("CanonicalDate(%q): want error", in)
+		if err := CheckDate([]byte(in)); err == nil {
+			t.Errorf("CheckDate(%q): want error", in)
 		}
 		if err := CheckDate(in); err == nil {
-			t.Errorf("CheckDate(%q): want error", in)
+			t.Errorf("CheckDate(%q) (string): want error", in)
 		}
 	}
 }
 
-func TestValidTime(t *testing.T) {
+func TestCheckTime(t *testing.T) {
 	for _, in := range []string{"00:00:00", "23:59:59", "12:30:00Z", "12:30:00z", "12:30:00.5", "12:30:00.123456789+05:30", "01:02:03-00:00"} {
-		if !ValidTime([]byte(in)) || CheckTime(in) != nil {
-			t.Errorf("ValidTime(%q) = false", in)
+		if CheckTime([]byte(in)) != nil || CheckTime(in) != nil {
+			t.Errorf("CheckTime(%q) = %v", in, CheckTime(in))
 		}
 	}
 	for _, in := range []string{"", "24:00:00", "12:60:00", "12:00:60", "12:00", "12:00:00.", "12:00:00.1234567890",
 		"12:00:00+5:30", "12:00:00 ", "1:00:00", "12:00:00+24:00", "T12:00:00"} {
-		if ValidTime([]byte(in)) {
-			t.Errorf("ValidTime(%q) = true", in)
+		if CheckTime([]byte(in)) == nil {
+			t.Errorf("CheckTime(%q) = nil, want error", in)
 		}
 	}
 }

@@ -38,10 +38,6 @@ type NumberInfo struct {
 	Integer bool
 }
 
-// Precision is the number of digits a NUMBER(p,s) column needs for the value
-// at its own scale: IntDigits + Scale.
-func (n NumberInfo) Precision() int { return n.IntDigits + n.Scale }
-
 // Error is an invalid value. Reason says what was expected, without the
 // value, so that callers can compose their own message around it.
 type Error struct {

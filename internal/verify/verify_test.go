@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/oracle/fake"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/pipeline"
+	"github.com/target-oracle/target-oracle/internal/testkit"
 )
 
 const schemaName = "LOADER"
@@ -34,23 +34,12 @@ type rig struct {
 
 func newRig(t *testing.T, settings string) *rig {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "config.json")
-	if settings == "" {
-		settings = `{}`
-	}
-	if err := os.WriteFile(p, []byte(settings), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, _, err := config.Load(config.Sources{ConfigArgs: []string{p}, WorkDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := testkit.Config(t, settings)
 	r := &rig{cfg: cfg, clock: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
 		privs: []string{"CREATE SESSION", "CREATE TABLE"}}
 	r.db = fake.New(fake.Options{Schema: schemaName, Now: func() time.Time { return r.clock }})
-	info := connect.ServerInfo{Version: "19.3.0.0.0", Major: 19, Edition: "Enterprise Edition", Compatible: "19.0.0",
-		MaxStringSize: "STANDARD", IdentifierMaxBytes: 128, DBCharset: "AL32UTF8", NCharset: "AL16UTF16",
-		CurrentSchema: schemaName, SessionUser: schemaName}
+	info := testkit.Server19(schemaName)
+	info.Edition = "Enterprise Edition"
 	r.facts = info.Resolve(cfg)
 	return r
 }
@@ -148,21 +137,15 @@ func TestVerifyPasses(t *testing.T) {
 	if paths["insert"] == 0 || paths["merge-insert"] == 0 || paths["merge-update"] == 0 {
 		t.Errorf("paths %v", paths)
 	}
-	var text, js bytes.Buffer
-	if err := rep.Write(&text, "text"); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(text.String(), "every value path landed exactly") || !strings.Contains(text.String(), "character set (database): AL32UTF8") {
-		t.Errorf("text report:\n%s", text.String())
-	}
-	if err := rep.Write(&js, "json"); err != nil {
-		t.Fatal(err)
+	text, js := testkit.Reports(t, rep.Write)
+	if !strings.Contains(text, "every value path landed exactly") || !strings.Contains(text, "character set (database): AL32UTF8") {
+		t.Errorf("text report:\n%s", text)
 	}
 	var decoded struct {
 		OK      bool
 		Results []Result
 	}
-	if err := json.Unmarshal(js.Bytes(), &decoded); err != nil || !decoded.OK || len(decoded.Results) != len(rep.Results) {
+	if err := json.Unmarshal(js, &decoded); err != nil || !decoded.OK || len(decoded.Results) != len(rep.Results) {
 		t.Errorf("json report: %v, ok %v, %d results", err, decoded.OK, len(decoded.Results))
 	}
 }
