@@ -19,22 +19,3 @@ func vectorFormatSQL(f string) string {
 	}
 	return "FLOAT32"
 }
-
-// vectorElements counts the elements of a stored vector (compact JSON of
-// numbers).
-func vectorElements(stored string) int {
-	if len(stored) <= 2 {
-		return 0
-	}
-	n := 1
-	for i := 0; i < len(stored); i++ {
-		if stored[i] == ',' {
-			n++
-		}
-	}
-	return n
-}
-
-// VectorElements is vectorElements for engines checking a stored vector
-// against its column.
-func VectorElements(stored string) int { return vectorElements(stored) }
