@@ -87,3 +87,19 @@ func TestPlain(t *testing.T) {
 		}
 	}
 }
+
+func TestHex4(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want rune
+		ok   bool
+	}{
+		{"0041", 'A', true}, {"00e9", 'é', true}, {"00E9x", 'é', true}, {"D83D", 0xD83D, true}, {"ffff", 0xFFFF, true},
+		{"004", 0, false}, {"", 0, false}, {"00g1", 0, false}, {"+041", 0, false}, {"0x41", 0, false}, {"00_1", 0, false},
+	} {
+		got, ok := Hex4([]byte(tc.in))
+		if ok != tc.ok || (ok && got != tc.want) {
+			t.Errorf("Hex4(%q) = %U, %v; want %U, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}

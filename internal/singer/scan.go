@@ -213,7 +213,7 @@ func (s *scanner) escape(i int) (int, error) {
 	default:
 		return 0, &scanError{i, "invalid JSON: invalid escape sequence in string"}
 	}
-	r, ok := hex4(data[i+2:])
+	r, ok := jsonscan.Hex4(data[i+2:])
 	if !ok {
 		return 0, &scanError{i, "invalid JSON: invalid \\u escape in string"}
 	}
@@ -221,33 +221,11 @@ func (s *scanner) escape(i int) (int, error) {
 		return 6, nil
 	}
 	if r < 0xDC00 && i+7 < len(data) && data[i+6] == '\\' && data[i+7] == 'u' {
-		if r2, ok := hex4(data[i+8:]); ok && r2 >= 0xDC00 && r2 <= 0xDFFF {
+		if r2, ok := jsonscan.Hex4(data[i+8:]); ok && r2 >= 0xDC00 && r2 <= 0xDFFF {
 			return 12, nil
 		}
 	}
 	return 0, &scanError{i, "invalid UTF-16 in string: unpaired surrogate escape"}
-}
-
-// hex4 decodes the 4 hex digits at the start of b.
-func hex4(b []byte) (rune, bool) {
-	if len(b) < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c -= 'a' - 10
-		case c >= 'A' && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
 }
 
 // number scans a number per the JSON grammar, keeping no value.
@@ -418,9 +396,9 @@ func unescape(dst, src []byte) []byte {
 		case 't':
 			dst = append(dst, '\t')
 		case 'u':
-			r, _ := hex4(src[2:])
+			r, _ := jsonscan.Hex4(src[2:])
 			if utf16.IsSurrogate(r) {
-				r2, _ := hex4(src[8:])
+				r2, _ := jsonscan.Hex4(src[8:])
 				r = utf16.DecodeRune(r, r2)
 				src = src[6:]
 			}

@@ -198,12 +198,12 @@ func decodeString(tok []byte) (string, error) {
 // decodeU decodes the hex digits after \u (and a following low surrogate),
 // returning the rune and the bytes consumed.
 func decodeU(b []byte) (rune, int, error) {
-	r, ok := hex4(b)
+	r, ok := jsonscan.Hex4(b)
 	if !ok {
 		return 0, 0, errors.New(`bad \u escape`)
 	}
 	if utf16.IsSurrogate(r) && len(b) >= 10 && b[4] == '\\' && b[5] == 'u' {
-		if r2, ok := hex4(b[6:]); ok {
+		if r2, ok := jsonscan.Hex4(b[6:]); ok {
 			if c := utf16.DecodeRune(r, r2); c != utf8.RuneError {
 				return c, 10, nil
 			}
@@ -213,14 +213,6 @@ func decodeU(b []byte) (rune, int, error) {
 		r = utf8.RuneError
 	}
 	return r, 4, nil
-}
-
-func hex4(b []byte) (rune, bool) {
-	if len(b) < 4 {
-		return 0, false
-	}
-	v, err := strconv.ParseUint(string(b[:4]), 16, 32)
-	return rune(v), err == nil
 }
 
 // decodeValue converts one raw JSON value to a Starlark value: strings,

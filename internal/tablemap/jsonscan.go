@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/target-oracle/target-oracle/internal/jsonscan"
 )
 
 // A minimal scanner over one record's raw JSON. Records were validated
@@ -150,21 +152,7 @@ func hex4(s []byte) (rune, bool) {
 	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
 		return 0, false
 	}
-	var r rune
-	for _, c := range s[2:6] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c -= 'a' - 10
-		case c >= 'A' && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
+	return jsonscan.Hex4(s[2:6])
 }
 
 // appendCompact appends b (one JSON value) without insignificant white
