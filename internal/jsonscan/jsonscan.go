@@ -110,3 +110,26 @@ func Hex4(b []byte) (rune, bool) {
 	}
 	return r, true
 }
+
+// Structural returns the index of the first quote, brace or bracket at or
+// after i, or len(b): the bytes that delimit a JSON value when strings are
+// skipped whole (the reader finds a record's end by them). '[' and ']'
+// are '{' and '}' with bit 5 clear, so OR-ing 0x20 into each byte leaves
+// three bytes to look for.
+func Structural(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		y := x | ones*0x20
+		q, o, c := x^(ones*'"'), y^(ones*'{'), y^(ones*'}')
+		if m := ((q-ones)&^q | (o-ones)&^o | (c-ones)&^c) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case '"', '{', '[', '}', ']':
+			return i
+		}
+	}
+	return len(b)
+}

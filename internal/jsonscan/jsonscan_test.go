@@ -103,3 +103,36 @@ func TestHex4(t *testing.T) {
 		}
 	}
 }
+
+// TestStructural holds the word-at-a-time search to a byte loop on every
+// position of inputs mixing the five bytes with their bit-5 twins ({ [ } ]
+// and ; { ] } [ } ... ) and high bytes.
+func TestStructural(t *testing.T) {
+	alphabet := []byte{'"', '{', '[', '}', ']', ';', '=', 0x7B | 0x80, 0x5B ^ 0x20 ^ 0x01, 'a', ' ', 0xFF, 0xDB, 0xFD, 0x02, '\\'}
+	slow := func(b []byte, i int) int {
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '"', '{', '[', '}', ']':
+				return i
+			}
+		}
+		return len(b)
+	}
+	seed := uint32(1)
+	for n := 0; n < 3000; n++ {
+		b := make([]byte, n%40)
+		for k := range b {
+			seed = seed*1664525 + 1013904223
+			if seed>>28 < 12 { // mostly plain bytes, so hits are sparse
+				b[k] = alphabet[5+int(seed>>8)%11]
+			} else {
+				b[k] = alphabet[int(seed>>8)%len(alphabet)]
+			}
+		}
+		for i := 0; i <= len(b); i++ {
+			if got, want := Structural(b, i), slow(b, i); got != want {
+				t.Fatalf("Structural(%q, %d) = %d, want %d", b, i, got, want)
+			}
+		}
+	}
+}

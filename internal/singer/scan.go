@@ -504,25 +504,26 @@ func skipObject(data []byte, i, maxDepth int) int {
 		return -1
 	}
 	depth := 0
-	for i < len(data) {
-		switch structural[data[i]] {
-		case 1: // '"'
+	for {
+		// Between strings only brackets matter: jump to the next one (or
+		// quote) a word at a time.
+		if i = jsonscan.Structural(data, i); i == len(data) {
+			return -1
+		}
+		switch data[i] {
+		case '"':
 			if i = jsonscan.StringClose(data, i+1); i < 0 {
 				return -1
 			}
-		case 2: // '{', '['
+		case '{', '[':
 			if depth++; depth > maxDepth {
 				return -1
 			}
-		case 3: // '}', ']'
+		default: // '}', ']'
 			if depth--; depth == 0 {
 				return i + 1
 			}
 		}
 		i++
 	}
-	return -1
 }
-
-// structural classifies the bytes skipObject looks at; a read-only table.
-var structural = [256]uint8{'"': 1, '{': 2, '[': 2, '}': 3, ']': 3}
