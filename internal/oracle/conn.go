@@ -80,7 +80,16 @@ func (s *sqlConn) note(ctx context.Context, err error) error {
 	return err
 }
 
+// sent refuses a call whose context is already done: go-ora may still send
+// it (it watches the context only while the call runs, and a fast reply
+// can win), so a statement past its deadline could run. Nothing was sent,
+// so the session stays usable.
+func sent(ctx context.Context) error { return ctx.Err() }
+
 func (s *sqlConn) Exec(ctx context.Context, st *oraclesql.Statement, args []any) (int64, error) {
+	if err := sent(ctx); err != nil {
+		return 0, err
+	}
 	res, err := s.c.ExecContext(ctx, st.SQL, args...)
 	if err != nil {
 		return 0, s.note(ctx, err)
@@ -93,6 +102,9 @@ func (s *sqlConn) Exec(ctx context.Context, st *oraclesql.Statement, args []any)
 }
 
 func (s *sqlConn) Query(ctx context.Context, st *oraclesql.Statement, args []any) ([][]sql.NullString, error) {
+	if err := sent(ctx); err != nil {
+		return nil, err
+	}
 	rows, err := s.c.QueryContext(ctx, st.SQL, args...)
 	if err != nil {
 		return nil, s.note(ctx, err)
@@ -154,6 +166,9 @@ type sqlTx struct {
 }
 
 func (t *sqlTx) Exec(ctx context.Context, st *oraclesql.Statement, args []any) (int64, error) {
+	if err := sent(ctx); err != nil {
+		return 0, err
+	}
 	res, err := t.tx.ExecContext(ctx, st.SQL, args...)
 	if err != nil {
 		return 0, t.conn.note(ctx, err)
@@ -166,6 +181,9 @@ func (t *sqlTx) Exec(ctx context.Context, st *oraclesql.Statement, args []any) (
 }
 
 func (t *sqlTx) Query(ctx context.Context, st *oraclesql.Statement, args []any) ([][]sql.NullString, error) {
+	if err := sent(ctx); err != nil {
+		return nil, err
+	}
 	rows, err := t.tx.QueryContext(ctx, st.SQL, args...)
 	if err != nil {
 		return nil, t.conn.note(ctx, err)
