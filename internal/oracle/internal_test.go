@@ -370,6 +370,8 @@ func TestScopeOf(t *testing.T) {
 type breakDriver struct {
 	mu     sync.Mutex
 	closed int
+	// entered, when set, is closed as a statement starts waiting.
+	entered chan struct{}
 }
 
 func (d *breakDriver) Open(string) (driver.Conn, error) { return &breakConn{d: d}, nil }
@@ -386,6 +388,9 @@ func (c *breakConn) Close() error {
 }
 
 func (c *breakConn) ExecContext(ctx context.Context, _ string, _ []driver.NamedValue) (driver.Result, error) {
+	if c.d.entered != nil {
+		close(c.d.entered)
+	}
 	<-ctx.Done()
 	e := network.NewOracleError(1013)
 	e.ErrMsg = "ORA-01013: user requested cancel of current operation"
@@ -396,15 +401,17 @@ func (c *breakConn) ExecContext(ctx context.Context, _ string, _ []driver.NamedV
 // broke the session to interrupt it) makes Close discard the driver
 // connection instead of handing it to the next caller.
 func TestInterruptedSessionLeavesThePool(t *testing.T) {
-	d := &breakDriver{}
+	d := &breakDriver{entered: make(chan struct{})}
 	db := sql.OpenDB(connector{d})
 	defer db.Close()
 	c, err := DialDB(db)(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The context ends while the statement runs (a context already done
+	// is refused before anything is sent: TestDoneContextSendsNothing).
 	ctx, cancel := context.WithCancel(context.Background())
-	cancel() // database/sql checks ctx first; the driver sees a done ctx
+	go func() { <-d.entered; cancel() }()
 	st := &oraclesql.Statement{SQL: "INSERT", Kind: oraclesql.KindDML}
 	if _, err := c.Exec(ctx, st, nil); err == nil {
 		t.Fatal("exec succeeded")
@@ -416,6 +423,37 @@ func TestInterruptedSessionLeavesThePool(t *testing.T) {
 	defer d.mu.Unlock()
 	if d.closed != 1 {
 		t.Errorf("%d driver connections closed, want 1 (the interrupted one)", d.closed)
+	}
+}
+
+// TestDoneContextSendsNothing: a statement whose context is already done
+// is not sent (go-ora might still run it), and the session stays usable.
+func TestDoneContextSendsNothing(t *testing.T) {
+	d := &breakDriver{entered: make(chan struct{})}
+	db := sql.OpenDB(connector{d})
+	defer db.Close()
+	c, err := DialDB(db)(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	st := &oraclesql.Statement{SQL: "INSERT", Kind: oraclesql.KindDML}
+	if _, err := c.Exec(ctx, st, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("exec: %v, want context.Canceled", err)
+	}
+	select {
+	case <-d.entered:
+		t.Fatal("the statement reached the driver")
+	default:
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed != 0 {
+		t.Errorf("%d driver connections closed, want 0 (nothing was interrupted)", d.closed)
 	}
 }
 
