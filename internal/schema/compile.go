@@ -3,6 +3,7 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -34,7 +35,9 @@ type Schema struct {
 // of the schema text, and builds a validator.
 //
 // The validator follows the schema's "$schema" when it names draft 4, 6, 7,
-// 2019-09 or 2020-12, and draft 7 otherwise. It asserts only the date-time,
+// 2019-09 or 2020-12; without one, draft 4 when the schema writes
+// exclusiveMinimum/exclusiveMaximum as booleans (draft 4's form, as
+// PipelineWise and Stitch taps send it), and draft 7 otherwise. It asserts only the date-time,
 // date and time formats, by package value's rules (SPEC §4), plus the number
 // syntax of x-singer.decimal strings; every other format is an annotation.
 //
@@ -48,10 +51,12 @@ func Compile(raw []byte) (*Schema, error) {
 	if _, ok := doc.(*object); !ok {
 		return nil, errors.New("schema is not a JSON object")
 	}
-	libDoc := plain(doc, false).(map[string]any)
-	if s, ok := libDoc["$schema"].(string); !ok || !knownDraft(s) {
-		delete(libDoc, "$schema") // unknown or custom metaschemas: draft 7
+	if s, ok := doc.(*object).vals["$schema"].(string); !ok || !knownDraft(s) {
+		// Unknown or custom metaschemas: draft 7, unless the schema is
+		// written in draft 4's bounds (which draft 7 would refuse).
+		readAs(doc.(*object), usesDraft4Bounds(doc))
 	}
+	libDoc := plain(doc, false).(map[string]any)
 	// The property tree first: its limits are cheap to hit, while the
 	// library's compile time grows with the square of the schema's size.
 	r := &resolver{root: doc, active: map[*object]bool{doc.(*object): true}}
@@ -70,6 +75,23 @@ func Compile(raw []byte) (*Schema, error) {
 		return nil, err
 	}
 	return &Schema{Root: root, validator: v, fast: buildFast(doc)}, nil
+}
+
+// readAs sets the root's $schema to draft 4 when draft4, and removes it
+// otherwise (the validator and the fast plan then read draft 7).
+func readAs(root *object, draft4 bool) {
+	_, had := root.vals["$schema"]
+	if !draft4 {
+		if had {
+			delete(root.vals, "$schema")
+			root.keys = slices.DeleteFunc(root.keys, func(k string) bool { return k == "$schema" })
+		}
+		return
+	}
+	if !had {
+		root.keys = append(root.keys, "$schema")
+	}
+	root.vals["$schema"] = draft04
 }
 
 // probe validates a record with every top-level property null, once: a

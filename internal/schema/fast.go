@@ -80,7 +80,7 @@ func buildFast(doc any) *fastPlan {
 			return &fastPlan{why: fmt.Sprintf("$schema %q", s)}
 		}
 	}
-	if nestedScope(root, true, b.draft, 0) {
+	if nestedScope(root, b.draft) {
 		// They change how the library resolves the $refs below them,
 		// which the plan does not model.
 		return &fastPlan{why: "a subschema below the root sets $id or $schema"}
@@ -95,43 +95,11 @@ func buildFast(doc any) *fastPlan {
 // nestedScope reports whether a subschema below the root (in a schema
 // position: properties, items, allOf, definitions, …) carries $id,
 // $schema or, in draft 4, id.
-func nestedScope(v any, root bool, draft, depth int) bool {
-	if depth > maxPlanDepth {
-		return true // the plan would refuse it anyway
-	}
-	switch v := v.(type) {
-	case []any: // a list of subschemas, or draft 4–7 tuple items
-		for _, e := range v {
-			if nestedScope(e, false, draft, depth+1) {
-				return true
-			}
-		}
-		return false
-	case *object:
-		if !root {
-			_, id := v.vals["$id"]
-			_, sch := v.vals["$schema"]
-			_, id4 := v.vals["id"].(string)
-			if id || sch || id4 && draft == 4 {
-				return true
-			}
-		}
-		for _, k := range v.keys {
-			switch keywordShape(k) {
-			case schemaVal, schemaList:
-				if nestedScope(v.vals[k], false, draft, depth+1) {
-					return true
-				}
-			case schemaMap:
-				if m, ok := v.vals[k].(*object); ok {
-					for _, name := range m.keys {
-						if nestedScope(m.vals[name], false, draft, depth+1) {
-							return true
-						}
-					}
-				}
-			}
-		}
-	}
-	return false
+func nestedScope(root any, draft int) bool {
+	return eachSubschema(root, 0, true, func(o *object) bool {
+		_, id := o.vals["$id"]
+		_, sch := o.vals["$schema"]
+		_, id4 := o.vals["id"].(string)
+		return id || sch || id4 && draft == 4
+	})
 }

@@ -223,3 +223,40 @@ func TestHugeExponentZero(t *testing.T) {
 		}
 	}
 }
+
+// Taps that write draft 4's boolean exclusive bounds without a $schema
+// (PipelineWise and Stitch tap-postgres and tap-mysql, for every numeric
+// column) get draft 4's meaning, on both validators; anything else
+// without a $schema stays draft 7.
+func TestDraft4BoundsWithoutSchemaKeyword(t *testing.T) {
+	pwNumeric := `{"type":"object","properties":{"amount":{"type":["null","number"],"exclusiveMaximum":true,"maximum":1000,"exclusiveMinimum":true,"minimum":-1000,"multipleOf":0.01}}}`
+	nested := `{"type":"object","properties":{"o":{"type":"object","properties":{"n":{"type":"number","maximum":5,"exclusiveMaximum":true}}}}}`
+	inDefs := `{"definitions":{"n":{"type":"number","minimum":0,"exclusiveMinimum":false}},"properties":{"a":{"$ref":"#/definitions/n"}}}`
+	// A property named like the keyword, with the boolean schema true,
+	// is draft 6+ and no draft-4 bound.
+	named := `{"properties":{"exclusiveMaximum":true,"a":{"type":"number","exclusiveMaximum":10}}}`
+	tests := []struct{ schema, record, want string }{
+		{pwNumeric, `{"amount": 999.99}`, ``},
+		{pwNumeric, `{"amount": 1000}`, `property "amount": 1000 is not less than the exclusive maximum 1000`},
+		{pwNumeric, `{"amount": -1000}`, `property "amount": -1000 is not greater than the exclusive minimum -1000`},
+		{pwNumeric, `{"amount": null}`, ``},
+		{nested, `{"o": {"n": 5}}`, `property "o.n": 5 is not less than the exclusive maximum 5`},
+		{nested, `{"o": {"n": 4}}`, ``},
+		{inDefs, `{"a": 0}`, ``},
+		{inDefs, `{"a": -1}`, `property "a": -1 is less than the minimum 0`},
+		{named, `{"a": 10}`, `property "a": 10 is not less than the exclusive maximum 10`},
+		{named, `{"a": 9, "exclusiveMaximum": "x"}`, ``},
+	}
+	for _, tt := range tests {
+		sch, err := Compile([]byte(tt.schema))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.schema, err)
+		}
+		checkErr(t, sch.Validate(decode(t, tt.record)), tt.want)
+		checkErr(t, sch.ValidateRaw([]byte(tt.record)), tt.want)
+	}
+	// A boolean bound beside a named draft stays that draft's error.
+	if _, err := Compile([]byte(`{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"a":{"maximum":1,"exclusiveMaximum":true}}}`)); err == nil {
+		t.Error("draft 7 with a boolean exclusiveMaximum compiled")
+	}
+}
