@@ -27,6 +27,16 @@ func schemaLine(s Shape, stream string) string {
 	return strings.Replace(bench.Schema, `"stream": "bench_orders"`, fmt.Sprintf(`"stream": %q`, stream), 1)
 }
 
+// schemaLines are the SCHEMA messages alone of shape s over streams
+// streams: the input of the run that creates the tables.
+func schemaLines(s Shape, streams int) string {
+	var b strings.Builder
+	for i := 0; i < streams; i++ {
+		b.WriteString(schemaLine(s, streamName(i)) + "\n")
+	}
+	return b.String()
+}
+
 var words = []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"}
 
 // text is n bytes of words, different for each id.

@@ -33,11 +33,11 @@ func (r *Report) Write(w io.Writer, format string) error {
 		}
 	}
 	if len(r.Figures) > 0 {
-		fmt.Fprintf(&b, "%-10s %7s %9s %8s %9s %10s %7s %8s %11s %9s\n", "case", "streams", "rows", "MB", "seconds", "rows/s", "MB/s", "batches", "round trips", "per batch")
+		fmt.Fprintf(&b, "%-10s %7s %9s %8s %9s %10s %7s %8s %11s %9s %6s\n", "case", "streams", "rows", "MB", "seconds", "rows/s", "MB/s", "batches", "round trips", "per batch", "setup")
 	}
 	for _, f := range r.Figures {
-		fmt.Fprintf(&b, "%-10s %7d %9d %8.1f %9.2f %10.0f %7.2f %8d %11d %9.1f\n", f.Case, f.Streams, f.Rows, float64(f.Bytes)/1e6,
-			f.Seconds, f.RowsPerSecond, f.MBPerSecond, f.Batches, f.RoundTrips, f.RoundTripsPerBatch)
+		fmt.Fprintf(&b, "%-10s %7d %9d %8.1f %9.2f %10.0f %7.2f %8d %11d %9.1f %6d\n", f.Case, f.Streams, f.Rows, float64(f.Bytes)/1e6,
+			f.Seconds, f.RowsPerSecond, f.MBPerSecond, f.Batches, f.RoundTrips, f.RoundTripsPerBatch, f.SetupRoundTrips)
 		if f.Error != "" {
 			b.WriteString("FAIL  " + f.Case + ": " + f.Error + "\n")
 		}

@@ -159,6 +159,10 @@ func parseFlags(args []string, stdout, stderr io.Writer) (options, int, bool) {
 		fmt.Fprintln(stderr, "target-oracle: --check excludes --dry-run and --plan")
 		return o, ExitConfig, true
 	}
+	if msg := reportUsage(o); msg != "" {
+		fmt.Fprintln(stderr, "target-oracle: "+msg)
+		return o, ExitConfig, true
+	}
 	formatGiven := false
 	fs.Visit(func(f *flag.Flag) { formatGiven = formatGiven || f.Name == "format" })
 	if msg := oneShotUsage(o, fs); msg != "" {
@@ -213,7 +217,7 @@ Exit status:
 func run(o options, std IO) int {
 	cfg, report, err := config.Load(config.Sources{ConfigArgs: o.configs, Environ: std.Env, WorkDir: std.Dir})
 	if err != nil {
-		fmt.Fprintf(std.Stderr, "target-oracle: configuration: %v\n", err)
+		fmt.Fprintf(std.Stderr, "target-oracle: configuration: %s\n", configText(err))
 		return ExitConfig
 	}
 	log := newLogger(cfg, std.Stderr)
@@ -230,7 +234,7 @@ func run(o options, std IO) int {
 	}
 	if o.check || o.plan || !o.dryRun {
 		if err := cfg.CheckConnection(); err != nil {
-			fmt.Fprintf(std.Stderr, "target-oracle: configuration: %v\n", err)
+			fmt.Fprintf(std.Stderr, "target-oracle: configuration: %s\n", configText(err))
 			return ExitConfig
 		}
 	}
@@ -456,7 +460,7 @@ func exitCode(err error, signalled os.Signal, report func(string, error)) int {
 		report("invalid input", err)
 		return ExitInput
 	case errors.As(err, &ce):
-		report("configuration", err)
+		report("configuration", errors.New(configText(err)))
 		return ExitConfig
 	}
 	report("load failed", err)
