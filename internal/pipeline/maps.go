@@ -32,6 +32,17 @@ func compileMaps(cfg *config.Config) (*streammap.Mapper, error) {
 	return m, nil
 }
 
+// watchMaps stops a running stream-map evaluation at the first signal
+// (Options.Stop) or the hard stop (SPEC §7.5): the coordinator may be in
+// the middle of a long expression, where it does not look at either. The
+// goroutine ends with the run (workCtx).
+func (p *pipeline) watchMaps() {
+	if p.maps.Empty() {
+		return
+	}
+	go p.maps.CancelOn(p.workCtx.Done(), p.o.Stop)
+}
+
 func mapConfigError(err error) error {
 	var ce *streammap.ConfigError
 	if errors.As(err, &ce) {
@@ -93,6 +104,14 @@ func (p *pipeline) onRecord(m *singer.Message) error {
 	}
 	for _, sm := range in.maps {
 		rec, keep, err := sm.Apply(m.Record)
+		if errors.Is(err, streammap.ErrCancelled) {
+			// A signal stopped the evaluation (watchMaps): the record is
+			// not taken, nor is any after it.
+			if ierr := p.interrupted(); ierr != nil {
+				return ierr
+			}
+			return err
+		}
 		if err != nil {
 			var ee *streammap.EvalError
 			ie := &inputerr.Error{Line: m.Line, Stream: m.Stream, Err: err} // err says "stream map of …"

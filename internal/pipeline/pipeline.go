@@ -212,6 +212,7 @@ func newPipeline(o Options) (*pipeline, error) {
 func (p *pipeline) run(ctx context.Context) (err error) {
 	p.workCtx, p.cancelWork = context.WithCancel(ctx)
 	defer p.cancelWork()
+	p.watchMaps()
 	defer func() {
 		p.closeSessions()
 		if p.rejects != nil {

@@ -46,7 +46,7 @@ func (m *Mapper) build(e *entry, stream, alias string, schema []byte, keys []str
 	if err := b.parseSchema(); err != nil {
 		return nil, fmt.Errorf("stream %q: schema: %w", stream, err)
 	}
-	sm := &StreamMap{Output: alias, Keys: keys, stream: stream, redact: m.redact}
+	sm := &StreamMap{Output: alias, Keys: keys, stream: stream, redact: m.redact, stop: m.stop}
 	b.sm = sm
 	if e.keysSet {
 		sm.Keys = slices.Clone(e.keys)

@@ -66,6 +66,7 @@ type Mapper struct {
 	helpers      starlark.StringDict // md5, sha256, json, datetime, config
 	now          clock               // read by datetime.datetime.now()
 	redact       *redactor           // stream_map_config values, kept out of errors
+	stop         *stopper            // Cancel (cancel.go)
 }
 
 // entry is one stream_maps member.
@@ -107,7 +108,7 @@ func compileMaps(maps map[string]any, mapConfig map[string]any, x *redactor) (*M
 	if err != nil {
 		return nil, &ConfigError{Err: fmt.Errorf("stream_map_config: %w", err)}
 	}
-	m := &Mapper{now: time.Now, redact: x}
+	m := &Mapper{now: time.Now, redact: x, stop: &stopper{}}
 	m.helpers = helpers(cfg, func() time.Time { return m.now() })
 	for _, key := range sortedKeys(maps) {
 		if key == optElse {
