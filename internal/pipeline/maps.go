@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/inputerr"
@@ -78,6 +79,9 @@ func (p *pipeline) onSchema(m *singer.Message) error {
 		in = &inputStream{}
 		p.inputs[m.Stream] = in
 	}
+	if err := p.feedsAgree(m, maps); err != nil {
+		return err
+	}
 	in.ident, in.maps = ident, maps
 	for _, sm := range maps {
 		out := *m
@@ -87,6 +91,57 @@ func (p *pipeline) onSchema(m *singer.Message) error {
 		}
 	}
 	return nil
+}
+
+// feed is an input stream mapped into an output stream (__alias__), with
+// the keys it gives it.
+type feed struct {
+	input string
+	keys  []string
+}
+
+// feedsAgree checks that input streams aliased into one output stream, and
+// so into one table, give it the same keys (SPEC §4: their keys must
+// agree; switching between them is not a change). Without it their
+// SCHEMAs were one stream's key change, silently applied on an empty
+// table. It records the SCHEMA's keys once they agree.
+func (p *pipeline) feedsAgree(m *singer.Message, maps []*streammap.StreamMap) error {
+	if p.feeds == nil {
+		p.feeds = map[string][]feed{}
+	}
+	for _, sm := range maps {
+		for _, f := range p.feeds[sm.Output] {
+			if f.input == m.Stream || slices.Equal(f.keys, sm.Keys) {
+				continue
+			}
+			where := fmt.Sprintf("stream %q", sm.Output)
+			if s := p.streams[sm.Output]; s != nil && s.layout != nil {
+				where = fmt.Sprintf("table %s (stream %q)", s.layout.Table().QualifiedName(), sm.Output)
+			}
+			return &inputerr.Error{Line: m.Line, Stream: m.Stream, Msg: fmt.Sprintf(
+				"streams %q (key_properties %v) and %q (key_properties %v) both load into %s: their keys must agree",
+				f.input, keysText(f.keys), m.Stream, keysText(sm.Keys), where)}
+		}
+	}
+	for _, sm := range maps {
+		fs := p.feeds[sm.Output]
+		i := slices.IndexFunc(fs, func(f feed) bool { return f.input == m.Stream })
+		if i < 0 {
+			fs = append(fs, feed{input: m.Stream})
+			i = len(fs) - 1
+		}
+		fs[i].keys = slices.Clone(sm.Keys)
+		p.feeds[sm.Output] = fs
+	}
+	return nil
+}
+
+// keysText prints a key list as keysAgree does: [] for none.
+func keysText(keys []string) []string {
+	if keys == nil {
+		return []string{}
+	}
+	return keys
 }
 
 func (p *pipeline) onRecord(m *singer.Message) error {

@@ -113,6 +113,7 @@ type pipeline struct {
 	streams map[string]*stream
 	maps    *streammap.Mapper       // stream_maps, compiled once
 	inputs  map[string]*inputStream // input streams, under stream maps
+	feeds   map[string][]feed       // output stream → the input streams mapped into it, with their keys (maps.go)
 	// tableOwner is the first stream that loads into each table, to check
 	// that later streams into the same table have the same key.
 	tableOwner map[string]*stream
