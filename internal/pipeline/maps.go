@@ -28,7 +28,7 @@ type inputStream struct {
 func compileMaps(cfg *config.Config) (*streammap.Mapper, error) {
 	m, err := streammap.Compile(cfg.StreamMaps, cfg.StreamMapConfig)
 	if err != nil {
-		return nil, mapConfigError(err)
+		return nil, mapConfigError(err, 0)
 	}
 	return m, nil
 }
@@ -44,13 +44,28 @@ func (p *pipeline) watchMaps() {
 	go p.maps.CancelOn(p.workCtx.Done(), p.o.Stop)
 }
 
-func mapConfigError(err error) error {
+// mapConfigError makes a stream map that does not compile, or does not fit
+// the SCHEMA on line (0: found at start), a configuration error naming
+// the setting, the line, the stream and the property once each.
+func mapConfigError(err error, line int64) error {
 	var ce *streammap.ConfigError
-	if errors.As(err, &ce) {
-		return &config.Error{Key: "stream_maps", Msg: err.Error()}
+	if !errors.As(err, &ce) {
+		return err
 	}
-	return err
+	msg := ce.Detail()
+	if line > 0 {
+		msg = fmt.Sprintf("line %d: %s", line, msg)
+	}
+	return &config.Error{Key: "stream_maps", Msg: msg}
 }
+
+// mapEvalError is a stream map's *streammap.EvalError inside an
+// inputerr.Error, which names the stream and property itself: its text is
+// the rest (EvalError.Detail).
+type mapEvalError struct{ ee *streammap.EvalError }
+
+func (e *mapEvalError) Error() string { return e.ee.Detail() }
+func (e *mapEvalError) Unwrap() error { return e.ee }
 
 func (p *pipeline) onSchema(m *singer.Message) error {
 	if p.maps.Empty() {
@@ -70,7 +85,7 @@ func (p *pipeline) onSchema(m *singer.Message) error {
 	}
 	maps, err := p.maps.Schema(m.Stream, m.Schema, keys)
 	if err != nil {
-		if err := mapConfigError(err); errors.As(err, new(*config.Error)) {
+		if err := mapConfigError(err, m.Line); errors.As(err, new(*config.Error)) {
 			return err
 		}
 		return &inputerr.Error{Line: m.Line, Stream: m.Stream, Msg: "stream map", Err: err}
@@ -169,9 +184,9 @@ func (p *pipeline) onRecord(m *singer.Message) error {
 		}
 		if err != nil {
 			var ee *streammap.EvalError
-			ie := &inputerr.Error{Line: m.Line, Stream: m.Stream, Err: err} // err says "stream map of …"
+			ie := &inputerr.Error{Line: m.Line, Stream: m.Stream, Err: err}
 			if errors.As(err, &ee) {
-				ie.Property = ee.Property
+				ie.Property, ie.Err = ee.Property, &mapEvalError{ee}
 			}
 			if s := p.streams[sm.Output]; s != nil {
 				if err := p.invalid(s, m, ie); err != nil {

@@ -41,18 +41,35 @@ type ConfigError struct {
 }
 
 func (e *ConfigError) Error() string {
+	if e.Stream == "" && e.Property != "" {
+		return "stream_maps, " + e.Detail()
+	}
+	return "stream_maps: " + e.Detail()
+}
+
+// Detail is the error without its "stream_maps" prefix, for a caller
+// that names the setting itself (config.Error's Key).
+func (e *ConfigError) Detail() string {
 	var b strings.Builder
-	b.WriteString("stream_maps")
 	if e.Stream != "" {
-		fmt.Fprintf(&b, ": stream %q", e.Stream)
+		fmt.Fprintf(&b, "stream %q", e.Stream)
 	}
 	if e.Property != "" {
-		fmt.Fprintf(&b, ", property %q", e.Property)
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "property %q", e.Property)
 	}
 	if e.Expr != "" {
-		fmt.Fprintf(&b, ": expression %q", e.Expr)
+		if b.Len() > 0 {
+			b.WriteString(": ")
+		}
+		fmt.Fprintf(&b, "expression %q", e.Expr)
 	}
-	fmt.Fprintf(&b, ": %v", e.Err)
+	if b.Len() > 0 {
+		b.WriteString(": ")
+	}
+	fmt.Fprintf(&b, "%v", e.Err)
 	return b.String()
 }
 

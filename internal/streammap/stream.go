@@ -297,8 +297,24 @@ func (e *EvalError) Error() string {
 	if e.Property != "" {
 		s += fmt.Sprintf(": property %q", e.Property)
 	}
+	return s + e.tail()
+}
+
+// Detail is the error without the input stream and the property, for a
+// caller that names them itself (inputerr.Error names the line, stream
+// and property once each, SPEC §8).
+func (e *EvalError) Detail() string {
+	s := "stream map"
+	if e.Output != e.Stream {
+		s += fmt.Sprintf(" (output %q)", e.Output)
+	}
+	return s + e.tail()
+}
+
+func (e *EvalError) tail() string {
+	s := ""
 	if e.Expr != "" {
-		s += fmt.Sprintf(": expression %q", e.Expr)
+		s = fmt.Sprintf(": expression %q", e.Expr)
 	}
 	return s + ": " + e.Err.Error()
 }
