@@ -100,7 +100,7 @@ func (p *pipeline) onSchema(m *singer.Message) error {
 	in.ident, in.maps = ident, maps
 	for _, sm := range maps {
 		out := *m
-		out.Stream, out.Schema, out.KeyProperties, out.HasKeyProperties = sm.Output, sm.Schema, sm.Keys, len(sm.Keys) > 0
+		out.Stream, out.Schema, out.KeyProperties, out.HasKeyProperties = sm.Output, p.joinedSchema(sm.Output, m.Stream, sm.Schema), sm.Keys, len(sm.Keys) > 0
 		if err := p.onStreamSchema(&out); err != nil {
 			return err
 		}
@@ -111,8 +111,9 @@ func (p *pipeline) onSchema(m *singer.Message) error {
 // feed is an input stream mapped into an output stream (__alias__), with
 // the keys it gives it.
 type feed struct {
-	input string
-	keys  []string
+	input  string
+	keys   []string
+	schema []byte // its latest output schema (mapsjoin.go)
 }
 
 // feedsAgree checks that input streams aliased into one output stream, and
@@ -145,7 +146,7 @@ func (p *pipeline) feedsAgree(m *singer.Message, maps []*streammap.StreamMap) er
 			fs = append(fs, feed{input: m.Stream})
 			i = len(fs) - 1
 		}
-		fs[i].keys = slices.Clone(sm.Keys)
+		fs[i].keys, fs[i].schema = slices.Clone(sm.Keys), sm.Schema
 		p.feeds[sm.Output] = fs
 	}
 	return nil

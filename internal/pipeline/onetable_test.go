@@ -1,8 +1,15 @@
 package pipeline_test
 
 import (
+	"context"
+	"log/slog"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/target-oracle/target-oracle/internal/config"
+	"github.com/target-oracle/target-oracle/internal/memory"
+	"github.com/target-oracle/target-oracle/internal/pipeline"
 )
 
 // Streams that load into one table must agree on their keys (SPEC §4:
@@ -59,4 +66,54 @@ func TestStreamsIntoOneTableDisagreeingOnKeys(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Input streams aliased into one stream give its table the join of their
+// schemas (SPEC §4), whichever SCHEMA came last: a record of one keeps
+// the properties only its own schema has (before, the other SCHEMA
+// replaced it, and they were dropped as "not in the schema"), a property
+// one requires and the other lacks is not required of the other's
+// records, and switching between the two SCHEMAs again is no change.
+func TestAliasedStreamsJoinTheirSchemas(t *testing.T) {
+	users := `{"type":"SCHEMA","stream":"users","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"email":{"type":"string"}},"required":["id","email"]}}`
+	admins := `{"type":"SCHEMA","stream":"admins","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"role":{"type":"string"}},"required":["id"]}}`
+	u := func(id int, email string) string {
+		return `{"type":"RECORD","stream":"users","record":{"id":` + string(rune('0'+id)) + `,"email":"` + email + `"}}`
+	}
+	a := func(id int, role string) string {
+		return `{"type":"RECORD","stream":"admins","record":{"id":` + string(rune('0'+id)) + `,"role":"` + role + `"}}`
+	}
+	cfg := loadConfig(t, `{"batch_size_rows": 1, "stream_maps": {"users": {"__alias__": "people"}, "admins": {"__alias__": "people"}}}`)
+	for _, tc := range []struct{ name, in string }{
+		{"schemas first", input(users, admins, u(1, "x"), a(2, "r"), state(1))},
+		{"interleaved", input(users, u(1, "x"), admins, a(2, "r"), users, state(1))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var logs strings.Builder
+			eng := newEngine()
+			states, err := runLogged(t, eng, cfg, tc.in, &logs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(logs.String(), "not in the schema") {
+				t.Errorf("properties dropped:\n%s", logs.String())
+			}
+			wantValues(t, eng, "PEOPLE", "EMAIL", "x", "")
+			wantValues(t, eng, "PEOPLE", "ROLE", "", "r")
+			if strings.Join(states, " ") != `{"n":1}` {
+				t.Errorf("states %q", states)
+			}
+		})
+	}
+}
+
+// runLogged is run with the log written to logs.
+func runLogged(t testing.TB, eng *memory.Engine, cfg *config.Config, in string, logs *strings.Builder) ([]string, error) {
+	t.Helper()
+	var out strings.Builder
+	err := pipeline.Run(context.Background(), pipeline.Options{Config: cfg, Engine: eng,
+		Server: pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
+		Input:  strings.NewReader(in), StateOut: &out, Now: func() time.Time { return fixedNow },
+		Log: slog.New(slog.NewTextHandler(logs, nil))})
+	return lines(out.String()), err
 }
