@@ -67,7 +67,9 @@ type job struct {
 
 	// Decided by the coordinator when the job starts.
 	replace, truncate bool
-	reuse             bool // few streams: the worker may keep per-stream scratch (see maxStreamsWithSpare)
+	replacesRows      bool           // jobEnsure: the stream's next batch is its first flush, which replaces the table's rows (keyreplace.go)
+	addKey            *engine.Change // jobBatch: the primary key to add after the batch commits (keyreplace.go)
+	reuse             bool           // few streams: the worker may keep per-stream scratch (see maxStreamsWithSpare)
 
 	// Set by the worker (on_database_error: reject, reject.go).
 	noWiden bool      // the table kept columns some values do not fit: those rows are refused
@@ -161,6 +163,9 @@ func (p *pipeline) dispatch() {
 			continue
 		}
 		j := s.queue[0]
+		if j.kind == jobEnsure {
+			j.replacesRows = !s.flushed && (s.settings.Overwrite() || p.cfg.TruncateBeforeLoad)
+		}
 		if j.kind == jobBatch {
 			first := !s.flushed
 			s.flushed = true
@@ -290,15 +295,20 @@ func (p *pipeline) reconcile(ctx context.Context, sess engine.Session, j *job, s
 	if err != nil {
 		return nil, jobInputError(j, err) // names the table and the refused DDL
 	}
-	for _, ch := range changes {
-		if ch.Kind == table.ReplaceKey {
-			replayed, err := p.keyMayChange(ctx, j, cur, want)
-			if err != nil {
-				return nil, err
-			}
-			if replayed {
-				return cur, nil // the table stays as the later SCHEMA made it
-			}
+	loadWith := next // the table the batch is written to
+	if slices.ContainsFunc(changes, func(c table.Change) bool { return c.Kind == table.ReplaceKey }) {
+		plan, err := p.keyMayChange(ctx, sess, j, cur, want)
+		if err != nil {
+			return nil, err
+		}
+		switch plan {
+		case keyReplayed:
+			return cur, nil // the table stays as the later SCHEMA made it
+		case keyLater:
+			next, changes = keepKey(cur, next, changes)
+			loadWith = next
+		case keyAroundLoad:
+			next, changes, j.addKey = splitKeyChange(cur, next, changes)
 		}
 	}
 	for _, ch := range changes {
@@ -312,7 +322,7 @@ func (p *pipeline) reconcile(ctx context.Context, sess engine.Session, j *job, s
 		}
 	}
 	p.tables.set(next)
-	return next, nil
+	return loadWith, nil
 }
 
 // jobInputError gives an input error of the table model (a table that
@@ -335,33 +345,38 @@ func jobInputError(j *job, err error) error {
 	return ie
 }
 
-// keyMayChange allows replacing the primary key only on an empty table
-// (SPEC §4); on a table with rows it fails with both key sets and the
-// manual procedure.
+// keyMayChange allows replacing the primary key only on an empty table,
+// or at the first flush of a stream that replaces the table's rows
+// (SPEC §4, keyreplace.go); on a table with rows otherwise it fails with
+// both key sets and the manual procedure.
 //
 // A SCHEMA (not a batch) whose key is the one the table's comment records
 // as replaced is the input from before the change, re-sent by a run
 // resumed from an earlier state (SPEC §7.6): replayed is true, and the
 // table keeps its key. The SCHEMA after it in the input re-states the new
 // key; a record under the old key still fails here, as its batch's check.
-func (p *pipeline) keyMayChange(ctx context.Context, j *job, cur, want *table.Table) (replayed bool, err error) {
+func (p *pipeline) keyMayChange(ctx context.Context, sess engine.Session, j *job, cur, want *table.Table) (keyPlan, error) {
 	has := true
 	if rc, ok := p.o.Engine.(engine.RowChecker); ok {
+		var err error
 		if has, err = rc.HasRows(ctx, cur); err != nil {
-			return false, err
+			return keyNow, err
 		}
 	}
 	if !has {
 		p.log.Warn("key_properties changed: replacing the primary key of the empty table",
 			"table", cur.QualifiedName(), "from", cur.PrimaryKey, "to", want.PrimaryKey)
-		return false, nil
+		return keyNow, nil
+	}
+	if plan, ok, err := p.rowsReplacedFirst(ctx, sess, j, cur, want); ok || err != nil {
+		return plan, err
 	}
 	// Only a stream the comment names replays: another stream mapped to
 	// the table with the old key is a key disagreement (SPEC §4).
 	if j.kind == jobEnsure && table.ReplacedKeyIs(cur.ReplacedKey, want.PrimaryKey) && table.StreamsInclude(cur.Streams, j.name) {
 		p.log.Info("SCHEMA with the key the table had before its key was replaced: input from before the change, replayed; the table keeps its key",
 			"table", cur.QualifiedName(), "stream", j.name, "line", j.schemaLine, "key", cur.PrimaryKey, "schema_key", want.PrimaryKey)
-		return true, nil
+		return keyReplayed, nil
 	}
 	how := "To change it by hand: run "
 	if len(want.PrimaryKey) > 0 {
@@ -375,7 +390,7 @@ func (p *pipeline) keyMayChange(ctx context.Context, j *job, cur, want *table.Ta
 	if line == noLine {
 		line = 0
 	}
-	return false, &inputerr.Error{Line: line, Stream: j.name, Msg: fmt.Sprintf(
+	return keyNow, &inputerr.Error{Line: line, Stream: j.name, Msg: fmt.Sprintf(
 		"key_properties changed from %v to %v, but table %s has rows and its primary key is not changed automatically. "+
 			"%s%s and run the load again. "+
 			"Or load the stream into a new table (table_name_mappings) from a full refresh. See docs/types.md.",
@@ -410,7 +425,7 @@ func (p *pipeline) load(ctx context.Context, sess engine.Session, j *job) (engin
 	if err != nil {
 		return res, fmt.Errorf("load %s: %w", t.QualifiedName(), err)
 	}
-	return res, nil
+	return res, p.addKeyAfterLoad(ctx, sess, j)
 }
 
 // write builds the data step of a batch: rows classified (upsert, soft or

@@ -31,6 +31,7 @@ func (p *pipeline) handle(m *singer.Message) error {
 	case singer.TypeRecord:
 		return p.onRecord(m)
 	case singer.TypeState:
+		p.noteNullState(m)
 		p.lastState = m.Line
 		p.tracker.add(m.Line, m.Value)
 		return p.advance()

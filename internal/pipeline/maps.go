@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/inputerr"
@@ -27,18 +28,44 @@ type inputStream struct {
 func compileMaps(cfg *config.Config) (*streammap.Mapper, error) {
 	m, err := streammap.Compile(cfg.StreamMaps, cfg.StreamMapConfig)
 	if err != nil {
-		return nil, mapConfigError(err)
+		return nil, mapConfigError(err, 0)
 	}
 	return m, nil
 }
 
-func mapConfigError(err error) error {
-	var ce *streammap.ConfigError
-	if errors.As(err, &ce) {
-		return &config.Error{Key: "stream_maps", Msg: err.Error()}
+// watchMaps stops a running stream-map evaluation at the first signal
+// (Options.Stop) or the hard stop (SPEC §7.5): the coordinator may be in
+// the middle of a long expression, where it does not look at either. The
+// goroutine ends with the run (workCtx).
+func (p *pipeline) watchMaps() {
+	if p.maps.Empty() {
+		return
 	}
-	return err
+	go p.maps.CancelOn(p.workCtx.Done(), p.o.Stop)
 }
+
+// mapConfigError makes a stream map that does not compile, or does not fit
+// the SCHEMA on line (0: found at start), a configuration error naming
+// the setting, the line, the stream and the property once each.
+func mapConfigError(err error, line int64) error {
+	var ce *streammap.ConfigError
+	if !errors.As(err, &ce) {
+		return err
+	}
+	msg := ce.Detail()
+	if line > 0 {
+		msg = fmt.Sprintf("line %d: %s", line, msg)
+	}
+	return &config.Error{Key: "stream_maps", Msg: msg}
+}
+
+// mapEvalError is a stream map's *streammap.EvalError inside an
+// inputerr.Error, which names the stream and property itself: its text is
+// the rest (EvalError.Detail).
+type mapEvalError struct{ ee *streammap.EvalError }
+
+func (e *mapEvalError) Error() string { return e.ee.Detail() }
+func (e *mapEvalError) Unwrap() error { return e.ee }
 
 func (p *pipeline) onSchema(m *singer.Message) error {
 	if p.maps.Empty() {
@@ -58,7 +85,7 @@ func (p *pipeline) onSchema(m *singer.Message) error {
 	}
 	maps, err := p.maps.Schema(m.Stream, m.Schema, keys)
 	if err != nil {
-		if err := mapConfigError(err); errors.As(err, new(*config.Error)) {
+		if err := mapConfigError(err, m.Line); errors.As(err, new(*config.Error)) {
 			return err
 		}
 		return &inputerr.Error{Line: m.Line, Stream: m.Stream, Msg: "stream map", Err: err}
@@ -67,15 +94,70 @@ func (p *pipeline) onSchema(m *singer.Message) error {
 		in = &inputStream{}
 		p.inputs[m.Stream] = in
 	}
+	if err := p.feedsAgree(m, maps); err != nil {
+		return err
+	}
 	in.ident, in.maps = ident, maps
 	for _, sm := range maps {
 		out := *m
-		out.Stream, out.Schema, out.KeyProperties, out.HasKeyProperties = sm.Output, sm.Schema, sm.Keys, len(sm.Keys) > 0
+		out.Stream, out.Schema, out.KeyProperties, out.HasKeyProperties = sm.Output, p.joinedSchema(sm.Output, m.Stream, sm.Schema), sm.Keys, len(sm.Keys) > 0
 		if err := p.onStreamSchema(&out); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// feed is an input stream mapped into an output stream (__alias__), with
+// the keys it gives it.
+type feed struct {
+	input  string
+	keys   []string
+	schema []byte // its latest output schema (mapsjoin.go)
+}
+
+// feedsAgree checks that input streams aliased into one output stream, and
+// so into one table, give it the same keys (SPEC §4: their keys must
+// agree; switching between them is not a change). Without it their
+// SCHEMAs were one stream's key change, silently applied on an empty
+// table. It records the SCHEMA's keys once they agree.
+func (p *pipeline) feedsAgree(m *singer.Message, maps []*streammap.StreamMap) error {
+	if p.feeds == nil {
+		p.feeds = map[string][]feed{}
+	}
+	for _, sm := range maps {
+		for _, f := range p.feeds[sm.Output] {
+			if f.input == m.Stream || slices.Equal(f.keys, sm.Keys) {
+				continue
+			}
+			where := fmt.Sprintf("stream %q", sm.Output)
+			if s := p.streams[sm.Output]; s != nil && s.layout != nil {
+				where = fmt.Sprintf("table %s (stream %q)", s.layout.Table().QualifiedName(), sm.Output)
+			}
+			return &inputerr.Error{Line: m.Line, Stream: m.Stream, Msg: fmt.Sprintf(
+				"streams %q (key_properties %v) and %q (key_properties %v) both load into %s: their keys must agree",
+				f.input, keysText(f.keys), m.Stream, keysText(sm.Keys), where)}
+		}
+	}
+	for _, sm := range maps {
+		fs := p.feeds[sm.Output]
+		i := slices.IndexFunc(fs, func(f feed) bool { return f.input == m.Stream })
+		if i < 0 {
+			fs = append(fs, feed{input: m.Stream})
+			i = len(fs) - 1
+		}
+		fs[i].keys, fs[i].schema = slices.Clone(sm.Keys), sm.Schema
+		p.feeds[sm.Output] = fs
+	}
+	return nil
+}
+
+// keysText prints a key list as keysAgree does: [] for none.
+func keysText(keys []string) []string {
+	if keys == nil {
+		return []string{}
+	}
+	return keys
 }
 
 func (p *pipeline) onRecord(m *singer.Message) error {
@@ -93,11 +175,19 @@ func (p *pipeline) onRecord(m *singer.Message) error {
 	}
 	for _, sm := range in.maps {
 		rec, keep, err := sm.Apply(m.Record)
+		if errors.Is(err, streammap.ErrCancelled) {
+			// A signal stopped the evaluation (watchMaps): the record is
+			// not taken, nor is any after it.
+			if ierr := p.interrupted(); ierr != nil {
+				return ierr
+			}
+			return err
+		}
 		if err != nil {
 			var ee *streammap.EvalError
-			ie := &inputerr.Error{Line: m.Line, Stream: m.Stream, Err: err} // err says "stream map of …"
+			ie := &inputerr.Error{Line: m.Line, Stream: m.Stream, Err: err}
 			if errors.As(err, &ee) {
-				ie.Property = ee.Property
+				ie.Property, ie.Err = ee.Property, &mapEvalError{ee}
 			}
 			if s := p.streams[sm.Output]; s != nil {
 				if err := p.invalid(s, m, ie); err != nil {

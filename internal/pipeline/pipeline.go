@@ -113,6 +113,7 @@ type pipeline struct {
 	streams map[string]*stream
 	maps    *streammap.Mapper       // stream_maps, compiled once
 	inputs  map[string]*inputStream // input streams, under stream maps
+	feeds   map[string][]feed       // output stream → the input streams mapped into it, with their keys (maps.go)
 	// tableOwner is the first stream that loads into each table, to check
 	// that later streams into the same table have the same key.
 	tableOwner map[string]*stream
@@ -134,20 +135,21 @@ type pipeline struct {
 	tables   *catalog
 	sessions chan engine.Session // idle sessions, reused by workers
 
-	tracker    stateTracker
-	rejects    *rejectFile
-	seq        sequencer
-	received   clockText                // _SDC_RECEIVED_AT text, formatted once per chunk
-	receivedAt time.Time                // when the current chunk was read
-	clockGiven bool                     // Options.Now was set: use it for every metadata time
-	metaBuf    tablemap.Meta            // reused per record: Row copies what it keeps
-	extracted  struct{ in, out string } // the last time_extracted text and its canonical form
-	started    string                   // _SDC_SYNC_STARTED_AT text
-	runID      string                   // _SDC_RUN_ID text (prune.go)
-	lastState  int64                    // input line of the last STATE read (prune.go)
-	buffered   int64                    // bytes of records not yet committed (buffers + in-flight)
-	dbRejected int64                    // records the database refused, in reject_path (reject.go)
-	longest    int                      // the longest line reported to Options.LongLine
+	tracker         stateTracker
+	rejects         *rejectFile
+	seq             sequencer
+	received        clockText                // _SDC_RECEIVED_AT text, formatted once per chunk
+	receivedAt      time.Time                // when the current chunk was read
+	clockGiven      bool                     // Options.Now was set: use it for every metadata time
+	metaBuf         tablemap.Meta            // reused per record: Row copies what it keeps
+	extracted       struct{ in, out string } // the last time_extracted text and its canonical form
+	started         string                   // _SDC_SYNC_STARTED_AT text
+	runID           string                   // _SDC_RUN_ID text (prune.go)
+	lastState       int64                    // input line of the last STATE read (prune.go)
+	buffered        int64                    // bytes of records not yet committed (buffers + in-flight)
+	dbRejected      int64                    // records the database refused, in reject_path (reject.go)
+	longest         int                      // the longest line reported to Options.LongLine
+	warnedNullState bool                     // a STATE with a null value was logged (state.go)
 
 	failed error // the first error; once set, nothing new starts
 	// deadline fires when shutdown_timeout_seconds has passed after a
@@ -212,6 +214,7 @@ func newPipeline(o Options) (*pipeline, error) {
 func (p *pipeline) run(ctx context.Context) (err error) {
 	p.workCtx, p.cancelWork = context.WithCancel(ctx)
 	defer p.cancelWork()
+	p.watchMaps()
 	defer func() {
 		p.closeSessions()
 		if p.rejects != nil {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/target-oracle/target-oracle/internal/singer"
 )
 
 // noLine is the frontier when nothing read so far is uncommitted.
@@ -77,4 +79,17 @@ func (t *stateTracker) advance(frontier int64) error {
 		t.afterWrite()
 	}
 	return nil
+}
+
+// noteNullState warns, once per run, of a STATE whose value is null. It is
+// written as received (SPEC §7 rule 2: the line null), and an orchestrator
+// stores it as the tap's state: the tap's next run starts without a
+// bookmark, which a user should be able to trace to the tap.
+func (p *pipeline) noteNullState(m *singer.Message) {
+	if p.warnedNullState || string(m.Value) != "null" {
+		return
+	}
+	p.warnedNullState = true
+	p.log.Warn("STATE with a null value: written as null, as received; an orchestrator stores it as the tap's state, so the tap's next run starts without a bookmark",
+		"line", m.Line)
 }

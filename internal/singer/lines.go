@@ -183,8 +183,14 @@ func (lr *lineReader) buffered() bool {
 	return true
 }
 
-// checkLen strips the line ending and applies the limit.
+// checkLen strips the line ending and applies the limit. A UTF-8 byte
+// order mark at the very start of the input (or of a BATCH file) goes too:
+// RFC 8259 §8.1 lets a parser ignore it, and Windows tools write one
+// (PowerShell's Out-File, Notepad). Elsewhere it stays, and is invalid.
 func (lr *lineReader) checkLen(line []byte) ([]byte, error) {
+	if lr.n == 1 {
+		line = bytes.TrimPrefix(line, []byte("\ufeff"))
+	}
 	if n := len(line); n > 0 && line[n-1] == '\n' {
 		line = line[:n-1]
 		if n > 1 && line[n-2] == '\r' {

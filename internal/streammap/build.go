@@ -44,9 +44,9 @@ type builder struct {
 func (m *Mapper) build(e *entry, stream, alias string, schema []byte, keys []string) (*StreamMap, error) {
 	b := &builder{e: e, stream: stream, schema: schema, propIdx: map[string]int{}, refIdx: map[string]int{}}
 	if err := b.parseSchema(); err != nil {
-		return nil, fmt.Errorf("stream %q: schema: %w", stream, err)
+		return nil, fmt.Errorf("schema: %w", err) // the caller names the stream
 	}
-	sm := &StreamMap{Output: alias, Keys: keys, stream: stream, redact: m.redact}
+	sm := &StreamMap{Output: alias, Keys: keys, stream: stream, redact: m.redact, stop: m.stop}
 	b.sm = sm
 	if e.keysSet {
 		sm.Keys = slices.Clone(e.keys)

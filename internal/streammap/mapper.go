@@ -41,18 +41,35 @@ type ConfigError struct {
 }
 
 func (e *ConfigError) Error() string {
+	if e.Stream == "" && e.Property != "" {
+		return "stream_maps, " + e.Detail()
+	}
+	return "stream_maps: " + e.Detail()
+}
+
+// Detail is the error without its "stream_maps" prefix, for a caller
+// that names the setting itself (config.Error's Key).
+func (e *ConfigError) Detail() string {
 	var b strings.Builder
-	b.WriteString("stream_maps")
 	if e.Stream != "" {
-		fmt.Fprintf(&b, ": stream %q", e.Stream)
+		fmt.Fprintf(&b, "stream %q", e.Stream)
 	}
 	if e.Property != "" {
-		fmt.Fprintf(&b, ", property %q", e.Property)
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "property %q", e.Property)
 	}
 	if e.Expr != "" {
-		fmt.Fprintf(&b, ": expression %q", e.Expr)
+		if b.Len() > 0 {
+			b.WriteString(": ")
+		}
+		fmt.Fprintf(&b, "expression %q", e.Expr)
 	}
-	fmt.Fprintf(&b, ": %v", e.Err)
+	if b.Len() > 0 {
+		b.WriteString(": ")
+	}
+	fmt.Fprintf(&b, "%v", e.Err)
 	return b.String()
 }
 
@@ -66,6 +83,7 @@ type Mapper struct {
 	helpers      starlark.StringDict // md5, sha256, json, datetime, config
 	now          clock               // read by datetime.datetime.now()
 	redact       *redactor           // stream_map_config values, kept out of errors
+	stop         *stopper            // Cancel (cancel.go)
 }
 
 // entry is one stream_maps member.
@@ -107,7 +125,7 @@ func compileMaps(maps map[string]any, mapConfig map[string]any, x *redactor) (*M
 	if err != nil {
 		return nil, &ConfigError{Err: fmt.Errorf("stream_map_config: %w", err)}
 	}
-	m := &Mapper{now: time.Now, redact: x}
+	m := &Mapper{now: time.Now, redact: x, stop: &stopper{}}
 	m.helpers = helpers(cfg, func() time.Time { return m.now() })
 	for _, key := range sortedKeys(maps) {
 		if key == optElse {

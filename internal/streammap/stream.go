@@ -1,6 +1,7 @@
 package streammap
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -18,6 +19,7 @@ type StreamMap struct {
 
 	stream  string    // input stream, for errors
 	redact  *redactor // stream_map_config values, kept out of errors
+	stop    *stopper  // the Mapper's (cancel.go); nil for Identity
 	passAll bool      // no property is computed or removed: a kept record is the input
 
 	infos    map[string]memberInfo // per member name; others get dflt
@@ -91,8 +93,22 @@ func identity(stream string, schema []byte, keys []string) *StreamMap {
 // expression computes or removes are copied byte for byte; when nothing is
 // computed or removed, out is record itself. Otherwise out is newly
 // allocated and owned by the caller. A failing expression is an *EvalError.
+//
+// Once the Mapper is cancelled (Mapper.Cancel), Apply returns ErrCancelled.
 func (m *StreamMap) Apply(record []byte) (out []byte, keep bool, err error) {
-	if out, keep, err = m.apply(record); err != nil {
+	if m.stop != nil {
+		if err := m.stop.enter(m.thread); err != nil {
+			return nil, false, err
+		}
+		out, keep, err = m.apply(record)
+		err = m.stop.leave(err)
+	} else {
+		out, keep, err = m.apply(record)
+	}
+	if errors.Is(err, ErrCancelled) {
+		return nil, false, err
+	}
+	if err != nil {
 		return nil, false, m.redact.error(err)
 	}
 	return out, keep, nil
@@ -281,8 +297,24 @@ func (e *EvalError) Error() string {
 	if e.Property != "" {
 		s += fmt.Sprintf(": property %q", e.Property)
 	}
+	return s + e.tail()
+}
+
+// Detail is the error without the input stream and the property, for a
+// caller that names them itself (inputerr.Error names the line, stream
+// and property once each, SPEC §8).
+func (e *EvalError) Detail() string {
+	s := "stream map"
+	if e.Output != e.Stream {
+		s += fmt.Sprintf(" (output %q)", e.Output)
+	}
+	return s + e.tail()
+}
+
+func (e *EvalError) tail() string {
+	s := ""
 	if e.Expr != "" {
-		s += fmt.Sprintf(": expression %q", e.Expr)
+		s = fmt.Sprintf(": expression %q", e.Expr)
 	}
 	return s + ": " + e.Err.Error()
 }
