@@ -163,7 +163,7 @@ type memTable struct {
 	// (spill.go); spill is nil when rows stay in memory.
 	spill  *spillFile
 	cold   words // a coldRef per row (or fewer: the rows after are not cold)
-	pinned bool // a history table: its rows stay in memory (warmFor)
+	pinned bool  // a history table: its rows stay in memory (warmFor)
 	// warm lists rows that may be warm, for spillRows (warmAny: any row
 	// may be, after a rollback or reindex).
 	warm    []int32
