@@ -102,19 +102,11 @@ func (t *memTable) write(w *engine.Write, now string) (engine.Result, error) {
 			return engine.Result{}, err
 		}
 	}
+	if t.writesCold(w) {
+		return t.writeCold(w, stored, now)
+	}
 	for j, r := range w.Rows {
-		row := make(map[string]string, len(w.Columns))
-		for i, v := range r.Values {
-			if s, ok := stored[[2]int{j, i}]; ok {
-				v = s
-			}
-			if v != "" {
-				row[w.Columns[i]] = v
-			}
-		}
-		if w.DatabaseTime != "" {
-			row[w.DatabaseTime] = now
-		}
+		row := rowMap(w, j, stored, now)
 		switch {
 		case r.Kind == engine.RowHardDelete:
 			res.Deleted += t.remove(row, w.KeyColumns)
@@ -136,6 +128,139 @@ func (t *memTable) write(w *engine.Write, now string) (engine.Result, error) {
 				res.Updated++
 			}
 		}
+	}
+	return res, nil
+}
+
+// rowMap is row j of w as a stored row: its values (those the server
+// would keep where stored says so), empty ones left out, and the
+// database's clock in DatabaseTime.
+func rowMap(w *engine.Write, j int, stored map[[2]int]string, now string) map[string]string {
+	row := make(map[string]string, len(w.Columns))
+	for i, v := range w.Rows[j].Values {
+		if s, ok := stored[[2]int{j, i}]; ok {
+			v = s
+		}
+		if v != "" {
+			row[w.Columns[i]] = v
+		}
+	}
+	if w.DatabaseTime != "" {
+		row[w.DatabaseTime] = now
+	}
+	return row
+}
+
+// writeCold is write for a table whose rows are spilled (writesCold): a
+// new row goes straight to the spill file as a record, with no map; a row
+// whose key exists is warmed and changed as a map (upsert), or deleted.
+// It does what the map path does, row for row.
+func (t *memTable) writeCold(w *engine.Write, stored map[[2]int]string, now string) (engine.Result, error) {
+	res := engine.Result{Known: t.keep}
+	sp := t.spill
+	ids := make([]uint64, len(w.Columns))
+	dbTime := -1
+	for i, c := range w.Columns {
+		ids[i] = sp.id(c)
+		if c == w.DatabaseTime {
+			dbTime = i
+		}
+	}
+	var extra uint64 // a DatabaseTime column the write does not bind
+	if w.DatabaseTime != "" && dbTime < 0 {
+		extra = sp.id(w.DatabaseTime)
+	}
+	keyAt := make([]int, len(t.def.PrimaryKey)) // position in w.Columns; -1: absent, -2: the clock
+	for j, c := range t.def.PrimaryKey {
+		keyAt[j] = slices.Index(w.Columns, c)
+		if c == w.DatabaseTime {
+			keyAt[j] = -2
+		}
+	}
+	vals := make([]string, len(w.Columns))
+	var kb []byte
+	for j, r := range w.Rows {
+		for i := range vals {
+			v := ""
+			if i < len(r.Values) {
+				v = r.Values[i]
+			}
+			if s, ok := stored[[2]int{j, i}]; ok {
+				v = s
+			}
+			if i == dbTime {
+				v = now
+			}
+			vals[i] = v
+		}
+		kb = kb[:0]
+		for _, p := range keyAt {
+			switch {
+			case p == -2:
+				kb = engine.AppendKey(kb, now)
+			case p >= 0:
+				kb = engine.AppendKey(kb, vals[p])
+			default:
+				kb = engine.AppendKey(kb, "")
+			}
+		}
+		hasKey := len(keyAt) > 0
+		i, found := -1, false
+		if hasKey {
+			i, found = t.lookup(kb)
+		}
+		switch {
+		case r.Kind == engine.RowHardDelete:
+			if found {
+				t.save(i)
+				t.unindex(kb, i)
+				t.drop(i)
+				res.Deleted++
+			}
+			continue
+		case found && w.Method == engine.Insert:
+			return engine.Result{}, fmt.Errorf("input line %d: %w", r.Line, oraError(1, fmt.Sprintf("unique constraint (%s) violated", t.def.Name+"_PK")))
+		case found:
+			if err := t.warmRow(i); err != nil {
+				return engine.Result{}, err
+			}
+			row := rowMap(w, j, stored, now)
+			if err := checkMove(t.def.Partition, t.rows[i], row); err != nil {
+				return engine.Result{}, fmt.Errorf("input line %d: %w", r.Line, err)
+			}
+			cols := w.Columns
+			if r.Kind == engine.RowSoftDelete {
+				cols = w.MetadataColumns
+			}
+			t.save(i)
+			update(t.rows[i], row, cols)
+			t.hasRows = true
+			res.Written++
+			res.Updated++
+			continue
+		}
+		sp.begin()
+		for i, v := range vals {
+			if v != "" {
+				sp.add(ids[i], v)
+			}
+		}
+		if w.DatabaseTime != "" && dbTime < 0 {
+			sp.add(extra, now)
+		}
+		ref, err := sp.end()
+		if err != nil {
+			return engine.Result{}, err
+		}
+		t.rows = append(t.rows, nil)
+		t.setCold(len(t.rows)-1, ref)
+		if hasKey {
+			t.index(kb, len(t.rows)-1)
+			t.appended(kb)
+		}
+		t.hasRows = true
+		res.Inserted++
+		res.Written++
 	}
 	return res, nil
 }
@@ -170,12 +295,13 @@ func (t *memTable) insert(row map[string]string) error {
 	}
 	if len(t.def.PrimaryKey) > 0 {
 		k := t.keyOf(row)
-		if _, dup := t.byKey[k]; dup {
+		if _, dup := t.lookup(k); dup {
 			return oraError(1, fmt.Sprintf("unique constraint (%s) violated", t.def.Name+"_PK"))
 		}
-		t.byKey[k] = len(t.rows)
+		t.index(k, len(t.rows))
+		t.appended(k)
 	}
-	t.rows = append(t.rows, row)
+	t.push(row)
 	return nil
 }
 
@@ -206,16 +332,20 @@ func (t *memTable) upsert(row map[string]string, soft bool, w *engine.Write) (bo
 			}
 		}
 		if !matched {
-			t.rows = append(t.rows, row)
+			t.push(row)
 		}
 		return !matched, nil
 	}
 	k := t.keyOf(row)
-	i, ok := t.byKey[k]
+	i, ok := t.lookup(k)
 	if !ok {
-		t.byKey[k] = len(t.rows)
-		t.rows = append(t.rows, row)
+		t.index(k, len(t.rows))
+		t.appended(k)
+		t.push(row)
 		return true, nil
+	}
+	if err := t.warmRow(i); err != nil {
+		return false, err
 	}
 	if err := checkMove(t.def.Partition, t.rows[i], row); err != nil {
 		return false, err
@@ -256,20 +386,20 @@ func (t *memTable) remove(row map[string]string, keys []string) int64 {
 	}
 	if len(t.def.PrimaryKey) > 0 {
 		k := t.keyOf(row)
-		i, ok := t.byKey[k]
+		i, ok := t.lookup(k)
 		if !ok {
 			return 0
 		}
 		t.save(i)
-		t.rows[i] = nil
-		delete(t.byKey, k)
+		t.unindex(k, i)
+		t.drop(i)
 		return 1
 	}
 	var n int64
 	for i, r := range t.rows {
 		if r != nil && sameKey(r, row, keys) {
 			t.save(i)
-			t.rows[i] = nil
+			t.drop(i)
 			n++
 		}
 	}
@@ -291,10 +421,10 @@ func (t *memTable) deleteVersions(d *engine.DeleteVersions) (engine.Result, erro
 		}
 		t.save(i)
 		if d.Hard {
-			t.rows[i] = nil
 			if len(t.def.PrimaryKey) > 0 {
-				delete(t.byKey, t.keyOf(r))
+				t.unindex(t.keyOf(r), i)
 			}
+			t.drop(i)
 			res.Deleted++
 			continue
 		}

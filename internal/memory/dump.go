@@ -85,7 +85,7 @@ func writeRows(path string, t *memTable) error {
 	}
 	w := bufio.NewWriterSize(f, 1<<20) // 4 KiB writes were a tenth of a 400,000-row dump's time
 	rj := newRowWriter(t.def)
-	err = t.eachDumped(func(r map[string]string, vals []string) error {
+	err = t.eachDumped(func(r map[string]string, vals [][]byte) error {
 		if r != nil {
 			w.Write(rj.row(r))
 		} else {
@@ -162,7 +162,7 @@ func (w *rowWriter) row(r map[string]string) []byte {
 }
 
 // values is row for the values of a row in column order.
-func (w *rowWriter) values(vals []string) []byte {
+func (w *rowWriter) values(vals [][]byte) []byte {
 	b := &w.out
 	b.Reset()
 	b.WriteByte('{')
@@ -171,33 +171,49 @@ func (w *rowWriter) values(vals []string) []byte {
 			b.WriteByte(',')
 		}
 		b.Write(w.names[i])
-		w.value(c.Type, vals[i])
+		valueTo(w, c.Type, vals[i])
 	}
 	b.WriteByte('}')
 	return b.Bytes()
 }
 
-func (w *rowWriter) value(t table.Type, v string) {
-	if v == "" {
+func (w *rowWriter) value(t table.Type, v string) { valueTo(w, t, v) }
+
+// valueTo writes one value in the dump's format: a string of a map row or
+// the bytes of a spilled one, written alike.
+func valueTo[T string | []byte](w *rowWriter, t table.Type, v T) {
+	if len(v) == 0 {
 		w.out.WriteString("null")
 		return
 	}
+	date := false
 	switch t.Kind {
 	case table.KindNumber, table.KindBoolean, table.KindJSON:
 		// canonical plain decimal is a JSON number; true / false; compact
 		// JSON as received
-		w.out.WriteString(v)
+		w.out.Write([]byte(v))
 		return
 	case table.KindDate:
-		if len(v) == len("2006-01-02") {
-			v += "T00:00:00"
-		}
+		date = len(v) == len("2006-01-02")
 	}
-	w.out.Write(w.encode(v))
+	if !plainJSON(v) {
+		s := string(v)
+		if date {
+			s += "T00:00:00"
+		}
+		w.out.Write(w.encode(s))
+		return
+	}
+	w.out.WriteByte('"')
+	w.out.Write([]byte(v))
+	if date {
+		w.out.WriteString("T00:00:00")
+	}
+	w.out.WriteByte('"')
 }
 
 // plainJSON reports whether s needs no escape in a JSON string.
-func plainJSON(s string) bool {
+func plainJSON[T string | []byte](s T) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
 			return false

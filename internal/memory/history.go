@@ -42,7 +42,7 @@ func (t *memTable) history(h *engine.History, now string) (engine.Result, error)
 			key[k] = c.Key[i]
 		}
 		key[vf] = c.ValidFrom
-		i, ok := t.byKey[t.keyOf(key)]
+		i, ok := t.lookup(t.keyOf(key))
 		if !ok {
 			return engine.Result{}, fmt.Errorf("input line %d: the current version to close is gone", c.Line)
 		}
@@ -56,7 +56,7 @@ func (t *memTable) history(h *engine.History, now string) (engine.Result, error)
 			key[k] = c.Key[i]
 		}
 		key[vf] = c.ValidFrom
-		if i, ok := t.byKey[t.keyOf(key)]; ok {
+		if i, ok := t.lookup(t.keyOf(key)); ok {
 			t.save(i)
 			t.rows[i][h.Columns[h.TableVersion]] = c.Version
 			res.Updated++

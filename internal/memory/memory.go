@@ -148,8 +148,9 @@ type memTable struct {
 	def     *table.Table
 	keep    bool
 	hasRows bool
-	rows    []map[string]string // in insertion order; nil entries are deleted rows
-	byKey   map[string]int      // key text -> index in rows
+	rows    []map[string]string // in insertion order; nil entries are deleted (or cold) rows
+	byKey   *keyIndex           // key text -> index in rows (keyindex.go)
+	keyBuf  []byte              // keyIs's scratch
 	// unused counts the columns rewrite migrations set UNUSED: they count
 	// toward Oracle's column limit.
 	unused int
@@ -161,8 +162,23 @@ type memTable struct {
 	// spill holds the committed rows of a dump run, cold lists where
 	// (spill.go); spill is nil when rows stay in memory.
 	spill  *spillFile
-	cold   []coldRef
-	pinned bool // a history table: its rows stay in memory (warmFor)
+	cold   words // a coldRef per row (or fewer: the rows after are not cold)
+	pinned bool  // a history table: its rows stay in memory (warmFor)
+	// warm lists rows that may be warm, for spillRows (warmAny: any row
+	// may be, after a rollback or reindex).
+	warm    []int32
+	warmAny bool
+	// unsorted says that the live rows in insertion order may not be in
+	// key order: the dump sorts them (dumpOrder). lastKey is the key of
+	// the last row added (appended; nextKey its scratch).
+	unsorted         bool
+	hasLast          bool
+	lastKey, nextKey []string
+}
+
+// newMemTable returns an empty table.
+func newMemTable(def *table.Table, keep bool, spill *spillFile) *memTable {
+	return &memTable{def: def, keep: keep, byKey: newKeyIndex(), spill: spill}
 }
 
 // migration is a rewrite migration in progress, as the store keeps it.
@@ -201,7 +217,8 @@ func (e *Engine) Describe(ctx context.Context, schema, name string) (*table.Tabl
 	if e.tables[schema+"."+name] == nil {
 		// A real table: assume it has rows (the plan must not promise a
 		// key change that would fail).
-		e.tables[schema+"."+name] = &memTable{def: cloneTable(def), keep: e.keepRows(), hasRows: true, byKey: map[string]int{}, spill: e.spillFile()}
+		e.tables[schema+"."+name] = newMemTable(cloneTable(def), e.keepRows(), e.spillFile())
+		e.tables[schema+"."+name].hasRows = true
 	}
 	return cloneTable(def), nil
 }
@@ -344,8 +361,7 @@ func (s *session) Apply(ctx context.Context, ch engine.Change) error {
 	}
 	switch {
 	case t == nil:
-		t = &memTable{keep: e.keepRows(), byKey: map[string]int{}, spill: e.spillFile()}
-		t.def = cloneTable(ch.Table)
+		t = newMemTable(cloneTable(ch.Table), e.keepRows(), e.spillFile())
 		e.tables[key] = t
 	case ch.Change.Kind == table.Migrate && t.rewrites(ch):
 		if err := t.warmAll(); err != nil { // a rewrite reads every row (spill.go)
@@ -431,6 +447,9 @@ func (s *session) Load(ctx context.Context, steps []engine.Step) (engine.Result,
 	}
 	committed := false
 	defer func() { endUndo(work, !committed) }()
+	if e.spill != nil && e.spill.err != nil {
+		return engine.Result{}, e.spill.err // a row the steps needed could not be read back: rolled back
+	}
 	if h := e.opts.Hooks.Commit; h != nil {
 		if err := h(steps); err != nil {
 			return engine.Result{}, err
@@ -507,7 +526,7 @@ func (e *Engine) applySteps(steps []engine.Step) (map[string]*memTable, engine.R
 			t.begin()
 			work[name] = t
 		}
-		err := t.warmFor(st, now) // rows on disk that st reads (spill.go)
+		err := t.warmFor(st) // rows on disk that st reads (spill.go)
 		var r engine.Result
 		if err == nil {
 			r, err = t.apply(st, now)
@@ -588,19 +607,25 @@ func cloneTable(t *table.Table) *table.Table {
 }
 
 func (t *memTable) clear() {
-	t.rows, t.byKey, t.hasRows, t.cold = nil, map[string]int{}, false, nil
+	t.byKey.free()
+	t.cold.free()
+	t.rows, t.byKey, t.hasRows = nil, newKeyIndex(), false
+	t.warm, t.warmAny, t.unsorted, t.hasLast = nil, false, false, false
 }
 
 // reindex rebuilds the key index (after a change of primary key too),
-// reading the keys of cold rows from the spill file.
+// reading the keys of cold rows from the spill file, and finds again
+// whether the rows are in key order (appended).
 func (t *memTable) reindex() {
-	t.byKey = map[string]int{}
+	t.byKey.free()
+	t.byKey = newKeyIndex()
+	t.unsorted, t.hasLast, t.warmAny = false, false, true
 	if len(t.def.PrimaryKey) == 0 {
 		return
 	}
-	spilled := len(t.cold) > 0
-	if spilled && len(t.cold) < len(t.rows) {
-		t.cold = append(t.cold, make([]coldRef, len(t.rows)-len(t.cold))...)
+	spilled := len(t.cold.w) > 0
+	if spilled && len(t.cold.w) < len(t.rows) {
+		t.cold.resize(len(t.rows))
 	}
 	n := 0
 	for i := range t.rows {
@@ -609,35 +634,38 @@ func (t *memTable) reindex() {
 		}
 		t.rows[n] = t.rows[i]
 		if spilled {
-			t.cold[n] = t.cold[i]
+			t.cold.w[n] = t.cold.w[i]
 		}
 		n++
 	}
 	clear(t.rows[n:])
 	t.rows = t.rows[:n]
 	if spilled {
-		t.cold = t.cold[:n]
+		t.cold.resize(n)
 	}
-	var scratch map[string]string
-	for i, r := range t.rows {
-		if r == nil {
-			var err error
-			if scratch, err = t.spill.read(t.cold[i], scratch); err != nil {
-				t.spill.err = cmp.Or(t.spill.err, err)
-				continue
-			}
-			r = scratch
+	var k []byte
+	for i := range t.rows {
+		var err error
+		if k, err = t.keyAt(k[:0], i); err != nil {
+			t.spill.err = cmp.Or(t.spill.err, err)
+			continue
 		}
-		t.byKey[t.keyOf(r)] = i
+		t.index(k, i)
+		t.appended(k)
 	}
 }
 
-func (t *memTable) keyOf(r map[string]string) string {
-	var k []byte
+// keyOf is the key text of a row: its primary key values, each as
+// engine.AppendKey writes it.
+func (t *memTable) keyOf(r map[string]string) []byte {
+	return t.appendKeyOf(nil, r)
+}
+
+func (t *memTable) appendKeyOf(dst []byte, r map[string]string) []byte {
 	for _, c := range t.def.PrimaryKey {
-		k = engine.AppendKey(k, r[c])
+		dst = engine.AppendKey(dst, r[c])
 	}
-	return string(k)
+	return dst
 }
 
 // ordered returns the live rows by primary key, else in insertion order.

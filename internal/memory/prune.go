@@ -74,10 +74,10 @@ func (t *memTable) deleteMissing(d *engine.DeleteMissing) (engine.Result, error)
 		}
 		t.save(i) // the Load's undo log (undo.go)
 		if d.Hard {
-			t.rows[i] = nil
 			if len(t.def.PrimaryKey) > 0 {
-				delete(t.byKey, t.keyOf(r))
+				t.unindex(t.keyOf(r), i)
 			}
+			t.drop(i)
 			continue
 		}
 		r[d.DeletedColumn] = d.At

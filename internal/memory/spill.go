@@ -1,7 +1,6 @@
 package memory
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -14,44 +13,48 @@ import (
 )
 
 // A dump run keeps its committed rows on disk, not as maps (SPEC §11: peak
-// RSS ≤ 200 MB whatever the row count). When a Load commits, the rows it
-// added or changed are appended to one spill file, and the table keeps
-// only where each row is (a coldRef, 16 bytes) besides its key index. A
-// row comes back as a map ("warm") when a step needs it: a keyed write
-// warms the rows whose keys it hits before it runs (warmFor), any other
-// step, a migration or a rollback's reindex warms the whole table (they
-// cost O(table rows) anyway, SPEC §11). A Load that fails takes its
-// changes back with the undo log as before: what it warmed is already
-// written, and its new rows were never spilled. The dump reads the rows
-// back one at a time (eachOrdered).
+// RSS ≤ 200 MB whatever the row count). A write that finds rows by key, or
+// only appends, writes each new row straight to one spill file as a
+// record (writeCold in apply.go: no map is built); a row that a step
+// changes comes back as a map ("warm") and is written again when its Load
+// commits. The table keeps per row only where its record is (a coldRef,
+// 8 bytes) and its pointer slot, and its key index holds hashes
+// (keyindex.go). A keyed write warms the rows whose keys it hits; any
+// other step, a migration or a rollback's reindex warms the whole table
+// (they cost O(table rows) anyway, SPEC §11). A Load that fails takes its
+// changes back with the undo log: what it warmed is already on disk, its
+// new records are cut off with the rows. The dump reads the rows back one
+// at a time, in insertion order unless keys came out of order (dumpOrder).
 //
 // A row is in exactly one of three states: warm (rows[i] != nil), cold
-// (cold[i].n > 0, rows[i] == nil) or deleted (neither).
+// (cold[i] != 0, rows[i] == nil) or deleted (neither).
 
-// coldRef is where a cold row's encoding lies in the spill file; n is its
-// length plus one (0: the row is not cold).
-type coldRef struct {
-	off int64
-	n   int64
-}
+// coldRef is where a cold row's record lies in the spill file: its
+// offset plus one (0: the row is not cold). A record is its length (a
+// uvarint) and then its name id, value pairs: 8 bytes a row in memory.
+type coldRef uint64
 
 // spillFile is the file of every table's cold rows, with the column names
 // they use (a row is encoded as name id, value pairs).
 type spillFile struct {
 	f     *os.File
-	w     *bufio.Writer
-	size  int64 // bytes written, flushed or not
-	dirty bool  // w holds bytes not flushed
+	pend  []byte // the last bytes written, not yet in the file (they end at size)
+	size  int64  // bytes written, in the file or pend
 	names []string
 	ids   map[string]uint64
 	enc   []byte
 	win   []byte // a window of the file read ahead, for rows read in order
 	winAt int64
-	err   error // the first error of a call that cannot return one (reindex)
+	err   error // the first error of a call that cannot return one (reindex, lookups)
 	// pos maps name ids to the columns of posOf, for readValues.
 	pos   []int
 	posOf *table.Table
+	key   [][]byte // appendKey's values
 }
+
+// spillChunk is how many bytes the spill file gathers before a write, and
+// how far it reads ahead when rows are read in order.
+const spillChunk = 1 << 20
 
 // newSpillFile creates the spill file in the system's temporary directory.
 // It is removed at once where the system allows (the open file lives on),
@@ -62,7 +65,7 @@ func newSpillFile() (*spillFile, error) {
 		return nil, fmt.Errorf("dump: spill file: %w", err)
 	}
 	_ = os.Remove(f.Name()) // unlinked, the open file lives on: nothing is left behind a killed run
-	return &spillFile{f: f, w: bufio.NewWriterSize(f, 1<<20), ids: map[string]uint64{}}, nil
+	return &spillFile{f: f, ids: map[string]uint64{}}, nil
 }
 
 // close closes and removes the file.
@@ -77,62 +80,132 @@ func (s *spillFile) close() error {
 	return err
 }
 
-// write appends the encoding of row and returns where it lies.
-func (s *spillFile) write(row map[string]string) (coldRef, error) {
-	b := s.enc[:0]
-	for name, v := range row {
-		id, ok := s.ids[name]
-		if !ok {
-			id = uint64(len(s.names))
-			s.ids[name] = id
-			s.names = append(s.names, name)
+// id is the name id of a column name.
+func (s *spillFile) id(name string) uint64 {
+	id, ok := s.ids[name]
+	if !ok {
+		id = uint64(len(s.names))
+		s.ids[name] = id
+		s.names = append(s.names, name)
+	}
+	return id
+}
+
+// begin starts a record; add and end build it.
+func (s *spillFile) begin() { s.enc = s.enc[:0] }
+
+// add appends one value of the record begun.
+func (s *spillFile) add(id uint64, v string) {
+	s.enc = binary.AppendUvarint(s.enc, id)
+	s.enc = binary.AppendUvarint(s.enc, uint64(len(v)))
+	s.enc = append(s.enc, v...)
+}
+
+// end appends the record begun and returns where it lies.
+func (s *spillFile) end() (coldRef, error) {
+	ref := coldRef(s.size + 1)
+	n := len(s.pend)
+	s.pend = binary.AppendUvarint(s.pend, uint64(len(s.enc)))
+	s.pend = append(s.pend, s.enc...)
+	s.size += int64(len(s.pend) - n)
+	if len(s.pend) >= spillChunk {
+		if err := s.flush(); err != nil {
+			return 0, err
 		}
-		b = binary.AppendUvarint(b, id)
-		b = binary.AppendUvarint(b, uint64(len(v)))
-		b = append(b, v...)
 	}
-	s.enc = b
-	if _, err := s.w.Write(b); err != nil {
-		return coldRef{}, fmt.Errorf("dump: spill file: %w", err)
-	}
-	ref := coldRef{off: s.size, n: int64(len(b)) + 1}
-	s.size += int64(len(b))
-	s.dirty = true
 	return ref, nil
 }
 
-// flush makes what was written readable.
+// write appends the encoding of row and returns where it lies.
+func (s *spillFile) write(row map[string]string) (coldRef, error) {
+	s.begin()
+	for name, v := range row {
+		s.add(s.id(name), v)
+	}
+	return s.end()
+}
+
+// flush writes what pend holds.
 func (s *spillFile) flush() error {
-	if !s.dirty {
+	if len(s.pend) == 0 {
 		return nil
 	}
-	s.dirty = false
-	if err := s.w.Flush(); err != nil {
+	if _, err := s.f.WriteAt(s.pend, s.size-int64(len(s.pend))); err != nil {
 		return fmt.Errorf("dump: spill file: %w", err)
 	}
+	s.pend = s.pend[:0]
 	return nil
 }
 
 // bytes returns the encoding of the row at ref, valid until the next
-// read.
+// read or write.
 func (s *spillFile) bytes(ref coldRef) ([]byte, error) {
-	if err := s.flush(); err != nil {
-		return nil, err
-	}
-	n := ref.n - 1
-	if ref.off < s.winAt || ref.off+n > s.winAt+int64(len(s.win)) {
-		size := max(n, 1<<20)
-		if int64(cap(s.win)) < size {
-			s.win = make([]byte, size)
+	off := int64(ref) - 1
+	var b []byte
+	if pendAt := s.size - int64(len(s.pend)); off >= pendAt {
+		b = s.pend[off-pendAt:]
+	} else {
+		var err error
+		if b, err = s.window(off, min(binary.MaxVarintLen64, pendAt-off)); err != nil {
+			return nil, err
 		}
-		s.win = s.win[:size]
-		m, err := s.f.ReadAt(s.win, ref.off)
-		if err != nil && !(errors.Is(err, io.EOF) && int64(m) >= n) {
-			return nil, fmt.Errorf("dump: spill file: %w", err)
+		n, m := binary.Uvarint(b)
+		if m <= 0 {
+			return nil, errors.New("dump: spill file: bad row")
 		}
-		s.win, s.winAt = s.win[:m], ref.off
+		if b, err = s.window(off, int64(m)+int64(n)); err != nil {
+			return nil, err
+		}
 	}
-	return s.win[ref.off-s.winAt : ref.off-s.winAt+n], nil
+	n, m := binary.Uvarint(b)
+	if m <= 0 || uint64(len(b)-m) < n {
+		return nil, errors.New("dump: spill file: bad row")
+	}
+	return b[m : m+int(n)], nil
+}
+
+// window returns the n bytes of the file at off. Reading on from the
+// window's end (rows in order) reads a chunk ahead; elsewhere (a row a key
+// hit) it reads a little.
+func (s *spillFile) window(off, n int64) ([]byte, error) {
+	end := s.winAt + int64(len(s.win))
+	if off >= s.winAt && off+n <= end {
+		return s.win[off-s.winAt : off-s.winAt+n], nil
+	}
+	size := max(n, 16<<10)
+	if off >= s.winAt && off <= end {
+		size = max(n, spillChunk)
+	}
+	size = min(size, s.size-int64(len(s.pend))-off)
+	if int64(cap(s.win)) < size {
+		s.win = make([]byte, max(size, 16<<10))
+	}
+	s.win = s.win[:size]
+	m, err := s.f.ReadAt(s.win, off)
+	if err != nil && !(errors.Is(err, io.EOF) && int64(m) >= n) {
+		s.win, s.winAt = s.win[:0], 0
+		return nil, fmt.Errorf("dump: spill file: %w", err)
+	}
+	s.win, s.winAt = s.win[:m], off
+	return s.win[:n], nil
+}
+
+// pairs calls f with each name id, value pair of a record.
+func pairs(b []byte, f func(id uint64, v []byte)) error {
+	for len(b) > 0 {
+		id, k := binary.Uvarint(b)
+		if k <= 0 {
+			return errors.New("dump: spill file: bad row")
+		}
+		b = b[k:]
+		l, k := binary.Uvarint(b)
+		if k <= 0 || uint64(len(b)-k) < l {
+			return errors.New("dump: spill file: bad row")
+		}
+		f(id, b[k:k+int(l)])
+		b = b[k+int(l):]
+	}
+	return nil
 }
 
 // read decodes the row at ref into dst (cleared first; a new map if nil).
@@ -146,97 +219,135 @@ func (s *spillFile) read(ref coldRef, dst map[string]string) (map[string]string,
 	} else {
 		clear(dst)
 	}
-	for len(b) > 0 {
-		id, k := binary.Uvarint(b)
-		if k <= 0 || id >= uint64(len(s.names)) {
-			return nil, errors.New("dump: spill file: bad row")
+	bad := false
+	err = pairs(b, func(id uint64, v []byte) {
+		if id >= uint64(len(s.names)) {
+			bad = true
+			return
 		}
-		b = b[k:]
-		l, k := binary.Uvarint(b)
-		if k <= 0 || uint64(len(b)-k) < l {
-			return nil, errors.New("dump: spill file: bad row")
+		dst[s.names[id]] = string(v)
+	})
+	if err == nil && bad {
+		err = errors.New("dump: spill file: bad row")
+	}
+	return dst, err
+}
+
+// appendKey appends the key text (keyOf) of the row at ref, for the
+// primary key columns pk.
+func (s *spillFile) appendKey(dst []byte, ref coldRef, pk []string) ([]byte, error) {
+	b, err := s.bytes(ref)
+	if err != nil {
+		return dst, err
+	}
+	s.key = append(s.key[:0], make([][]byte, len(pk))...)
+	for j, c := range pk {
+		id, ok := s.ids[c]
+		if !ok {
+			continue
 		}
-		dst[s.names[id]] = string(b[k : k+int(l)])
-		b = b[k+int(l):]
+		if err := pairs(b, func(got uint64, v []byte) {
+			if got == id {
+				s.key[j] = v
+			}
+		}); err != nil {
+			return dst, err
+		}
+	}
+	for _, v := range s.key {
+		dst = binary.AppendUvarint(dst, uint64(len(v)))
+		dst = append(dst, v...)
 	}
 	return dst, nil
 }
 
-func (t *memTable) isCold(i int) bool { return i < len(t.cold) && t.cold[i].n > 0 }
+func (t *memTable) isCold(i int) bool { return i < len(t.cold.w) && t.cold.w[i] != 0 }
+
+// setCold makes row i cold at ref.
+func (t *memTable) setCold(i int, ref coldRef) {
+	if len(t.cold.w) <= i {
+		t.cold.resize(len(t.rows))
+	}
+	t.rows[i], t.cold.w[i] = nil, uint64(ref)
+}
+
+// drop deletes row i, warm or cold.
+func (t *memTable) drop(i int) {
+	t.rows[i] = nil
+	if i < len(t.cold.w) {
+		t.cold.w[i] = 0
+	}
+}
+
+// noteWarm records that row i is warm, for spillRows.
+func (t *memTable) noteWarm(i int) {
+	if t.spill != nil && !t.pinned {
+		t.warm = append(t.warm, int32(i))
+	}
+}
+
+// push appends a warm row.
+func (t *memTable) push(row map[string]string) {
+	t.rows = append(t.rows, row)
+	t.noteWarm(len(t.rows) - 1)
+}
 
 // warmRow brings row i back as a map.
 func (t *memTable) warmRow(i int) error {
 	if !t.isCold(i) {
 		return nil
 	}
-	r, err := t.spill.read(t.cold[i], nil)
+	r, err := t.spill.read(coldRef(t.cold.w[i]), nil)
 	if err != nil {
 		return err
 	}
-	t.rows[i], t.cold[i] = r, coldRef{}
+	t.rows[i], t.cold.w[i] = r, 0
+	t.noteWarm(i)
 	return nil
 }
 
 // warmAll brings every cold row back.
 func (t *memTable) warmAll() error {
-	for i := range t.cold {
+	for i := range t.cold.w {
 		if err := t.warmRow(i); err != nil {
 			return err
 		}
 	}
-	t.cold = t.cold[:0]
+	t.cold.free()
 	return nil
 }
 
-// warmFor warms what step st reads: for a write into a table with a
-// primary key, the rows its keys hit (as upsert and remove find them,
-// by keyOf of the row the write builds); for an insert without deletes
-// into a table without one, nothing (it only appends); for anything else
-// the table. A history table stays warm: its every batch reads all its
-// versions (versionsOf), and spilling and warming it per batch would
-// only add to that.
-func (t *memTable) warmFor(st engine.Step, now string) error {
+// warmFor warms what step st reads when that is not a write's rows found
+// by key (write warms those itself, as it finds them): for an insert
+// without deletes into a table without a primary key, nothing (it only
+// appends); for anything else the table. A history table stays warm: its
+// every batch reads all its versions (versionsOf), and spilling and
+// warming it per batch would only add to that.
+func (t *memTable) warmFor(st engine.Step) error {
 	switch st.(type) {
 	case *engine.History, *engine.CloseVersions:
 		t.pinned = true
 	}
-	if t.spill == nil || len(t.cold) == 0 {
+	if t.spill == nil || len(t.cold.w) == 0 {
 		return nil
 	}
-	w, ok := st.(*engine.Write)
-	if ok && len(t.def.PrimaryKey) == 0 && w.Method == engine.Insert && !slices.ContainsFunc(w.Rows, func(r engine.Row) bool { return r.Kind == engine.RowHardDelete }) {
+	if w, ok := st.(*engine.Write); ok && t.writesCold(w) {
 		return nil
 	}
-	if !ok || len(t.def.PrimaryKey) == 0 {
-		return t.warmAll()
+	return t.warmAll()
+}
+
+// writesCold reports whether write w finds its rows by key, or only
+// appends: then it can add new rows as spilled records (apply.go,
+// writeCold) and warm only the rows its keys hit.
+func (t *memTable) writesCold(w *engine.Write) bool {
+	if t.spill == nil || t.pinned {
+		return false
 	}
-	idx := make([]int, len(t.def.PrimaryKey))
-	for j, c := range t.def.PrimaryKey {
-		idx[j] = slices.Index(w.Columns, c)
-		if c == w.DatabaseTime {
-			idx[j] = -2
-		}
+	if len(t.def.PrimaryKey) > 0 {
+		return true
 	}
-	var kb []byte
-	for _, r := range w.Rows {
-		kb = kb[:0]
-		for _, i := range idx {
-			switch {
-			case i == -2:
-				kb = engine.AppendKey(kb, now)
-			case i >= 0 && i < len(r.Values):
-				kb = engine.AppendKey(kb, r.Values[i])
-			default:
-				kb = engine.AppendKey(kb, "")
-			}
-		}
-		if i, ok := t.byKey[string(kb)]; ok {
-			if err := t.warmRow(i); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return w.Method == engine.Insert && !slices.ContainsFunc(w.Rows, func(r engine.Row) bool { return r.Kind == engine.RowHardDelete })
 }
 
 // retypes reports whether next changes the type of a column t has, so
@@ -251,25 +362,42 @@ func (t *memTable) retypes(next *table.Table) bool {
 }
 
 // spillRows writes the table's warm rows to the spill file and lets their
-// maps go (after a commit).
+// maps go (after a commit). It visits the rows noted warm, not the table:
+// a Load costs per row it touched.
 func (t *memTable) spillRows() error {
 	if t.spill == nil || t.pinned {
+		t.warm = nil
 		return nil
 	}
-	if len(t.cold) < len(t.rows) {
-		t.cold = append(t.cold, make([]coldRef, len(t.rows)-len(t.cold))...)
-	}
-	for i, r := range t.rows {
+	spill := func(i int) error {
+		r := t.rows[i]
 		if r == nil {
-			continue
+			return nil
 		}
 		ref, err := t.spill.write(r)
 		if err != nil {
 			return err
 		}
-		t.rows[i], t.cold[i] = nil, ref
+		t.setCold(i, ref)
+		return nil
 	}
-	return t.spill.flush()
+	if t.warmAny {
+		for i := range t.rows {
+			if err := spill(i); err != nil {
+				return err
+			}
+		}
+	} else {
+		for _, i := range t.warm {
+			if int(i) < len(t.rows) {
+				if err := spill(int(i)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	t.warm, t.warmAny = t.warm[:0], false
+	return nil
 }
 
 // live reports whether row i holds a row (warm or cold).
@@ -279,20 +407,20 @@ func (t *memTable) live(i int) bool { return t.rows[i] != nil || t.isCold(i) }
 // else insertion). A cold row is read into one map reused from call to
 // call: f must not keep it.
 func (t *memTable) eachOrdered(f func(map[string]string) error) error {
-	return t.each(true, func(r map[string]string, _ []string) error { return f(r) })
+	return t.each(true, func(r map[string]string, _ [][]byte) error { return f(r) })
 }
 
 // eachDumped calls f with every live row in dump order: a warm row as its
 // map, a cold one as its values in column order (vals, reused from call
-// to call; f must not keep it). The dump renders cold rows from vals
-// without a map per row.
-func (t *memTable) eachDumped(f func(r map[string]string, vals []string) error) error {
+// to call and valid until f returns; f must not keep them). The dump
+// renders cold rows from vals without a map or a string per value.
+func (t *memTable) eachDumped(f func(r map[string]string, vals [][]byte) error) error {
 	return t.each(false, f)
 }
 
 // each is eachOrdered with asMaps, else eachDumped.
-func (t *memTable) each(asMaps bool, f func(r map[string]string, vals []string) error) error {
-	if t.spill == nil || len(t.cold) == 0 {
+func (t *memTable) each(asMaps bool, f func(r map[string]string, vals [][]byte) error) error {
+	if t.spill == nil || len(t.cold.w) == 0 {
 		for _, r := range t.ordered() {
 			if err := f(r, nil); err != nil {
 				return err
@@ -300,56 +428,114 @@ func (t *memTable) each(asMaps bool, f func(r map[string]string, vals []string) 
 		}
 		return nil
 	}
-	order := make([]int, 0, len(t.rows))
-	if np := len(t.def.PrimaryKey); np > 0 {
-		// Key values by row from the key index; rows come in insertion
-		// order, which is key order when keys arrive increasing: then a
-		// check of neighbours replaces the sort.
-		keys := make([]string, len(t.rows)*np)
-		for k, i := range t.byKey {
-			splitKey(keys[i*np:(i+1)*np], k)
-			order = append(order, i)
-		}
-		slices.Sort(order)
-		cmpRows := func(a, b int) int { return t.compareKeys(keys[a*np:(a+1)*np], keys[b*np:(b+1)*np]) }
-		if !slices.IsSortedFunc(order, cmpRows) {
-			slices.SortFunc(order, cmpRows)
-		}
-	} else {
-		for i := range t.rows {
-			if t.live(i) {
-				order = append(order, i)
-			}
-		}
+	order, err := t.dumpOrder()
+	if err != nil {
+		return err
 	}
-	vals := make([]string, len(t.def.Columns))
+	vals := make([][]byte, len(t.def.Columns))
 	var scratch map[string]string
-	for _, i := range order {
+	visit := func(i int) error {
 		r := t.rows[i]
 		var err error
 		switch {
 		case r != nil:
 		case asMaps:
-			scratch, err = t.spill.read(t.cold[i], scratch)
+			scratch, err = t.spill.read(coldRef(t.cold.w[i]), scratch)
 			r = scratch
 		default:
-			err = t.spill.readValues(t.cold[i], t.def, vals)
+			err = t.spill.readValues(coldRef(t.cold.w[i]), t.def, vals)
 		}
 		if err != nil {
 			return err
 		}
-		if err := f(r, vals); err != nil {
+		return f(r, vals)
+	}
+	if order == nil { // insertion order
+		for i := range t.rows {
+			if t.live(i) {
+				if err := visit(i); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	for _, i := range order {
+		if err := visit(int(i)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// dumpOrder returns the live rows by primary key, or nil when that is
+// insertion order: no primary key, or keys that came in increasing order
+// (unsorted says when they did not, as rows are added; reindex finds it
+// again). Only then are the keys read and sorted; a stable sort, as
+// ordered does.
+func (t *memTable) dumpOrder() ([]int32, error) {
+	np := len(t.def.PrimaryKey)
+	if np == 0 || !t.unsorted {
+		return nil, nil
+	}
+	var texts []byte
+	var ends []int
+	var order []int32
+	for i := range t.rows {
+		if !t.live(i) {
+			continue
+		}
+		var err error
+		if texts, err = t.keyAt(texts, i); err != nil {
+			return nil, err
+		}
+		ends = append(ends, len(texts))
+		order = append(order, int32(i))
+	}
+	keys := make([]string, len(order)*np)
+	all := string(texts)
+	for j := range order {
+		from := 0
+		if j > 0 {
+			from = ends[j-1]
+		}
+		splitKey(keys[j*np:(j+1)*np], all[from:ends[j]])
+	}
+	pos := make([]int32, len(order))
+	for j := range pos {
+		pos[j] = int32(j)
+	}
+	slices.SortStableFunc(pos, func(a, b int32) int {
+		return t.compareKeys(keys[int(a)*np:int(a+1)*np], keys[int(b)*np:int(b+1)*np])
+	})
+	for j, p := range pos {
+		pos[j] = order[p]
+	}
+	return pos, nil
+}
+
+// appended notes the key text of a row added at the end, for dumpOrder.
+func (t *memTable) appended(k []byte) {
+	np := len(t.def.PrimaryKey)
+	if np == 0 || t.unsorted {
+		return
+	}
+	if len(t.lastKey) != np || len(t.nextKey) != np {
+		t.lastKey, t.nextKey, t.hasLast = make([]string, np), make([]string, np), false
+	}
+	splitKey(t.nextKey, string(k))
+	if t.hasLast && t.compareKeys(t.lastKey, t.nextKey) >= 0 {
+		t.unsorted = true
+		return
+	}
+	t.lastKey, t.nextKey, t.hasLast = t.nextKey, t.lastKey, true
+}
+
 // readValues decodes the row at ref into vals, by the column order of
-// def ("" for a column the row lacks, which the dump writes as null,
+// def (nil for a column the row lacks, which the dump writes as null,
 // like an empty value). Names not among def's columns are left out, as
-// the dump leaves them out.
-func (s *spillFile) readValues(ref coldRef, def *table.Table, vals []string) error {
+// the dump leaves them out. The values are valid until the next read.
+func (s *spillFile) readValues(ref coldRef, def *table.Table, vals [][]byte) error {
 	b, err := s.bytes(ref)
 	if err != nil {
 		return err
@@ -372,7 +558,7 @@ func (s *spillFile) readValues(ref coldRef, def *table.Table, vals []string) err
 			return errors.New("dump: spill file: bad row")
 		}
 		if p := s.pos[id]; p >= 0 {
-			vals[p] = string(b[k : k+int(l)])
+			vals[p] = b[k : k+int(l)]
 		}
 		b = b[k+int(l):]
 	}

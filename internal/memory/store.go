@@ -46,7 +46,8 @@ func (e *Engine) load() error {
 		return fmt.Errorf("store %s: %w", e.opts.StorePath, err)
 	}
 	for name, st := range s.Tables {
-		t := &memTable{def: st.Def, keep: true, hasRows: st.HasRows, rows: st.Rows, unused: st.Unused, migration: st.Migration}
+		t := newMemTable(st.Def, true, nil)
+		t.hasRows, t.rows, t.unused, t.migration = st.HasRows, st.Rows, st.Unused, st.Migration
 		t.reindex()
 		e.tables[name] = t
 	}

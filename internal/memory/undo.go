@@ -16,9 +16,9 @@ type undoLog struct {
 	saved   map[int]map[string]string // rows before the Load first changed them, by index (nil: the row was absent)
 	// cleared holds the table's rows and key index when a Replace in this
 	// Load emptied it; later changes are to rows the Load added.
-	cleared      bool
-	clearedRows  []map[string]string
-	clearedByKey map[string]int
+	cleared     bool
+	clearedRows []map[string]string
+	clearedCold words
 }
 
 // begin starts logging the changes of a Load.
@@ -44,7 +44,10 @@ func (t *memTable) save(i int) {
 // saveAll is save before the table is emptied (Replace).
 func (t *memTable) saveAll() {
 	if u := t.undo; u != nil && !u.cleared {
-		u.cleared, u.clearedRows, u.clearedByKey = true, t.rows, t.byKey
+		// the undo log owns the table's cold references now (clear
+		// would free them)
+		u.cleared, u.clearedRows, u.clearedCold = true, t.rows, t.cold
+		t.cold = words{}
 	}
 }
 
@@ -55,15 +58,20 @@ func (t *memTable) rollback() {
 		return
 	}
 	if u.cleared {
-		t.rows, t.byKey = u.clearedRows, u.clearedByKey
+		t.cold.free()
+		t.rows, t.cold = u.clearedRows, u.clearedCold
+		u.clearedCold = words{}
 	}
-	clear(t.rows[u.rows:]) // the appended rows: let them go
+	clear(t.rows[u.rows:]) // the appended rows (and their records): let them go
 	t.rows = t.rows[:u.rows]
-	if len(t.cold) > u.rows {
-		t.cold = t.cold[:u.rows]
+	if len(t.cold.w) > u.rows {
+		t.cold.resize(u.rows)
 	}
 	for i, r := range u.saved {
-		t.rows[i] = r
+		t.rows[i] = r // warm, as save found it
+		if i < len(t.cold.w) {
+			t.cold.w[i] = 0
+		}
 	}
 	t.hasRows = u.hasRows
 	t.reindex()
@@ -75,6 +83,8 @@ func endUndo(tables map[string]*memTable, rollback bool) {
 	for _, t := range tables {
 		if rollback {
 			t.rollback()
+		} else if t.undo != nil {
+			t.undo.clearedCold.free()
 		}
 		t.undo = nil
 	}

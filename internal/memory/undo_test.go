@@ -69,7 +69,7 @@ func TestFailedLoadRollsBack(t *testing.T) {
 					}
 					e := New(o)
 					t.Cleanup(func() { e.Close() })
-					e.tables["S.T"] = &memTable{def: d, keep: true, byKey: map[string]int{}, spill: e.spillFile()}
+					e.tables["S.T"] = newMemTable(d, true, e.spillFile())
 					if spill && e.spill == nil {
 						t.Fatal("no spill file")
 					}

@@ -226,20 +226,26 @@ func (b *binder) texts(bd *oraclesql.Bind, rows []engine.Row, n int, dst []strin
 		}
 		return dst, nil
 	}
+	// A value the row before also had (the metadata columns' times of a
+	// batch, a run's start) shares that row's text: converted once, stored
+	// once.
 	b.buf, b.ends = b.buf[:0], b.ends[:0]
+	prev, start := "", 0
 	for i := range dst {
 		v := rows[i].Values
 		if k < 0 || k >= len(v) {
 			return nil, missing(bd, rows[i])
 		}
-		b.buf = oraclesql.AppendBindText(b.buf, bd.Type, v[k])
-		b.ends = append(b.ends, len(b.buf))
+		if i == 0 || v[k] != prev {
+			start = len(b.buf)
+			b.buf = oraclesql.AppendBindText(b.buf, bd.Type, v[k])
+			prev = v[k]
+		}
+		b.ends = append(b.ends, start, len(b.buf))
 	}
 	all := string(b.buf) // one allocation for the column
-	start := 0
-	for i, end := range b.ends {
-		dst[i] = all[start:end]
-		start = end
+	for i := range dst {
+		dst[i] = all[b.ends[2*i]:b.ends[2*i+1]]
 	}
 	return dst, nil
 }
@@ -328,7 +334,21 @@ func (b *binder) long(st *oraclesql.Statement, rows []engine.Row, bareOK func(j 
 		if !isText(bd.Type) && !bd.Type.IsBinary() {
 			continue
 		}
+		// A value no longer than both expandedBytes and the VARCHAR limit
+		// (half of each for national text: UTF-16 at most doubles UTF-8)
+		// fits a VARCHAR bind and is never long by the ORA-24816 rule:
+		// most values need no closer look.
+		short := min(expandedBytes, b.maxString)
+		switch {
+		case bd.Type.IsBinary():
+			short = -1
+		case bd.Type.National:
+			short /= 2
+		}
 		for i, s := range bufs[j].texts {
+			if len(s) <= short {
+				continue
+			}
 			fits := b.fits(bd.Type, s)
 			if fits && !(locBefore[i] && b.wireLen(bd.Type, s) > expandedBytes) {
 				continue
