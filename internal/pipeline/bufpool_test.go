@@ -139,3 +139,21 @@ func TestBufferPoolChunks(t *testing.T) {
 		t.Errorf("the pool holds %d chunks, at most %d wanted", len(pool.chunks), poolChunks)
 	}
 }
+
+// Full chunks of rows up to 64 columns wide share the pool's capacity;
+// a width that would leave much of it unused gets chunks of its own size.
+func TestPoolableWidths(t *testing.T) {
+	for w := 1; w <= 64; w++ {
+		if n := chunkRows(w) * w; !poolable(n) {
+			t.Errorf("width %d (%d slots a chunk): not poolable", w, n)
+		}
+	}
+	for _, tc := range []struct {
+		width int
+		want  bool
+	}{{200, true}, {300, false}, {513, false}, {1024, true}, {1500, false}} {
+		if got := poolable(chunkRows(tc.width) * tc.width); got != tc.want {
+			t.Errorf("width %d (%d slots a chunk): poolable %v, want %v", tc.width, chunkRows(tc.width)*tc.width, got, tc.want)
+		}
+	}
+}

@@ -115,11 +115,15 @@ const slotChunkBytes = 16 << 10
 // counted in max_buffered_bytes with the record's size (rowSize).
 const slotBytes = 16
 
-// slotChunkSlots is the capacity of a full chunk: every full chunk of a
-// table narrower than this many columns is allocated with it, whatever the
-// width, so that a chunk given back by one stream fits any other
-// (bufferPool).
+// slotChunkSlots is the capacity of a full chunk: every full chunk that
+// fills most of it (poolable) is allocated with it, whatever the width, so
+// that a chunk given back by one stream fits any other (bufferPool).
 const slotChunkSlots = slotChunkBytes / slotBytes
+
+// poolable reports whether a full chunk of n slots takes the common
+// capacity slotChunkSlots: when it wastes little of it (any width up to
+// 64 columns, most others), not when a wide row leaves much of it unused.
+func poolable(n int) bool { return n <= slotChunkSlots && slotChunkSlots-n <= 64 }
 
 // chunkRows is how many rows a full chunk of a row of width columns holds.
 func chunkRows(width int) int { return max(1, slotChunkBytes/(slotBytes*max(width, 1))) }
@@ -161,7 +165,7 @@ func (b *buffer) newChunk(k int) []string {
 		rows = b.chunking.Size(k)
 	}
 	n := rows * b.width
-	if rows == b.chunking.Rows && n <= slotChunkSlots {
+	if rows == b.chunking.Rows && poolable(n) {
 		if c := b.pool.chunk(n); c != nil {
 			return c
 		}
