@@ -77,6 +77,8 @@ func (bp *bufferPool) chunk(n int) []string {
 func (bp *bufferPool) put(b *buffer) {
 	for i, c := range b.chunks {
 		if cap(c) == slotChunkSlots && len(bp.chunks) < poolChunks {
+			// Only its length was written since it was last clean: past
+			// it, a chunk from the pool is still as the last put left it.
 			clear(c)
 			bp.chunks = append(bp.chunks, c[:0])
 		}
