@@ -42,7 +42,10 @@ func (c *Cache) Compile(raw []byte) (*Schema, error) {
 	return s, nil
 }
 
-// share returns a Schema with s's compiled parts and no KeepNumberText.
+// share returns a Schema with s's compiled parts and no KeepNumberText:
+// a copy of every field but the one each stream sets for itself.
 func (s *Schema) share() *Schema {
-	return &Schema{Root: s.Root, validator: s.validator, fast: s.fast}
+	c := *s
+	c.asText = nil
+	return &c
 }
