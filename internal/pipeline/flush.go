@@ -101,13 +101,15 @@ func (p *pipeline) flush(s *stream) {
 		return
 	}
 	b := s.buf
-	s.buf = s.newBuffer()
+	s.buf = p.nextBuffer(s, b.rows())
+	p.bufs.engineRows(b)
 	p.enqueue(s, &job{kind: jobBatch, stream: s, layout: b.layout, line: b.minLine, buf: b})
 	if p.cfg.FlushAllStreams {
 		for _, o := range p.order {
 			if o != s && o.buf != nil && o.buf.rows() > 0 {
 				ob := o.buf
-				o.buf = o.newBuffer()
+				o.buf = p.nextBuffer(o, ob.rows())
+				p.bufs.engineRows(ob)
 				p.enqueue(o, &job{kind: jobBatch, stream: o, layout: ob.layout, line: ob.minLine, buf: ob})
 			}
 		}
@@ -213,9 +215,7 @@ func (p *pipeline) complete(r jobResult) {
 	}
 	if r.job.buf != nil {
 		p.buffered -= r.job.buf.bytes
-		if len(p.order) <= maxStreamsWithSpare {
-			s.spare = r.job.buf
-		}
+		p.release(s, r.job.buf) // the worker is done with it (bufpool.go)
 	}
 	if len(s.queue) > 0 && !s.queued {
 		s.queued = true

@@ -52,7 +52,7 @@ func (p *pipeline) onStreamSchema(m *singer.Message) error {
 	if s != nil && bytes.Equal(s.schemaText, ident) {
 		return nil // an identical repeat is a no-op
 	}
-	sch, err := schema.Compile(m.Schema)
+	sch, err := p.schemas.Compile(m.Schema) // a text another stream sent is compiled once
 	if err != nil {
 		return &inputerr.Error{Line: m.Line, Stream: m.Stream, Err: err} // the compiler says "invalid schema: …"
 	}

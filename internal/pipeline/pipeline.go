@@ -24,6 +24,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/metrics"
 	"github.com/target-oracle/target-oracle/internal/private"
+	"github.com/target-oracle/target-oracle/internal/schema"
 	"github.com/target-oracle/target-oracle/internal/streammap"
 	"github.com/target-oracle/target-oracle/internal/tablemap"
 )
@@ -147,6 +148,8 @@ type pipeline struct {
 	runID           string                   // _SDC_RUN_ID text (prune.go)
 	lastState       int64                    // input line of the last STATE read (prune.go)
 	buffered        int64                    // bytes of records not yet committed (buffers + in-flight)
+	bufs            bufferPool               // loaded batches' buffers, for the next ones (bufpool.go)
+	schemas         schema.Cache             // compiled SCHEMA texts, shared by streams that send the same
 	dbRejected      int64                    // records the database refused, in reject_path (reject.go)
 	longest         int                      // the longest line reported to Options.LongLine
 	warnedNullState bool                     // a STATE with a null value was logged (state.go)

@@ -72,16 +72,28 @@ func (s *stream) touch() {
 // chunk: with a thousand streams neither a doubling
 // slice's spare half nor a buffer sized for the last batch adds up
 // (SPEC §10 bounds memory by max_buffered_bytes, not by streams × batch).
+//
+// Every slot a buffer hands out (next) is clean: its chunks are new, or
+// were cleared when the buffer was taken back (reuse, bufferPool.put), and
+// a dropped row is cleared at once. So next need not clear a row: clearing
+// each row's slots as it was handed out, on memory the runtime had just
+// faulted in again, was a sixth of the CPU with 200 streams.
 type buffer struct {
 	layout   *tablemap.Layout
 	width    int
 	chunking batch.Chunks
-	chunks   [][]string
-	lines    []int64
-	stats    []table.Stats
-	bytes    int64
-	minLine  int64
-	oldest   time.Time
+	// flat: every chunk holds chunking.Rows rows, none doubles up to it.
+	// Set for a stream whose last batch filled a chunk (nextBuffer): it
+	// will again, so small first chunks would only be allocations more.
+	flat bool
+	// pool gives full chunks (nil: allocate them); many streams only.
+	pool    *bufferPool
+	chunks  [][]string
+	lines   []int64
+	stats   []table.Stats
+	bytes   int64
+	minLine int64
+	oldest  time.Time
 
 	// keys are the key columns; unordered is set once a row's key is not
 	// greater than the one before it (see batch.Less). Keys in increasing
@@ -103,13 +115,26 @@ const slotChunkBytes = 16 << 10
 // counted in max_buffered_bytes with the record's size (rowSize).
 const slotBytes = 16
 
+// slotChunkSlots is the capacity of a full chunk: every full chunk that
+// fills most of it (poolable) is allocated with it, whatever the width, so
+// that a chunk given back by one stream fits any other (bufferPool).
+const slotChunkSlots = slotChunkBytes / slotBytes
+
+// poolable reports whether a full chunk of n slots takes the common
+// capacity slotChunkSlots: when it wastes little of it (any width up to
+// 64 columns, most others), not when a wide row leaves much of it unused.
+func poolable(n int) bool { return n <= slotChunkSlots && slotChunkSlots-n <= 64 }
+
+// chunkRows is how many rows a full chunk of a row of width columns holds.
+func chunkRows(width int) int { return max(1, slotChunkBytes/(slotBytes*max(width, 1))) }
+
 func newBuffer(l *tablemap.Layout) *buffer {
 	w := l.Columns()
 	return &buffer{
 		layout:   l,
 		keys:     l.KeyIndexes(),
 		width:    w,
-		chunking: batch.Chunks{Rows: max(1, slotChunkBytes/(slotBytes*max(w, 1)))},
+		chunking: batch.Chunks{Rows: chunkRows(w)},
 		stats:    make([]table.Stats, w),
 		minLine:  noLine,
 	}
@@ -117,12 +142,36 @@ func newBuffer(l *tablemap.Layout) *buffer {
 
 func (b *buffer) rows() int { return len(b.lines) }
 
+// chunkOf returns the chunk holding row i and the row's index in it.
+func (b *buffer) chunkOf(i int) (k, j int) {
+	if b.flat {
+		return i / b.chunking.Rows, i % b.chunking.Rows
+	}
+	return b.chunking.Of(i)
+}
+
 // row returns row i's slots.
 func (b *buffer) row(i int) []string {
-	k, j := b.chunking.Of(i)
+	k, j := b.chunkOf(i)
 	c := b.chunks[k]
 	j *= b.width
 	return c[j : j+b.width : j+b.width]
+}
+
+// newChunk allocates chunk k's slots (zero: clean).
+func (b *buffer) newChunk(k int) []string {
+	rows := b.chunking.Rows
+	if !b.flat {
+		rows = b.chunking.Size(k)
+	}
+	n := rows * b.width
+	if rows == b.chunking.Rows && poolable(n) {
+		if c := b.pool.chunk(n); c != nil {
+			return c
+		}
+		return make([]string, n, slotChunkSlots)
+	}
+	return make([]string, n)
 }
 
 // newBuffer returns an empty buffer for the stream's current layout,
@@ -131,7 +180,7 @@ func (s *stream) newBuffer() *buffer {
 	if b := s.spare; b != nil && b.layout == s.layout {
 		s.spare = nil
 		for _, c := range b.chunks {
-			clear(c) // drop references to the old rows' strings
+			clear(c) // drop references to the old rows' strings; next hands out clean slots
 		}
 		b.lines = b.lines[:0]
 		clear(b.records)
@@ -143,21 +192,18 @@ func (s *stream) newBuffer() *buffer {
 	return newBuffer(s.layout)
 }
 
-// next returns the slot for one more row, cleared.
+// next returns the slot for one more row, clean (see buffer).
 func (b *buffer) next() []string {
 	n := len(b.lines)
-	if k, _ := b.chunking.Of(n); k == len(b.chunks) {
-		b.chunks = append(b.chunks, make([]string, b.chunking.Size(k)*b.width))
+	if k, _ := b.chunkOf(n); k == len(b.chunks) {
+		b.chunks = append(b.chunks, b.newChunk(k))
 	}
-	row := b.row(n)
-	clear(row)
-	return row
+	return b.row(n)
 }
 
-// drop forgets the row next returned (after a failed transformation): its
-// slot is cleared when next hands it out again.
-func (b *buffer) drop() {}
-
+// drop forgets the row next returned (after a failed transformation),
+// clearing what the transformation wrote: next hands the slot out again.
+func (b *buffer) drop() { clear(b.row(len(b.lines))) }
 func (b *buffer) commitRow(line int64, size int64) {
 	if n := len(b.lines); n > 0 && len(b.keys) > 0 && !b.unordered {
 		b.unordered = !batch.Less(b.row(n-1), b.row(n), b.keys)
