@@ -35,3 +35,15 @@ func BenchmarkAssignRow(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkKeptRow is BenchmarkAssignRow through the fast path first, as
+// the embedded engine checks values.
+func BenchmarkKeptRow(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		for j := range benchRow {
+			if !benchRow[j].c.Kept(benchRow[j].v) {
+				benchRow[j].c.Assign(benchRow[j].v)
+			}
+		}
+	}
+}

@@ -122,7 +122,7 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 	p.warnLayout(s, layout)
 	// CLOB JSON keeps number text as received: no NUMBER bounds there.
 	s.schema.KeepNumberText(layout.NumberTextPaths())
-	s.onePass = p.cfg.ValidateRecords && layout.UseOnePass(s.schema)
+	s.onePass = layout.PrepareOnePass(s.schema, p.cfg.ValidateRecords)
 	s.buf = s.newBuffer()
 	// The job carries the SCHEMA's line: until its DDL is applied, no
 	// STATE read after the SCHEMA may be written (SPEC §7 rule 1), and if

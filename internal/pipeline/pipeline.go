@@ -227,7 +227,7 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 		}
 	}()
 
-	in := startReader(ctx, p.o.Input, p.cfg.ValidateRecords && p.maps.Empty())
+	in := startReader(ctx, p.o.Input, p.maps.Empty()) // the one pass checks the syntax, with or without validation
 	defer in.close()
 
 	ticks := p.ticks
