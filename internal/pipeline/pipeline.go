@@ -224,7 +224,7 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 		}
 	}()
 
-	in := startReader(ctx, p.o.Input, p.cfg.ValidateRecords && p.maps.Empty())
+	in := startReader(ctx, p.o.Input)
 	defer in.close()
 
 	ticks := p.ticks

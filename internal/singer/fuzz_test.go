@@ -53,7 +53,7 @@ func FuzzReader(f *testing.F) {
 		lines := bytes.Split(data, []byte("\n"))
 		r := NewReader(bytes.NewReader(data), ReaderOptions{MaxLineBytes: 1 << 16})
 		for range len(lines) + 1 {
-			m, err := r.Next()
+			m, err := readNext(r)
 			if err == io.EOF {
 				return
 			}
@@ -142,10 +142,11 @@ func TestConformanceStreams(t *testing.T) {
 	}
 }
 
-// FuzzDeferredRecord reads the same input with and without
-// DeferRecordSyntax: a deferred record must pass CheckRecord exactly when
-// the full check accepts its line, with the same error, and every other
-// outcome must be the same (sameAsFullReader).
+// FuzzDeferredRecord reads the same input with a reader that checks every
+// byte and with one that leaves records to DecodeRecord: a deferred record
+// must pass DecodeRecord exactly when the full check accepts its line,
+// with the same error, and every other outcome must be the same
+// (sameAsFullReader).
 func FuzzDeferredRecord(f *testing.F) {
 	for _, s := range deferredSeeds {
 		f.Add([]byte(s))
@@ -158,14 +159,16 @@ func FuzzDeferredRecord(f *testing.F) {
 	})
 }
 
-// sameAsFullReader reads data with and without DeferRecordSyntax, line by
-// line, and fails unless each line gives the same message, or the same
-// error (line, stream, text with its byte offset), once the deferred
-// record's check (CheckRecord) has run.
+// sameAsFullReader reads data with a reader checking every byte and with
+// one that leaves records to DecodeRecord (as for a caller walking them),
+// line by line, and fails unless each line gives the same message, or the
+// same error (line, stream, text with its byte offset), once DecodeRecord
+// has run with a decoder that declines every record (the one pass's
+// fallback; one that accepts is trusted with the syntax).
 func sameAsFullReader(t *testing.T, data []byte, maxLine int) {
 	t.Helper()
-	full := NewReader(bytes.NewReader(data), ReaderOptions{MaxLineBytes: maxLine})
-	lazy := NewReader(bytes.NewReader(data), ReaderOptions{MaxLineBytes: maxLine, DeferRecordSyntax: true})
+	full := newCheckingReader(bytes.NewReader(data), ReaderOptions{MaxLineBytes: maxLine})
+	lazy := NewReader(bytes.NewReader(data), ReaderOptions{MaxLineBytes: maxLine})
 	for {
 		want, werr := full.Next()
 		got, gerr := lazy.Next()
@@ -175,10 +178,15 @@ func sameAsFullReader(t *testing.T, data []byte, maxLine int) {
 			}
 			return
 		}
-		if gerr == nil {
-			gerr = got.CheckRecord()
-			if gerr == nil && !got.RecordChecked() {
-				t.Fatal("CheckRecord passed but the record is not marked checked")
+		if gerr == nil && got.Type == TypeRecord {
+			if gerr = got.DecodeRecord(declineAll); gerr == errDeclined {
+				gerr = nil
+				if got.unchecked {
+					t.Fatal("DecodeRecord found the record valid but did not mark it checked")
+				}
+			}
+			if lazy.use.check.Load() {
+				t.Fatal("a record read by a decoder turned the reader to checking records itself")
 			}
 		}
 		switch {
@@ -257,6 +265,6 @@ var deferredSeeds = []string{
 // the reader's notes for the deferred check.
 func exported(m *Message) *Message {
 	c := m.Clone()
-	c.unchecked, c.recordAt, c.errStream = false, 0, ""
+	c.unchecked, c.recordAt, c.errStream, c.use = false, 0, "", nil
 	return c
 }
