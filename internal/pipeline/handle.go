@@ -238,7 +238,7 @@ func (p *pipeline) onStreamRecord(m *singer.Message) error {
 	}
 	s.read++
 	err := p.streamRecord(s, m)
-	if errors.As(err, new(malformedRecord)) {
+	if isMalformed(err) {
 		// A line that is not JSON is no record read.
 		p.uncount(s)
 	}
@@ -252,6 +252,14 @@ func (p *pipeline) onStreamRecord(m *singer.Message) error {
 type malformedRecord struct{ error }
 
 func (e malformedRecord) Unwrap() error { return e.error }
+
+func isMalformed(err error) bool {
+	if err == nil {
+		return false // no allocation for errors.As's target on every record
+	}
+	var mr malformedRecord
+	return errors.As(err, &mr)
+}
 
 // readRecord reads m's record through decode (nil: only checks it; see
 // singer.Message.DecodeRecord), telling a malformed record from decode's
@@ -365,7 +373,7 @@ func (p *pipeline) fill(s *stream, m *singer.Message, meta *tablemap.Meta, row [
 			p.warnUnknown(s, held...)
 			return nil
 		}
-		if errors.As(err, new(malformedRecord)) || err == tablemap.ErrDeletedColumnNeeded {
+		if isMalformed(err) || err == tablemap.ErrDeletedColumnNeeded {
 			// Malformed: the reader's error comes first, and no property
 			// of it was reported. Or the whole record was walked and
 			// checked: converted again once the column is there.
