@@ -172,6 +172,7 @@ func TestDecodeRecord(t *testing.T) {
 		in.WriteString(st.line + "\n")
 	}
 	r := NewReader(strings.NewReader(in.String()), ReaderOptions{})
+	r.use.walksToDefer = 1 // one record read by a decoder turns the reader back
 	for i, st := range steps {
 		line := i + 1
 		m, err := r.Next()
@@ -201,3 +202,37 @@ func TestDecodeRecord(t *testing.T) {
 }
 
 var errSyntaxWanted = errors.New("the line's syntax error")
+
+// A caller that reads each record without a decoder and then walks what
+// it made of it (stream maps, then the one pass) keeps the reader
+// checking records; walks alone turn it back after walksToDefer of them.
+func TestRecordUseStaysChecked(t *testing.T) {
+	line := `{"type":"RECORD","stream":"s","record":{"a":1}}` + "\n"
+	r := NewReader(strings.NewReader(strings.Repeat(line, 3*defaultWalksToDefer)), ReaderOptions{})
+	accept := func([]byte) error { return nil }
+	for i := range 2 * defaultWalksToDefer {
+		m, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 && m.unchecked {
+			t.Fatalf("record %d left unchecked: the caller reads records without a decoder first", i+1)
+		}
+		if err := m.DecodeRecord(nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.DecodeRecord(accept); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range defaultWalksToDefer {
+		m, _ := r.Next()
+		if err := m.DecodeRecord(accept); err != nil {
+			t.Fatal(err)
+		}
+		// The last pair's walk counts as the first in the row.
+		if checks := r.use.check.Load(); checks != (i+2 < defaultWalksToDefer) {
+			t.Fatalf("after %d walks alone: the reader checks records: %v", i+1, checks)
+		}
+	}
+}

@@ -117,10 +117,7 @@ func (m *Message) Clone() *Message {
 // returned an error that is not decode's.
 func (m *Message) DecodeRecord(decode func(record []byte) error) error {
 	if decode == nil {
-		if !m.unchecked {
-			return nil
-		}
-		m.use.checkedAlone()
+		m.use.readAlone(m.unchecked)
 		return m.checkRecord()
 	}
 	m.use.walked()

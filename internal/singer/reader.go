@@ -60,7 +60,7 @@ type Reader struct {
 
 // NewReader returns a Reader reading from r. It buffers its input.
 func NewReader(r io.Reader, opts ReaderOptions) *Reader {
-	return &Reader{lr: newLineReader(r, opts.MaxLineBytes), use: new(recordUse)}
+	return &Reader{lr: newLineReader(r, opts.MaxLineBytes), use: &recordUse{walksToDefer: defaultWalksToDefer}}
 }
 
 // Line returns the 1-based number of the last physical line read, blank
@@ -214,26 +214,46 @@ func (c *sameShape) keep(m *Message, line []byte, fields []field, recordEnd int)
 
 // recordUse is what a Reader learns from how its messages' records are
 // read, shared by the reader and its messages (which may be handled on
-// another goroutine). check is set while the caller reads records without
-// a decoder of its own (Message.DecodeRecord(nil)): the reader's check
-// then costs nothing extra, and it runs on the reader's goroutine, beside
-// the caller's work. It is cleared when a decoder walks a record: a
-// walk that checks the syntax as it converts makes the reader's check
-// a second walk. Only where the syntax is checked depends on it, never
-// what a line gives.
-type recordUse struct{ check atomic.Bool }
+// another goroutine). check is set once a record the reader left
+// unchecked is read without a decoder (Message.DecodeRecord(nil)): for a
+// caller that reads records that way the reader's check costs nothing
+// extra, and it runs on the reader's goroutine, beside the caller's work.
+// It is cleared after walksToDefer records in a row were read by a
+// decoder and none without: a walk that checks the syntax as it converts
+// makes the reader's check a second walk. (A caller that reads each
+// record without a decoder and then walks what it made of it, as stream
+// maps do, stays checked.) Only where the syntax is checked depends on
+// it, never what a line gives.
+type recordUse struct {
+	check        atomic.Bool
+	walks        atomic.Int32 // records read by a decoder since the last without one
+	walksToDefer int32
+}
+
+// defaultWalksToDefer is recordUse.walksToDefer: a few chunks of the
+// pipeline's reader are read ahead either way.
+const defaultWalksToDefer = 64
 
 // walked notes a record read by a decoder of the caller's.
 func (u *recordUse) walked() {
-	if u != nil && u.check.Load() {
+	if u == nil || !u.check.Load() {
+		return
+	}
+	if u.walks.Add(1) >= u.walksToDefer {
 		u.check.Store(false)
 	}
 }
 
-// checkedAlone notes a record the reader left unchecked and the caller read
-// without a decoder.
-func (u *recordUse) checkedAlone() {
-	if u != nil && !u.check.Load() {
+// readAlone notes a record read without a decoder; left says the reader
+// had left its syntax unchecked.
+func (u *recordUse) readAlone(left bool) {
+	if u == nil {
+		return
+	}
+	if u.walks.Load() != 0 {
+		u.walks.Store(0)
+	}
+	if left && !u.check.Load() {
 		u.check.Store(true)
 	}
 }
