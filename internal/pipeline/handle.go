@@ -230,7 +230,7 @@ func schemaIdentity(m *singer.Message) ([]byte, error) {
 
 func (p *pipeline) onStreamRecord(m *singer.Message) error {
 	s := p.streams[m.Stream]
-	if s == nil || s.layout == nil { // m's syntax is checked: takesOnePass was false
+	if s == nil || s.layout == nil { // m's record was read: takesOnePass was false
 		return &inputerr.Error{Line: m.Line, Stream: m.Stream, Msg: "RECORD before any SCHEMA for this stream"}
 	}
 	if s.read == s.reported {
@@ -238,10 +238,46 @@ func (p *pipeline) onStreamRecord(m *singer.Message) error {
 	}
 	s.read++
 	err := p.streamRecord(s, m)
-	if err != nil && !m.RecordChecked() {
-		// A malformed line, found after it was counted (the reader
-		// refuses it before when it checks records itself).
+	if isMalformed(err) {
+		// A line that is not JSON is no record read.
 		p.uncount(s)
+	}
+	return err
+}
+
+// malformedRecord carries the error singer.Message.DecodeRecord gives a
+// record that is not valid JSON, rather than its decoder's: the reader's
+// own error for the line, which ends the run whatever on_invalid_record
+// says, and the line counts as no record read.
+type malformedRecord struct{ error }
+
+func (e malformedRecord) Unwrap() error { return e.error }
+
+func isMalformed(err error) bool {
+	if err == nil {
+		return false // no allocation for errors.As's target on every record
+	}
+	var mr malformedRecord
+	return errors.As(err, &mr)
+}
+
+// readRecord reads m's record through decode (nil: only checks it; see
+// singer.Message.DecodeRecord), telling a malformed record from decode's
+// own error.
+func readRecord(m *singer.Message, decode func(record []byte) error) error {
+	if decode == nil {
+		if err := m.DecodeRecord(nil); err != nil {
+			return malformedRecord{err}
+		}
+		return nil
+	}
+	var own error
+	err := m.DecodeRecord(func(record []byte) error {
+		own = decode(record)
+		return own
+	})
+	if err != nil && !errors.Is(err, own) {
+		return malformedRecord{err}
 	}
 	return err
 }
@@ -309,9 +345,9 @@ func (p *pipeline) streamRecord(s *stream, m *singer.Message) error {
 }
 
 // takesOnePass reports whether m goes straight to its stream's one-pass
-// decoder (RowOnePass), which checks a record's syntax as it converts it:
-// only then may the reader's deferred syntax check wait (see fill and
-// invalid). Any other path checks the syntax first.
+// decoder (RowOnePass), which reads the record (readRecord, in fill) as it
+// converts it. On any other path the record is read before anything else
+// uses it.
 func (p *pipeline) takesOnePass(m *singer.Message) bool {
 	s := p.streams[m.Stream]
 	// A version may first need the version columns (DDL, needVersions):
@@ -324,33 +360,25 @@ func (p *pipeline) takesOnePass(m *singer.Message) bool {
 // conversion fails, the validator decides, so that a record breaking a
 // rule gets the rule's error whichever comes first in the record.
 func (p *pipeline) fill(s *stream, m *singer.Message, meta *tablemap.Meta, row []string) error {
-	// A record whose syntax is not checked yet may turn out malformed:
-	// then its "unknown properties" are not worth a warning.
+	// The one pass may find the record malformed after it met some of its
+	// properties: those are warned about only once the record is known to
+	// be JSON.
 	var held []string
-	unknown := func(prop string) {
-		if !m.RecordChecked() {
-			held = append(held, prop)
-			return
-		}
-		p.warnUnknown(s, prop)
-	}
 	if s.onePass {
-		err := s.layout.RowOnePass(m.Record, meta, row, s.buf.stats, unknown)
+		hold := func(prop string) { held = append(held, prop) }
+		err := readRecord(m, func(record []byte) error {
+			return s.layout.RowOnePass(record, meta, row, s.buf.stats, hold)
+		})
 		if err == nil {
-			p.warnUnknown(s, held...) // the one pass checked the syntax too
+			p.warnUnknown(s, held...)
 			return nil
 		}
-		if err == tablemap.ErrDeletedColumnNeeded {
-			// The whole record was walked and checked: converted again
-			// once the column is there.
+		if isMalformed(err) || err == tablemap.ErrDeletedColumnNeeded {
+			// Malformed: the reader's error comes first, and no property
+			// of it was reported. Or the whole record was walked and
+			// checked: converted again once the column is there.
 			s.layout.ForgetUnknown(held)
 			return err
-		}
-		if serr := m.CheckRecord(); serr != nil {
-			// Malformed: the reader's error comes first, and no
-			// property of it was reported.
-			s.layout.ForgetUnknown(held)
-			return serr
 		}
 		p.warnUnknown(s, held...)
 		if verr := p.validate(s, m); verr != nil {
@@ -360,6 +388,7 @@ func (p *pipeline) fill(s *stream, m *singer.Message, meta *tablemap.Meta, row [
 			return inputErrorFrom(m.Line, s.name, err)
 		}
 	}
+	unknown := func(prop string) { p.warnUnknown(s, prop) }
 	if err := s.layout.Row(m.Record, meta, row, s.buf.stats, unknown); err != nil {
 		if err == tablemap.ErrDeletedColumnNeeded {
 			s.layout.ForgetUnknown(held)
@@ -419,7 +448,7 @@ func (p *pipeline) meta(m *singer.Message) (*tablemap.Meta, error) {
 // invalid applies on_invalid_record to a record that failed validation or
 // transformation.
 func (p *pipeline) invalid(s *stream, m *singer.Message, err error) error {
-	if serr := m.CheckRecord(); serr != nil {
+	if serr := readRecord(m, nil); serr != nil {
 		return serr // malformed JSON ends the run, as the reader's errors do: no policy skips it
 	}
 	err = withFile(err, m)

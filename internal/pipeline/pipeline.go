@@ -227,7 +227,7 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 		}
 	}()
 
-	in := startReader(ctx, p.o.Input, p.maps.Empty()) // the one pass checks the syntax, with or without validation
+	in := startReader(ctx, p.o.Input)
 	defer in.close()
 
 	ticks := p.ticks

@@ -37,15 +37,14 @@ type inputReader struct {
 	cancel context.CancelFunc
 }
 
-// startReader starts the reader goroutine. With deferRecords, records'
-// syntax is checked by the one pass that converts them, or by the
-// pipeline before any other use (singer.Message.CheckRecord); without it
-// (no one pass: validate_records off or stream maps), by the reader, which
-// runs beside the coordinator when there are cores for both.
-func startReader(ctx context.Context, r io.Reader, deferRecords bool) *inputReader {
+// startReader starts the reader goroutine. Where a record's syntax is
+// checked, there or by the one pass that converts it, is the reader's
+// choice (singer.Message.DecodeRecord): the pipeline reads every record
+// through DecodeRecord.
+func startReader(ctx context.Context, r io.Reader) *inputReader {
 	ctx, cancel := context.WithCancel(ctx)
 	in := &inputReader{chunks: make(chan readChunk, 4), free: make(chan readChunk, 8), cancel: cancel}
-	go in.loop(ctx, singer.NewReader(r, singer.ReaderOptions{DeferRecordSyntax: deferRecords}))
+	go in.loop(ctx, singer.NewReader(r, singer.ReaderOptions{}))
 	return in
 }
 

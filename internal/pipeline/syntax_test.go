@@ -16,8 +16,18 @@ import (
 	"github.com/target-oracle/target-oracle/internal/singer"
 )
 
+// readError is the reader's error for line: from Next, or from
+// DecodeRecord for a RECORD's record.
+func readError(line string) error {
+	m, err := singer.NewReader(strings.NewReader(line), singer.ReaderOptions{}).Next()
+	if err == nil && m.Type == singer.TypeRecord {
+		err = m.DecodeRecord(nil)
+	}
+	return err
+}
+
 // The reader leaves a record's syntax to the one-pass decoder
-// (singer.ReaderOptions.DeferRecordSyntax). Whatever path a malformed
+// (singer.Message.DecodeRecord). Whatever path a malformed
 // record takes — one pass, fallback to the general validator, conversion
 // error, invalid time_extracted, stream maps, no validation, any
 // on_invalid_record — it must end the run with the reader's own error for
@@ -44,7 +54,7 @@ func TestMalformedRecordEndsTheRun(t *testing.T) {
 	}
 	for name, set := range settings {
 		for _, line := range bad {
-			_, want := singer.NewReader(strings.NewReader(line), singer.ReaderOptions{}).Next()
+			want := readError(line)
 			if want == nil {
 				t.Fatalf("test line is valid: %s", line)
 			}
@@ -202,7 +212,7 @@ func TestNoUnknownPropertyWarningForMalformedRecord(t *testing.T) {
 // one pass too; a malformed one still ends the run with the reader's error.
 func TestMalformedVersionedRecord(t *testing.T) {
 	bad := `{"type":"RECORD","stream":"s","record":{"id":2,"v":"x",},"version":1}`
-	_, want := singer.NewReader(strings.NewReader(bad), singer.ReaderOptions{}).Next()
+	want := readError(bad)
 	for _, set := range []string{`{}`, `{"on_invalid_record": "skip"}`} {
 		eng := newEngine()
 		in := input(schemaLine, `{"type":"RECORD","stream":"s","record":{"id":1,"v":"a"},"version":1}`, state(1), bad, state(2))

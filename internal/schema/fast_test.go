@@ -41,7 +41,7 @@ func differential(t testing.TB, sch *Schema, record []byte) fastResult {
 		t.Errorf("record %s: the fast plan accepts it, Validate says %v", record, want)
 	case r == fastAccept && jsonDepth(record) < singer.MaxDepth && singer.CheckValue(record, 1) != nil:
 		// The one-pass decoder's walk is the syntax check of records the
-		// reader deferred (singer.ReaderOptions.DeferRecordSyntax).
+		// reader deferred (singer.Message.DecodeRecord).
 		t.Errorf("record %q: the fast plan accepts it, the reader says %v", record, singer.CheckValue(record, 1))
 	case r == fastReject && want == nil && !hasDuplicateKeys(record):
 		t.Errorf("record %s: the fast plan rejects it, Validate accepts it", record)

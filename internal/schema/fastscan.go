@@ -681,7 +681,7 @@ func (w *walker) skipArray(i int) (int, bool) {
 // holds escapes or non-ASCII bytes. Plain ASCII is skipped eight bytes at a
 // time. Malformed includes invalid UTF-8 and unpaired surrogate escapes,
 // as for the reader: records whose syntax check the reader deferred rely
-// on this walk for it (singer.ReaderOptions.DeferRecordSyntax).
+// on this walk for it (singer.Message.DecodeRecord).
 func (w *walker) scanString(i int) (int, int) {
 	b := w.b
 	flags := 0

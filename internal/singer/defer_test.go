@@ -1,10 +1,40 @@
 package singer
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 )
+
+// newCheckingReader returns a Reader that checks every byte of every line
+// itself, as one does for a caller that reads records without a decoder.
+func newCheckingReader(r io.Reader, opts ReaderOptions) *Reader {
+	rd := NewReader(r, opts)
+	rd.use.check.Store(true)
+	return rd
+}
+
+// declineAll is a decoder that declines every record, as the one pass does
+// for a record it leaves to the general path: DecodeRecord then checks the
+// syntax itself.
+func declineAll([]byte) error { return errDeclined }
+
+var errDeclined = errors.New("declined")
+
+// readNext is Next, then, for a RECORD, DecodeRecord with a decoder that
+// declines the record: what a line gives a caller, whoever checked it.
+func readNext(r *Reader) (*Message, error) {
+	m, err := r.Next()
+	if err != nil || m.Type != TypeRecord {
+		return m, err
+	}
+	if err := m.DecodeRecord(declineAll); err != errDeclined {
+		return nil, err
+	}
+	return m, nil
+}
 
 // deferredCases are inputs whose deferred read must give what the full
 // read gives (TestDeferredMatchesFull; they also seed FuzzDeferredRecord).
@@ -92,7 +122,7 @@ func TestDeferredMatchesFull(t *testing.T) {
 	for _, c := range deferredCases {
 		t.Run(c.name, func(t *testing.T) {
 			sameAsFullReader(t, []byte(c.in), 8<<20)
-			r := NewReader(strings.NewReader(c.in), ReaderOptions{MaxLineBytes: 8 << 20})
+			r := newCheckingReader(strings.NewReader(c.in), ReaderOptions{MaxLineBytes: 8 << 20})
 			var first error
 			for {
 				if _, err := r.Next(); err != nil {
@@ -106,5 +136,103 @@ func TestDeferredMatchesFull(t *testing.T) {
 				t.Errorf("full read: %v, want %q", first, c.want)
 			}
 		})
+	}
+}
+
+// TestDecodeRecord: DecodeRecord returns a decoder's own error for a
+// well-formed record and the reader's error for a malformed one; and where
+// the syntax is checked follows the caller: the reader checks records
+// itself after one was read without a decoder, and leaves them to
+// DecodeRecord again once a decoder walks one. Each line's outcome is the
+// same either way.
+func TestDecodeRecord(t *testing.T) {
+	const (
+		bad  = `{"type":"RECORD","stream":"s","record":{"a":01},"x":{}}`
+		good = `{"type":"RECORD","stream":"s","record":{"a":1},"x":{}}`
+		want = `line %d: stream "s": invalid JSON: unexpected '1', want ',' or '}' at byte 46`
+	)
+	accept := func([]byte) error { return nil }
+	steps := []struct {
+		line     string
+		decode   func([]byte) error
+		fromNext bool  // the reader checked the line itself
+		err      error // nil, errDeclined, or the syntax error (want)
+	}{
+		{bad, nil, false, errSyntaxWanted},        // left to DecodeRecord: found there
+		{bad, declineAll, true, errSyntaxWanted},  // read without a decoder before: the reader checks
+		{good, declineAll, true, errDeclined},     // checked by the reader: the decoder's error
+		{bad, declineAll, false, errSyntaxWanted}, // a decoder walked the last: left to DecodeRecord
+		{good, declineAll, false, errDeclined},
+		{good, accept, false, nil},
+		{good, nil, false, nil},
+		{good, nil, true, nil},
+	}
+	var in strings.Builder
+	for _, st := range steps {
+		in.WriteString(st.line + "\n")
+	}
+	r := NewReader(strings.NewReader(in.String()), ReaderOptions{})
+	r.use.walksToDefer = 1 // one record read by a decoder turns the reader back
+	for i, st := range steps {
+		line := i + 1
+		m, err := r.Next()
+		if st.fromNext {
+			if st.line == bad {
+				if got := fmt.Sprint(err); got != fmt.Sprintf(want, line) {
+					t.Fatalf("line %d: Next: %v, want %s", line, err, fmt.Sprintf(want, line))
+				}
+				continue
+			}
+			if err != nil || m.unchecked {
+				t.Fatalf("line %d: Next: %v, unchecked %v; want a checked record", line, err, m.unchecked)
+			}
+		} else if err != nil || st.line == bad && !m.unchecked {
+			t.Fatalf("line %d: Next: %v; want the record left to DecodeRecord", line, err)
+		}
+		err = m.DecodeRecord(st.decode)
+		switch {
+		case st.err == errSyntaxWanted:
+			if got := fmt.Sprint(err); got != fmt.Sprintf(want, line) {
+				t.Errorf("line %d: DecodeRecord: %v, want %s", line, err, fmt.Sprintf(want, line))
+			}
+		case err != st.err:
+			t.Errorf("line %d: DecodeRecord: %v, want %v", line, err, st.err)
+		}
+	}
+}
+
+var errSyntaxWanted = errors.New("the line's syntax error")
+
+// A caller that reads each record without a decoder and then walks what
+// it made of it (stream maps, then the one pass) keeps the reader
+// checking records; walks alone turn it back after walksToDefer of them.
+func TestRecordUseStaysChecked(t *testing.T) {
+	line := `{"type":"RECORD","stream":"s","record":{"a":1}}` + "\n"
+	r := NewReader(strings.NewReader(strings.Repeat(line, 3*defaultWalksToDefer)), ReaderOptions{})
+	accept := func([]byte) error { return nil }
+	for i := range 2 * defaultWalksToDefer {
+		m, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 && m.unchecked {
+			t.Fatalf("record %d left unchecked: the caller reads records without a decoder first", i+1)
+		}
+		if err := m.DecodeRecord(nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.DecodeRecord(accept); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range defaultWalksToDefer {
+		m, _ := r.Next()
+		if err := m.DecodeRecord(accept); err != nil {
+			t.Fatal(err)
+		}
+		// The last pair's walk counts as the first in the row.
+		if checks := r.use.check.Load(); checks != (i+2 < defaultWalksToDefer) {
+			t.Fatalf("after %d walks alone: the reader checks records: %v", i+1, checks)
+		}
 	}
 }

@@ -53,7 +53,7 @@ func FuzzReader(f *testing.F) {
 		lines := bytes.Split(data, []byte("\n"))
 		r := NewReader(bytes.NewReader(data), ReaderOptions{MaxLineBytes: 1 << 16})
 		for range len(lines) + 1 {
-			m, err := r.Next()
+			m, err := readNext(r)
 			if err == io.EOF {
 				return
 			}
@@ -142,10 +142,11 @@ func TestConformanceStreams(t *testing.T) {
 	}
 }
 
-// FuzzDeferredRecord reads the same input with and without
-// DeferRecordSyntax: a deferred record must pass CheckRecord exactly when
-// the full check accepts its line, with the same error, and every other
-// outcome must be the same (sameAsFullReader).
+// FuzzDeferredRecord reads the same input with a reader that checks every
+// byte and with one that leaves records to DecodeRecord: a deferred record
+// must pass DecodeRecord exactly when the full check accepts its line,
+// with the same error, and every other outcome must be the same
+// (sameAsFullReader).
 func FuzzDeferredRecord(f *testing.F) {
 	for _, s := range deferredSeeds {
 		f.Add([]byte(s))
@@ -158,14 +159,19 @@ func FuzzDeferredRecord(f *testing.F) {
 	})
 }
 
-// sameAsFullReader reads data with and without DeferRecordSyntax, line by
-// line, and fails unless each line gives the same message, or the same
-// error (line, stream, text with its byte offset), once the deferred
-// record's check (CheckRecord) has run.
+// sameAsFullReader reads data with a reader checking every byte and with
+// one that leaves records to DecodeRecord (as for a caller walking them,
+// and, from a record read without a decoder, checking them itself), line
+// by line, and fails unless each line gives the same message, or the
+// same error (line, stream, text with its byte offset), once DecodeRecord
+// has run with a decoder that declines every record (the one pass's
+// fallback; one that accepts is trusted with the syntax).
 func sameAsFullReader(t *testing.T, data []byte, maxLine int) {
 	t.Helper()
-	full := NewReader(bytes.NewReader(data), ReaderOptions{MaxLineBytes: maxLine})
-	lazy := NewReader(bytes.NewReader(data), ReaderOptions{MaxLineBytes: maxLine, DeferRecordSyntax: true})
+	full := newCheckingReader(bytes.NewReader(data), ReaderOptions{MaxLineBytes: maxLine})
+	lazy := NewReader(bytes.NewReader(data), ReaderOptions{MaxLineBytes: maxLine})
+	lazy.use.walksToDefer = 2 // so that lines are read both ways
+	var model useModel
 	for {
 		want, werr := full.Next()
 		got, gerr := lazy.Next()
@@ -175,10 +181,25 @@ func sameAsFullReader(t *testing.T, data []byte, maxLine int) {
 			}
 			return
 		}
-		if gerr == nil {
-			gerr = got.CheckRecord()
-			if gerr == nil && !got.RecordChecked() {
-				t.Fatal("CheckRecord passed but the record is not marked checked")
+		if gerr == nil && got.Type == TypeRecord {
+			// Every fourth line is read without a decoder, which turns
+			// the reader to checking records itself until a decoder
+			// reads one again: lines are read both ways, and neither may
+			// change what a line gives.
+			decode, walked := declineAll, lazy.Line()%4 != 0
+			if !walked {
+				decode = nil
+			}
+			left := got.unchecked // the reader left the record to DecodeRecord
+			if gerr = got.DecodeRecord(decode); gerr == errDeclined {
+				gerr = nil
+			}
+			if gerr == nil && got.unchecked {
+				t.Fatal("DecodeRecord found the record valid but did not mark it checked")
+			}
+			model.read(walked, left, lazy.use.walksToDefer)
+			if checks := lazy.use.check.Load(); checks != model.check {
+				t.Fatalf("line %d: read with a decoder %v (record left unchecked: %v): the reader checks records itself: %v, want %v", lazy.Line(), walked, left, checks, model.check)
 			}
 		}
 		switch {
@@ -194,6 +215,26 @@ func sameAsFullReader(t *testing.T, data []byte, maxLine int) {
 				t.Fatalf("messages differ:\nfull     %+v\ndeferred %+v", want, got)
 			}
 		}
+	}
+}
+
+// useModel is what recordUse must do: check records once one left
+// unchecked is read without a decoder, and stop after walksToDefer in a
+// row read by a decoder.
+type useModel struct {
+	check bool
+	walks int32
+}
+
+func (u *useModel) read(walked, left bool, walksToDefer int32) {
+	switch {
+	case walked && u.check:
+		if u.walks++; u.walks >= walksToDefer {
+			u.check = false
+		}
+	case !walked:
+		u.walks = 0
+		u.check = u.check || left
 	}
 }
 
@@ -257,6 +298,6 @@ var deferredSeeds = []string{
 // the reader's notes for the deferred check.
 func exported(m *Message) *Message {
 	c := m.Clone()
-	c.unchecked, c.recordAt, c.errStream = false, 0, ""
+	c.unchecked, c.recordAt, c.errStream, c.use = false, 0, "", nil
 	return c
 }

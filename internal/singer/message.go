@@ -71,11 +71,12 @@ type Message struct {
 	// fraction, no exponent) but not its size. Versions are compared
 	// numerically.
 	Version string
-	// unchecked is set when the reader left Record's syntax to the
-	// caller (ReaderOptions.DeferRecordSyntax, see CheckRecord).
+	// unchecked is set when the reader left Record's syntax to
+	// DecodeRecord.
 	unchecked bool
-	recordAt  int    // Record's offset in its line, for error positions
-	errStream string // the stream a syntax error in Record names: as read before it
+	recordAt  int        // Record's offset in its line, for error positions
+	errStream string     // the stream a syntax error in Record names: as read before it
+	use       *recordUse // the reader's, told how the record was read (nil: from no Reader)
 
 	// STATE
 	Value json.RawMessage // compact JSON text of "value" (numbers keep their text; null stays "null")
@@ -103,13 +104,40 @@ func (m *Message) Clone() *Message {
 	return &c
 }
 
-// CheckRecord checks the JSON syntax of a record whose check the reader
-// left to the caller (ReaderOptions.DeferRecordSyntax); for any other
-// message it returns nil at once. The error is the *inputerr.Error the reader
-// returns for the line without deferral: the other parts of the line were
-// checked when it was read, and the record's bytes are exactly delimited,
-// so the first fault of the line is the first fault of the record.
-func (m *Message) CheckRecord() error {
+// DecodeRecord reads a RECORD's record through decode, the caller's walk
+// over its bytes (the one-pass decoder), or only checks it when decode is
+// nil. Every use of the Record of a message from Reader.Next goes through
+// it first. decode must return nil only for a record that is one valid
+// JSON value as CheckValue accepts it (a walk that checks the syntax as
+// it converts). When decode fails, or is nil, DecodeRecord makes sure of
+// the record's syntax: a malformed record gets the *inputerr.Error a read
+// checking every byte of its line gives (line, stream, byte offset in the
+// line), returned in place of decode's error; otherwise decode's error is
+// returned as it is. From then on Record is valid JSON, unless DecodeRecord
+// returned an error that is not decode's.
+func (m *Message) DecodeRecord(decode func(record []byte) error) error {
+	if decode == nil {
+		m.use.readAlone(m.unchecked)
+		return m.checkRecord()
+	}
+	m.use.walked()
+	err := decode(m.Record)
+	if err == nil {
+		m.unchecked = false
+		return nil
+	}
+	if serr := m.checkRecord(); serr != nil {
+		return serr
+	}
+	return err
+}
+
+// checkRecord checks the syntax of a record the reader left unchecked. The
+// other parts of the line were checked when it was read, and the record's
+// bytes are exactly delimited (skipObject), so the first fault of the line
+// is the first fault of the record: the error is the one the full read of
+// the line gives.
+func (m *Message) checkRecord() error {
 	if !m.unchecked {
 		return nil
 	}
@@ -123,10 +151,6 @@ func (m *Message) CheckRecord() error {
 	}
 	return &inputerr.Error{Line: m.Line, Stream: m.errStream, Msg: err.Error()}
 }
-
-// RecordChecked reports whether Record's syntax is known to be valid: it
-// is unless the reader deferred its check and CheckRecord has not passed.
-func (m *Message) RecordChecked() bool { return !m.unchecked }
 
 // RawSize is the number of bytes AppendRaw copies.
 func (m *Message) RawSize() int {

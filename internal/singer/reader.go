@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 
 	"github.com/target-oracle/target-oracle/internal/inputerr"
 )
@@ -20,14 +21,6 @@ type ReaderOptions struct {
 	// bytes; an error from it ends the read with that error, so that a
 	// signal stops even an endless line.
 	Interrupt func() error
-	// DeferRecordSyntax lets Next find the end of a RECORD's "record"
-	// object by its brackets and strings alone, without checking its
-	// syntax, for a caller whose next stage walks the record byte by byte
-	// anyway (the one-pass decoder). The record's bytes are exact: for a
-	// valid line they are the ones the full check gives. The caller must
-	// call Message.CheckRecord before any use of Record other than such a
-	// walk. Everything else in the line is checked as usual.
-	DeferRecordSyntax bool
 }
 
 // A Reader reads Singer messages, one JSON object per line.
@@ -37,11 +30,21 @@ type ReaderOptions struct {
 // bytes, numbers included, so nothing goes through float64. Every line must
 // be valid UTF-8 and valid JSON (RFC 8259, at most MaxDepth levels deep).
 //
-// A Reader is not safe for concurrent use.
+// A RECORD's record is read through Message.DecodeRecord, and the reader
+// may leave its syntax to that call: when the caller's decoder walks the
+// record byte by byte anyway (the one-pass decoder), a check of its own
+// would walk it twice. The reader then finds only the record's end, by its
+// brackets and strings (skipObject); DecodeRecord gives a malformed record
+// the error this reader gives the line when it checks every byte. Which
+// one checks is the reader's choice, learnt from the DecodeRecord calls
+// (recordUse); results never depend on it.
+//
+// A Reader is not safe for concurrent use; its messages may be read on
+// another goroutine.
 type Reader struct {
-	lr          lineReader
-	msg         Message
-	deferRecord bool // ReaderOptions.DeferRecordSyntax
+	lr  lineReader
+	msg Message
+	use *recordUse // whether records are checked here or left to DecodeRecord
 
 	keyBuf []byte // unescaped object keys
 	strBuf []byte // unescaped envelope strings
@@ -51,13 +54,13 @@ type Reader struct {
 	// RECORDs of one stream does not allocate.
 	stream, timeExtracted, version string
 
-	same   sameShape // the envelope of the last RECORD line (DeferRecordSyntax)
+	same   sameShape // the envelope of the last RECORD line whose record was left unchecked
 	fields []field   // where the members before the record lie (scan)
 }
 
 // NewReader returns a Reader reading from r. It buffers its input.
 func NewReader(r io.Reader, opts ReaderOptions) *Reader {
-	return &Reader{lr: newLineReader(r, opts.MaxLineBytes), deferRecord: opts.DeferRecordSyntax}
+	return &Reader{lr: newLineReader(r, opts.MaxLineBytes), use: &recordUse{walksToDefer: defaultWalksToDefer}}
 }
 
 // Line returns the 1-based number of the last physical line read, blank
@@ -72,9 +75,10 @@ func (r *Reader) Line() int64 { return r.lr.n }
 // (see Message.Clone).
 //
 // A malformed line or message is an *inputerr.Error with Line set (and Stream
-// when known); the line is consumed, so Next may be called again to go on
-// with the following line. Any other error comes from the underlying
-// reader.
+// when known), from Next or, for a RECORD's record, from
+// Message.DecodeRecord; the line is consumed, so Next may be called again
+// to go on with the following line. Any other error comes from the
+// underlying reader.
 func (r *Reader) Next() (*Message, error) {
 	line, err := r.lr.next()
 	switch {
@@ -87,7 +91,7 @@ func (r *Reader) Next() (*Message, error) {
 	default:
 		return nil, fmt.Errorf("read input line %d: %w", r.lr.n+1, err)
 	}
-	if !r.deferRecord {
+	if r.use.check.Load() {
 		return r.full(line)
 	}
 	var env envelope
@@ -111,7 +115,7 @@ func (r *Reader) Next() (*Message, error) {
 		// only one is checked now.
 		return r.full(line)
 	}
-	r.msg = Message{Line: r.lr.n}
+	r.msg = Message{Line: r.lr.n, use: r.use}
 	if err := r.decode(&env); err != nil {
 		// A syntax error in the record comes first, as without deferral.
 		return r.full(line)
@@ -125,7 +129,7 @@ func (r *Reader) Next() (*Message, error) {
 	return &r.msg, nil
 }
 
-// full reads line as Next does without DeferRecordSyntax.
+// full reads line checking every byte of it.
 func (r *Reader) full(line []byte) (*Message, error) {
 	var env envelope
 	if err := r.scan(line, &env, false); err != nil {
@@ -136,7 +140,7 @@ func (r *Reader) full(line []byte) (*Message, error) {
 
 // decoded returns the message of a checked envelope.
 func (r *Reader) decoded(env *envelope) (*Message, error) {
-	r.msg = Message{Line: r.lr.n}
+	r.msg = Message{Line: r.lr.n, use: r.use}
 	if err := r.decode(env); err != nil {
 		return nil, err
 	}
@@ -144,7 +148,7 @@ func (r *Reader) decoded(env *envelope) (*Message, error) {
 }
 
 // sameShape remembers the last RECORD line whose record's syntax was
-// deferred (DeferRecordSyntax): the bytes before its record and after it,
+// left to DecodeRecord: the bytes before its record and after it,
 // and the message they gave. Taps write line after line that differ only
 // in the record: a line that starts with the same bytes has its members
 // before the record from them (resume), and when the bytes after its
@@ -208,6 +212,52 @@ func (c *sameShape) keep(m *Message, line []byte, fields []field, recordEnd int)
 	c.ok = true
 }
 
+// recordUse is what a Reader learns from how its messages' records are
+// read, shared by the reader and its messages (which may be handled on
+// another goroutine). check is set once a record the reader left
+// unchecked is read without a decoder (Message.DecodeRecord(nil)): for a
+// caller that reads records that way the reader's check costs nothing
+// extra, and it runs on the reader's goroutine, beside the caller's work.
+// It is cleared after walksToDefer records in a row were read by a
+// decoder and none without: a walk that checks the syntax as it converts
+// makes the reader's check a second walk. (A caller that reads each
+// record without a decoder and then walks what it made of it, as stream
+// maps do, stays checked.) Only where the syntax is checked depends on
+// it, never what a line gives.
+type recordUse struct {
+	check        atomic.Bool
+	walks        atomic.Int32 // records read by a decoder since the last without one
+	walksToDefer int32
+}
+
+// defaultWalksToDefer is recordUse.walksToDefer: a few chunks of the
+// pipeline's reader are read ahead either way.
+const defaultWalksToDefer = 64
+
+// walked notes a record read by a decoder of the caller's.
+func (u *recordUse) walked() {
+	if u == nil || !u.check.Load() {
+		return
+	}
+	if u.walks.Add(1) >= u.walksToDefer {
+		u.check.Store(false)
+	}
+}
+
+// readAlone notes a record read without a decoder; left says the reader
+// had left its syntax unchecked.
+func (u *recordUse) readAlone(left bool) {
+	if u == nil {
+		return
+	}
+	if u.walks.Load() != 0 {
+		u.walks.Store(0)
+	}
+	if left && !u.check.Load() {
+		u.check.Store(true)
+	}
+}
+
 // envelope holds the raw, validated values of the top-level keys a message
 // may use; nil means absent. The last of duplicate keys wins.
 type envelope struct {
@@ -216,7 +266,7 @@ type envelope struct {
 	encoding, manifest                   []byte
 
 	// deferred is set when a "record" object was skipped unchecked
-	// (DeferRecordSyntax) from recordAt to recordEnd; records counts the
+	// (left to DecodeRecord) from recordAt to recordEnd; records counts the
 	// "record" keys. same is set when the line had the last deferred
 	// line's bytes before and after that record (sameShape).
 	deferred            bool
@@ -310,8 +360,7 @@ func (r *Reader) members(s *scanner, env *envelope, key []byte, deferRecord, res
 		vstart := s.pos
 		if deferRecord && !env.deferred && string(key) == "record" && vstart < len(line) && line[vstart] == '{' {
 			// The record's end is found by its brackets and strings, read
-			// forward; its syntax is left to the one pass (or to
-			// Message.CheckRecord). For valid JSON the end is the one the
+			// forward; its syntax is left to Message.DecodeRecord. For valid JSON the end is the one the
 			// scanner finds, and for a malformed record the scanner's first
 			// fault lies before it (see skipObject): so the record's check
 			// on these exact bytes finds the fault the full read finds.

@@ -21,7 +21,7 @@ func readAll(t *testing.T, input string, opts ReaderOptions) ([]*Message, error)
 	r := NewReader(strings.NewReader(input), opts)
 	var msgs []*Message
 	for {
-		m, err := r.Next()
+		m, err := readNext(r)
 		if err == io.EOF {
 			return msgs, nil
 		}
@@ -115,7 +115,7 @@ func TestReaderMessages(t *testing.T) {
 				t.Fatalf("got %d messages, want 1", len(msgs))
 			}
 			tt.want.Line = 2
-			if !reflect.DeepEqual(*msgs[0], tt.want) {
+			if !reflect.DeepEqual(*exported(msgs[0]), tt.want) {
 				t.Errorf("got  %+v\nwant %+v", *msgs[0], tt.want)
 			}
 		})
@@ -202,10 +202,10 @@ func TestReaderErrors(t *testing.T) {
 		t.Run(tt.want, func(t *testing.T) {
 			input := `{"type":"STATE","value":1}` + "\n\r\n" + tt.line + "\n" + `{"type":"STATE","value":2}`
 			r := NewReader(strings.NewReader(input), ReaderOptions{})
-			if _, err := r.Next(); err != nil {
+			if _, err := readNext(r); err != nil {
 				t.Fatal(err)
 			}
-			_, err := r.Next()
+			_, err := readNext(r)
 			var ie *inputerr.Error
 			if !errors.As(err, &ie) {
 				t.Fatalf("got %v (%T), want *inputerr.Error", err, err)
@@ -214,7 +214,7 @@ func TestReaderErrors(t *testing.T) {
 				t.Errorf("got  %s (Line %d)\nwant %s", err, ie.Line, tt.want)
 			}
 			// The bad line is consumed; reading goes on with the next one.
-			m, err := r.Next()
+			m, err := readNext(r)
 			if err != nil || m.Line != 4 || string(m.Value) != "2" {
 				t.Errorf("after the error: got %+v, %v; want the STATE of line 4", m, err)
 			}
@@ -236,7 +236,7 @@ func TestReaderLineEndings(t *testing.T) {
 		value string
 	}{{2, "1"}, {5, "2"}, {6, "3"}, {7, "4"}}
 	for _, w := range want {
-		m, err := r.Next()
+		m, err := readNext(r)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -244,7 +244,7 @@ func TestReaderLineEndings(t *testing.T) {
 			t.Errorf("got line %d (Line() %d) value %s, want line %d value %s", m.Line, r.Line(), m.Value, w.line, w.value)
 		}
 	}
-	if _, err := r.Next(); err != io.EOF {
+	if _, err := readNext(r); err != io.EOF {
 		t.Errorf("at the end: got %v, want io.EOF", err)
 	}
 }
@@ -281,7 +281,7 @@ func TestReaderLineLengths(t *testing.T) {
 		}
 		r := NewReader(strings.NewReader(in.String()), ReaderOptions{})
 		for i, n := range sizes {
-			m, err := r.Next()
+			m, err := readNext(r)
 			if err != nil {
 				t.Fatalf("line %d: %v", i+1, err)
 			}
@@ -315,7 +315,7 @@ func TestReaderLimit(t *testing.T) {
 				input += `{"type":"STATE","value":1}`
 			}
 			r := NewReader(strings.NewReader(input), ReaderOptions{MaxLineBytes: limit})
-			_, err := r.Next()
+			_, err := readNext(r)
 			if !tt.tooBig {
 				if err != nil {
 					t.Fatal(err)
@@ -327,10 +327,10 @@ func TestReaderLimit(t *testing.T) {
 				}
 			}
 			if last {
-				if _, err := r.Next(); err != io.EOF {
+				if _, err := readNext(r); err != io.EOF {
 					t.Errorf("after the last line: got %v, want io.EOF", err)
 				}
-			} else if m, err := r.Next(); err != nil || m.Line != 3 {
+			} else if m, err := readNext(r); err != nil || m.Line != 3 {
 				t.Errorf("next line: got %+v, %v; want the STATE of line 3", m, err)
 			}
 		})
@@ -366,7 +366,7 @@ func TestReaderOverLimitBoundedMemory(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	r := NewReader(src, ReaderOptions{MaxLineBytes: limit})
-	_, err := r.Next()
+	_, err := readNext(r)
 	runtime.ReadMemStats(&after)
 	var ie *inputerr.Error
 	if !errors.As(err, &ie) || ie.Line != 1 || !strings.Contains(err.Error(), "limit of 1048576 bytes") {
@@ -375,7 +375,7 @@ func TestReaderOverLimitBoundedMemory(t *testing.T) {
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8*limit {
 		t.Errorf("a 200 MiB line over a 1 MiB limit allocated %d bytes", alloc)
 	}
-	if m, err := r.Next(); err != nil || m.Line != 2 {
+	if m, err := readNext(r); err != nil || m.Line != 2 {
 		t.Errorf("next line: got %+v, %v; want the STATE of line 2", m, err)
 	}
 }
@@ -384,10 +384,10 @@ func TestReaderReadError(t *testing.T) {
 	boom := errors.New("boom")
 	src := io.MultiReader(strings.NewReader(`{"type":"STATE","value":1}`+"\n"+`{"type"`), iotest.ErrReader(boom))
 	r := NewReader(src, ReaderOptions{})
-	if _, err := r.Next(); err != nil {
+	if _, err := readNext(r); err != nil {
 		t.Fatal(err)
 	}
-	_, err := r.Next()
+	_, err := readNext(r)
 	var ie *inputerr.Error
 	if !errors.Is(err, boom) || errors.As(err, &ie) || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("got %v, want the read error for line 2, not an *inputerr.Error", err)
@@ -398,9 +398,9 @@ func TestReaderReusesBuffers(t *testing.T) {
 	// The documented contract: a Message is valid until the next Next.
 	// Clone must survive it.
 	r := NewReader(strings.NewReader(recordLine(3)+"\n"+recordLine(5)+"\n"), ReaderOptions{})
-	m, _ := r.Next()
+	m, _ := readNext(r)
 	kept := m.Clone()
-	if _, err := r.Next(); err != nil {
+	if _, err := readNext(r); err != nil {
 		t.Fatal(err)
 	}
 	if string(kept.Record) != `{"t":"xxx"}` {
@@ -415,9 +415,9 @@ func TestReaderNoAllocsPerRecord(t *testing.T) {
 		in.Write(line)
 	}
 	r := NewReader(&in, ReaderOptions{})
-	r.Next() // warm up the caches
+	readNext(r) // warm up the caches
 	allocs := testing.AllocsPerRun(100, func() {
-		if _, err := r.Next(); err != nil {
+		if _, err := readNext(r); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -446,14 +446,14 @@ func TestLineBuffered(t *testing.T) {
 		`TE","value":4}` + "\n",
 	}}, ReaderOptions{})
 	for i, want := range []bool{true, true, false, false} {
-		if _, err := r.Next(); err != nil {
+		if _, err := readNext(r); err != nil {
 			t.Fatal(err)
 		}
 		if got := r.LineBuffered(); got != want {
 			t.Fatalf("after message %d: LineBuffered %v, want %v", i+1, got, want)
 		}
 	}
-	if _, err := r.Next(); err != io.EOF {
+	if _, err := readNext(r); err != io.EOF {
 		t.Fatalf("got %v, want io.EOF", err)
 	}
 }
@@ -467,7 +467,7 @@ func TestSameShape(t *testing.T) {
 		`{"type":"RECORD","stream":"s","record":{"a":2},"time_extracted":"2025-01-01T00:00:00Z"}`,
 		`{"type":"RECORD","stream":"s","record":{"a":3},"time_extracted":"2025-01-01T00:00:09Z"}`,
 	}
-	r := NewReader(strings.NewReader(strings.Join(lines, "\n")), ReaderOptions{DeferRecordSyntax: true})
+	r := NewReader(strings.NewReader(strings.Join(lines, "\n")), ReaderOptions{})
 	for i, line := range lines {
 		var env envelope
 		if err := r.scan([]byte(line), &env, true); i > 0 && err != nil {
@@ -483,7 +483,7 @@ func TestSameShape(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := m.CheckRecord(); err != nil {
+		if err := m.DecodeRecord(declineAll); err != errDeclined {
 			t.Fatal(err)
 		}
 		want := `{"a":` + strconv.Itoa(i+1) + `}`

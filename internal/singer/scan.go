@@ -2,7 +2,9 @@ package singer
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -503,27 +505,55 @@ func skipObject(data []byte, i, maxDepth int) int {
 	if i >= len(data) || data[i] != '{' && data[i] != '[' {
 		return -1
 	}
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	depth := 0
-	for {
-		// Between strings only brackets matter: jump to the next one (or
-		// quote) a word at a time.
-		if i = jsonscan.Structural(data, i); i == len(data) {
-			return -1
-		}
-		switch data[i] {
-		case '"':
-			if i = jsonscan.StringClose(data, i+1); i < 0 {
-				return -1
+	// A byte at a time between strings (records are dense: the gaps
+	// between strings are a few bytes), a word at a time inside them, as
+	// jsonscan.StringClose does, written out here: a call per string and
+	// per gap was a third of the walk (BenchmarkSkipObject).
+	for ; i < len(data); i++ {
+		switch skipClass[data[i]] {
+		case skipQuote:
+			for i++; ; i += 2 { // i += 2: the escaped byte cannot close the string
+				for ; i+8 <= len(data); i += 8 {
+					x := binary.LittleEndian.Uint64(data[i:])
+					q, bs := x^(ones*'"'), x^(ones*'\\')
+					if m := ((q-ones)&^q | (bs-ones)&^bs) & highs; m != 0 {
+						i += bits.TrailingZeros64(m) / 8
+						break
+					}
+				}
+				for i < len(data) && data[i] != '"' && data[i] != '\\' {
+					i++
+				}
+				if i >= len(data) {
+					return -1
+				}
+				if data[i] == '"' {
+					break
+				}
 			}
-		case '{', '[':
+		case skipOpen:
 			if depth++; depth > maxDepth {
 				return -1
 			}
-		default: // '}', ']'
+		case skipClose:
 			if depth--; depth == 0 {
 				return i + 1
 			}
 		}
-		i++
 	}
+	return -1
 }
+
+// The bytes skipObject stops at outside strings.
+const (
+	skipQuote = 1 + iota
+	skipOpen
+	skipClose
+)
+
+var skipClass = func() (t [256]uint8) {
+	t['"'], t['{'], t['['], t['}'], t[']'] = skipQuote, skipOpen, skipOpen, skipClose, skipClose
+	return t
+}()

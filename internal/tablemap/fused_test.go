@@ -208,7 +208,7 @@ func FuzzRowOnePass(f *testing.F) {
 		}
 		if !valid {
 			// The walk is the syntax check of records the reader did not
-			// check (singer.ReaderOptions.DeferRecordSyntax).
+			// check (singer.Message.DecodeRecord).
 			row, stats := make([]string, p.f.Columns()), make([]table.Stats, p.f.Columns())
 			if err := p.f.RowOnePass(record, nil, row, stats, nil); err == nil {
 				t.Fatalf("one-pass path accepted a record the reader refuses (%v): %q", singer.CheckValue(record, 1), record)

@@ -506,7 +506,7 @@ func (l *Layout) object(b []byte, i int, op *objPlan, stats []table.Stats, unkno
 // keys in schema order. With
 // check, a key not matched in place must hold no control character and be
 // valid UTF-8 (else ErrGeneralPath): the walk is the syntax check of records
-// the reader did not check (singer.ReaderOptions.DeferRecordSyntax).
+// the reader did not check (singer.Message.DecodeRecord).
 func (op *objPlan) keyEnd(b []byte, i int, check bool) (end int, escaped, expected bool, err error) {
 	if op.next < len(op.names) {
 		name := op.names[op.next]
