@@ -16,7 +16,7 @@ func (l *Layout) PrepareOnePass(s *schema.Schema, rules bool) bool {
 // UseOnePassSyntax makes RowOnePass convert a record with none of the
 // schema's rules: what Row gives, with the syntax checked in the same
 // walk, as the reader would have checked it
-// (singer.ReaderOptions.DeferRecordSyntax). It is for validate_records
+// (singer.Message.DecodeRecord). It is for validate_records
 // false, where the one pass would otherwise be Row after the reader's own
 // check, a second walk of every record.
 //

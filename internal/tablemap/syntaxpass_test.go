@@ -110,7 +110,7 @@ func TestOnePassSyntaxConformance(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := singer.NewReader(fh, singer.ReaderOptions{DeferRecordSyntax: true})
+			r := singer.NewReader(fh, singer.ReaderOptions{})
 			for {
 				m, err := r.Next()
 				if err != nil {
@@ -127,6 +127,9 @@ func TestOnePassSyntaxConformance(t *testing.T) {
 					p := pairs[m.Stream]
 					if p == nil {
 						continue
+					}
+					if m.DecodeRecord(nil) != nil {
+						continue // a malformed record: the reader's error, not the one pass's
 					}
 					records++
 					if p.compare(t, m.Record) {
