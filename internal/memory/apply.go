@@ -318,6 +318,8 @@ func (t *memTable) upsert(row map[string]string, soft bool, w *engine.Write) (bo
 	cols := w.Columns
 	if soft {
 		cols = w.MetadataColumns
+	} else if len(w.NullColumns) > 0 {
+		cols = append(cols[:len(cols):len(cols)], w.NullColumns...) // unset in row: NULL
 	}
 	if len(t.def.PrimaryKey) == 0 {
 		matched := false

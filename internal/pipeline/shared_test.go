@@ -1,0 +1,154 @@
+package pipeline_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The hostile tester's input (f2-shared-table.singer, f2-config.json):
+// two streams mapped to one table, stream a's schema without y. Before
+// the fix each stream flushed on its own and merged only its own columns:
+// with one worker the earlier record won (drain flushes in order of first
+// SCHEMA), with four the result changed from run to run, Y always stale.
+const sharedTableInput = `{"type":"SCHEMA","stream":"a","schema":{"properties":{"id":{"type":"integer"},"x":{"type":["string","null"]}}},"key_properties":["id"]}
+{"type":"SCHEMA","stream":"b","schema":{"properties":{"id":{"type":"integer"},"x":{"type":["string","null"]},"y":{"type":["string","null"]}}},"key_properties":["id"]}
+{"type":"RECORD","stream":"b","record":{"id":1,"x":"from-b-first","y":"y-from-b"}}
+{"type":"RECORD","stream":"a","record":{"id":1,"x":"from-a-second"}}
+{"type":"STATE","value":{"s":1}}
+`
+
+// Streams mapped to one table load it in input order, and a record
+// replaces the whole row: the columns its stream does not have become
+// NULL (SPEC §4, §6.2, §7.6).
+func TestStreamsSharingATableLoadInInputOrder(t *testing.T) {
+	for _, c := range []struct{ name, settings, want string }{
+		{"one worker", `{"table_name_mappings":{"a":"T","b":"T"},"max_parallelism":1}`, "1 from-a-second <nil>"},
+		{"four workers", `{"table_name_mappings":{"a":"T","b":"T"},"max_parallelism":4}`, "1 from-a-second <nil>"},
+		{"four workers, batches of one", `{"table_name_mappings":{"a":"T","b":"T"},"max_parallelism":4,"batch_size_rows":1}`, "1 from-a-second <nil>"},
+		// Appends keep both rows; a's has no Y.
+		{"append-only", `{"table_name_mappings":{"a":"T","b":"T"},"max_parallelism":4,"load_method":"append-only"}`, "1 from-b-first y-from-b|1 from-a-second <nil>"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			eng := newEngine()
+			states, err := run(t, eng, loadConfig(t, c.settings), sharedTableInput)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := sharedRows(eng, "ID", "X", "Y"); got != c.want {
+				t.Errorf("table T holds %q, want %q", got, c.want)
+			}
+			if strings.Join(states, "|") != `{"s":1}` {
+				t.Errorf("states %q", states)
+			}
+		})
+	}
+}
+
+// sharedRows renders table T's rows, in the table's order, as the given
+// columns' values ("<nil>" for NULL), rows separated by "|".
+func sharedRows(eng interface {
+	Rows(string) []map[string]string
+}, cols ...string) string {
+	var out []string
+	for _, r := range eng.Rows("DRY_RUN.T") {
+		var vals []string
+		for _, c := range cols {
+			v, ok := r[c]
+			if !ok {
+				v = "<nil>"
+			}
+			vals = append(vals, v)
+		}
+		out = append(out, strings.Join(vals, " "))
+	}
+	return strings.Join(out, "|")
+}
+
+// Many switches between two streams of one table, with small batches and
+// several workers: the table ends with the last record per key, whole
+// (Y NULL when stream a's record came last), and each STATE, checked as
+// it is written, covers only records already in the table.
+func TestSwitchingBetweenStreamsOfATable(t *testing.T) {
+	for _, settings := range []string{
+		`{"table_name_mappings":{"a":"T","b":"T"},"max_parallelism":4,"batch_size_rows":3}`,
+		`{"table_name_mappings":{"a":"T","b":"T"},"max_parallelism":1,"batch_size_rows":1000}`,
+		`{"table_name_mappings":{"a":"T","b":"T"},"max_parallelism":3,"batch_size_rows":1}`,
+	} {
+		t.Run(settings, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(7, 11))
+			lines := []string{
+				`{"type":"SCHEMA","stream":"a","key_properties":["id"],"schema":{"properties":{"id":{"type":"integer"},"n":{"type":"integer"},"x":{"type":["string","null"]}}}}`,
+				`{"type":"SCHEMA","stream":"b","key_properties":["id"],"schema":{"properties":{"id":{"type":"integer"},"n":{"type":"integer"},"x":{"type":["string","null"]},"y":{"type":["string","null"]}}}}`,
+			}
+			type version struct{ n, x, y string }
+			last := map[string]version{}      // key → its last record so far
+			atState := map[string][]version{} // state text → the model then, per key
+			var keys []string
+			for n := 1; n <= 400; n++ {
+				id := strconv.Itoa(1 + rng.IntN(8))
+				if _, ok := last[id]; !ok {
+					keys = append(keys, id)
+				}
+				x := fmt.Sprintf("x%d", n)
+				if rng.IntN(2) == 0 {
+					lines = append(lines, fmt.Sprintf(`{"type":"RECORD","stream":"a","record":{"id":%s,"n":%d,"x":%q}}`, id, n, x))
+					last[id] = version{strconv.Itoa(n), x, "<nil>"}
+				} else {
+					y := fmt.Sprintf("y%d", n)
+					lines = append(lines, fmt.Sprintf(`{"type":"RECORD","stream":"b","record":{"id":%s,"n":%d,"x":%q,"y":%q}}`, id, n, x, y))
+					last[id] = version{strconv.Itoa(n), x, y}
+				}
+				if rng.IntN(10) == 0 {
+					state := fmt.Sprintf(`{"n":%d}`, n)
+					var snap []version
+					for _, k := range keys {
+						snap = append(snap, version{k, last[k].n, ""})
+					}
+					atState[state] = snap
+					lines = append(lines, `{"type":"STATE","value":`+state+`}`)
+				}
+			}
+			eng := newEngine()
+			out := &checkingWriter{check: func(state string) error {
+				rows := map[string]int{}
+				for _, r := range eng.Rows("DRY_RUN.T") {
+					n, _ := strconv.Atoi(r["N"])
+					rows[r["ID"]] = n
+				}
+				for _, v := range atState[state] {
+					want, _ := strconv.Atoi(v.x)
+					if rows[v.n] < want {
+						return fmt.Errorf("state %s written while key %s holds record %d, not yet %d", state, v.n, rows[v.n], want)
+					}
+				}
+				return nil
+			}}
+			if err := runWith(t, eng, settings, input(lines...), out); err != nil {
+				t.Fatal(err)
+			}
+			if len(out.errs) > 0 {
+				t.Fatalf("states ahead of the table: %v", out.errs)
+			}
+			if len(out.lines) == 0 {
+				t.Fatal("no state written")
+			}
+			want := map[string]string{}
+			for k, v := range last {
+				want[k] = strings.Join([]string{k, v.n, v.x, v.y}, " ")
+			}
+			got := map[string]string{}
+			for _, r := range strings.Split(sharedRows(eng, "ID", "N", "X", "Y"), "|") {
+				got[strings.Fields(r)[0]] = r
+			}
+			g, _ := json.Marshal(got)
+			w, _ := json.Marshal(want)
+			if string(g) != string(w) {
+				t.Errorf("table T:\n%s\nwant the last record per key:\n%s", g, w)
+			}
+		})
+	}
+}
