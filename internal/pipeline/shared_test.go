@@ -152,3 +152,43 @@ func TestSwitchingBetweenStreamsOfATable(t *testing.T) {
 		})
 	}
 }
+
+// What a record of one stream leaves in the columns only the other
+// stream of its table has: NULL, whichever stream's SCHEMA came first,
+// for _SDC_DELETED_AT too (a record after another stream's soft delete
+// brings the row back, as it would for one stream), and for a property
+// the stream leaves out with ignored_columns.
+func TestSharedTableRecordReplacesTheWholeRow(t *testing.T) {
+	schemaA := `{"type":"SCHEMA","stream":"a","key_properties":["id"],"schema":{"properties":{"id":{"type":"integer"},"x":{"type":["string","null"]}}}}`
+	schemaB := `{"type":"SCHEMA","stream":"b","key_properties":["id"],"schema":{"properties":{"id":{"type":"integer"},"x":{"type":["string","null"]},"y":{"type":["string","null"]},"_sdc_deleted_at":{"type":["string","null"],"format":"date-time"}}}}`
+	schemaAWithY := `{"type":"SCHEMA","stream":"a","key_properties":["id"],"schema":{"properties":{"id":{"type":"integer"},"x":{"type":["string","null"]},"y":{"type":["string","null"]}}}}`
+	recB := `{"type":"RECORD","stream":"b","record":{"id":1,"x":"b","y":"yb"}}`
+	delB := `{"type":"RECORD","stream":"b","record":{"id":1,"x":"b","y":"yb","_sdc_deleted_at":"2025-01-01T00:00:00Z"}}`
+	recA := `{"type":"RECORD","stream":"a","record":{"id":1,"x":"a"}}`
+	recAWithY := `{"type":"RECORD","stream":"a","record":{"id":1,"x":"a","y":"ya"}}`
+	const maps = `"table_name_mappings":{"a":"T","b":"T"},"max_parallelism":4`
+	for _, c := range []struct {
+		name, settings string
+		in             []string
+		want           string
+	}{
+		{"a's SCHEMA first", `{` + maps + `}`, []string{schemaA, schemaB, recB, recA}, "1 a <nil> <nil>"},
+		{"b's SCHEMA first", `{` + maps + `}`, []string{schemaB, schemaA, recB, recA}, "1 a <nil> <nil>"},
+		{"after b's soft delete, no record metadata", `{` + maps + `,"add_record_metadata":false}`, []string{schemaA, schemaB, delB, recA}, "1 a <nil> <nil>"},
+		// A soft delete sets only the metadata of an existing row, as for
+		// one stream.
+		{"b's soft delete last", `{` + maps + `,"add_record_metadata":false}`, []string{schemaA, schemaB, recA, delB}, "1 a <nil> 2025-01-01T00:00:00Z"},
+		{"y ignored in a, a's SCHEMA first", `{` + maps + `,"ignored_columns":{"a":["y"]}}`, []string{schemaAWithY, schemaB, recB, recAWithY}, "1 a <nil> <nil>"},
+		{"y ignored in a, b's SCHEMA first", `{` + maps + `,"ignored_columns":{"a":["y"]}}`, []string{schemaB, schemaAWithY, recB, recAWithY}, "1 a <nil> <nil>"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			eng := newEngine()
+			if _, err := run(t, eng, loadConfig(t, c.settings), input(c.in...)); err != nil {
+				t.Fatal(err)
+			}
+			if got := sharedRows(eng, "ID", "X", "Y", "_SDC_DELETED_AT"); got != c.want {
+				t.Errorf("table T holds %q, want %q", got, c.want)
+			}
+		})
+	}
+}
