@@ -175,7 +175,7 @@ func (p *pipeline) dispatch() {
 			j.replacesRows = !s.flushed && (s.settings.Overwrite() || p.cfg.TruncateBeforeLoad)
 		}
 		if j.kind == jobBatch {
-			first := !s.flushed
+			first := !s.flushed && j.turn.firstLoad() // shared.go: once per table, not per stream
 			s.flushed = true
 			j.replace = first && s.settings.Overwrite() && !p.cfg.TruncateBeforeLoad
 			j.truncate = first && p.cfg.TruncateBeforeLoad

@@ -23,6 +23,8 @@ import (
 //     where the frontier sees them: no STATE passes them.
 //   - An upsert sets the table's columns its stream's layout lacks (the
 //     other streams' properties) to NULL (nullColumns).
+//   - overwrite and truncate_before_load empty the table at its first
+//     batch of the run, not at each stream's (firstLoad).
 
 // tableTurn orders the jobs of one table. Only the coordinator reads or
 // writes it.
@@ -34,6 +36,20 @@ type tableTurn struct {
 	// whose buffer may hold rows for it.
 	streams []*stream
 	holder  *stream
+	loaded  bool // a batch of the table started in this run
+}
+
+// firstLoad reports whether no batch of the table started before in this
+// run. Overwrite replaces, and truncate_before_load truncates, the table
+// at its first batch only: at a later stream's first batch the table
+// holds this run's rows of the streams before it.
+func (t *tableTurn) firstLoad() bool {
+	if t == nil {
+		return true
+	}
+	first := !t.loaded
+	t.loaded = true
+	return first
 }
 
 // joinTable makes s one of the streams of the layout's table.

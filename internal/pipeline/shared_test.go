@@ -192,3 +192,33 @@ func TestSharedTableRecordReplacesTheWholeRow(t *testing.T) {
 		})
 	}
 }
+
+// overwrite and truncate_before_load empty a shared table once, at its
+// first batch of the run: the second stream's first batch keeps the rows
+// the first stream loaded in the same run.
+func TestSharedTableIsEmptiedOncePerRun(t *testing.T) {
+	schemaA := `{"type":"SCHEMA","stream":"a","key_properties":["id"],"schema":{"properties":{"id":{"type":"integer"},"x":{"type":["string","null"]}}}}`
+	schemaB := `{"type":"SCHEMA","stream":"b","key_properties":["id"],"schema":{"properties":{"id":{"type":"integer"},"x":{"type":["string","null"]}}}}`
+	rec := func(s string, id int) string {
+		return fmt.Sprintf(`{"type":"RECORD","stream":%q,"record":{"id":%d,"x":%q}}`, s, id, s)
+	}
+	for _, settings := range []string{
+		`{"table_name_mappings":{"a":"T","b":"T"},"max_parallelism":4,"load_method":"overwrite"}`,
+		`{"table_name_mappings":{"a":"T","b":"T"},"max_parallelism":4,"truncate_before_load":true}`,
+		`{"table_name_mappings":{"a":"T","b":"T"},"max_parallelism":1,"load_method":"overwrite","batch_size_rows":1}`,
+	} {
+		t.Run(settings, func(t *testing.T) {
+			eng := newEngine()
+			cfg := loadConfig(t, settings)
+			if _, err := run(t, eng, cfg, input(schemaA, schemaB, rec("a", 1), rec("b", 2))); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := run(t, eng, cfg, input(schemaA, schemaB, rec("b", 3), rec("a", 4), rec("b", 5))); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := sharedRows(eng, "ID", "X"), "3 b|4 a|5 b"; got != want {
+				t.Errorf("table T holds %q after the second run, want %q", got, want)
+			}
+		})
+	}
+}
