@@ -172,7 +172,7 @@ func (p *pipeline) dispatch() {
 			continue // an earlier job of its table runs or waits: that one's end wakes s (passTurn)
 		}
 		if j.kind == jobEnsure {
-			j.replacesRows = !s.flushed && (s.settings.Overwrite() || p.cfg.TruncateBeforeLoad)
+			j.replacesRows = !s.flushed && !j.turn.wasLoaded() && (s.settings.Overwrite() || p.cfg.TruncateBeforeLoad)
 		}
 		if j.kind == jobBatch {
 			first := !s.flushed && j.turn.firstLoad() // shared.go: once per table, not per stream

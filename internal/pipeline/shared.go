@@ -39,6 +39,10 @@ type tableTurn struct {
 	loaded  bool // a batch of the table started in this run
 }
 
+// wasLoaded reports whether a batch of the table started in this run: the
+// next one then empties nothing.
+func (t *tableTurn) wasLoaded() bool { return t != nil && t.loaded }
+
 // firstLoad reports whether no batch of the table started before in this
 // run. Overwrite replaces, and truncate_before_load truncates, the table
 // at its first batch only: at a later stream's first batch the table
