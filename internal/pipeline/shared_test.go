@@ -7,7 +7,22 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/target-oracle/target-oracle/internal/memory"
 )
+
+// sharedEngines are the embedded engine's two row paths: rows kept as
+// maps, and --dry-run-dump's rows spilled to a file (writeCold).
+var sharedEngines = []struct {
+	name string
+	new  func(t *testing.T) *memory.Engine
+}{
+	{"kept rows", func(*testing.T) *memory.Engine { return newEngine() }},
+	{"dump, spilled rows", func(t *testing.T) *memory.Engine {
+		return memory.New(memory.Options{DumpDir: t.TempDir(), Now: func() time.Time { return fixedNow }})
+	}},
+}
 
 // The hostile tester's input (f2-shared-table.singer, f2-config.json):
 // two streams mapped to one table, stream a's schema without y. Before
@@ -32,19 +47,21 @@ func TestStreamsSharingATableLoadInInputOrder(t *testing.T) {
 		// Appends keep both rows; a's has no Y.
 		{"append-only", `{"table_name_mappings":{"a":"T","b":"T"},"max_parallelism":4,"load_method":"append-only"}`, "1 from-b-first y-from-b|1 from-a-second <nil>"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			eng := newEngine()
-			states, err := run(t, eng, loadConfig(t, c.settings), sharedTableInput)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := sharedRows(eng, "ID", "X", "Y"); got != c.want {
-				t.Errorf("table T holds %q, want %q", got, c.want)
-			}
-			if strings.Join(states, "|") != `{"s":1}` {
-				t.Errorf("states %q", states)
-			}
-		})
+		for _, e := range sharedEngines {
+			t.Run(c.name+"/"+e.name, func(t *testing.T) {
+				eng := e.new(t)
+				states, err := run(t, eng, loadConfig(t, c.settings), sharedTableInput)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := sharedRows(eng, "ID", "X", "Y"); got != c.want {
+					t.Errorf("table T holds %q, want %q", got, c.want)
+				}
+				if strings.Join(states, "|") != `{"s":1}` {
+					t.Errorf("states %q", states)
+				}
+			})
+		}
 	}
 }
 
@@ -78,78 +95,81 @@ func TestSwitchingBetweenStreamsOfATable(t *testing.T) {
 		`{"table_name_mappings":{"a":"T","b":"T"},"max_parallelism":1,"batch_size_rows":1000}`,
 		`{"table_name_mappings":{"a":"T","b":"T"},"max_parallelism":3,"batch_size_rows":1}`,
 	} {
-		t.Run(settings, func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(7, 11))
-			lines := []string{
-				`{"type":"SCHEMA","stream":"a","key_properties":["id"],"schema":{"properties":{"id":{"type":"integer"},"n":{"type":"integer"},"x":{"type":["string","null"]}}}}`,
-				`{"type":"SCHEMA","stream":"b","key_properties":["id"],"schema":{"properties":{"id":{"type":"integer"},"n":{"type":"integer"},"x":{"type":["string","null"]},"y":{"type":["string","null"]}}}}`,
+		for _, e := range sharedEngines {
+			t.Run(settings+"/"+e.name, func(t *testing.T) { switchMany(t, e.new(t), settings) })
+		}
+	}
+}
+
+func switchMany(t *testing.T, eng *memory.Engine, settings string) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	lines := []string{
+		`{"type":"SCHEMA","stream":"a","key_properties":["id"],"schema":{"properties":{"id":{"type":"integer"},"n":{"type":"integer"},"x":{"type":["string","null"]}}}}`,
+		`{"type":"SCHEMA","stream":"b","key_properties":["id"],"schema":{"properties":{"id":{"type":"integer"},"n":{"type":"integer"},"x":{"type":["string","null"]},"y":{"type":["string","null"]}}}}`,
+	}
+	type version struct{ n, x, y string }
+	last := map[string]version{}      // key → its last record so far
+	atState := map[string][]version{} // state text → the model then, per key
+	var keys []string
+	for n := 1; n <= 400; n++ {
+		id := strconv.Itoa(1 + rng.IntN(8))
+		if _, ok := last[id]; !ok {
+			keys = append(keys, id)
+		}
+		x := fmt.Sprintf("x%d", n)
+		if rng.IntN(2) == 0 {
+			lines = append(lines, fmt.Sprintf(`{"type":"RECORD","stream":"a","record":{"id":%s,"n":%d,"x":%q}}`, id, n, x))
+			last[id] = version{strconv.Itoa(n), x, "<nil>"}
+		} else {
+			y := fmt.Sprintf("y%d", n)
+			lines = append(lines, fmt.Sprintf(`{"type":"RECORD","stream":"b","record":{"id":%s,"n":%d,"x":%q,"y":%q}}`, id, n, x, y))
+			last[id] = version{strconv.Itoa(n), x, y}
+		}
+		if rng.IntN(10) == 0 {
+			state := fmt.Sprintf(`{"n":%d}`, n)
+			var snap []version
+			for _, k := range keys {
+				snap = append(snap, version{k, last[k].n, ""})
 			}
-			type version struct{ n, x, y string }
-			last := map[string]version{}      // key → its last record so far
-			atState := map[string][]version{} // state text → the model then, per key
-			var keys []string
-			for n := 1; n <= 400; n++ {
-				id := strconv.Itoa(1 + rng.IntN(8))
-				if _, ok := last[id]; !ok {
-					keys = append(keys, id)
-				}
-				x := fmt.Sprintf("x%d", n)
-				if rng.IntN(2) == 0 {
-					lines = append(lines, fmt.Sprintf(`{"type":"RECORD","stream":"a","record":{"id":%s,"n":%d,"x":%q}}`, id, n, x))
-					last[id] = version{strconv.Itoa(n), x, "<nil>"}
-				} else {
-					y := fmt.Sprintf("y%d", n)
-					lines = append(lines, fmt.Sprintf(`{"type":"RECORD","stream":"b","record":{"id":%s,"n":%d,"x":%q,"y":%q}}`, id, n, x, y))
-					last[id] = version{strconv.Itoa(n), x, y}
-				}
-				if rng.IntN(10) == 0 {
-					state := fmt.Sprintf(`{"n":%d}`, n)
-					var snap []version
-					for _, k := range keys {
-						snap = append(snap, version{k, last[k].n, ""})
-					}
-					atState[state] = snap
-					lines = append(lines, `{"type":"STATE","value":`+state+`}`)
-				}
+			atState[state] = snap
+			lines = append(lines, `{"type":"STATE","value":`+state+`}`)
+		}
+	}
+	out := &checkingWriter{check: func(state string) error {
+		rows := map[string]int{}
+		for _, r := range eng.Rows("DRY_RUN.T") {
+			n, _ := strconv.Atoi(r["N"])
+			rows[r["ID"]] = n
+		}
+		for _, v := range atState[state] {
+			want, _ := strconv.Atoi(v.x)
+			if rows[v.n] < want {
+				return fmt.Errorf("state %s written while key %s holds record %d, not yet %d", state, v.n, rows[v.n], want)
 			}
-			eng := newEngine()
-			out := &checkingWriter{check: func(state string) error {
-				rows := map[string]int{}
-				for _, r := range eng.Rows("DRY_RUN.T") {
-					n, _ := strconv.Atoi(r["N"])
-					rows[r["ID"]] = n
-				}
-				for _, v := range atState[state] {
-					want, _ := strconv.Atoi(v.x)
-					if rows[v.n] < want {
-						return fmt.Errorf("state %s written while key %s holds record %d, not yet %d", state, v.n, rows[v.n], want)
-					}
-				}
-				return nil
-			}}
-			if err := runWith(t, eng, settings, input(lines...), out); err != nil {
-				t.Fatal(err)
-			}
-			if len(out.errs) > 0 {
-				t.Fatalf("states ahead of the table: %v", out.errs)
-			}
-			if len(out.lines) == 0 {
-				t.Fatal("no state written")
-			}
-			want := map[string]string{}
-			for k, v := range last {
-				want[k] = strings.Join([]string{k, v.n, v.x, v.y}, " ")
-			}
-			got := map[string]string{}
-			for _, r := range strings.Split(sharedRows(eng, "ID", "N", "X", "Y"), "|") {
-				got[strings.Fields(r)[0]] = r
-			}
-			g, _ := json.Marshal(got)
-			w, _ := json.Marshal(want)
-			if string(g) != string(w) {
-				t.Errorf("table T:\n%s\nwant the last record per key:\n%s", g, w)
-			}
-		})
+		}
+		return nil
+	}}
+	if err := runWith(t, eng, settings, input(lines...), out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.errs) > 0 {
+		t.Fatalf("states ahead of the table: %v", out.errs)
+	}
+	if len(out.lines) == 0 {
+		t.Fatal("no state written")
+	}
+	want := map[string]string{}
+	for k, v := range last {
+		want[k] = strings.Join([]string{k, v.n, v.x, v.y}, " ")
+	}
+	got := map[string]string{}
+	for _, r := range strings.Split(sharedRows(eng, "ID", "N", "X", "Y"), "|") {
+		got[strings.Fields(r)[0]] = r
+	}
+	g, _ := json.Marshal(got)
+	w, _ := json.Marshal(want)
+	if string(g) != string(w) {
+		t.Errorf("table T:\n%s\nwant the last record per key:\n%s", g, w)
 	}
 }
 
@@ -181,15 +201,17 @@ func TestSharedTableRecordReplacesTheWholeRow(t *testing.T) {
 		{"y ignored in a, a's SCHEMA first", `{` + maps + `,"ignored_columns":{"a":["y"]}}`, []string{schemaAWithY, schemaB, recB, recAWithY}, "1 a <nil> <nil>"},
 		{"y ignored in a, b's SCHEMA first", `{` + maps + `,"ignored_columns":{"a":["y"]}}`, []string{schemaB, schemaAWithY, recB, recAWithY}, "1 a <nil> <nil>"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			eng := newEngine()
-			if _, err := run(t, eng, loadConfig(t, c.settings), input(c.in...)); err != nil {
-				t.Fatal(err)
-			}
-			if got := sharedRows(eng, "ID", "X", "Y", "_SDC_DELETED_AT"); got != c.want {
-				t.Errorf("table T holds %q, want %q", got, c.want)
-			}
-		})
+		for _, e := range sharedEngines {
+			t.Run(c.name+"/"+e.name, func(t *testing.T) {
+				eng := e.new(t)
+				if _, err := run(t, eng, loadConfig(t, c.settings), input(c.in...)); err != nil {
+					t.Fatal(err)
+				}
+				if got := sharedRows(eng, "ID", "X", "Y", "_SDC_DELETED_AT"); got != c.want {
+					t.Errorf("table T holds %q, want %q", got, c.want)
+				}
+			})
+		}
 	}
 }
 
