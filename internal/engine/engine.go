@@ -112,6 +112,11 @@ type Write struct {
 	// row (besides none of the property columns).
 	MetadataColumns []string
 	KeyColumns      []string
+	// NullColumns are table columns outside Columns that an upsert row
+	// (RowUpsert) replacing an existing row sets to NULL: columns another
+	// stream mapped to the same table brought, which this write's stream
+	// does not have. A record replaces the whole row (SPEC §4, §6.2).
+	NullColumns []string
 }
 
 // RowKind says what a row does.

@@ -228,12 +228,8 @@ func (t *memTable) writeCold(w *engine.Write, stored map[[2]int]string, now stri
 			if err := checkMove(t.def.Partition, t.rows[i], row); err != nil {
 				return engine.Result{}, fmt.Errorf("input line %d: %w", r.Line, err)
 			}
-			cols := w.Columns
-			if r.Kind == engine.RowSoftDelete {
-				cols = w.MetadataColumns
-			}
 			t.save(i)
-			update(t.rows[i], row, cols)
+			update(t.rows[i], row, updated(w, r.Kind == engine.RowSoftDelete))
 			t.hasRows = true
 			res.Written++
 			res.Updated++
@@ -315,10 +311,7 @@ func (t *memTable) upsert(row map[string]string, soft bool, w *engine.Write) (bo
 	if !t.keep {
 		return true, nil
 	}
-	cols := w.Columns
-	if soft {
-		cols = w.MetadataColumns
-	}
+	cols := updated(w, soft)
 	if len(t.def.PrimaryKey) == 0 {
 		matched := false
 		for i, old := range t.rows {
@@ -353,6 +346,20 @@ func (t *memTable) upsert(row map[string]string, soft bool, w *engine.Write) (bo
 	t.save(i)
 	update(t.rows[i], row, cols)
 	return false, nil
+}
+
+// updated are the columns an upsert sets on an existing row: the
+// metadata columns for a soft delete; else the written columns and the
+// NullColumns other streams of the table brought (unset in the row: a
+// record replaces the whole row).
+func updated(w *engine.Write, soft bool) []string {
+	switch {
+	case soft:
+		return w.MetadataColumns
+	case len(w.NullColumns) > 0:
+		return append(w.Columns[:len(w.Columns):len(w.Columns)], w.NullColumns...)
+	}
+	return w.Columns
 }
 
 // update sets cols of old from row (unset in row: NULL).

@@ -90,6 +90,9 @@ func writeColumns(w *engine.Write) ([]wcol, error) {
 	if err := checkNames(t, names...); err != nil {
 		return nil, err
 	}
+	if err := checkNames(t, w.NullColumns...); err != nil {
+		return nil, err
+	}
 	cols := make([]wcol, 0, len(names))
 	for i, n := range names {
 		c := t.Column(n)
@@ -207,6 +210,15 @@ func (r *Renderer) merge(w *engine.Write, cols []wcol, soft bool) Statement {
 			on = append(on, "TGT."+q+" = SRC."+q)
 		case !soft || contains(w.MetadataColumns, c.name):
 			set = append(set, "TGT."+q+" = "+src)
+		}
+	}
+	if !soft {
+		// Columns other streams of the table brought: the record replaces
+		// the whole row (SPEC §6.2), so they become NULL.
+		for _, n := range w.NullColumns {
+			if !contains(w.KeyColumns, n) && !containsCol(cols, n) {
+				set = append(set, "TGT."+table.Quote(n)+" = NULL")
+			}
 		}
 	}
 	if soft {

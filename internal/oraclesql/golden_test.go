@@ -104,6 +104,12 @@ func baseGoldenCases() []goldenCase {
 	softMissing := write(small(), engine.Upsert, engine.RowSoftDelete)
 	softMissing.Columns = []string{"ID", "NOTE"}
 	softMissing.Rows = rows(2, engine.RowSoftDelete)
+	// Another stream mapped to the table brought ZIP: this stream's upserts
+	// set it to NULL (a record replaces the whole row), its soft deletes
+	// leave it.
+	nullCols := write(withColumn(small(), prop("ZIP", tVarChar), false), engine.Upsert, engine.RowUpsert, engine.RowSoftDelete)
+	nullCols.Columns = names(small())
+	nullCols.NullColumns = []string{"ZIP"}
 	onlyKeys := &table.Table{Schema: "SHOP", Name: "TAGS", Columns: []table.Column{key("ID", tInt), key("TAG", tVarChar)}, PrimaryKey: []string{"ID", "TAG"}}
 	onlyKeysWrite := write(onlyKeys, engine.Upsert, engine.RowUpsert, engine.RowHardDelete)
 	onlyKeysWrite.DatabaseTime, onlyKeysWrite.MetadataColumns = "", nil
@@ -232,6 +238,7 @@ func baseGoldenCases() []goldenCase {
 		{name: "upsert_only_upserts", render: steps(plain, write(small(), engine.Upsert, engine.RowUpsert, engine.RowUpsert))},
 		{name: "upsert_soft_delete_missing_metadata", render: steps(plain, softMissing)},
 		{name: "upsert_only_key_columns", render: steps(plain, onlyKeysWrite)},
+		{name: "upsert_null_columns", render: steps(plain, nullCols)},
 		{name: "upsert_odd_names", render: steps(plain, oddWrite)},
 		{name: "replace_then_insert", render: steps(plain, &engine.Replace{Table: small()}, write(small(), engine.Insert, engine.RowUpsert))},
 		{name: "delete_versions_hard", render: steps(plain, dv(true))},

@@ -65,6 +65,10 @@ type job struct {
 	schemaLine int64  // jobEnsure: the SCHEMA's input line, for errors
 	at         string
 
+	// The coordinator's: the job's place among its table's jobs (shared.go).
+	turn   *tableTurn
+	ticket uint64
+
 	// Decided by the coordinator when the job starts.
 	replace, truncate bool
 	replacesRows      bool           // jobEnsure: the stream's next batch is its first flush, which replaces the table's rows (keyreplace.go)
@@ -127,6 +131,7 @@ func (p *pipeline) enqueue(s *stream, j *job) {
 	}
 	j.name, j.settings, j.opts, j.work = s.name, s.settings, s.opts, s.work // workers never read s
 	j.reuse = len(p.order) <= maxStreamsWithSpare
+	s.turn.ticket(j) // shared.go: the table's jobs run in input order
 	s.queue = append(s.queue, j)
 	p.waiting++
 	if !s.running && !s.queued {
@@ -165,11 +170,14 @@ func (p *pipeline) dispatch() {
 			continue
 		}
 		j := s.queue[0]
+		if !j.turn.came(j) {
+			continue // an earlier job of its table runs or waits: that one's end wakes s (passTurn)
+		}
 		if j.kind == jobEnsure {
-			j.replacesRows = !s.flushed && (s.settings.Overwrite() || p.cfg.TruncateBeforeLoad)
+			j.replacesRows = !s.flushed && !j.turn.wasLoaded() && (s.settings.Overwrite() || p.cfg.TruncateBeforeLoad)
 		}
 		if j.kind == jobBatch {
-			first := !s.flushed
+			first := !s.flushed && j.turn.firstLoad() // shared.go: once per table, not per stream
 			s.flushed = true
 			j.replace = first && s.settings.Overwrite() && !p.cfg.TruncateBeforeLoad
 			j.truncate = first && p.cfg.TruncateBeforeLoad
@@ -209,6 +217,7 @@ func (p *pipeline) complete(r jobResult) {
 	// streams, one batch each beyond max_buffered_bytes).
 	s.queue[0] = nil
 	s.queue = s.queue[1:]
+	p.passTurn(r.job)
 	if err := p.writeRefused(r.job); err != nil { // before any state covering them
 		p.fail(err)
 		return
@@ -449,6 +458,7 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 	upsert := len(keys) > 0 && !j.settings.AppendOnly()
 	if upsert {
 		w.Method = engine.Upsert
+		w.NullColumns = nullColumns(t, lt) // shared.go
 	}
 	batched := canonicalTime(p.o.Now())
 	batchedIdx := l.MetaIndex(table.MetaBatchedAt)

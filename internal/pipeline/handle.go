@@ -115,6 +115,7 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 	if err := p.keysAgree(s, layout, line); err != nil {
 		return err
 	}
+	p.joinTable(s, layout) // shared.go
 	if err := p.historyLayout(s, layout, existing, line); err != nil {
 		return err
 	}
@@ -313,6 +314,7 @@ func (p *pipeline) streamRecord(s *stream, m *singer.Message) error {
 		}
 		return p.invalid(s, m, err)
 	}
+	p.takeTable(s) // shared.go: another stream's rows for the table go first
 	row := s.buf.next()
 	if err := p.fill(s, m, meta, row); err != nil {
 		s.buf.drop()
@@ -531,6 +533,7 @@ func (p *pipeline) onStreamActivateVersion(m *singer.Message) error {
 	if s.prune != nil {
 		s.prune.activated = true
 	}
+	p.takeTable(s)
 	p.flush(s)
 	p.enqueue(s, &job{kind: jobActivate, stream: s, layout: s.layout, line: m.Line, version: m.Version, at: canonicalTime(p.o.Now())})
 	return nil

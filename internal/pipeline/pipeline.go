@@ -118,6 +118,7 @@ type pipeline struct {
 	// tableOwner is the first stream that loads into each table, to check
 	// that later streams into the same table have the same key.
 	tableOwner map[string]*stream
+	turns      map[string]*tableTurn // SCHEMA.TABLE → the order of its jobs (shared.go)
 	// tableClaims maps SCHEMA.TABLE to the stream that took the table in
 	// this run (tables.go): generated names never share a table.
 	tableClaims map[string]string

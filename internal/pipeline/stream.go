@@ -20,7 +20,8 @@ type stream struct {
 	name     string
 	settings config.StreamSettings
 	opts     table.Options
-	table    string // the stream's table, decided at its first SCHEMA (tableFor)
+	table    string     // the stream's table, decided at its first SCHEMA (tableFor)
+	turn     *tableTurn // shared with every stream loading into the same table (shared.go)
 
 	// Set by the stream's SCHEMA.
 	schemaText []byte // compact schema + key properties: identity of the SCHEMA
