@@ -23,22 +23,6 @@ const (
 // 0x80. A borrow may flag bytes above a true hit, never below one, so the
 // lowest set bit is exact.
 
-// Quote returns the index of the first quote or backslash at or after i,
-// or len(b).
-func Quote(b []byte, i int) int {
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		q, bs := x^(ones*'"'), x^(ones*'\\')
-		if m := ((q-ones)&^q | (bs-ones)&^bs) & highs; m != 0 {
-			return i + bits.TrailingZeros64(m)/8
-		}
-	}
-	for i < len(b) && b[i] != '"' && b[i] != '\\' {
-		i++
-	}
-	return i
-}
-
 // Special returns the index of the first byte at or after i that a string
 // scan must look at — a quote, a backslash, a control character or a
 // non-ASCII byte — or len(b).
@@ -57,21 +41,6 @@ func Special(b []byte, i int) int {
 		i++
 	}
 	return i
-}
-
-// StringClose returns the index of the quote closing the string whose
-// content starts at b[i], stepping over backslash escapes without checking
-// them, or -1 when the string does not close.
-func StringClose(b []byte, i int) int {
-	for {
-		if i = Quote(b, i); i >= len(b) {
-			return -1
-		}
-		if b[i] == '"' {
-			return i
-		}
-		i += 2 // the escaped byte cannot close the string
-	}
 }
 
 // Plain reports whether a string (a property name) appears in JSON text
@@ -109,27 +78,4 @@ func Hex4(b []byte) (rune, bool) {
 		r = r<<4 | rune(c)
 	}
 	return r, true
-}
-
-// Structural returns the index of the first quote, brace or bracket at or
-// after i, or len(b): the bytes that delimit a JSON value when strings are
-// skipped whole (the reader finds a record's end by them). '[' and ']'
-// are '{' and '}' with bit 5 clear, so OR-ing 0x20 into each byte leaves
-// three bytes to look for.
-func Structural(b []byte, i int) int {
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		y := x | ones*0x20
-		q, o, c := x^(ones*'"'), y^(ones*'{'), y^(ones*'}')
-		if m := ((q-ones)&^q | (o-ones)&^o | (c-ones)&^c) & highs; m != 0 {
-			return i + bits.TrailingZeros64(m)/8
-		}
-	}
-	for ; i < len(b); i++ {
-		switch b[i] {
-		case '"', '{', '[', '}', ']':
-			return i
-		}
-	}
-	return len(b)
 }
