@@ -584,6 +584,8 @@ func (r *Reader) needStream(env *envelope) error {
 		return r.missing("stream")
 	case !isString(env.stream):
 		return r.errorf(`"stream" must be a string`)
+	case len(env.stream) == 2: // "": no table name can be made of it (docs/types.md)
+		return r.errorf(`"stream" is empty (expected the stream's name)`)
 	}
 	return nil
 }

@@ -136,6 +136,14 @@ func TestTableName(t *testing.T) {
 		{"orders", Options{TableName: "My Orders"}, "My Orders"},
 		{strings.Repeat("s", 150), Options{IdentifierUpper: true}, strings.Repeat("S", 119) + NameHash(strings.Repeat("s", 150))},
 		{strings.Repeat("s", 40), Options{IdentifierMaxBytes: 30}, strings.Repeat("s", 21) + NameHash(strings.Repeat("s", 40))},
+		// Names that conform to underscores only are names (docs/types.md);
+		// an empty stream name names no table, mapped, prefixed or not.
+		{"...", Options{IdentifierUpper: true}, "___"},
+		{"___", Options{IdentifierUpper: true}, "___"},
+		{"-", Options{IdentifierUpper: true}, "_"},
+		{"", Options{IdentifierUpper: true}, ""},
+		{"", Options{IdentifierUpper: true, TablePrefix: "stg_"}, ""},
+		{"", Options{TableName: "T"}, ""},
 	}
 	for _, tt := range tests {
 		got, err := TableName(tt.stream, &tt.opts)
