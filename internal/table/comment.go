@@ -253,16 +253,10 @@ func StreamsInclude(streams []string, stream string) bool {
 	return false
 }
 
-// ParseTableComment reads a comment written by FormatTableComment; ok is
-// false for any other comment (a table the target did not create).
-// Comments of releases before the replaced key read with replacedKey nil.
-func ParseTableComment(s string) (streams, replacedKey []string, ok bool) {
-	streams, replacedKey, _, ok = ParseTableCommentKeys(s)
-	return streams, replacedKey, ok
-}
-
-// ParseTableCommentKeys is ParseTableComment with the earlier keys too
-// (nil when the comment records none).
+// ParseTableCommentKeys reads a comment written by FormatTableComment; ok
+// is false for any other comment (a table the target did not create).
+// Comments of releases before the replaced key read with replacedKey nil,
+// those before the earlier keys with earlier nil.
 func ParseTableCommentKeys(s string) (streams, replacedKey []string, earlier [][]string, ok bool) {
 	rest, found := strings.CutPrefix(s, tableCommentPrefix)
 	if !found {

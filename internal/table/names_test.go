@@ -243,7 +243,7 @@ func TestTableComment(t *testing.T) {
 			if len(c) > 4000 {
 				t.Fatalf("comment of %d bytes", len(c))
 			}
-			got, gotKey, ok := ParseTableComment(c)
+			got, gotKey, ok := parseTableComment(c)
 			if !ok {
 				t.Fatalf("%q does not parse", c)
 			}
@@ -269,12 +269,12 @@ func TestTableComment(t *testing.T) {
 			}
 		}
 	}
-	if s, k, ok := ParseTableComment(`target-oracle:streams=["s"]`); !ok || len(s) != 1 || k != nil {
+	if s, k, ok := parseTableComment(`target-oracle:streams=["s"]`); !ok || len(s) != 1 || k != nil {
 		t.Errorf("an earlier release's comment reads as %q %q %v", s, k, ok)
 	}
 	for _, c := range []string{"", "a DBA's note", "target-oracle:streams=", "target-oracle:streams=[1]", "target-oracle:path=[\"a\"]",
 		`target-oracle:streams=["s"] trailing`, `target-oracle:streams=["s"]; replaced_key=`, `target-oracle:streams=["s"]; replaced_key=null`} {
-		if s, _, ok := ParseTableComment(c); ok {
+		if s, _, ok := parseTableComment(c); ok {
 			t.Errorf("%q parsed as %q", c, s)
 		}
 	}
