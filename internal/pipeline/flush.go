@@ -101,7 +101,7 @@ type jobResult struct {
 
 // flush hands the stream's buffered rows to a worker.
 func (p *pipeline) flush(s *stream) {
-	if s.buf == nil || s.buf.rows() == 0 {
+	if s.halted || s.buf == nil || s.buf.rows() == 0 {
 		return
 	}
 	b := s.buf
@@ -110,7 +110,7 @@ func (p *pipeline) flush(s *stream) {
 	p.enqueue(s, &job{kind: jobBatch, stream: s, layout: b.layout, line: b.minLine, buf: b})
 	if p.cfg.FlushAllStreams {
 		for _, o := range p.order {
-			if o != s && o.buf != nil && o.buf.rows() > 0 {
+			if o != s && !o.halted && o.buf != nil && o.buf.rows() > 0 {
 				ob := o.buf
 				o.buf = p.nextBuffer(o, ob.rows())
 				p.bufs.engineRows(ob)
@@ -166,7 +166,7 @@ func (p *pipeline) dispatch() {
 		s := p.ready[0]
 		p.ready = p.ready[1:]
 		s.queued = false
-		if s.running || len(s.queue) == 0 {
+		if s.running || s.halted || len(s.queue) == 0 {
 			continue
 		}
 		j := s.queue[0]
@@ -209,6 +209,17 @@ func (p *pipeline) complete(r jobResult) {
 	if r.err != nil {
 		// The failed job stays queued: its records are not committed, so
 		// the frontier must not pass them.
+		var ie *inputerr.Error
+		if errors.As(r.err, &ie) && p.failed == nil {
+			// The input is at fault, not the database: halt the stream and
+			// let the run drain the others (SPEC §8: commit what came
+			// before the bad line, write the state then true).
+			s.halted = true
+			if p.inputStop == nil {
+				p.inputStop = r.err
+			}
+			return
+		}
 		p.fail(r.err)
 		return
 	}

@@ -1,0 +1,89 @@
+package pipeline_test
+
+import (
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/target-oracle/target-oracle/internal/engine"
+	"github.com/target-oracle/target-oracle/internal/inputerr"
+	"github.com/target-oracle/target-oracle/internal/memory"
+)
+
+// A SCHEMA whose key change the table refuses (it has rows) is invalid
+// input at its line: the run stops there, as at an invalid record, after
+// committing the other streams' records read before it and writing the
+// state then true (SPEC §8). Nothing read after the line is loaded.
+func TestRefusedKeyChangeCommitsWhatCameBefore(t *testing.T) {
+	a := `{"type":"SCHEMA","stream":"a","schema":{"properties":{"id":{"type":"integer"},"k":{"type":"integer"}}},"key_properties":["id"]}`
+	b := `{"type":"SCHEMA","stream":"b","schema":{"properties":{"id":{"type":"integer"}}},"key_properties":["id"]}`
+	aNewKey := strings.Replace(a, `["id"]`, `["id","k"]`, 1)
+	in := input(a, b,
+		`{"type":"RECORD","stream":"a","record":{"id":1,"k":1}}`,
+		`{"type":"STATE","value":{"s":1}}`,
+		`{"type":"RECORD","stream":"b","record":{"id":1}}`,
+		`{"type":"STATE","value":{"s":2}}`,
+		aNewKey, // line 7: table A has a row
+		`{"type":"RECORD","stream":"b","record":{"id":2}}`,
+		`{"type":"STATE","value":{"s":3}}`,
+		`{"type":"RECORD","stream":"a","record":{"id":2,"k":1}}`,
+		`{"type":"STATE","value":{"s":4}}`)
+	for _, settings := range []string{``, `{"batch_size_rows": 1}`, `{"max_parallelism": 4}`, `{"batch_size_rows": 1, "max_parallelism": 4}`} {
+		t.Run(settings, func(t *testing.T) {
+			eng := newEngine()
+			states, err := run(t, eng, loadConfig(t, settings), in)
+			wantInputError(t, err, "key_properties changed from [ID] to [ID K]")
+			if !strings.HasPrefix(err.Error(), `line 7: stream "a"`) {
+				t.Fatalf("error %q does not name line 7 and stream a", err)
+			}
+			if len(states) == 0 || states[len(states)-1] != `{"s":2}` {
+				t.Fatalf("states %q, want the last one {\"s\":2}", states)
+			}
+			if got := ids(eng, "B"); got != "1" {
+				t.Fatalf("B holds %s, want 1 (what came before line 7, nothing after)", got)
+			}
+			if got := ids(eng, "A"); got != "1" {
+				t.Fatalf("A holds %s, want 1", got)
+			}
+		})
+	}
+}
+
+// A batch the engine refuses as input (as the Oracle engine refuses text
+// its database character set cannot hold) stops the run at that batch: the
+// other streams' batches commit, the state before the refused batch is
+// written, and the refused stream loads nothing more.
+func TestBatchRefusedAsInputLetsOtherStreamsCommit(t *testing.T) {
+	var calls atomic.Int32
+	hooks := memory.Hooks{Load: func(steps []engine.Step) error {
+		for _, st := range steps {
+			if w, ok := st.(*engine.Write); ok && w.Table.Name == "A" && calls.Add(1) == 2 {
+				return &inputerr.Error{Line: 5, Property: "id", Msg: "text the database character set cannot hold"}
+			}
+		}
+		return nil
+	}}
+	eng := memory.New(memory.Options{KeepRows: true, Now: func() time.Time { return fixedNow }, Hooks: hooks})
+	a := `{"type":"SCHEMA","stream":"a","schema":{"properties":{"id":{"type":"integer"}}},"key_properties":["id"]}`
+	b := strings.Replace(a, `"stream":"a"`, `"stream":"b"`, 1)
+	in := input(a, b,
+		`{"type":"RECORD","stream":"a","record":{"id":1}}`, // batch 1 of A
+		`{"type":"STATE","value":{"s":1}}`,
+		`{"type":"RECORD","stream":"a","record":{"id":2}}`, // batch 2 of A: refused
+		`{"type":"RECORD","stream":"b","record":{"id":1}}`,
+		`{"type":"STATE","value":{"s":2}}`,
+		`{"type":"RECORD","stream":"a","record":{"id":3}}`,
+		`{"type":"STATE","value":{"s":3}}`)
+	states, err := run(t, eng, loadConfig(t, `{"batch_size_rows": 1, "max_parallelism": 1}`), in)
+	wantInputError(t, err, "character set")
+	if strings.Join(states, "|") != `{"s":1}` {
+		t.Fatalf("states %q, want only the state before the refused batch", states)
+	}
+	if got := ids(eng, "A"); got != "1" {
+		t.Fatalf("A holds %s, want 1", got)
+	}
+	if got := ids(eng, "B"); got != "1" {
+		t.Fatalf("B holds %s, want 1 (its batch came before the refusal was known, or was drained)", got)
+	}
+}
