@@ -1,11 +1,13 @@
 package pipeline_test
 
 import (
+	"errors"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/memory"
@@ -85,5 +87,32 @@ func TestBatchRefusedAsInputLetsOtherStreamsCommit(t *testing.T) {
 	}
 	if got := ids(eng, "B"); got != "1" {
 		t.Fatalf("B holds %s, want 1 (its batch came before the refusal was known, or was drained)", got)
+	}
+}
+
+// A SCHEMA a stream's settings cannot take (delete_missing named for a
+// stream without key_properties) is a configuration error (exit 2) at
+// that line; the other streams' records before it still commit and the
+// state then true is written.
+func TestSettingRefusedAtSchemaCommitsWhatCameBefore(t *testing.T) {
+	a := `{"type":"SCHEMA","stream":"a","schema":{"properties":{"id":{"type":"integer"}}},"key_properties":["id"]}`
+	b := `{"type":"SCHEMA","stream":"b","schema":{"properties":{"id":{"type":"integer"}}},"key_properties":[]}`
+	in := input(a,
+		`{"type":"RECORD","stream":"a","record":{"id":1}}`,
+		`{"type":"STATE","value":{"s":1}}`,
+		b, // line 4: delete_missing needs a key
+		`{"type":"RECORD","stream":"a","record":{"id":2}}`,
+		`{"type":"STATE","value":{"s":2}}`)
+	eng := newEngine()
+	states, err := run(t, eng, loadConfig(t, `{"stream_overrides": {"b": {"delete_missing": "hard"}}}`), in)
+	var ce *config.Error
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "delete_missing") {
+		t.Fatalf("err = %v, want the configuration error", err)
+	}
+	if strings.Join(states, "|") != `{"s":1}` {
+		t.Fatalf("states %q, want {\"s\":1}", states)
+	}
+	if got := ids(eng, "A"); got != "1" {
+		t.Fatalf("A holds %s, want 1", got)
 	}
 }

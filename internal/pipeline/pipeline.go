@@ -303,7 +303,8 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 					}
 					var ierr *inputerr.Error
 					var berr *batchFileError
-					if errors.As(err, &ierr) || errors.As(err, &berr) {
+					var cerr *config.Error // a setting the stream's SCHEMA cannot take
+					if errors.As(err, &ierr) || errors.As(err, &berr) || errors.As(err, &cerr) {
 						return p.drain(err) // what came before is committed, its state written
 					}
 					p.fail(err)
