@@ -62,6 +62,7 @@ type job struct {
 	buf *buffer // jobBatch
 
 	version    string // jobActivate
+	sharers    []string // jobActivate: the other streams of this run loading into the table
 	schemaLine int64  // jobEnsure: the SCHEMA's input line, for errors
 	at         string
 
@@ -555,6 +556,22 @@ func (p *pipeline) activate(ctx context.Context, sess engine.Session, j *job) er
 	if cur == nil {
 		return nil // nothing to delete from; create nothing
 	}
+	others := otherStreams(cur.Streams, j.name)
+	for _, o := range j.sharers {
+		if !slices.Contains(others, o) {
+			others = append(others, o)
+		}
+	}
+	if len(others) > 0 {
+		// The rows do not record their stream: the DELETE (or the soft
+		// delete) of the older versions would take the other streams'
+		// rows with it. Refuse, as keys that disagree are refused.
+		return &inputerr.Error{Line: j.line, Stream: j.name, Msg: fmt.Sprintf(
+			"ACTIVATE_VERSION %s would delete the rows of stream(s) %s too: table %s holds several streams "+
+				"(table_name_mappings or stream maps put them there) and its rows do not record their stream. "+
+				"Map the streams to tables of their own, or set process_activate_version_messages to false",
+			j.version, strings.Join(others, ", "), want.QualifiedName())}
+	}
 	vc, dc := j.layout.MetaIndex(table.MetaTableVersion), j.layout.MetaIndex(table.MetaDeletedAt)
 	if vc < 0 || dc < 0 {
 		return fmt.Errorf("ACTIVATE_VERSION for %s: the table has no %s/%s columns", want.QualifiedName(), table.MetaTableVersion, table.MetaDeletedAt)
@@ -641,4 +658,16 @@ func (c *catalog) lock(key string) (unlock func()) {
 	c.mu.Unlock()
 	m.Lock()
 	return m.Unlock
+}
+
+// otherStreams lists the streams a table's comment records besides name
+// (entries may be names or digests of long names: table.StreamsInclude).
+func otherStreams(recorded []string, name string) []string {
+	var others []string
+	for _, r := range recorded {
+		if !table.StreamsInclude([]string{r}, name) {
+			others = append(others, r)
+		}
+	}
+	return others
 }

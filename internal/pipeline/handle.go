@@ -569,7 +569,15 @@ func (p *pipeline) onStreamActivateVersion(m *singer.Message) error {
 	}
 	p.takeTable(s)
 	p.flush(s)
-	p.enqueue(s, &job{kind: jobActivate, stream: s, layout: s.layout, line: m.Line, version: m.Version, at: canonicalTime(p.o.Now())})
+	var sharers []string
+	if s.turn != nil {
+		for _, o := range s.turn.streams {
+			if o != s {
+				sharers = append(sharers, o.name)
+			}
+		}
+	}
+	p.enqueue(s, &job{kind: jobActivate, stream: s, layout: s.layout, line: m.Line, version: m.Version, at: canonicalTime(p.o.Now()), sharers: sharers})
 	return nil
 }
 

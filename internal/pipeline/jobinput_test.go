@@ -116,3 +116,40 @@ func TestSettingRefusedAtSchemaCommitsWhatCameBefore(t *testing.T) {
 		t.Fatalf("A holds %s, want 1", got)
 	}
 }
+
+// ACTIVATE_VERSION of one stream in a table another stream also loads
+// (table_name_mappings) would delete that stream's rows, which do not
+// record their stream: it is refused at its line (exit 3), the rows stay,
+// and what came before is committed.
+func TestActivateVersionRefusedOnSharedTable(t *testing.T) {
+	a := `{"type":"SCHEMA","stream":"a","schema":{"properties":{"id":{"type":"integer"}}},"key_properties":["id"]}`
+	b := strings.Replace(a, `"stream":"a"`, `"stream":"b"`, 1)
+	in := input(a, b,
+		`{"type":"RECORD","stream":"b","record":{"id":100}}`,
+		`{"type":"RECORD","stream":"b","record":{"id":101},"version":1}`,
+		`{"type":"RECORD","stream":"a","record":{"id":1},"version":5}`,
+		`{"type":"STATE","value":{"s":1}}`,
+		`{"type":"ACTIVATE_VERSION","stream":"a","version":5}`, // line 7
+		`{"type":"STATE","value":{"s":2}}`)
+	for _, hard := range []string{"true", "false"} {
+		t.Run("hard_delete "+hard, func(t *testing.T) {
+			eng := newEngine()
+			states, err := run(t, eng, loadConfig(t, `{"table_name_mappings": {"a": "T", "b": "T"}, "hard_delete": `+hard+`}`), in)
+			wantInputError(t, err, "would delete the rows of stream(s) b")
+			if !strings.HasPrefix(err.Error(), `line 7: stream "a"`) {
+				t.Fatalf("error %q does not name line 7 and stream a", err)
+			}
+			if strings.Join(states, "|") != `{"s":1}` {
+				t.Fatalf("states %q, want {\"s\":1}", states)
+			}
+			if got := ids(eng, "T"); got != "1,100,101" {
+				t.Fatalf("T holds %s, want 1,100,101", got)
+			}
+			for _, r := range eng.Rows("DRY_RUN.T") {
+				if r["_SDC_DELETED_AT"] != "" {
+					t.Fatalf("row %v soft-deleted", r)
+				}
+			}
+		})
+	}
+}
