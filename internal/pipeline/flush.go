@@ -61,9 +61,9 @@ type job struct {
 
 	buf *buffer // jobBatch
 
-	version    string // jobActivate
+	version    string   // jobActivate
 	sharers    []string // jobActivate: the other streams of this run loading into the table
-	schemaLine int64  // jobEnsure: the SCHEMA's input line, for errors
+	schemaLine int64    // jobEnsure: the SCHEMA's input line, for errors
 	at         string
 
 	// The coordinator's: the job's place among its table's jobs (shared.go).
