@@ -55,27 +55,3 @@ func Plain(name string) bool {
 	}
 	return utf8.ValidString(name)
 }
-
-// Hex4 decodes the 4 hex digits at the start of b (of a \uXXXX escape),
-// or reports false: the one decoder of escapes the reader, the row builder
-// and the stream maps share.
-func Hex4(b []byte) (rune, bool) {
-	if len(b) < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c -= 'a' - 10
-		case c >= 'A' && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
-}
