@@ -197,10 +197,58 @@ func FuzzSkip(f *testing.F) {
 
 func BenchmarkContainerEnd(b *testing.B) {
 	line := []byte(`{"id": 1, "uuid": "a6a3a450-0c5c-128b-d23f-1818892f902b", "customer": "Foxtrot Charlie", "email": "foxtrot.charlie@example.com", "amount": 47931.74, "qty": 59, "active": false, "created_at": "2024-04-02T02:27:26.073248Z", "updated_at": "2025-04-03T17:27:03+02:00", "address": {"street": "847 Golf Street", "city": "Charlie", "zip": "74115"}, "tags": ["foxtrot", "charlie", "golf"]}`)
-	b.SetBytes(int64(len(line)))
-	for b.Loop() {
-		if ContainerEnd(line, 0, 100) != len(line) {
-			b.Fatal("wrong end")
+	for _, bc := range []struct {
+		name string
+		end  func([]byte, int, int) int
+	}{{"blocks", ContainerEnd}, {"bytes", containerEndBytes}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(line)))
+			for b.Loop() {
+				if bc.end(line, 0, 100) != len(line) {
+					b.Fatal("wrong end")
+				}
+			}
+		})
+	}
+}
+
+// FuzzContainerEnd holds ContainerEnd to containerEndBytes, the byte at a
+// time walk, on any input: valid JSON or not, at any depth limit.
+func FuzzContainerEnd(f *testing.F) {
+	rec := `{"id": 1, "uuid": "a6a3a450-0c5c-128b-d23f-1818892f902b", "customer": "Foxtrot \"Charlie\"", "tags": ["foxtrot", "charlie", {"g\\": [1, 2]}]}`
+	for _, s := range []string{rec, rec + rec, `[` + strings.Repeat(`"\\\\\"`, 30) + `"]`, strings.Repeat("[", 70) + strings.Repeat("]", 70), `{"a":"` + strings.Repeat("x", 63) + `\"}"}`} {
+		f.Add(s, uint8(5), uint8(0))
+		f.Add(s, uint8(200), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, s string, maxDepth, at uint8) {
+		b := []byte(s)
+		i := int(at) % (len(b) + 1)
+		if got, want := ContainerEnd(b, i, int(maxDepth)), containerEndBytes(b, i, int(maxDepth)); got != want {
+			t.Fatalf("ContainerEnd(%q, %d, %d) = %d, the byte walk: %d", s, i, maxDepth, got, want)
 		}
+	})
+}
+
+// TestContainerEndBlocks runs the cases of TestContainerEnd again, with
+// long strings and members around them so that ContainerEnd reads blocks.
+func TestContainerEndBlocks(t *testing.T) {
+	pad := `"` + strings.Repeat("p", 70) + `",`
+	for _, c := range []string{
+		`{` + pad + `"a":{` + pad + `"b":[` + pad + `1]},` + pad + `"c":"}"}` + pad,
+		`[` + strings.Repeat(`"\\\"{",`, 20) + `[]]x`,
+		`{` + pad + `"a":"` + strings.Repeat(`\\`, 40) + `\"}"}` + pad,
+		`{` + pad + `"a":"unterminated ` + strings.Repeat("x", 80) + `}`,
+		`{` + pad + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}` + pad,
+		`{` + pad + strings.Repeat("[", 70) + strings.Repeat("]", 70) + `}` + pad,
+	} {
+		for _, maxDepth := range []int{5, 41, 100} {
+			got, want := ContainerEnd([]byte(c), 0, maxDepth), containerEndBytes([]byte(c), 0, maxDepth)
+			if got != want {
+				t.Errorf("ContainerEnd(%s, %d) = %d, the byte walk: %d", c, maxDepth, got, want)
+			}
+		}
+	}
+	if got, want := ContainerEnd([]byte(`{`+pad+`"a":{}}`+pad), 0, 10), len(`{`+pad+`"a":{}}`); got != want {
+		t.Errorf("ContainerEnd = %d, want %d", got, want)
 	}
 }

@@ -66,7 +66,7 @@ var scalarByte = func() (t [256]bool) {
 	return t
 }()
 
-// ContainerEnd returns the index just past the object or array at b[i],
+// containerEndBytes returns the index just past the object or array at b[i],
 // finding it by its brackets and strings alone: nothing else is checked.
 // It returns -1 when b[i] opens neither, when the brackets do not close
 // before the end of b, or when they nest deeper than maxDepth (counting
@@ -79,7 +79,7 @@ var scalarByte = func() (t [256]bool) {
 // none of which can pass that bracket. Checking the bytes up to the end
 // alone therefore finds the fault a check of the whole line finds (the
 // reader relies on this: singer.Message.DecodeRecord).
-func ContainerEnd(b []byte, i, maxDepth int) int {
+func containerEndBytes(b []byte, i, maxDepth int) int {
 	if i >= len(b) || b[i] != '{' && b[i] != '[' {
 		return -1
 	}
@@ -123,7 +123,7 @@ func ContainerEnd(b []byte, i, maxDepth int) int {
 	return -1
 }
 
-// The bytes ContainerEnd stops at outside strings.
+// The bytes containerEndBytes stops at outside strings.
 const (
 	skipQuote = 1 + iota
 	skipOpen
