@@ -192,10 +192,18 @@ func (l *loader) add(src string, lay layer, key, display string, raw any) {
 	}
 	if s == nil {
 		if s, m := lookupMember(l.t, key, display != key); m != nil {
-			l.addMember(src, lay, s, m, display, raw)
+			if raw != nil {
+				l.addMember(src, lay, s, m, display, raw)
+			}
 			return
 		}
 		l.unknown(src, key, display)
+		return
+	}
+	if raw == nil {
+		// JSON null is "not set", as for the SDK targets, which declare
+		// optional settings ["<type>", "null"]: generated configs write
+		// "ssh_tunnel": null. The default (or a later source) applies.
 		return
 	}
 	if s.members != nil {
