@@ -146,9 +146,10 @@ func connectionSettings() []setting {
 			enum: []string{"accepted", "requested", "required", "rejected"},
 			desc: "Oracle native network encryption and integrity.", field: func(c *Config) any { return &c.NetworkEncryption }},
 		{name: "ssh_tunnel", kind: kindObject,
-			desc: "Connect through an SSH bastion: an object of the ssh_tunnel.* members below (Meltano passes them as " +
-				"ssh_tunnel.host and so on). Disabled unless enable is true. An unknown host key fails, printing its " +
-				"fingerprint and the setting to pin it.",
+			desc: "Connect through an SSH bastion: an object of enable, host, port, username, private_key (secret), " +
+				"private_key_password (secret), password (secret), host_key and known_hosts, each also a setting of its own " +
+				"(ssh_tunnel.host, TARGET_ORACLE_SSH_TUNNEL_HOST), as Meltano passes them. Disabled unless enable is true. " +
+				"An unknown host key fails, printing its fingerprint and the setting to pin it.",
 			members: sshTunnelMembers(),
 			field:   func(c *Config) any { return &c.SSHTunnel }, conv: convSSHTunnel},
 		{name: "connect_timeout_seconds", kind: kindInteger, def: 30, min: 1, max: 3600,
