@@ -117,7 +117,7 @@ func OpenBatch(msg *Message, opts ReaderOptions) (*BatchReader, error) {
 //
 // Accepted: file:///abs/path, file://localhost/abs/path, file:/abs/path
 // (RFC 8089's short form) and a bare absolute path. The Singer SDK writes
-// file:///abs/path: since v0.47 with pathlib's as_uri, which percent-encodes
+// file:///abs/path: since v0.46 with pathlib's as_uri, which percent-encodes
 // (a space is %20); before, with PyFilesystem's OSFS.geturl, "file://" and
 // the path as it is. A URI's path is therefore percent-decoded, and when the
 // decoded file does not exist but the path as written does (an older SDK's

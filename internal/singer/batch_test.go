@@ -122,7 +122,7 @@ func TestBatch(t *testing.T) {
 }
 
 // The manifest's URI forms: RFC 8089's file:///abs, file://localhost/abs
-// and file:/abs, percent-escapes decoded (the Singer SDK since v0.47 writes
+// and file:/abs, percent-escapes decoded (the Singer SDK since v0.46 writes
 // pathlib's as_uri: a space is %20), and the path as written when only that
 // exists (older SDKs wrote "file://" + the path, unescaped).
 func TestBatchFileURIForms(t *testing.T) {
