@@ -240,6 +240,10 @@ func TestContainerEndBlocks(t *testing.T) {
 		`{` + pad + `"a":"unterminated ` + strings.Repeat("x", 80) + `}`,
 		`{` + pad + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}` + pad,
 		`{` + pad + strings.Repeat("[", 70) + strings.Repeat("]", 70) + `}` + pad,
+		`{` + pad + `"a":1\"}"}` + pad,                     // a backslash outside strings: not JSON
+		`{` + pad + `"a":1\\"}"}` + pad,                    // two
+		`{"a":"` + strings.Repeat("x", 57) + `\"}"}` + pad, // an escape across blocks: the backslash at byte 63
+		`{"a":"` + strings.Repeat("x", 58) + `\"}"}` + pad, // the escaped quote at byte 0 of the next block
 	} {
 		for _, maxDepth := range []int{5, 41, 100} {
 			got, want := ContainerEnd([]byte(c), 0, maxDepth), containerEndBytes([]byte(c), 0, maxDepth)

@@ -27,10 +27,10 @@ func prefixXor(x uint64) uint64 {
 // bytes at a time: masks of the quotes and brackets, the bytes inside
 // strings from the quotes' running parity, and the depth from the counts
 // of brackets outside strings, walking bracket by bracket only in a block
-// that could close the value or pass maxDepth. A block holding a
-// backslash is read a byte at a time, as containerEndBytes does: whether
-// a backslash escapes depends on whether it is inside a string, and
-// records seldom hold escapes.
+// that could close the value or pass maxDepth. Escapes are found taking
+// every backslash to be in a string; a block where one is not (whether a
+// backslash escapes depends on whether it is in a string; JSON has none
+// outside) is read a byte at a time, as containerEndBytes reads it.
 func ContainerEnd(b []byte, i, maxDepth int) int {
 	if i >= len(b) || b[i] != '{' && b[i] != '[' || maxDepth < 1 {
 		return -1
@@ -51,12 +51,30 @@ func ContainerEnd(b []byte, i, maxDepth int) int {
 			q, bs, op, cl = masks64(&b[len(b)-64])
 			q, bs, op, cl = q>>sh, bs>>sh, op>>sh, cl>>sh
 		}
+		next := i + 64
 		if bs != 0 {
-			var end int
-			if i, in, depth, end = walkBlock(b, i, in, depth, maxDepth); end != 0 {
-				return end
+			// The escapes, as if every backslash were in a string: the
+			// backslashes that start one and the bytes they escape.
+			var start, esc uint64
+			for m := bs; m != 0; {
+				low := m & -m
+				start |= low
+				esc |= low << 1
+				m &^= low | low<<1
 			}
-			continue
+			if start>>63 != 0 {
+				next++ // the next block starts after the byte escaped
+			}
+			q &^= esc
+			if start&^(prefixXor(q)^in) != 0 {
+				// A backslash outside strings (not JSON): read as the
+				// byte walk reads it.
+				var end int
+				if i, in, depth, end = walkBlock(b, i, in, depth, maxDepth); end != 0 {
+					return end
+				}
+				continue
+			}
 		}
 		s := prefixXor(q) ^ in
 		in = uint64(int64(s) >> 63)
@@ -76,7 +94,7 @@ func ContainerEnd(b []byte, i, maxDepth int) int {
 				}
 			}
 		}
-		i += 64
+		i = next
 	}
 	return -1
 }

@@ -1,5 +1,18 @@
 #include "textflag.h"
 
+// The bytes masks64 compares with, 16 of each: '"', '\\', 0x20, '{', '}'.
+DATA masksConsts<>+0(SB)/8, $0x2222222222222222
+DATA masksConsts<>+8(SB)/8, $0x2222222222222222
+DATA masksConsts<>+16(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA masksConsts<>+24(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA masksConsts<>+32(SB)/8, $0x2020202020202020
+DATA masksConsts<>+40(SB)/8, $0x2020202020202020
+DATA masksConsts<>+48(SB)/8, $0x7b7b7b7b7b7b7b7b
+DATA masksConsts<>+56(SB)/8, $0x7b7b7b7b7b7b7b7b
+DATA masksConsts<>+64(SB)/8, $0x7d7d7d7d7d7d7d7d
+DATA masksConsts<>+72(SB)/8, $0x7d7d7d7d7d7d7d7d
+GLOBL masksConsts<>(SB), RODATA|NOPTR, $80
+
 // func masks64(p *byte) (quote, bslash, open, close uint64)
 //
 // Bit k of each mask is set when byte p[k] is a quote, a backslash, an
@@ -7,21 +20,11 @@
 // ContainerEnd tracks, found 16 bytes at a time (SSE2, in every amd64).
 TEXT ·masks64(SB), NOSPLIT, $0-40
 	MOVQ p+0(FP), SI
-	MOVQ $0x2222222222222222, AX
-	MOVQ AX, X8
-	PUNPCKLQDQ X8, X8
-	MOVQ $0x5c5c5c5c5c5c5c5c, AX
-	MOVQ AX, X9
-	PUNPCKLQDQ X9, X9
-	MOVQ $0x2020202020202020, AX
-	MOVQ AX, X10
-	PUNPCKLQDQ X10, X10
-	MOVQ $0x7b7b7b7b7b7b7b7b, AX
-	MOVQ AX, X11
-	PUNPCKLQDQ X11, X11
-	MOVQ $0x7d7d7d7d7d7d7d7d, AX
-	MOVQ AX, X12
-	PUNPCKLQDQ X12, X12
+	MOVOU masksConsts<>+0(SB), X8
+	MOVOU masksConsts<>+16(SB), X9
+	MOVOU masksConsts<>+32(SB), X10
+	MOVOU masksConsts<>+48(SB), X11
+	MOVOU masksConsts<>+64(SB), X12
 	XORQ R8, R8
 	XORQ R9, R9
 	XORQ R10, R10
