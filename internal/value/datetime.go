@@ -68,9 +68,12 @@ func CanonicalDateTime(s []byte) (canon string, frac int, err error) {
 // allocate when dst has room for 30 more bytes. On error dst is returned
 // unchanged.
 func AppendCanonicalDateTime(dst, s []byte) ([]byte, int, error) {
-	dt, reason := parseDateTime(s)
-	if reason != "" {
-		return dst, 0, newError("date-time", s, reason)
+	dt, ok := quickDateTime(s) // parseDateTime, one call less
+	if !ok {
+		var reason string
+		if dt, reason = parseDateTimeGeneral(s); reason != "" {
+			return dst, 0, newError("date-time", s, reason)
+		}
 	}
 	if s[10] == 'T' && s[len(s)-1] == 'Z' && s[16] == ':' {
 		// Already UTC and written as the canonical text is (seconds
