@@ -26,7 +26,7 @@ func scanStringRef(b []byte, i int) (int, int) {
 			}
 			return j + 1, flags
 		case c == '\\':
-			n := escapeLen(b, j)
+			n := jsonscan.EscapeLen(b, j)
 			if n == 0 {
 				return -1, 0
 			}
