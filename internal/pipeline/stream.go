@@ -38,6 +38,12 @@ type stream struct {
 	queue   []*job
 	running bool
 	queued  bool // on the coordinator's ready list
+	// halted is set when a job of the stream failed on its input (a key
+	// change a table with rows refuses, text the database character set
+	// cannot hold): the failed job stays first in the queue, so the
+	// frontier never passes it, and nothing more of the stream is
+	// flushed or started while the run drains the other streams.
+	halted bool
 
 	flushed     bool  // a batch of this stream was loaded in this run (overwrite, truncate)
 	firstRecord int64 // line of the first record, for streams that hold states until the end (holdsStates)
