@@ -40,6 +40,16 @@ func Connector(cfg *config.Config) (driver.Connector, error) {
 	return ConnectorLog(cfg, slog.Default())
 }
 
+// SettingsError is a connection setting that is wrong in itself, found
+// before any socket is opened: a dsn without a host or service, a port
+// out of range, an option go-ora does not know, service_name and sid
+// both, a TNS alias that cannot be resolved. It is a configuration error
+// (exit 2), not a database failure.
+type SettingsError struct{ Err error }
+
+func (e *SettingsError) Error() string { return e.Err.Error() }
+func (e *SettingsError) Unwrap() error { return e.Err }
+
 // ConnectorLog is Connector with the logger for warnings.
 func ConnectorLog(cfg *config.Config, log *slog.Logger) (driver.Connector, error) {
 	return connectorWrapped(cfg, log, nil)
@@ -50,7 +60,7 @@ func ConnectorLog(cfg *config.Config, log *slog.Logger) (driver.Connector, error
 func connectorWrapped(cfg *config.Config, log *slog.Logger, wrap func(net.Conn) net.Conn) (driver.Connector, error) {
 	t, err := resolve(cfg, os.Getenv)
 	if err != nil {
-		return nil, err
+		return nil, &SettingsError{Err: err}
 	}
 	tlsSet, tlsWarnings, err := t.tlsConfig()
 	if err != nil {
@@ -74,7 +84,7 @@ func connectorWrapped(cfg *config.Config, log *slog.Logger, wrap func(net.Conn) 
 		return err
 	})
 	if err != nil {
-		return nil, red.wrap("connect: settings for "+t.where, err)
+		return nil, &SettingsError{Err: red.wrap("connect: settings for "+t.where, err)}
 	}
 	return &connector{
 		inner: go_ora.NewConnector(dsn), perAttempt: goOraConnector(dsn, tlsSet), tlsSet: tlsSet, red: red, where: t.where,

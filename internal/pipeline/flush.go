@@ -394,7 +394,7 @@ func (p *pipeline) keyMayChange(ctx context.Context, sess engine.Session, j *job
 	}
 	// Only a stream the comment names replays: another stream mapped to
 	// the table with the old key is a key disagreement (SPEC §4).
-	if j.kind == jobEnsure && table.ReplacedKeyIs(cur.ReplacedKey, want.PrimaryKey) && table.StreamsInclude(cur.Streams, j.name) {
+	if j.kind == jobEnsure && cur.KeyReplaced(want.PrimaryKey) && table.StreamsInclude(cur.Streams, j.name) {
 		p.log.Info("SCHEMA with the key the table had before its key was replaced: input from before the change, replayed; the table keeps its key",
 			"table", cur.QualifiedName(), "stream", j.name, "line", j.schemaLine, "key", cur.PrimaryKey, "schema_key", want.PrimaryKey)
 		return keyReplayed, nil

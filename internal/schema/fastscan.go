@@ -1,8 +1,6 @@
 package schema
 
 import (
-	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/target-oracle/target-oracle/internal/jsonscan"
@@ -698,7 +696,7 @@ func (w *walker) scanString(i int) (int, int) {
 			}
 			return j + 1, flags
 		case c == '\\':
-			n := escapeLen(b, j)
+			n := jsonscan.EscapeLen(b, j)
 			if n == 0 {
 				return -1, 0
 			}
@@ -713,110 +711,15 @@ func (w *walker) scanString(i int) (int, int) {
 	}
 }
 
-// escapeLen returns the length of the valid escape at b[j] ('\\'), or 0;
-// a surrogate escape is valid only as the first of a pair.
-func escapeLen(b []byte, j int) int {
-	if j+1 >= len(b) {
-		return 0
-	}
-	switch b[j+1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return 2
-	case 'u':
-		r := getu4(b[j:])
-		switch {
-		case r < 0:
-		case !utf16.IsSurrogate(r):
-			return 6
-		case r < 0xDC00:
-			if r2 := getu4(b[j+6:]); r2 >= 0xDC00 && r2 <= 0xDFFF {
-				return 12 // a surrogate pair
-			}
-		}
-	}
-	return 0
-}
-
-// getu4 decodes \uXXXX at the start of s, or returns -1.
-func getu4(s []byte) rune {
-	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
-		return -1
-	}
-	var r rune
-	for _, c := range s[2:6] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return -1
-		}
-		r = r*16 + rune(c)
-	}
-	return r
-}
-
 // content returns the decoded text of a string body that holds escapes or
-// non-ASCII bytes, as encoding/json decodes it.
+// non-ASCII bytes, as encoding/json decodes it: scanString passed it, so it
+// is valid UTF-8 and its surrogate escapes are paired.
 func (w *walker) content(raw []byte, flags int) []byte {
 	if flags == strHigh && utf8.Valid(raw) {
 		return raw
 	}
-	return unescape(w.scratch[:0], raw)
-}
-
-// unescape appends the decoded string body raw (syntax already checked)
-// exactly as encoding/json decodes it: invalid UTF-8 bytes and unpaired
-// surrogate escapes become U+FFFD.
-func unescape(dst, raw []byte) []byte {
-	for r := 0; r < len(raw); {
-		c := raw[r]
-		switch {
-		case c == '\\':
-			var rr rune
-			rr, r = decodeEscape(raw, r)
-			dst = utf8.AppendRune(dst, rr)
-		case c < utf8.RuneSelf:
-			dst = append(dst, c)
-			r++
-		default:
-			rr, size := utf8.DecodeRune(raw[r:])
-			r += size
-			dst = utf8.AppendRune(dst, rr)
-		}
-	}
-	return dst
-}
-
-// decodeEscape decodes the escape at raw[r] (valid) and returns the rune
-// and the index after it; a surrogate pair counts as one escape.
-func decodeEscape(raw []byte, r int) (rune, int) {
-	switch raw[r+1] {
-	case 'b':
-		return '\b', r + 2
-	case 'f':
-		return '\f', r + 2
-	case 'n':
-		return '\n', r + 2
-	case 'r':
-		return '\r', r + 2
-	case 't':
-		return '\t', r + 2
-	case 'u':
-		rr := getu4(raw[r:])
-		r += 6
-		if utf16.IsSurrogate(rr) {
-			if dec := utf16.DecodeRune(rr, getu4(raw[r:])); dec != unicode.ReplacementChar {
-				return dec, r + 6
-			}
-			return unicode.ReplacementChar, r
-		}
-		return rr, r
-	}
-	return rune(raw[r+1]), r + 2 // '"', '\\', '/'
+	out, _ := jsonscan.AppendUnescaped(w.scratch[:0], raw, false)
+	return out
 }
 
 // runeCount counts the runes of the decoded string body raw, as
@@ -832,7 +735,7 @@ func runeCount(raw []byte, flags int) int {
 	for r := 0; r < len(raw); n++ {
 		switch c := raw[r]; {
 		case c == '\\':
-			_, r = decodeEscape(raw, r)
+			_, r, _ = jsonscan.DecodeEscape(raw, r)
 		case c < utf8.RuneSelf:
 			r++
 		default:

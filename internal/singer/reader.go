@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/target-oracle/target-oracle/internal/inputerr"
+	"github.com/target-oracle/target-oracle/internal/jsonscan"
 )
 
 // ReaderOptions tunes a Reader (and a BatchReader).
@@ -34,7 +35,7 @@ type ReaderOptions struct {
 // may leave its syntax to that call: when the caller's decoder walks the
 // record byte by byte anyway (the one-pass decoder), a check of its own
 // would walk it twice. The reader then finds only the record's end, by its
-// brackets and strings (skipObject); DecodeRecord gives a malformed record
+// brackets and strings (jsonscan.ContainerEnd); DecodeRecord gives a malformed record
 // the error this reader gives the line when it checks every byte. Which
 // one checks is the reader's choice, learnt from the DecodeRecord calls
 // (recordUse); results never depend on it.
@@ -152,7 +153,7 @@ func (r *Reader) decoded(env *envelope) (*Message, error) {
 // and the message they gave. Taps write line after line that differ only
 // in the record: a line that starts with the same bytes has its members
 // before the record from them (resume), and when the bytes after its
-// record (found by skipping it forward, see skipObject) are the same too,
+// record (found by skipping it forward, see jsonscan.ContainerEnd) are the same too,
 // its message is the same around its record.
 type sameShape struct {
 	head, tail []byte
@@ -352,7 +353,7 @@ func (r *Reader) members(s *scanner, env *envelope, key []byte, deferRecord, res
 			}
 			f.keyEnd = f.key + len(key)
 			if bytes.IndexByte(key, '\\') >= 0 {
-				r.keyBuf = unescape(r.keyBuf[:0], key)
+				r.keyBuf, _ = jsonscan.AppendUnescaped(r.keyBuf[:0], key, false)
 				key = r.keyBuf
 				f.escaped = true
 			}
@@ -362,9 +363,9 @@ func (r *Reader) members(s *scanner, env *envelope, key []byte, deferRecord, res
 			// The record's end is found by its brackets and strings, read
 			// forward; its syntax is left to Message.DecodeRecord. For valid JSON the end is the one the
 			// scanner finds, and for a malformed record the scanner's first
-			// fault lies before it (see skipObject): so the record's check
+			// fault lies before it (see jsonscan.ContainerEnd): so the record's check
 			// on these exact bytes finds the fault the full read finds.
-			end := skipObject(line, vstart, MaxDepth-1)
+			end := jsonscan.ContainerEnd(line, vstart, MaxDepth-1)
 			if resumed {
 				if end > 0 && bytes.Equal(line[end:], r.same.tail) {
 					env.deferred, env.same, env.recordAt, env.recordEnd = true, true, vstart, end
@@ -529,7 +530,7 @@ func (r *Reader) decodeEncoding(raw []byte) error {
 	var format, compression []byte
 	err := eachMember(raw, func(key, val []byte) error {
 		if bytes.IndexByte(key, '\\') >= 0 {
-			key = unescape(nil, key)
+			key, _ = jsonscan.AppendUnescaped(nil, key, false)
 		}
 		switch string(key) {
 		case "format":
@@ -584,6 +585,8 @@ func (r *Reader) needStream(env *envelope) error {
 		return r.missing("stream")
 	case !isString(env.stream):
 		return r.errorf(`"stream" must be a string`)
+	case len(env.stream) == 2: // "": no table name can be made of it (docs/types.md)
+		return r.errorf(`"stream" is empty (expected the stream's name)`)
 	}
 	return nil
 }
@@ -621,7 +624,7 @@ func (r *Reader) rawString(raw []byte) []byte {
 	if bytes.IndexByte(content, '\\') < 0 {
 		return content
 	}
-	r.strBuf = unescape(r.strBuf[:0], content)
+	r.strBuf, _ = jsonscan.AppendUnescaped(r.strBuf[:0], content, false)
 	return r.strBuf
 }
 
