@@ -33,6 +33,9 @@ func ValueColumn(schema, tableName, name string, t table.Type, nullable bool) or
 		c.Kind = oravalue.KindTimestamp
 	case table.KindJSON:
 		c.Kind = oravalue.KindJSON
+		if t.JSONUnchecked { // a plain CLOB: no IS JSON check
+			c.Kind, c.JSONAsClob = oravalue.KindClob, false
+		}
 	case table.KindRaw:
 		c.Kind = oravalue.KindRaw
 	case table.KindBlob:

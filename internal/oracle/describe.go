@@ -160,6 +160,9 @@ func typeFromCatalog(r []sql.NullString) (table.Type, error) {
 		if checks, _ := num(r[colJSONChecks]); checks > 0 {
 			return table.Type{Kind: table.KindJSON, JSONAsClob: true, National: national}, nil
 		}
+		if table.CommentJSONText(r[colComments].String) {
+			return table.Type{Kind: table.KindJSON, JSONAsClob: true, JSONUnchecked: true, National: national}, nil
+		}
 		return table.Type{Kind: table.KindClob, National: national}, nil
 	case dataType == "JSON":
 		return table.Type{Kind: table.KindJSON}, nil

@@ -82,6 +82,16 @@ var valueCases = []struct {
 	{name: "json truncated", typ: jsonNative, v: `{"a":1`, code: 40441},
 	{name: "clob is json not json", typ: jsonClob, v: "not json", code: 2290},
 	{name: "clob is json truncated", typ: jsonClob, v: `[1,2`, code: 2290},
+	// IS JSON before COMPATIBLE 20 (RFC 4627): an object or an array only;
+	// a CLOB without the check holds a scalar as JSON text; native JSON
+	// (COMPATIBLE >= 20) takes scalars.
+	{name: "clob is json string", typ: jsonClob, v: `"str"`, code: 2290},
+	{name: "clob is json number", typ: jsonClob, v: `5`, code: 2290},
+	{name: "clob is json true", typ: jsonClob, v: `true`, code: 2290},
+	{name: "clob is json array", typ: jsonClob, v: `[1]`, stored: `[1]`},
+	{name: "clob json text string", typ: jsonText, v: `"str"`, stored: `"str"`},
+	{name: "clob json text number", typ: jsonText, v: `10.0`, stored: `10.0`},
+	{name: "json scalar", typ: jsonNative, v: `"str"`, stored: `"str"`},
 	// RAW: bytes (stored as padded base64).
 	{name: "raw fits", typ: raw2, v: "AQI=", stored: "AQI="},
 	{name: "raw too long", typ: raw2, v: "AQID", code: 12899},
@@ -107,6 +117,7 @@ var (
 	timestamp9   = table.Type{Kind: table.KindTimestamp, Frac: 9}
 	jsonNative   = table.Type{Kind: table.KindJSON}
 	jsonClob     = table.Type{Kind: table.KindJSON, JSONAsClob: true}
+	jsonText     = table.Type{Kind: table.KindJSON, JSONAsClob: true, JSONUnchecked: true}
 	raw2         = table.Type{Kind: table.KindRaw, Length: 2}
 	vector3      = table.Type{Kind: table.KindVector, Dim: 3, VectorFormat: table.VectorFloat32}
 	vectorInt8   = table.Type{Kind: table.KindVector, VectorFormat: table.VectorInt8}

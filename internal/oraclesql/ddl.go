@@ -197,7 +197,7 @@ func (r *Renderer) columnDef(t *table.Table, c *table.Column, as string) string 
 		s += " NOT NULL"
 	}
 	switch {
-	case c.Type.Kind == table.KindJSON && c.Type.JSONAsClob:
+	case c.Type.Kind == table.KindJSON && c.Type.JSONAsClob && !c.Type.JSONUnchecked:
 		s += " CONSTRAINT " + table.Quote(r.JSONCheckName(t.Name, c.Name)) + " CHECK (" + table.Quote(as) + " IS JSON)"
 	case c.Type.Kind == table.KindNumber && c.Type.BoolNumber:
 		s += " CONSTRAINT " + table.Quote(r.BoolCheckName(t.Name, c.Name)) + " CHECK (" + table.Quote(as) + " IN (0, 1))"
@@ -238,7 +238,9 @@ func (r *Renderer) lobStorage(columns ...string) string {
 }
 
 func (r *Renderer) comment(t *table.Table, c *table.Column) []Statement {
-	if !r.o.ColumnComments {
+	if !r.o.ColumnComments && !c.Type.JSONUnchecked {
+		// JSON text without a check is commented anyway: only the
+		// comment tells it from text on later runs.
 		return nil
 	}
 	sql := "COMMENT ON COLUMN " + tableName(t) + "." + table.Quote(c.Name) + " IS " + literal(table.FormatComment(c))
@@ -295,7 +297,7 @@ func (r *Renderer) widen(t *table.Table, c *table.Column, from, to table.Type) [
 	if from.Kind == table.KindNumber && from.BoolNumber && !to.BoolNumber {
 		out = append(out, r.dropConstraint(t, r.BoolCheckName(t.Name, c.Name)))
 	}
-	if from.Kind == table.KindJSON && from.JSONAsClob && !(to.Kind == table.KindJSON && to.JSONAsClob) {
+	if jsonChecked(from) && !jsonChecked(to) {
 		out = append(out, r.dropConstraint(t, r.JSONCheckName(t.Name, c.Name)))
 	}
 	if from.String() != to.String() {
@@ -305,6 +307,11 @@ func (r *Renderer) widen(t *table.Table, c *table.Column, from, to table.Type) [
 		})
 	}
 	return out
+}
+
+// jsonChecked reports whether a column of type t has an IS JSON check.
+func jsonChecked(t table.Type) bool {
+	return t.Kind == table.KindJSON && t.JSONAsClob && !t.JSONUnchecked
 }
 
 func (r *Renderer) dropConstraint(t *table.Table, name string) Statement {

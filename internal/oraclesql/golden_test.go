@@ -170,6 +170,8 @@ func baseGoldenCases() []goldenCase {
 		{name: "create_table_comments_indexes_grants", render: chg(New(Options{ColumnComments: true, GrantSelectTo: []string{"REPORTING"}}), change(small(), table.CreateTable, "", table.Type{}, table.Type{}))},
 		{name: "create_table_many_lobs_tablespace", render: chg(stored, change(allTypes(), table.CreateTable, "", table.Type{}, table.Type{}))},
 		{name: "create_table_lob_tablespace_quoted_name", nolint: true, render: chg(stored, change(odd(), table.CreateTable, "", table.Type{}, table.Type{}))},
+		{name: "create_table_json_text", render: chg(plain, change(withColumn(withColumn(small(), prop("ANY", tJSONText, "any"), true), prop("DOC", tJSONClob, "doc"), true), table.CreateTable, "", table.Type{}, table.Type{}))},
+		{name: "add_column_json_text", render: chg(plain, change(withColumn(small(), prop("ANY", tJSONText, "any"), true), table.AddColumn, "ANY", table.Type{}, tJSONText))},
 		{name: "create_table_keyless", render: chg(plain, change(keyless, table.CreateTable, "", table.Type{}, table.Type{}))},
 		{name: "create_table_national", render: chg(plain, change(national, table.CreateTable, "", table.Type{}, table.Type{}))},
 		{name: "create_table_30_byte_identifiers", render: chg(short, change(long, table.CreateTable, "", table.Type{}, table.Type{}))},

@@ -26,6 +26,7 @@ var (
 	tJSON      = table.Type{Kind: table.KindJSON}
 	tJSONClob  = table.Type{Kind: table.KindJSON, JSONAsClob: true}
 	tJSONNClob = table.Type{Kind: table.KindJSON, JSONAsClob: true, National: true}
+	tJSONText  = table.Type{Kind: table.KindJSON, JSONAsClob: true, JSONUnchecked: true}
 )
 
 func prop(name string, t table.Type, path ...string) table.Column {

@@ -129,8 +129,8 @@ func (c *Column) convert(v string) (string, *Error) {
 	case KindTimestamp:
 		return storedTimestamp(v)
 	case KindJSON:
-		if !jsonShape(v) {
-			return "", jsonError(c)
+		if !jsonShape(v) || c.scalarRefused(v) {
+			return "", jsonError(c, v)
 		}
 	case KindVector:
 		if err := ToVector(v); err != nil {
@@ -165,8 +165,8 @@ func (c *Column) check(v string, fullJSON bool) *Error {
 			return errorf(1830, "%q has %d fractional digits, column %s keeps %d", v, f, c.path(), c.Frac)
 		}
 	case KindJSON:
-		if fullJSON && !validJSON(v) || !fullJSON && !jsonShape(v) {
-			return jsonError(c)
+		if fullJSON && !validJSON(v) || !fullJSON && !jsonShape(v) || c.scalarRefused(v) {
+			return jsonError(c, v)
 		}
 	case KindRaw, KindBlob:
 		n, ok := base64Len(v)
@@ -207,9 +207,22 @@ func (c *Column) numberFits(v string, intDigits, scale int) *Error {
 	return nil
 }
 
-// jsonError is a JSON text the column refuses: the IS JSON check
+// scalarRefused reports a top-level JSON scalar (v non-empty) for a CLOB
+// with an IS JSON check: RFC 4627 JSON only, an object or an array, as
+// before Oracle 21c or with COMPATIBLE < 20 (both models of Oracle model
+// that; RFC 8259 scalars need 21c with COMPATIBLE >= 20).
+func (c *Column) scalarRefused(v string) bool {
+	return c.JSONAsClob && v[0] != '{' && v[0] != '['
+}
+
+// jsonError is a JSON text v the column refuses: the IS JSON check
 // constraint of a CLOB, or the JSON type's parser.
-func jsonError(c *Column) *Error {
+func jsonError(c *Column, v string) *Error {
+	if c.scalarRefused(v) {
+		return errorf(2290, "check constraint (IS JSON) violated for column %s: a top-level JSON scalar is not JSON "+
+			"before Oracle 21c with COMPATIBLE >= 20; to load scalars as JSON text, drop the column's IS JSON check "+
+			"(ALTER TABLE … DROP CONSTRAINT …)", c.path())
+	}
 	if c.JSONAsClob {
 		return errorf(2290, "check constraint (IS JSON) violated for column %s", c.path())
 	}

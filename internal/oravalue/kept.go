@@ -24,7 +24,7 @@ func (c *Column) Kept(v string) bool {
 	case KindBoolean:
 		return v == "true" || v == "false"
 	case KindJSON:
-		return jsonShape(v)
+		return jsonShape(v) && !c.scalarRefused(v)
 	case KindTimestamp:
 		return fastStored(v) && max(0, len(v)-21) <= c.Frac
 	}

@@ -16,7 +16,10 @@ import (
 //	target-oracle:path=["address","city"]; City of the address
 //	target-oracle:document
 //	target-oracle:metadata=_sdc_extracted_at
+//	target-oracle:path=["payload"] json-text
 //
+// " json-text" after the path marks JSON text in a CLOB without an IS
+// JSON check (Type.JSONUnchecked): the catalog shows only a plain CLOB.
 // The path is a JSON array of the property keys from the record root (a
 // key may itself contain "." or ";"). The schema description follows
 // "; " when there is one; it is free text and ends the comment.
@@ -48,12 +51,15 @@ func FormatComment(c *Column) string {
 		// set, and a path corrupted there would break column matching on
 		// later runs (a character WE8MSWIN1252 lacks arrives as "ý").
 		path := ASCIIJSON(string(p))
-		if b.Len()+len(path) > maxCommentBytes {
+		if b.Len()+len(path)+len(jsonTextMark) > maxCommentBytes {
 			// Cut, the path would not read back and the column would be
 			// matched by name only; its digest still matches (SourceMatches).
 			path = `["` + PathDigest(c.Source) + `"]`
 		}
 		b.WriteString(path)
+		if c.Type.Kind == KindJSON && c.Type.JSONUnchecked {
+			b.WriteString(jsonTextMark)
+		}
 	}
 	if c.Comment != "" {
 		b.WriteString("; ")
@@ -141,6 +147,7 @@ func ParseComment(s string) (role Role, source []string, description string, ok 
 			return 0, nil, s, false
 		}
 		after := strings.TrimPrefix(rest, "path=")[dec.InputOffset():]
+		after = strings.TrimPrefix(after, jsonTextMark)
 		desc, _ = strings.CutPrefix(after, "; ")
 		if !utf8.ValidString(desc) {
 			desc = strings.ToValidUTF8(desc, "\uFFFD")
@@ -148,6 +155,24 @@ func ParseComment(s string) (role Role, source []string, description string, ok 
 		return RoleProperty, path, desc, true
 	}
 	return 0, nil, s, false
+}
+
+// jsonTextMark follows the path of a JSONUnchecked column's comment.
+const jsonTextMark = " json-text"
+
+// CommentJSONText reports whether a column comment written by
+// FormatComment marks JSON text in a plain CLOB (Type.JSONUnchecked).
+func CommentJSONText(s string) bool {
+	rest, ok := strings.CutPrefix(s, commentPrefix+"path=")
+	if !ok {
+		return false
+	}
+	dec := json.NewDecoder(strings.NewReader(rest))
+	var path []string
+	if dec.Decode(&path) != nil {
+		return false
+	}
+	return strings.HasPrefix(rest[dec.InputOffset():], jsonTextMark)
 }
 
 // Table comments record the source streams of a table the target created

@@ -29,6 +29,9 @@ func Join(a, b Type, ceiling int) Type {
 		return a
 	case a.Kind == KindJSON && b.Kind == KindJSON:
 		return a
+	case a.Kind == KindJSON && a.JSONUnchecked:
+		// JSON text without a check holds any value as JSON text.
+		return a
 	case a.Kind == KindVector && b.Kind == KindVector && a.VectorFormat == "":
 		// The catalog read shows a VECTOR but not its shape: it stays,
 		// and rows are converted for the shape the schema asks (plan).

@@ -45,7 +45,13 @@ type Type struct {
 	TZ   bool
 
 	// KindJSON: stored as CLOB with an IS JSON check instead of JSON.
-	JSONAsClob bool
+	// JSONUnchecked (with JSONAsClob): a plain CLOB without the check,
+	// holding the same compact JSON text, for a property whose schema
+	// admits a top-level scalar, which IS JSON refuses before RFC 8259
+	// support (Oracle 21c with COMPATIBLE >= 20). Its column comment
+	// records it (FormatComment), so the catalog reads it back.
+	JSONAsClob    bool
+	JSONUnchecked bool
 
 	// KindVector: Dim elements (0: any number, "*"), each of VectorFormat
 	// (VectorFloat32, VectorFloat64 or VectorInt8).

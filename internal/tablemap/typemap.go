@@ -51,7 +51,13 @@ func PropertyType(p *schema.Property, o *table.Options) table.Type {
 		return vt
 	}
 	if t&(schema.Object|schema.Array) != 0 {
-		return o.JSONType()
+		jt := o.JSONType()
+		if jt.JSONAsClob && t&^(schema.Object|schema.Array) != 0 {
+			// A top-level scalar is not JSON to IS JSON before RFC 8259
+			// support (ORA-02290): JSON text in a CLOB without the check.
+			jt.JSONUnchecked = true
+		}
+		return jt
 	}
 	if p.Format == "x-singer.decimal" && t&^(schema.String|schema.Number|schema.Integer) == 0 {
 		return decimalType(p)

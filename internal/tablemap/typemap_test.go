@@ -58,3 +58,32 @@ func TestPropertyType(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONScalarsWithoutNativeJSON: before RFC 8259 support (no native
+// JSON) IS JSON refuses a top-level scalar, so a property whose schema
+// admits one besides objects or arrays (no type, ["object","string"],
+// anyOf [array, integer]) gets JSON text in a CLOB without the check;
+// objects and arrays alone keep the check; native JSON takes scalars.
+func TestJSONScalarsWithoutNativeJSON(t *testing.T) {
+	checked := table.Type{Kind: table.KindJSON, JSONAsClob: true}
+	text := table.Type{Kind: table.KindJSON, JSONAsClob: true, JSONUnchecked: true}
+	for _, c := range []struct {
+		name  string
+		types schema.TypeSet
+		opts  table.Options
+		want  table.Type
+	}{
+		{"no type", schema.Any, table.Options{}, text},
+		{"object or string", ob | str | nl, table.Options{}, text},
+		{"array or integer", ar | in, table.Options{}, text},
+		{"object or boolean", ob | bl, table.Options{}, text},
+		{"object", ob | nl, table.Options{}, checked},
+		{"object or array", ob | ar, table.Options{}, checked},
+		{"no type, national", schema.Any, table.Options{National: true}, table.Type{Kind: table.KindJSON, JSONAsClob: true, JSONUnchecked: true, National: true}},
+		{"no type, native", schema.Any, table.Options{JSONNative: true}, table.Type{Kind: table.KindJSON}},
+	} {
+		if got := PropertyType(p("x", c.types), &c.opts); got != c.want {
+			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}
