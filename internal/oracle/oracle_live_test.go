@@ -111,9 +111,9 @@ func newLive(t *testing.T) *liveDB {
 	cfg := liveConfig(t, dsn, "")
 	ctx, cancel := context.WithTimeout(context.Background(), connectWait(cfg))
 	defer cancel()
-	db, err := connect.Open(ctx, cfg)
+	db, err := connect.OpenWrapped(ctx, cfg, slog.Default(), nil)
 	if err != nil {
-		t.Fatalf("connect.Open: %v", err)
+		t.Fatalf("connect.OpenWrapped: %v", err)
 	}
 	t.Cleanup(func() { db.Close() })
 	conn, err := db.Conn(ctx)
@@ -1210,9 +1210,9 @@ func captureStdout(f func()) ([]byte, error) {
 // --check, loads with MERGE and INSERT, a row error and its bisection.
 // It returns what went wrong and the state lines of the last load.
 func (l *liveDB) wholeLoad(ctx context.Context, cfgs []*config.Config, input string, bad *engine.Write) (errs, states []string) {
-	db, err := connect.Open(ctx, l.cfg)
+	db, err := connect.OpenWrapped(ctx, l.cfg, slog.Default(), nil)
 	if err != nil {
-		return []string{fmt.Sprintf("connect.Open: %v", err)}, nil
+		return []string{fmt.Sprintf("connect.OpenWrapped: %v", err)}, nil
 	}
 	defer db.Close()
 	conn, err := db.Conn(ctx)
@@ -1447,7 +1447,7 @@ func TestOracleLiveRisks(t *testing.T) {
 			t.Run(sc.name, func(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), caseWait)
 				defer cancel()
-				db, err := connect.Open(ctx, l.cfg)
+				db, err := connect.OpenWrapped(ctx, l.cfg, slog.Default(), nil)
 				if err != nil {
 					t.Fatal(err)
 				}

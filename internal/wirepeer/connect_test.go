@@ -2,6 +2,7 @@ package wirepeer_test
 
 import (
 	"context"
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -36,7 +37,7 @@ func TestProjectConnectPath(t *testing.T) {
 			if err != nil {
 				t.Fatalf("settings: %v", err)
 			}
-			db, err := connect.Open(context.Background(), cfg)
+			db, err := connect.OpenWrapped(context.Background(), cfg, slog.Default(), nil)
 			if tt.err == "" {
 				if err != nil {
 					t.Fatalf("Open: %v", err)
