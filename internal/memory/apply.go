@@ -43,6 +43,10 @@ func (t *memTable) apply(st engine.Step, now string) (engine.Result, error) {
 func (t *memTable) write(w *engine.Write, now string) (engine.Result, error) {
 	cols := make([]*table.Column, len(w.Columns))
 	rules := make([]oravalue.Column, len(w.Columns))
+	// keep is each column's fast test (oravalue.Keeper): a value it keeps
+	// needs no closer look. A column Oracle fills itself (identity ALWAYS,
+	// virtual) takes every value to the full rule, which refuses it.
+	keep := make([]oravalue.Keeper, len(w.Columns))
 	dbTime := -1 // the column the database fills: not checked
 	for i, name := range w.Columns {
 		cols[i] = t.def.Column(name)
@@ -50,32 +54,16 @@ func (t *memTable) write(w *engine.Write, now string) (engine.Result, error) {
 			return engine.Result{}, oraError(904, fmt.Sprintf("%q: invalid identifier", name))
 		}
 		rules[i] = t.valueRules(cols[i])
+		if cols[i].Writable() {
+			keep[i] = rules[i].Keeper()
+		}
 		if name == w.DatabaseTime {
 			dbTime = i
 		}
 	}
-	// stored holds the values the server would keep where they differ
-	// from the row's (a value the loader did not canonicalise).
-	var stored map[[2]int]string
-	for j, r := range w.Rows {
-		for i, v := range r.Values {
-			if i == dbTime {
-				continue
-			}
-			if r.Kind == engine.RowHardDelete && !slices.Contains(w.KeyColumns, w.Columns[i]) {
-				continue // a DELETE by key binds only the key: no other column's rule applies
-			}
-			s, err := check(cols[i], &rules[i], v)
-			if err != nil {
-				return engine.Result{}, fmt.Errorf("input line %d: %w", r.Line, err)
-			}
-			if s != v {
-				if stored == nil {
-					stored = map[[2]int]string{}
-				}
-				stored[[2]int{j, i}] = s
-			}
-		}
+	stored, err := checkRows(w, cols, rules, keep, dbTime)
+	if err != nil {
+		return engine.Result{}, err
 	}
 	if err := checkPartitions(t.def.Partition, w); err != nil {
 		return engine.Result{}, err
@@ -130,6 +118,101 @@ func (t *memTable) write(w *engine.Write, now string) (engine.Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// checkRows checks every value of w's rows against its column and
+// returns the values the server would keep where they differ from the
+// row's (a value the loader did not canonicalise). The error is that of
+// the first refused value in row order, as a row-by-row check finds it.
+// It checks column by column: a column's values, gathered from the rows,
+// go through its Keeper's loop (oravalue.Keeper.KeptPrefix), and only the
+// values it does not keep go to the full rule (checkAt).
+func checkRows(w *engine.Write, cols []*table.Column, rules []oravalue.Column, keep []oravalue.Keeper, dbTime int) (map[[2]int]string, error) {
+	rows := w.Rows
+	for j := range rows {
+		if rows[j].Kind == engine.RowHardDelete || len(rows[j].Values) != len(keep) {
+			return checkByRow(w, cols, rules, dbTime)
+		}
+	}
+	var stored map[[2]int]string
+	var first error // the first error found in row order, at row end
+	end := len(rows)
+	// A column's values are gathered in runs of len(vs) rows, into an
+	// array on the stack (no write barrier per value, nothing held past
+	// the write).
+	var vs [256]string
+	for i := range keep {
+		if i == dbTime {
+			continue
+		}
+		k := &keep[i]
+	runs:
+		for lo := 0; lo < end; lo += len(vs) {
+			run := gather(vs[:], rows[lo:min(lo+len(vs), end)], i) // rows after the first error need no look
+			for j := 0; j < len(run); j++ {
+				if j += k.KeptPrefix(run[j:]); j == len(run) {
+					break
+				}
+				if err := checkAt(&stored, &rows[lo+j], lo+j, i, cols[i], &rules[i], run[j]); err != nil {
+					first, end = err, lo+j
+					break runs
+				}
+			}
+		}
+	}
+	return stored, first
+}
+
+// gather copies value i of each of rows into dst and returns dst's part
+// it filled. Not inlined: on its own its loop keeps everything in
+// registers (inlined into checkRows it reloaded two from the stack per
+// value).
+//
+//go:noinline
+func gather(dst []string, rows []engine.Row, i int) []string {
+	dst = dst[:len(rows)]
+	for j := range rows {
+		dst[j] = rows[j].Values[i]
+	}
+	return dst
+}
+
+// checkByRow is checkRows row by row, for writes with rows that delete
+// by key (only the key's values are bound) or that do not carry a value
+// per column.
+func checkByRow(w *engine.Write, cols []*table.Column, rules []oravalue.Column, dbTime int) (map[[2]int]string, error) {
+	var stored map[[2]int]string
+	for j := range w.Rows {
+		r := &w.Rows[j]
+		for i, v := range r.Values {
+			if i == dbTime {
+				continue
+			}
+			if r.Kind == engine.RowHardDelete && !slices.Contains(w.KeyColumns, w.Columns[i]) {
+				continue // a DELETE by key binds only the key: no other column's rule applies
+			}
+			if err := checkAt(&stored, r, j, i, cols[i], &rules[i], v); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return stored, nil
+}
+
+// checkAt checks value i of row j (r) by the full rule, and records in
+// stored the value the server keeps when it differs from v.
+func checkAt(stored *map[[2]int]string, r *engine.Row, j, i int, c *table.Column, rules *oravalue.Column, v string) error {
+	s, err := check(c, rules, v)
+	if err != nil {
+		return fmt.Errorf("input line %d: %w", r.Line, err)
+	}
+	if s != v {
+		if *stored == nil {
+			*stored = map[[2]int]string{}
+		}
+		(*stored)[[2]int{j, i}] = s
+	}
+	return nil
 }
 
 // rowMap is row j of w as a stored row: its values (those the server

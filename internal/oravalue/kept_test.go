@@ -109,3 +109,46 @@ func checkKept(t *testing.T, c *Column, v string) bool {
 	}
 	return true
 }
+
+// TestKeeperAcrossValues holds one Keeper, asked about a column's values
+// in turn as the embedded engine asks (it remembers the last date-time it
+// kept), one by one and by KeptPrefix, to the column's Kept of each value
+// alone.
+func TestKeeperAcrossValues(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 6))
+	for i := range keptColumns {
+		for _, nullable := range []bool{false, true} {
+			c := keptColumns[i]
+			c.Nullable = nullable
+			k := c.Keeper()
+			for n := 0; n < 5000; n++ {
+				v := keptValues[rnd.IntN(len(keptValues))]
+				if got, want := k.Kept(v), c.Kept(v); got != want {
+					t.Fatalf("column %+v: the Keeper says %v for %q after other values, Kept alone %v", c, got, v, want)
+				}
+			}
+			for n := 0; n < 2000; n++ {
+				// Runs of values Kept keeps, the same value repeated
+				// (the same string, as a batch's metadata), then any.
+				var vs []string
+				for m := rnd.IntN(8); m > 0; m-- {
+					v := keptValues[rnd.IntN(len(keptValues))]
+					for r := 1 + rnd.IntN(3); r > 0 && c.Kept(v); r-- {
+						vs = append(vs, v)
+					}
+				}
+				vs = append(vs, keptValues[rnd.IntN(len(keptValues))])
+				want := len(vs)
+				for j, v := range vs {
+					if !c.Kept(v) {
+						want = j
+						break
+					}
+				}
+				if got := k.KeptPrefix(vs); got != want {
+					t.Fatalf("column %+v: KeptPrefix(%q) = %d, Kept of each value says %d", c, vs, got, want)
+				}
+			}
+		}
+	}
+}
