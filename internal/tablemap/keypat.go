@@ -33,13 +33,15 @@ func newKeyPat(name string, plain bool) keyPat {
 
 // at reports whether b[i:] starts with the key and its colon.
 func (k *keyPat) at(b []byte, i int) bool {
+	if n := len(k.s); n <= 16 && i >= 0 && i+16 <= len(b) {
+		// n == 0 fails here too: its mask is 0 and its lo 1.
+		return binary.LittleEndian.Uint64(b[i:])&k.mask == k.lo && (n <= 8 || binary.LittleEndian.Uint64(b[i+n-8:]) == k.hi)
+	}
+	return k.atEnd(b, i)
+}
+
+// atEnd is at for a key longer than two words or near the end of b.
+func (k *keyPat) atEnd(b []byte, i int) bool {
 	n := len(k.s)
-	if i+8 > len(b) || i < 0 || n > 16 {
-		return n > 0 && i+n <= len(b) && string(b[i:i+n]) == k.s
-	}
-	// n == 0 fails here too: its mask is 0 and its lo 1.
-	if binary.LittleEndian.Uint64(b[i:])&k.mask != k.lo {
-		return false
-	}
-	return n <= 8 || i+n <= len(b) && binary.LittleEndian.Uint64(b[i+n-8:]) == k.hi
+	return n > 0 && i >= 0 && i+n <= len(b) && string(b[i:i+n]) == k.s
 }

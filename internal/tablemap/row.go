@@ -2,6 +2,7 @@ package tablemap
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strconv"
@@ -64,7 +65,8 @@ type objPlan struct {
 	quiet   bool            // unknown keys are kept in the json document
 	depth   int             // 0 for the record, 1 for an object in it, …
 
-	cols []int // every column this object and the objects below it fill
+	cols []int  // every column this object and the objects below it fill
+	gen  uint64 // Layout.gen when the record's walk last met this object: met again, it replaces the first
 
 	// The one-pass checks (see UseOnePass): the object's node, whether the
 	// walk below may check members one by one, its required mask, and
@@ -313,6 +315,7 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []table.Stat
 		return fmt.Errorf("table: row of %d values and %d stats for %d columns", len(row), len(stats), len(l.cols))
 	}
 	l.startRow()
+	l.gen++
 	l.grown = l.grown[:0]
 	l.needsDeleted = false
 	clear(l.spans)
@@ -516,8 +519,20 @@ func (l *Layout) object(b []byte, i int, op *objPlan, stats []table.Stats, unkno
 		}
 		var j int
 		var err error
-		if next < len(op.entries) && op.entries[next].pat.at(b, i) && op.entries[next].col >= 0 {
-			e := &op.entries[next]
+		var e *entry
+		if next < len(op.entries) {
+			// keyPat.at, inlined.
+			e = &op.entries[next]
+			k := &e.pat
+			if n := len(k.s); n <= 16 && i+16 <= len(b) {
+				if binary.LittleEndian.Uint64(b[i:])&k.mask != k.lo || n > 8 && binary.LittleEndian.Uint64(b[i+n-8:]) != k.hi {
+					e = nil
+				}
+			} else if !k.atEnd(b, i) {
+				e = nil
+			}
+		}
+		if e != nil && e.col >= 0 {
 			next++
 			j = i + len(e.pat.s)
 			if j < len(b) && b[j] == ' ' {
@@ -624,7 +639,10 @@ func (l *Layout) member(b []byte, i int, op *objPlan, next *int, stats []table.S
 		}
 	}
 	if e.child != nil {
-		l.forget(e.child) // a duplicate key replaces the whole object
+		if e.child.gen == l.gen {
+			l.forget(e.child) // a duplicate key replaces the whole object
+		}
+		e.child.gen = l.gen
 	}
 	switch {
 	case e.col >= 0:
