@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -32,12 +33,12 @@ func dial(cfg *config.Config, log *slog.Logger) (*server, int, error) {
 func dialWrapped(cfg *config.Config, log *slog.Logger, wrap func(net.Conn) net.Conn) (*server, int, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(cfg.ConnectTimeoutSeconds+60)*time.Second)
 	defer cancel()
-	var db *sql.DB
-	var err error
-	if wrap == nil {
-		db, err = connect.Open(ctx, cfg)
-	} else {
-		db, err = connect.OpenWrapped(ctx, cfg, log, wrap)
+	// The run's logger writes the connection's warnings (an ignored Easy
+	// Connect parameter), so log_format and log_level apply to them.
+	db, err := connect.OpenWrapped(ctx, cfg, log, wrap)
+	var settings *connect.SettingsError
+	if errors.As(err, &settings) {
+		return nil, ExitConfig, err
 	}
 	if err != nil {
 		return nil, ExitFailed, err
@@ -86,7 +87,8 @@ func (s *server) engine(cfg *config.Config, log *slog.Logger, readOnly bool) *or
 // may do, print the report. Exit 0 only if loading can work.
 func check(cfg *config.Config, std IO, log *slog.Logger) int {
 	srv, code, err := dial(cfg, log)
-	if err != nil && code == ExitFailed {
+	var settings *connect.SettingsError
+	if err != nil && (code == ExitFailed || errors.As(err, &settings)) {
 		fmt.Fprintf(std.Stderr, "target-oracle: --check: %v\n", err)
 		return code
 	}

@@ -26,6 +26,10 @@ type Setting struct {
 	// ValueAliases are peer spellings of Enum values (load_method "MERGE").
 	ValueAliases []ValueAlias
 	EnvVar       string // TARGET_ORACLE_<NAME>
+	// Members are the keys of an object setting's object (ssh_tunnel), each
+	// named <setting>.<key> with its own type, default, secrecy and env var
+	// (TARGET_ORACLE_SSH_TUNNEL_HOST). Each can be given on its own.
+	Members []Setting
 }
 
 // Alias is another name a peer target uses for a setting.
@@ -68,6 +72,11 @@ func (s *setting) export() Setting {
 	}
 	for _, a := range s.aliases {
 		e.Aliases = append(e.Aliases, Alias{Name: a.name, Values: valueAliases(a.values), Note: a.note})
+	}
+	for i := range s.members {
+		m := s.members[i]
+		m.name = s.name + "." + m.name
+		e.Members = append(e.Members, m.export())
 	}
 	return e
 }
@@ -141,6 +150,14 @@ func (s Setting) schema() map[string]any {
 		p["secret"] = true
 		p["writeOnly"] = true
 	}
+	if s.Members != nil {
+		props := map[string]any{}
+		for _, m := range s.Members {
+			props[strings.TrimPrefix(m.Name, s.Name+".")] = m.schema()
+		}
+		p["properties"] = props
+		p["additionalProperties"] = false
+	}
 	return p
 }
 
@@ -152,8 +169,10 @@ func MarkdownReference() string {
 	b.WriteString("| Setting | Type | Default | Env var | Aliases | Description |\n")
 	b.WriteString("|---|---|---|---|---|---|\n")
 	for _, s := range Settings() {
-		fmt.Fprintf(&b, "| `%s` | %s | %s | `%s` | %s | %s |\n",
-			s.Name, mdType(s), mdDefault(s), s.EnvVar, mdAliases(s), cell(s.Description))
+		for _, r := range append([]Setting{s}, s.Members...) {
+			fmt.Fprintf(&b, "| `%s` | %s | %s | `%s` | %s | %s |\n",
+				r.Name, mdType(r), mdDefault(r), r.EnvVar, mdAliases(r), cell(r.Description))
+		}
 	}
 	b.WriteString("\nAccepted from peer targets' configs, but not applicable (a warning is logged):\n\n")
 	b.WriteString("| Setting | From | Why it does not apply |\n|---|---|---|\n")

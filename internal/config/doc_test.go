@@ -26,6 +26,7 @@ environment. Every setting ` + "`name`" + ` can be set by the variable ` + "`TAR
 work the same way (` + "`TARGET_ORACLE_SQLALCHEMY_URL`" + `). Environment values are read by the setting's
 type: integers as decimal text, booleans as ` + "`true/false/1/0/yes/no/on/off`" + `, arrays as JSON or a
 comma-separated list, objects as JSON. Objects may also be given as a string holding JSON in a file.
+A setting whose value is JSON ` + "`null`" + ` is not set (the SDK targets' configs write ` + "`null`" + ` for "not given"): the default, or a later source, applies.
 A config or ` + "`.env`" + ` file must be a regular file (not a device, pipe or directory) of at most 16 MiB.
 Any ` + "`dsn`" + ` form but a URL may start with SQL*Plus's ` + "`user/password@`" + `, which fills ` + "`user`" + ` and
 ` + "`password`" + ` when those are not set: the last ` + "`@`" + ` ends the password and the first ` + "`/`" + ` ends the user

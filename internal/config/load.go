@@ -191,7 +191,23 @@ func (l *loader) add(src string, lay layer, key, display string, raw any) {
 		return
 	}
 	if s == nil {
+		if s, m := lookupMember(l.t, key, display != key); m != nil {
+			if raw != nil {
+				l.addMember(src, lay, s, m, display, raw)
+			}
+			return
+		}
 		l.unknown(src, key, display)
+		return
+	}
+	if raw == nil {
+		// JSON null is "not set", as for the SDK targets, which declare
+		// optional settings ["<type>", "null"]: generated configs write
+		// "ssh_tunnel": null. The default (or a later source) applies.
+		return
+	}
+	if s.members != nil {
+		l.addMembers(src, lay, s, display, raw)
 		return
 	}
 	v, err := s.checkAlias(l.t, a, raw)
@@ -206,6 +222,46 @@ func (l *loader) add(src string, lay layer, key, display string, raw any) {
 	}
 	if !reflect.DeepEqual(old.value, v) {
 		l.fail(&Error{Source: src, Key: display, Msg: conflictMsg(s, old, display, v)})
+	}
+}
+
+// addMembers records each key of an object setting's object as its
+// member, so that a member given in a later source (an environment
+// variable TARGET_ORACLE_SSH_TUNNEL_HOST) overrides that member only.
+func (l *loader) addMembers(src string, lay layer, s *setting, display string, raw any) {
+	v, err := s.checkKind(raw)
+	if err != nil {
+		l.fail(&Error{Source: src, Key: display, Msg: err.Error()})
+		return
+	}
+	for _, mb := range v.(*object).members {
+		if mb.val == nil {
+			continue
+		}
+		m, err := s.member(mb.key)
+		if err != nil {
+			l.fail(&Error{Source: src, Key: display + "." + mb.key, Msg: err.Error()})
+			continue
+		}
+		l.addMember(src, lay, s, m, display+"."+mb.key, mb.val)
+	}
+}
+
+// addMember checks and records one member of an object setting.
+func (l *loader) addMember(src string, lay layer, s, m *setting, display string, raw any) {
+	v, err := m.checkMember(raw)
+	if err != nil {
+		l.fail(&Error{Source: src, Key: display, Msg: err.Error()})
+		return
+	}
+	name := memberKey(s, m)
+	old := lay[name]
+	if old == nil {
+		lay[name] = &entry{key: display, raw: raw, value: v, source: src}
+		return
+	}
+	if !reflect.DeepEqual(old.value, v) {
+		l.fail(&Error{Source: src, Key: display, Msg: conflictMsg(m, old, display, v)})
 	}
 }
 
@@ -232,7 +288,11 @@ func (l *loader) unknown(src, key, display string) {
 	l.warn("%s: unknown setting %q ignored (closest known setting: %q)", src, display, near)
 }
 
-func envVar(name string) string { return EnvPrefix + strings.ToUpper(name) }
+// envVar is the environment variable of a setting, or of a member
+// (ssh_tunnel.host: TARGET_ORACLE_SSH_TUNNEL_HOST, as Meltano names it).
+func envVar(name string) string {
+	return EnvPrefix + strings.ToUpper(strings.ReplaceAll(name, ".", "_"))
+}
 
 // envLayer reads the TARGET_ORACLE_* variables of environ ("KEY=value"
 // strings). An empty value leaves a non-text setting unset, as an unset
@@ -251,6 +311,9 @@ func (l *loader) envLayer(src string, environ []string) layer {
 		}
 		name := strings.ToLower(k[len(EnvPrefix):])
 		if s, a := lookup(l.t, name); s != nil && v == "" && !isText(s, a) {
+			continue
+		}
+		if _, m := lookupMember(l.t, name, true); m != nil && v == "" && !isText(m, nil) {
 			continue
 		}
 		l.add(src, lay, name, k, v)
@@ -351,6 +414,10 @@ func (l *loader) build(final layer, environ []string) *Config {
 	}
 	for i := range l.t {
 		s := &l.t[i]
+		if s.members != nil {
+			l.buildMembers(c, s, final)
+			continue
+		}
 		e := final[s.name]
 		if e == nil {
 			continue
@@ -376,6 +443,32 @@ func (l *loader) build(final layer, environ []string) *Config {
 		}
 	}
 	return c
+}
+
+// buildMembers assembles an object setting from its members, each taken
+// from the last source that gave it, and checks the whole. Nothing given
+// leaves the field at its zero value.
+func (l *loader) buildMembers(c *Config, s *setting, final layer) {
+	obj, src := &object{}, ""
+	for i := range s.members {
+		m := &s.members[i]
+		if e := final[memberKey(s, m)]; e != nil {
+			obj.members = append(obj.members, member{m.name, e.raw})
+			if src == "" || m.name == "enable" {
+				src = e.source
+			}
+		}
+	}
+	if len(obj.members) == 0 {
+		return
+	}
+	v, err := s.check(l.t, obj)
+	if err == nil {
+		err = s.store(c, v)
+	}
+	if err != nil {
+		l.fail(&Error{Source: src, Msg: err.Error()})
+	}
 }
 
 func (l *loader) storeDefault(c *Config, s *setting) error {

@@ -649,3 +649,24 @@ func tlsChecks(c *Config) any {
 	}
 	return fmt.Sprintf("dn_match=%s verify=%v", m, c.SSLVerify)
 }
+
+// JSON null is "not set" (the SDK targets declare optional settings
+// ["<type>", "null"]; generated configs write "ssh_tunnel": null): the
+// default applies, and a later source still sets the value.
+func TestNullMeansNotSet(t *testing.T) {
+	c, _ := mustLoad(t, nil, `{"host":"db","service_name":"x","user":"u","password":null,`+
+		`"default_target_schema":null,"batch_size_rows":null,"ssh_tunnel":null,"ssh_tunnel.host":null,`+
+		`"stream_maps":null,"validate_records":null}`)
+	if c.BatchSizeRows != 10000 || c.DefaultTargetSchema != "" || !c.ValidateRecords || c.SSHTunnel.Enable {
+		t.Fatalf("null settings did not take their defaults: batch_size_rows %d, default_target_schema %q, validate_records %v, ssh_tunnel %+v",
+			c.BatchSizeRows, c.DefaultTargetSchema, c.ValidateRecords, c.SSHTunnel)
+	}
+	c, _ = mustLoad(t, []string{"TARGET_ORACLE_BATCH_SIZE_ROWS=7"}, `{"batch_size_rows":null}`)
+	if c.BatchSizeRows != 7 {
+		t.Fatalf("batch_size_rows = %d, want 7 from the environment over a null in the file", c.BatchSizeRows)
+	}
+	c, _ = mustLoad(t, nil, `{"batch_size_rows":null}`, `{"batch_size_rows":5}`)
+	if c.BatchSizeRows != 5 {
+		t.Fatalf("batch_size_rows = %d, want 5 from the second file", c.BatchSizeRows)
+	}
+}

@@ -198,6 +198,9 @@ func closest(t []setting, key string) string {
 		for _, a := range s.aliases {
 			try(a.name)
 		}
+		for _, m := range s.members {
+			try(s.name + "." + m.name)
+		}
 	}
 	return best
 }

@@ -56,6 +56,13 @@ type setting struct {
 	// conv, when set, turns the checked value into the field's type and
 	// checks its structure (mappings, overrides, indexes).
 	conv func(t []setting, v any) (any, error)
+	// members, for an object setting, are the keys its object may hold,
+	// each a row of its own: name is the key, field points into the
+	// object's Config field. Each member can also be given as
+	// <setting>.<key> (a config key, as Meltano names nested settings) and
+	// TARGET_ORACLE_<SETTING>_<KEY>; --about, docs/settings.md and the
+	// Meltano definition list them.
+	members []setting
 }
 
 func names(ns ...string) []alias {
@@ -139,11 +146,12 @@ func connectionSettings() []setting {
 			enum: []string{"accepted", "requested", "required", "rejected"},
 			desc: "Oracle native network encryption and integrity.", field: func(c *Config) any { return &c.NetworkEncryption }},
 		{name: "ssh_tunnel", kind: kindObject,
-			desc: "Connect through an SSH bastion: {enable, host, port (22), username, private_key (secret; PEM text, " +
-				"or a readable path), private_key_password (secret), password (secret), host_key (a SHA256:… fingerprint " +
-				"or an authorized_keys line), known_hosts (path, default ~/.ssh/known_hosts)}. Disabled unless enable is true. " +
+			desc: "Connect through an SSH bastion: an object of enable, host, port, username, private_key (secret), " +
+				"private_key_password (secret), password (secret), host_key and known_hosts, each also a setting of its own " +
+				"(ssh_tunnel.host, TARGET_ORACLE_SSH_TUNNEL_HOST), as Meltano passes them. Disabled unless enable is true. " +
 				"An unknown host key fails, printing its fingerprint and the setting to pin it.",
-			field: func(c *Config) any { return &c.SSHTunnel }, conv: convSSHTunnel},
+			members: sshTunnelMembers(),
+			field:   func(c *Config) any { return &c.SSHTunnel }, conv: convSSHTunnel},
 		{name: "connect_timeout_seconds", kind: kindInteger, def: 30, min: 1, max: 3600,
 			desc: "Seconds to wait for a connection.", aliases: names("connection_timeout"),
 			field: func(c *Config) any { return &c.ConnectTimeoutSeconds }},
@@ -392,3 +400,29 @@ func peerSettings() []peerSetting {
 
 // flextGroup is the key under which flext-target-oracle nests its settings.
 const flextGroup = "TargetOracle"
+
+// sshTunnelMembers are the keys of ssh_tunnel: MeltanoLabs target-postgres's
+// names, plus host-key pinning.
+func sshTunnelMembers() []setting {
+	return []setting{
+		{name: "enable", kind: kindBoolean, def: false, desc: "Connect through the bastion.",
+			field: func(c *Config) any { return &c.SSHTunnel.Enable }},
+		{name: "host", kind: kindString, desc: "Bastion host. Required when enable is true.",
+			field: func(c *Config) any { return &c.SSHTunnel.Host }},
+		{name: "port", kind: kindInteger, def: 22, min: 1, max: 65535, desc: "Bastion SSH port.",
+			field: func(c *Config) any { return &c.SSHTunnel.Port }},
+		{name: "username", kind: kindString, desc: "SSH user. Required when enable is true.",
+			field: func(c *Config) any { return &c.SSHTunnel.Username }},
+		{name: "private_key", kind: kindSecret, desc: "Private key: PEM text, or the path of a readable file. " +
+			"Give private_key or password when enable is true.",
+			field: func(c *Config) any { return &c.SSHTunnel.PrivateKey }},
+		{name: "private_key_password", kind: kindSecret, desc: "Passphrase of an encrypted private_key.",
+			field: func(c *Config) any { return &c.SSHTunnel.PrivateKeyPassword }},
+		{name: "password", kind: kindSecret, desc: "SSH password, instead of or besides a private_key.",
+			field: func(c *Config) any { return &c.SSHTunnel.Password }},
+		{name: "host_key", kind: kindString, desc: "The bastion's host key: a SHA256:… fingerprint or an authorized_keys line.",
+			field: func(c *Config) any { return &c.SSHTunnel.HostKey }},
+		{name: "known_hosts", kind: kindString, desc: "known_hosts file checked when host_key is not given. Default: ~/.ssh/known_hosts.",
+			field: func(c *Config) any { return &c.SSHTunnel.KnownHosts }},
+	}
+}

@@ -5,16 +5,30 @@ import (
 	"strings"
 )
 
-// convSSHTunnel reads the ssh_tunnel object. Its errors name the key and
-// what was expected, never a value: three of the keys are secrets.
-func convSSHTunnel(_ []setting, v any) (any, error) {
+// convSSHTunnel reads the ssh_tunnel object; its keys are the members of
+// the ssh_tunnel row. A null member is left unset. Its errors name the key
+// and what was expected, never a value: three of the keys are secrets.
+func convSSHTunnel(t []setting, v any) (any, error) {
 	obj := v.(*object)
-	st := SSHTunnel{Port: 22}
+	s, _ := lookup(t, "ssh_tunnel")
+	c := &Config{SSHTunnel: SSHTunnel{Port: 22}}
 	for _, m := range obj.members {
-		if err := st.set(m.key, m.val); err != nil {
+		if m.val == nil {
+			continue
+		}
+		mem, err := s.member(m.key)
+		if err != nil {
+			return nil, fmt.Errorf("ssh_tunnel.%s: %w", m.key, err)
+		}
+		val, err := mem.checkMember(m.val)
+		if err == nil {
+			err = mem.store(c, val)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("ssh_tunnel.%s: %w", m.key, err)
 		}
 	}
+	st := c.SSHTunnel
 	if !st.Enable {
 		return st, nil
 	}
@@ -29,48 +43,50 @@ func convSSHTunnel(_ []setting, v any) (any, error) {
 	return st, nil
 }
 
-func (st *SSHTunnel) set(key string, val any) error {
-	str := func(p *string) error {
-		s, ok := val.(string)
-		if !ok && val != nil {
-			return fmt.Errorf("expected a string")
+// member returns the member row of s named key (exactly, else ignoring
+// case), or an error listing the members.
+func (s *setting) member(key string) (*setting, error) {
+	for _, fold := range []bool{false, true} {
+		for i := range s.members {
+			if match(s.members[i].name, key, fold) {
+				return &s.members[i], nil
+			}
 		}
-		*p = s
-		return nil
 	}
-	secret := func(p *Secret) error {
-		var s string
-		err := str(&s)
-		*p = Secret(s)
-		return err
+	names := make([]string, len(s.members))
+	for i, m := range s.members {
+		names[i] = m.name
 	}
-	switch key {
-	case "enable":
-		b, err := checkBool(val)
-		st.Enable = b
-		return err
-	case "host":
-		return str(&st.Host)
-	case "port":
-		n, err := (&setting{kind: kindInteger, min: 1, max: 65535}).checkKind(val)
-		if err != nil {
-			return err
-		}
-		st.Port = int(n.(int64))
-		return nil
-	case "username":
-		return str(&st.Username)
-	case "private_key":
-		return secret(&st.PrivateKey)
-	case "private_key_password":
-		return secret(&st.PrivateKeyPassword)
-	case "password":
-		return secret(&st.Password)
-	case "host_key":
-		return str(&st.HostKey)
-	case "known_hosts":
-		return str(&st.KnownHosts)
-	}
-	return fmt.Errorf("unknown key (expected enable, host, port, username, private_key, private_key_password, " +
-		"password, host_key, known_hosts)")
+	return nil, fmt.Errorf("unknown key (expected %s)", strings.Join(names, ", "))
 }
+
+// checkMember checks the value of a member: as checkKind, except that a
+// text member given in JSON must be a JSON string (a number for a password
+// is more likely a mistake than a wish).
+func (s *setting) checkMember(raw any) (any, error) {
+	if _, isString := raw.(string); !isString && (s.kind == kindString || s.kind == kindSecret) {
+		return nil, fmt.Errorf("expected a string")
+	}
+	return s.checkKind(raw)
+}
+
+// lookupMember finds the member a key names: <setting>.<member> (a config
+// key; Meltano's name of a nested setting), or, when env is true,
+// <setting>_<member> (the environment variable's name without its prefix,
+// as Meltano derives it: every character other than a letter or digit
+// becomes "_"). Case is ignored.
+func lookupMember(t []setting, key string, env bool) (*setting, *setting) {
+	for i := range t {
+		s := &t[i]
+		for j := range s.members {
+			m := &s.members[j]
+			if strings.EqualFold(key, s.name+"."+m.name) || env && strings.EqualFold(key, s.name+"_"+m.name) {
+				return s, m
+			}
+		}
+	}
+	return nil, nil
+}
+
+// memberKey is the layer key of member m of s.
+func memberKey(s, m *setting) string { return s.name + "." + m.name }

@@ -13,7 +13,6 @@ package connect
 
 import (
 	"context"
-	"database/sql"
 	"database/sql/driver"
 	"errors"
 	"fmt"
@@ -30,27 +29,22 @@ import (
 	"github.com/target-oracle/target-oracle/internal/config"
 )
 
-// Connector returns a database/sql connector for the connection settings
-// of cfg. It resolves the dsn (reading tnsnames.ora for an alias) and
-// checks the result with go-ora's own parser, so that a wrong setting
-// fails here rather than at the first query. Warnings (an IFILE that is
-// not followed, ignored Easy Connect parameters) go to slog.Default();
-// ConnectorLog chooses the logger.
-func Connector(cfg *config.Config) (driver.Connector, error) {
-	return ConnectorLog(cfg, slog.Default())
-}
+// SettingsError is a connection setting that is wrong in itself, found
+// before any socket is opened: a dsn without a host or service, a port
+// out of range, an option go-ora does not know, service_name and sid
+// both, a TNS alias that cannot be resolved. It is a configuration error
+// (exit 2), not a database failure.
+type SettingsError struct{ Err error }
 
-// ConnectorLog is Connector with the logger for warnings.
-func ConnectorLog(cfg *config.Config, log *slog.Logger) (driver.Connector, error) {
-	return connectorWrapped(cfg, log, nil)
-}
+func (e *SettingsError) Error() string { return e.Err.Error() }
+func (e *SettingsError) Unwrap() error { return e.Err }
 
 // connectorWrapped is ConnectorLog with every socket go-ora dials passed
 // through wrap (nil: none), see OpenWrapped.
 func connectorWrapped(cfg *config.Config, log *slog.Logger, wrap func(net.Conn) net.Conn) (driver.Connector, error) {
 	t, err := resolve(cfg, os.Getenv)
 	if err != nil {
-		return nil, err
+		return nil, &SettingsError{Err: err}
 	}
 	tlsSet, tlsWarnings, err := t.tlsConfig()
 	if err != nil {
@@ -74,7 +68,7 @@ func connectorWrapped(cfg *config.Config, log *slog.Logger, wrap func(net.Conn) 
 		return err
 	})
 	if err != nil {
-		return nil, red.wrap("connect: settings for "+t.where, err)
+		return nil, &SettingsError{Err: red.wrap("connect: settings for "+t.where, err)}
 	}
 	return &connector{
 		inner: go_ora.NewConnector(dsn), perAttempt: goOraConnector(dsn, tlsSet), tlsSet: tlsSet, red: red, where: t.where,
@@ -112,22 +106,6 @@ func (t *target) walletCredentials(red redactor) error {
 	}
 	t.password = pc.DatabaseInfo.Password
 	return nil
-}
-
-// Open returns a pool of sessions for cfg after one successful ping, so
-// that a wrong host, service or password is reported now. The caller
-// closes the pool.
-func Open(ctx context.Context, cfg *config.Config) (*sql.DB, error) {
-	c, err := Connector(cfg)
-	if err != nil {
-		return nil, err
-	}
-	db := sql.OpenDB(c)
-	if err := db.PingContext(ctx); err != nil {
-		db.Close()
-		return nil, err
-	}
-	return db, nil
 }
 
 // connector makes go-ora sessions: each within the connect timeout, with

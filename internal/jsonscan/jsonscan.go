@@ -1,9 +1,13 @@
-// Package jsonscan holds the byte-level pieces the JSON scanners share:
-// the string searches of the reader (singer) and the validator (schema) —
-// the end of a string, the next byte a string scan must look at, eight
-// bytes at a time — and the test of whether a property name appears in
-// JSON as itself, by which the validator and the row builder (table)
-// compare keys in place.
+// Package jsonscan is the one home of the JSON primitives the target's
+// hand-written scanners share, as encoding/json/internal/jsonwire is the
+// standard library's: the string searches of the reader (singer) and the
+// validator (schema), eight bytes at a time; the escapes (Hex4,
+// EscapeLen, DecodeEscape, AppendUnescaped); the skips that delimit a
+// value by its strings and brackets (StringEnd, ValueEnd, ContainerEnd:
+// the reader's record end, the row builder's and the stream maps' value
+// skips); and the test of whether a property name appears in JSON as
+// itself, by which the validator and the row builder compare keys in
+// place.
 package jsonscan
 
 import (
@@ -54,28 +58,4 @@ func Plain(name string) bool {
 		}
 	}
 	return utf8.ValidString(name)
-}
-
-// Hex4 decodes the 4 hex digits at the start of b (of a \uXXXX escape),
-// or reports false: the one decoder of escapes the reader, the row builder
-// and the stream maps share.
-func Hex4(b []byte) (rune, bool) {
-	if len(b) < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c -= 'a' - 10
-		case c >= 'A' && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
 }

@@ -101,12 +101,31 @@ func PluginDefinition(version string) ([]byte, error) {
 		b.WriteString("- " + scalar(c) + "\n")
 	}
 	b.WriteString("settings:\n")
-	for _, s := range config.Settings() {
+	for _, s := range Flat(config.Settings()) {
 		if err := writeSetting(&b, s); err != nil {
 			return nil, fmt.Errorf("meltano: setting %s: %w", s.Name, err)
 		}
 	}
 	return b.Bytes(), nil
+}
+
+// Flat returns the settings as the definition lists them: an object
+// setting with members (ssh_tunnel) is replaced by its members, named
+// ssh_tunnel.host and so on, as Meltano Hub's MeltanoLabs target-postgres
+// lists its ssh_tunnel. Meltano nests such dotted settings into one object
+// in the config.json it writes, and exports each one as
+// TARGET_ORACLE_SSH_TUNNEL_HOST; the binary reads both. Listing the members
+// is what lets Meltano know which of them are secrets.
+func Flat(settings []config.Setting) []config.Setting {
+	var out []config.Setting
+	for _, s := range settings {
+		if s.Members != nil {
+			out = append(out, s.Members...)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 func writeSetting(b *bytes.Buffer, s config.Setting) error {
@@ -182,13 +201,14 @@ func describe(s config.Setting) (string, error) {
 // acronyms are words a label writes in capitals.
 var acronyms = map[string]string{
 	"dsn": "DSN", "sid": "SID", "tns": "TNS", "ssl": "SSL", "json": "JSON", "ddl": "DDL",
-	"http": "HTTP", "lob": "LOB", "id": "ID", "dn": "DN",
+	"http": "HTTP", "lob": "LOB", "id": "ID", "dn": "DN", "ssh": "SSH",
 }
 
 // Label turns a setting name into a title: connect_timeout_seconds is
-// "Connect Timeout Seconds", tns_admin is "TNS Admin".
+// "Connect Timeout Seconds", tns_admin is "TNS Admin", ssh_tunnel.host
+// "SSH Tunnel Host".
 func Label(name string) string {
-	words := strings.Split(name, "_")
+	words := strings.Split(strings.ReplaceAll(name, ".", "_"), "_")
 	for i, w := range words {
 		if a, ok := acronyms[w]; ok {
 			words[i] = a

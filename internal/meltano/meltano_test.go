@@ -70,7 +70,7 @@ func TestPluginDefinitionSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	blocks := settingBlocks(t, def)
-	settings := config.Settings()
+	settings := Flat(config.Settings())
 	if len(blocks) != len(settings) {
 		t.Errorf("definition has %d settings, the table %d", len(blocks), len(settings))
 	}
@@ -231,5 +231,47 @@ func TestKindOfEveryType(t *testing.T) {
 	}
 	if _, err := Kind(config.Setting{Name: "x", Type: "date"}); err == nil {
 		t.Error("Kind of an unknown type: no error")
+	}
+}
+
+// The ssh_tunnel object is listed as its members, as Meltano Hub's
+// MeltanoLabs target-postgres lists it, so that Meltano knows its secrets.
+func TestPluginDefinitionSSHTunnelMembers(t *testing.T) {
+	def, err := PluginDefinition(DefaultVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := settingBlocks(t, def)
+	if _, ok := blocks["ssh_tunnel"]; ok {
+		t.Error("ssh_tunnel listed as an object: Meltano cannot tell its secret members")
+	}
+	for _, tc := range []struct {
+		name, kind string
+		sensitive  bool
+	}{
+		{"ssh_tunnel.enable", "boolean", false},
+		{"ssh_tunnel.host", "string", false},
+		{"ssh_tunnel.port", "integer", false},
+		{"ssh_tunnel.username", "string", false},
+		{"ssh_tunnel.private_key", "string", true},
+		{"ssh_tunnel.private_key_password", "string", true},
+		{"ssh_tunnel.password", "string", true},
+		{"ssh_tunnel.host_key", "string", false},
+		{"ssh_tunnel.known_hosts", "string", false},
+	} {
+		b, ok := blocks[tc.name]
+		if !ok {
+			t.Errorf("%s missing from the definition", tc.name)
+			continue
+		}
+		if !slices.Contains(b, "  kind: "+tc.kind) {
+			t.Errorf("%s: want kind %s in %q", tc.name, tc.kind, b)
+		}
+		if got := slices.Contains(b, "  sensitive: true"); got != tc.sensitive {
+			t.Errorf("%s: sensitive = %v, want %v", tc.name, got, tc.sensitive)
+		}
+	}
+	if b := blocks["ssh_tunnel.host"]; !slices.Contains(b, "  label: \"SSH Tunnel Host\"") {
+		t.Errorf("ssh_tunnel.host label: %q", b)
 	}
 }

@@ -30,15 +30,15 @@ func (s *session) describeComment(ctx context.Context, t *table.Table) error {
 			s.dropIfLost(err)
 			return err
 		}
-		t.Streams, t.ReplacedKey, t.Unused = nil, nil, 0
+		t.Streams, t.ReplacedKey, t.EarlierKeys, t.Unused = nil, nil, nil, 0
 		if len(rows) == 0 {
 			return nil // no comment row: a view of the catalog without it
 		}
 		if len(rows[0]) < 2 {
 			return fmt.Errorf("table comment row of %d values, want 2", len(rows[0]))
 		}
-		if streams, key, ok := table.ParseTableComment(rows[0][0].String); ok {
-			t.Streams, t.ReplacedKey = streams, key
+		if streams, key, earlier, ok := table.ParseTableCommentKeys(rows[0][0].String); ok {
+			t.Streams, t.ReplacedKey, t.EarlierKeys = streams, key, earlier
 		}
 		if u := rows[0][1]; u.Valid {
 			n, err := strconv.Atoi(u.String)

@@ -84,7 +84,7 @@ func (bp *bufferPool) put(b *buffer) {
 		}
 		b.chunks[i] = nil
 	}
-	b.chunks = nil
+	b.chunks, b.cur, b.last = nil, nil, nil
 	if r := b.engineRows; cap(r) > 0 && len(bp.rows) < poolRowSets && bp.rowBytes+int64(cap(r))*engineRowBytes <= poolRowBytes {
 		clear(r[:cap(r)]) // they point into the chunks
 		bp.rows = append(bp.rows, r[:0])

@@ -61,8 +61,9 @@ type job struct {
 
 	buf *buffer // jobBatch
 
-	version    string // jobActivate
-	schemaLine int64  // jobEnsure: the SCHEMA's input line, for errors
+	version    string   // jobActivate
+	sharers    []string // jobActivate: the other streams of this run loading into the table
+	schemaLine int64    // jobEnsure: the SCHEMA's input line, for errors
 	at         string
 
 	// The coordinator's: the job's place among its table's jobs (shared.go).
@@ -101,7 +102,7 @@ type jobResult struct {
 
 // flush hands the stream's buffered rows to a worker.
 func (p *pipeline) flush(s *stream) {
-	if s.buf == nil || s.buf.rows() == 0 {
+	if s.halted || s.buf == nil || s.buf.rows() == 0 {
 		return
 	}
 	b := s.buf
@@ -110,7 +111,7 @@ func (p *pipeline) flush(s *stream) {
 	p.enqueue(s, &job{kind: jobBatch, stream: s, layout: b.layout, line: b.minLine, buf: b})
 	if p.cfg.FlushAllStreams {
 		for _, o := range p.order {
-			if o != s && o.buf != nil && o.buf.rows() > 0 {
+			if o != s && !o.halted && o.buf != nil && o.buf.rows() > 0 {
 				ob := o.buf
 				o.buf = p.nextBuffer(o, ob.rows())
 				p.bufs.engineRows(ob)
@@ -166,7 +167,7 @@ func (p *pipeline) dispatch() {
 		s := p.ready[0]
 		p.ready = p.ready[1:]
 		s.queued = false
-		if s.running || len(s.queue) == 0 {
+		if s.running || s.halted || len(s.queue) == 0 {
 			continue
 		}
 		j := s.queue[0]
@@ -209,6 +210,17 @@ func (p *pipeline) complete(r jobResult) {
 	if r.err != nil {
 		// The failed job stays queued: its records are not committed, so
 		// the frontier must not pass them.
+		var ie *inputerr.Error
+		if errors.As(r.err, &ie) && p.failed == nil {
+			// The input is at fault, not the database: halt the stream and
+			// let the run drain the others (SPEC §8: commit what came
+			// before the bad line, write the state then true).
+			s.halted = true
+			if p.inputStop == nil {
+				p.inputStop = r.err
+			}
+			return
+		}
 		p.fail(r.err)
 		return
 	}
@@ -382,7 +394,7 @@ func (p *pipeline) keyMayChange(ctx context.Context, sess engine.Session, j *job
 	}
 	// Only a stream the comment names replays: another stream mapped to
 	// the table with the old key is a key disagreement (SPEC §4).
-	if j.kind == jobEnsure && table.ReplacedKeyIs(cur.ReplacedKey, want.PrimaryKey) && table.StreamsInclude(cur.Streams, j.name) {
+	if j.kind == jobEnsure && cur.KeyReplaced(want.PrimaryKey) && table.StreamsInclude(cur.Streams, j.name) {
 		p.log.Info("SCHEMA with the key the table had before its key was replaced: input from before the change, replayed; the table keeps its key",
 			"table", cur.QualifiedName(), "stream", j.name, "line", j.schemaLine, "key", cur.PrimaryKey, "schema_key", want.PrimaryKey)
 		return keyReplayed, nil
@@ -544,6 +556,22 @@ func (p *pipeline) activate(ctx context.Context, sess engine.Session, j *job) er
 	if cur == nil {
 		return nil // nothing to delete from; create nothing
 	}
+	others := otherStreams(cur.Streams, j.name)
+	for _, o := range j.sharers {
+		if !slices.Contains(others, o) {
+			others = append(others, o)
+		}
+	}
+	if len(others) > 0 {
+		// The rows do not record their stream: the DELETE (or the soft
+		// delete) of the older versions would take the other streams'
+		// rows with it. Refuse, as keys that disagree are refused.
+		return &inputerr.Error{Line: j.line, Stream: j.name, Msg: fmt.Sprintf(
+			"ACTIVATE_VERSION %s would delete the rows of stream(s) %s too: table %s holds several streams "+
+				"(table_name_mappings or stream maps put them there) and its rows do not record their stream. "+
+				"Map the streams to tables of their own, or set process_activate_version_messages to false",
+			j.version, strings.Join(others, ", "), want.QualifiedName())}
+	}
 	vc, dc := j.layout.MetaIndex(table.MetaTableVersion), j.layout.MetaIndex(table.MetaDeletedAt)
 	if vc < 0 || dc < 0 {
 		return fmt.Errorf("ACTIVATE_VERSION for %s: the table has no %s/%s columns", want.QualifiedName(), table.MetaTableVersion, table.MetaDeletedAt)
@@ -630,4 +658,16 @@ func (c *catalog) lock(key string) (unlock func()) {
 	c.mu.Unlock()
 	m.Lock()
 	return m.Unlock
+}
+
+// otherStreams lists the streams a table's comment records besides name
+// (entries may be names or digests of long names: table.StreamsInclude).
+func otherStreams(recorded []string, name string) []string {
+	var others []string
+	for _, r := range recorded {
+		if !table.StreamsInclude([]string{r}, name) {
+			others = append(others, r)
+		}
+	}
+	return others
 }

@@ -119,6 +119,7 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 	if err := p.historyLayout(s, layout, existing, line); err != nil {
 		return err
 	}
+	keyChange := changesKey(s.layout, existing, layout)
 	s.layout = layout
 	p.warnLayout(s, layout)
 	// CLOB JSON keeps number text as received: no NUMBER bounds there.
@@ -128,8 +129,41 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 	// The job carries the SCHEMA's line: until its DDL is applied, no
 	// STATE read after the SCHEMA may be written (SPEC §7 rule 1), and if
 	// it fails, none ever is.
-	p.enqueue(s, &job{kind: jobEnsure, stream: s, layout: layout, line: line, schemaLine: line})
+	j := &job{kind: jobEnsure, stream: s, layout: layout, line: line, schemaLine: line}
+	p.enqueue(s, j)
+	if keyChange {
+		// A key change is refused on a table with rows, which only the
+		// database can tell: wait for the verdict before reading on, so
+		// that a refusal stops the run at this line with exactly what came
+		// before it committed (SPEC §8). Key changes are rare; the wait
+		// costs one round trip of the stream's work.
+		return p.settle(s, j)
+	}
 	return nil
+}
+
+// changesKey reports whether the layout's primary key differs from the
+// stream's previous layout's, or from the existing table's.
+func changesKey(prev *tablemap.Layout, existing *table.Table, next *tablemap.Layout) bool {
+	want := next.Table().PrimaryKey
+	if prev != nil && !slices.Equal(prev.Table().PrimaryKey, want) {
+		return true
+	}
+	return existing != nil && !slices.Equal(existing.PrimaryKey, want)
+}
+
+// settle waits until job j of stream s has finished. It returns the input
+// error a job reported meanwhile (the run then drains), nil otherwise; a
+// database failure is left in p.failed for the main loop.
+func (p *pipeline) settle(s *stream, j *job) error {
+	for p.failed == nil && p.inputStop == nil && !p.noStart && slices.Contains(s.queue, j) {
+		p.dispatch()
+		if p.running == 0 {
+			break // nothing can run (the job waits for a turn that never comes)
+		}
+		p.awaitResult()
+	}
+	return p.inputStop
 }
 
 // checkVersion refuses a version _SDC_TABLE_VERSION (NUMBER(38,0)) could
@@ -535,7 +569,15 @@ func (p *pipeline) onStreamActivateVersion(m *singer.Message) error {
 	}
 	p.takeTable(s)
 	p.flush(s)
-	p.enqueue(s, &job{kind: jobActivate, stream: s, layout: s.layout, line: m.Line, version: m.Version, at: canonicalTime(p.o.Now())})
+	var sharers []string
+	if s.turn != nil {
+		for _, o := range s.turn.streams {
+			if o != s {
+				sharers = append(sharers, o.name)
+			}
+		}
+	}
+	p.enqueue(s, &job{kind: jobActivate, stream: s, layout: s.layout, line: m.Line, version: m.Version, at: canonicalTime(p.o.Now()), sharers: sharers})
 	return nil
 }
 

@@ -42,6 +42,7 @@ func keepKey(cur, next *table.Table, changes []table.Change) (*table.Table, []ta
 	out := next.Clone()
 	out.PrimaryKey = slices.Clone(cur.PrimaryKey)
 	out.ReplacedKey = slices.Clone(cur.ReplacedKey)
+	out.EarlierKeys = cur.EarlierKeys
 	for i := range out.Columns {
 		c := &out.Columns[i]
 		if !slices.Contains(next.PrimaryKey, c.Name) && !slices.Contains(cur.PrimaryKey, c.Name) {
@@ -69,6 +70,7 @@ func splitKeyChange(cur, next *table.Table, changes []table.Change) (interim *ta
 	if len(cur.PrimaryKey) > 0 {
 		interim.PrimaryKey = nil
 		interim.ReplacedKey = slices.Clone(next.ReplacedKey)
+		interim.EarlierKeys = next.EarlierKeys
 		for i := range interim.Columns {
 			if c := &interim.Columns[i]; slices.Contains(cur.PrimaryKey, c.Name) {
 				c.Nullable = true

@@ -133,3 +133,98 @@ func countingHooks(f *func() error) memory.Hooks {
 		Truncate: func(*table.Table) error { return (*f)() },
 	}
 }
+
+// Two key changes in a row on the empty table: SCHEMA [id], then [v], then
+// [id, v], with no record between. The table ends with the last key, and a
+// run killed at any DDL or load and run again with the same input ends with
+// the same tables (SPEC §7.6): the input replayed re-sends SCHEMA [id] and
+// [v] to a table with rows under [ID, V], and both are keys the table had
+// before its key was replaced, not new changes.
+func TestTwoKeyChangesInARow(t *testing.T) {
+	byV := strings.Replace(schemaLine, `"key_properties":["id"]`, `"key_properties":["v"]`, 1)
+	both := strings.Replace(schemaLine, `"key_properties":["id"]`, `"key_properties":["id","v"]`, 1)
+	in := input(schemaLine, byV, both, rec(1, "a"), rec(2, "b"), state(1), rec(1, "c"), rec(3, "d"), state(2))
+	cfg := loadConfig(t, `{"batch_size_rows": 2, "max_parallelism": 1}`)
+	var ops atomic.Int32
+	hook := func() error { ops.Add(1); return nil }
+	clean := memory.New(memory.Options{KeepRows: true, Now: func() time.Time { return fixedNow }, Hooks: countingHooks(&hook)})
+	if _, err := run(t, clean, cfg, in); err != nil {
+		t.Fatal(err)
+	}
+	want := masked(clean)
+	tb := clean.Tables()["DRY_RUN.S"]
+	if !reflect.DeepEqual(tb.PrimaryKey, []string{"ID", "V"}) || tb.Column("ID").Nullable || tb.Column("V").Nullable {
+		t.Fatalf("uninterrupted run: key %v, ID nullable %v, V nullable %v", tb.PrimaryKey, tb.Column("ID").Nullable, tb.Column("V").Nullable)
+	}
+	if got := ids(clean, "S"); got != "1,1,2,3" {
+		t.Errorf("rows %s", got)
+	}
+	t.Run("the same input again", func(t *testing.T) {
+		eng := memory.New(memory.Options{KeepRows: true, Now: func() time.Time { return fixedNow }})
+		for i := range 2 {
+			if _, err := run(t, eng, cfg, in); err != nil {
+				t.Fatalf("run %d: %v", i+1, err)
+			}
+		}
+		if got := masked(eng); got != want {
+			t.Fatalf("after the second run:\n%s\nwant:\n%s", got, want)
+		}
+	})
+	n := ops.Load()
+	for crash := int32(1); crash <= n; crash++ {
+		t.Run(fmt.Sprintf("crash at operation %d of %d", crash, n), func(t *testing.T) {
+			var calls atomic.Int32
+			hook := func() error {
+				if calls.Add(1) == crash {
+					return errors.New("injected: killed")
+				}
+				return nil
+			}
+			eng := memory.New(memory.Options{KeepRows: true, Now: func() time.Time { return fixedNow }, Hooks: countingHooks(&hook)})
+			if _, err := run(t, eng, cfg, in); err == nil {
+				t.Fatalf("no injected failure at operation %d", crash)
+			}
+			hook = func() error { return nil }
+			if _, err := run(t, eng, cfg, in); err != nil {
+				t.Fatalf("run again: %v", err)
+			}
+			if got := masked(eng); got != want {
+				t.Fatalf("after the second run:\n%s\nwant:\n%s", got, want)
+			}
+		})
+	}
+}
+
+// The variants: records between the changes (the table has rows: the
+// second change fails, SPEC §4), and overwrite / truncate_before_load on a
+// table with rows, where the SCHEMAs leave the key alone and the first
+// flush replaces it with the last one.
+func TestTwoKeyChangesInARowVariants(t *testing.T) {
+	byV := strings.Replace(schemaLine, `"key_properties":["id"]`, `"key_properties":["v"]`, 1)
+	both := strings.Replace(schemaLine, `"key_properties":["id"]`, `"key_properties":["id","v"]`, 1)
+	t.Run("records between", func(t *testing.T) {
+		_, err := run(t, newEngine(), loadConfig(t, ""), input(schemaLine, byV, rec(1, "a"), both, rec(2, "b")))
+		wantInputError(t, err, "key_properties changed from [V] to [ID V]")
+	})
+	for _, settings := range []string{`{"load_method": "overwrite"}`, `{"truncate_before_load": true}`} {
+		t.Run(settings, func(t *testing.T) {
+			eng := newEngine()
+			if _, err := run(t, eng, loadConfig(t, ""), input(schemaLine, rec(1, "a"), rec(2, "a"))); err != nil {
+				t.Fatal(err)
+			}
+			in := input(byV, both, rec(3, "b"), rec(4, "c"), state(1))
+			for i := range 2 { // and the same input again
+				if _, err := run(t, eng, loadConfig(t, settings), in); err != nil {
+					t.Fatalf("run %d: %v", i+1, err)
+				}
+				tb := eng.Tables()["DRY_RUN.S"]
+				if !reflect.DeepEqual(tb.PrimaryKey, []string{"ID", "V"}) || tb.Column("ID").Nullable || tb.Column("V").Nullable {
+					t.Fatalf("run %d: key %v, ID nullable %v, V nullable %v", i+1, tb.PrimaryKey, tb.Column("ID").Nullable, tb.Column("V").Nullable)
+				}
+				if got := ids(eng, "S"); got != "3,4" {
+					t.Errorf("run %d: rows %s, want 3,4", i+1, got)
+				}
+			}
+		})
+	}
+}

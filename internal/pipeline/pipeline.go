@@ -156,6 +156,10 @@ type pipeline struct {
 	warnedNullState bool                     // a STATE with a null value was logged (state.go)
 
 	failed error // the first error; once set, nothing new starts
+	// inputStop is the first input error a job reported (its stream is
+	// halted). Unlike failed, it lets the other streams' work commit:
+	// the run then drains as at an invalid line (SPEC §8).
+	inputStop error
 	// deadline fires when shutdown_timeout_seconds has passed after a
 	// signal; then noStart is set and no further job starts.
 	deadline   <-chan time.Time
@@ -243,6 +247,9 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 		if p.failed != nil {
 			return p.finish(p.failed)
 		}
+		if p.inputStop != nil {
+			return p.drain(p.inputStop)
+		}
 		// A hard stop or a signal wins over input or results that are
 		// ready too (select would pick at random): stop reading at once
 		// (SPEC §7.5), and the same input and signal give the same run.
@@ -286,7 +293,7 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 			p.receivedAt = c.at
 			p.noteLongLine(c)
 			for i := range c.msgs {
-				if p.failed != nil {
+				if p.failed != nil || p.inputStop != nil {
 					break
 				}
 				if err := p.handle(&c.msgs[i]); err != nil {
@@ -296,7 +303,8 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 					}
 					var ierr *inputerr.Error
 					var berr *batchFileError
-					if errors.As(err, &ierr) || errors.As(err, &berr) {
+					var cerr *config.Error // a setting the stream's SCHEMA cannot take
+					if errors.As(err, &ierr) || errors.As(err, &berr) || errors.As(err, &cerr) {
 						return p.drain(err) // what came before is committed, its state written
 					}
 					p.fail(err)
@@ -329,6 +337,9 @@ func (p *pipeline) drain(cause error) error {
 	}
 	if err := p.waitAll(); err != nil && p.failed == nil {
 		p.failed = err
+	}
+	if cause == nil && p.inputStop != nil {
+		cause = p.inputStop // a job refused its input while the run drained
 	}
 	if p.failed == nil && cause == nil && !p.signalled() {
 		// A complete run: delete_missing prunes before the final state.

@@ -38,6 +38,12 @@ type stream struct {
 	queue   []*job
 	running bool
 	queued  bool // on the coordinator's ready list
+	// halted is set when a job of the stream failed on its input (a key
+	// change a table with rows refuses, text the database character set
+	// cannot hold): the failed job stays first in the queue, so the
+	// frontier never passes it, and nothing more of the stream is
+	// flushed or started while the run drains the other streams.
+	halted bool
 
 	flushed     bool  // a batch of this stream was loaded in this run (overwrite, truncate)
 	firstRecord int64 // line of the first record, for streams that hold states until the end (holdsStates)
@@ -102,6 +108,11 @@ type buffer struct {
 	// decided here, while each row is still in the cache.
 	keys      []int
 	unordered bool
+	// cur is the slot next handed out, last the last committed row's:
+	// commitRow compares their keys without finding either in the chunks
+	// again (with 200 streams the buffer's chunk list is rarely in the
+	// cache). Both point into chunks and are cleared with them.
+	cur, last []string
 
 	engineRows []engine.Row // the rows handed to the engine, kept for reuse
 	// records are the records as received, kept only under
@@ -188,6 +199,7 @@ func (s *stream) newBuffer() *buffer {
 		b.records = b.records[:0]
 		clear(b.stats)
 		b.bytes, b.minLine, b.oldest, b.unordered = 0, noLine, time.Time{}, false
+		b.cur, b.last = nil, nil
 		return b
 	}
 	return newBuffer(s.layout)
@@ -199,16 +211,18 @@ func (b *buffer) next() []string {
 	if k, _ := b.chunkOf(n); k == len(b.chunks) {
 		b.chunks = append(b.chunks, b.newChunk(k))
 	}
-	return b.row(n)
+	b.cur = b.row(n)
+	return b.cur
 }
 
 // drop forgets the row next returned (after a failed transformation),
 // clearing what the transformation wrote: next hands the slot out again.
-func (b *buffer) drop() { clear(b.row(len(b.lines))) }
+func (b *buffer) drop() { clear(b.cur) }
 func (b *buffer) commitRow(line int64, size int64) {
 	if n := len(b.lines); n > 0 && len(b.keys) > 0 && !b.unordered {
-		b.unordered = !batch.Less(b.row(n-1), b.row(n), b.keys)
+		b.unordered = !batch.Less(b.last, b.cur, b.keys)
 	}
+	b.last = b.cur
 	if len(b.lines) == 0 {
 		b.minLine = line
 		b.oldest = time.Now() // the age limit runs on the real clock

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/target-oracle/target-oracle/internal/value"
@@ -43,8 +44,15 @@ func FuzzNumberInfo(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		b := []byte(s)
-		if numberEnd(b, 0) != len(b) {
+		end, dot, exp := numberScan(b, 0)
+		if end != numberEnd(b, 0) {
+			t.Fatalf("numberScan(%q) ends at %d, numberEnd at %d", s, end, numberEnd(b, 0))
+		}
+		if end != len(b) {
 			return // the walker only asks about grammatical numbers
+		}
+		if wdot := bytes.IndexByte(b, '.'); dot != wdot || exp != bytes.ContainsAny(b, "eE") {
+			t.Fatalf("numberScan(%q): dot %d, exponent %v", s, dot, exp)
 		}
 		got, ok, sure := numberInfo(b)
 		if !sure {

@@ -106,6 +106,9 @@ type fnode struct {
 	// combOnly: the node has nothing but combinators, so the branches alone
 	// walk the value.
 	combOnly bool
+	// direct: the node has no combinator and is not always or never
+	// valid, so a value goes straight to the walk of its kind.
+	direct bool
 	// possible is every kind a value accepted by this node can have; it lets
 	// anyOf skip branches without walking the value.
 	possible kinds
@@ -335,6 +338,7 @@ func (n *fnode) finish() {
 	if !own && !combinators {
 		n.always = 1 // {} or annotations only
 	}
+	n.direct = n.always == 0 && !combinators
 
 	p := n.types
 	for _, a := range n.all {

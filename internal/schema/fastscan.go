@@ -1,8 +1,8 @@
 package schema
 
 import (
-	"unicode"
-	"unicode/utf16"
+	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 
 	"github.com/target-oracle/target-oracle/internal/jsonscan"
@@ -60,7 +60,20 @@ func (w *walker) at(i int) byte {
 	return 0
 }
 
+// ws returns the index of the first byte at or after i that is not
+// whitespace. Most values follow their separator directly or after one
+// space, so those cases do not call the loop.
 func (w *walker) ws(i int) int {
+	if i < len(w.b) && w.b[i] > ' ' {
+		return i
+	}
+	if i+1 < len(w.b) && w.b[i] == ' ' && w.b[i+1] > ' ' {
+		return i + 1
+	}
+	return w.wsLoop(i)
+}
+
+func (w *walker) wsLoop(i int) int {
 	for i < len(w.b) {
 		switch w.b[i] {
 		case ' ', '\t', '\n', '\r':
@@ -80,6 +93,19 @@ func (w *walker) syntax(i int) (int, bool) {
 }
 
 func (w *walker) value(n *fnode, i int) (int, bool) {
+	if n.direct {
+		switch w.at(i) {
+		case '"':
+			return w.string(n, i)
+		case '{':
+			return w.object(n, i)
+		case '[':
+			return w.array(n, i)
+		case 't', 'f', 'n':
+			return w.literal(n, i)
+		}
+		return w.number(n, i)
+	}
 	switch n.always {
 	case 1:
 		return w.skip(i)
@@ -335,7 +361,10 @@ func (w *walker) string(n *fnode, i int) (int, bool) {
 		return end, true
 	}
 	raw := w.b[i+1 : end-1]
-	if n.minLen >= 0 || n.maxLen >= 0 {
+	// A string body of at most maxLength bytes has at most maxLength
+	// runes once decoded (an escape or a UTF-8 sequence is one rune), so
+	// only minLength or a longer body needs the count.
+	if n.minLen > 0 || n.maxLen >= 0 && len(raw) > n.maxLen {
 		l := runeCount(raw, flags)
 		if n.minLen >= 0 && l < n.minLen || n.maxLen >= 0 && l > n.maxLen {
 			return end, false
@@ -434,17 +463,29 @@ func (w *walker) scanLiteral(i int) (end int, k kinds, b bool) {
 }
 
 func (w *walker) number(n *fnode, i int) (int, bool) {
-	end := numberEnd(w.b, i)
+	end, dot, exp := numberScan(w.b, i)
 	if end < 0 {
 		return w.syntax(i)
 	}
-	text := w.b[i:end]
-	info, ok, sure := numberInfo(text)
-	if !sure {
-		return w.syntax(i)
-	}
-	if !ok {
-		return end, false
+	var info value.NumberInfo
+	if !exp && end-i <= value.MaxSignificantDigits {
+		// numberFacts' plain case, inline: valid, and only the scale to
+		// find, from the '.' (trailing zeros do not count).
+		if dot > i {
+			last := end - 1
+			for last > dot && w.b[last] == '0' {
+				last--
+			}
+			info.Scale = last - dot
+		}
+		info.Integer = info.Scale == 0
+	} else {
+		var ok, sure bool
+		if info, ok, sure = numberFacts(w.b[i:end], dot-i, exp); !sure {
+			return w.syntax(i)
+		} else if !ok {
+			return end, false
+		}
 	}
 	k := kFrac
 	if info.Integer {
@@ -461,6 +502,7 @@ func (w *walker) number(n *fnode, i int) (int, bool) {
 			return end, ok
 		}
 	}
+	text := w.b[i:end]
 	d, _ := parseDecimal(text) // valid: CheckNumber passed
 	for j := range n.bounds {
 		if failsBound(cmpDecimal(&d, &n.bounds[j].d), n.bounds[j].op) {
@@ -485,47 +527,52 @@ func failsBound(c int, op int8) bool {
 	return c >= 0 // opXMax
 }
 
-// numberEnd returns the end of the JSON number at b[i:], or -1 when there
-// is none: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func numberEnd(b []byte, i int) int {
-	digits := func(j int) int {
-		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
-			j++
-		}
-		return j
-	}
+// numberScan returns the end of the JSON number at b[i:], or -1 when there
+// is none, the index of its '.' (i-1 when none) and whether it has an
+// exponent: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func numberScan(b []byte, i int) (end, dot int, exp bool) {
+	start := i
+	dot = start - 1
 	if i < len(b) && b[i] == '-' {
 		i++
 	}
 	switch {
 	case i >= len(b):
-		return -1
+		return -1, dot, false
 	case b[i] == '0':
 		i++
-	case b[i] >= '1' && b[i] <= '9':
-		i = digits(i)
+	case b[i]-'1' <= 8:
+		for i++; i < len(b) && b[i]-'0' <= 9; i++ {
+		}
 	default:
-		return -1
+		return -1, dot, false
 	}
 	if i < len(b) && b[i] == '.' {
-		j := digits(i + 1)
+		dot = i
+		j := i + 1
+		for j < len(b) && b[j]-'0' <= 9 {
+			j++
+		}
 		if j == i+1 {
-			return -1
+			return -1, dot, false
 		}
 		i = j
 	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+	if i < len(b) && b[i]|0x20 == 'e' {
 		i++
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
-		j := digits(i)
-		if j == i {
-			return -1
+		j := i
+		for j < len(b) && b[j]-'0' <= 9 {
+			j++
 		}
-		i = j
+		if j == i {
+			return -1, dot, false
+		}
+		return j, dot, true
 	}
-	return i
+	return i, dot, false
 }
 
 // skip walks any value, checking its syntax and that every number in it
@@ -549,18 +596,18 @@ func (w *walker) skip(i int) (int, bool) {
 		}
 		return end, true
 	}
-	end := numberEnd(w.b, i)
+	end, dot, exp := numberScan(w.b, i)
 	if end < 0 {
 		return w.syntax(i)
 	}
-	_, ok, sure := numberInfo(w.b[i:end])
+	_, ok, sure := numberFacts(w.b[i:end], dot-i, exp)
 	if !sure {
 		return w.syntax(i)
 	}
 	return end, ok
 }
 
-// numberInfo validates number text that matches the JSON grammar as
+// numberFacts validates number text that matches the JSON grammar as
 // Validate does (value.CheckNumber, at most MaxNumberText characters). Text
 // of at most 38 characters without an exponent has at most 37 digits and a
 // magnitude far inside Oracle's range, so it is valid by construction and
@@ -570,22 +617,23 @@ func (w *walker) skip(i int) (int, bool) {
 // sure is false for an exponent of 10^18 or more: value.CheckNumber accepts
 // such a number when it is zero, but the validator library cannot parse it
 // into a big.Rat, so only Validate itself can say what it does with it.
-func numberInfo(text []byte) (info value.NumberInfo, ok, sure bool) {
+//
+// dot is the index of the '.' in text (-1 when none) and exp whether text
+// has an exponent, as numberScan found them.
+func numberFacts(text []byte, dot int, exp bool) (info value.NumberInfo, ok, sure bool) {
 	if len(text) > MaxNumberText {
 		return info, false, true
 	}
-	dot := -1
-	for j, c := range text {
-		switch c {
-		case '.':
-			dot = j
-		case 'e', 'E':
-			if hugeExponent(text[j+1:]) {
-				return info, false, false
-			}
-			info, err := value.CheckNumber(text)
-			return info, err == nil, true
+	if exp {
+		j := len(text) - 1
+		for text[j]|0x20 != 'e' {
+			j--
 		}
+		if hugeExponent(text[j+1:]) {
+			return info, false, false
+		}
+		info, err := value.CheckNumber(text)
+		return info, err == nil, true
 	}
 	if len(text) > value.MaxSignificantDigits {
 		info, err := value.CheckNumber(text)
@@ -687,18 +735,33 @@ func (w *walker) scanString(i int) (int, int) {
 	flags := 0
 	j := i + 1
 	for {
-		j = jsonscan.Special(b, j)
+		// Eight bytes at a time to the next quote, backslash, control
+		// character or non-ASCII byte (jsonscan.Special, inlined), then a
+		// byte at a time over the last few.
+		for ; j+8 <= len(b); j += 8 {
+			x := binary.LittleEndian.Uint64(b[j : j+8])
+			// x^0x02 turns '"' into 0x20 and keeps the control
+			// characters below it, so one test "below 0x21" finds both.
+			y, bs := x^(ones*0x02), x^(ones*'\\')
+			if m := ((y-ones*0x21)&^y | (bs-ones)&^bs | x) & highs; m != 0 {
+				j += bits.TrailingZeros64(m) / 8
+				break
+			}
+		}
+		for j < len(b) {
+			if c := b[j]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
+				break
+			}
+			j++
+		}
 		if j >= len(b) {
 			return -1, 0
 		}
 		switch c := b[j]; {
 		case c == '"':
-			if flags&strHigh != 0 && !utf8.Valid(b[i+1:j]) {
-				return -1, 0
-			}
 			return j + 1, flags
 		case c == '\\':
-			n := escapeLen(b, j)
+			n := jsonscan.EscapeLen(b, j)
 			if n == 0 {
 				return -1, 0
 			}
@@ -707,116 +770,34 @@ func (w *walker) scanString(i int) (int, int) {
 		case c < 0x20:
 			return -1, 0
 		default:
-			flags |= strHigh
-			j++
-		}
-	}
-}
-
-// escapeLen returns the length of the valid escape at b[j] ('\\'), or 0;
-// a surrogate escape is valid only as the first of a pair.
-func escapeLen(b []byte, j int) int {
-	if j+1 >= len(b) {
-		return 0
-	}
-	switch b[j+1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return 2
-	case 'u':
-		r := getu4(b[j:])
-		switch {
-		case r < 0:
-		case !utf16.IsSurrogate(r):
-			return 6
-		case r < 0xDC00:
-			if r2 := getu4(b[j+6:]); r2 >= 0xDC00 && r2 <= 0xDFFF {
-				return 12 // a surrogate pair
+			// A UTF-8 sequence, checked where it is (a quote is never
+			// part of one, so decoding past the string's end is harmless).
+			r, size := utf8.DecodeRune(b[j:])
+			if r == utf8.RuneError && size == 1 {
+				return -1, 0
 			}
+			flags |= strHigh
+			j += size
 		}
 	}
-	return 0
 }
 
-// getu4 decodes \uXXXX at the start of s, or returns -1.
-func getu4(s []byte) rune {
-	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
-		return -1
-	}
-	var r rune
-	for _, c := range s[2:6] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return -1
-		}
-		r = r*16 + rune(c)
-	}
-	return r
-}
+// Word masks for scanString: for each byte of a little-endian word, its
+// high bit set when the byte is one searched for (see jsonscan.Special).
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
 
 // content returns the decoded text of a string body that holds escapes or
-// non-ASCII bytes, as encoding/json decodes it.
+// non-ASCII bytes, as encoding/json decodes it: scanString passed it, so it
+// is valid UTF-8 and its surrogate escapes are paired.
 func (w *walker) content(raw []byte, flags int) []byte {
-	if flags == strHigh && utf8.Valid(raw) {
+	if flags == strHigh { // valid UTF-8: scanString checked it
 		return raw
 	}
-	return unescape(w.scratch[:0], raw)
-}
-
-// unescape appends the decoded string body raw (syntax already checked)
-// exactly as encoding/json decodes it: invalid UTF-8 bytes and unpaired
-// surrogate escapes become U+FFFD.
-func unescape(dst, raw []byte) []byte {
-	for r := 0; r < len(raw); {
-		c := raw[r]
-		switch {
-		case c == '\\':
-			var rr rune
-			rr, r = decodeEscape(raw, r)
-			dst = utf8.AppendRune(dst, rr)
-		case c < utf8.RuneSelf:
-			dst = append(dst, c)
-			r++
-		default:
-			rr, size := utf8.DecodeRune(raw[r:])
-			r += size
-			dst = utf8.AppendRune(dst, rr)
-		}
-	}
-	return dst
-}
-
-// decodeEscape decodes the escape at raw[r] (valid) and returns the rune
-// and the index after it; a surrogate pair counts as one escape.
-func decodeEscape(raw []byte, r int) (rune, int) {
-	switch raw[r+1] {
-	case 'b':
-		return '\b', r + 2
-	case 'f':
-		return '\f', r + 2
-	case 'n':
-		return '\n', r + 2
-	case 'r':
-		return '\r', r + 2
-	case 't':
-		return '\t', r + 2
-	case 'u':
-		rr := getu4(raw[r:])
-		r += 6
-		if utf16.IsSurrogate(rr) {
-			if dec := utf16.DecodeRune(rr, getu4(raw[r:])); dec != unicode.ReplacementChar {
-				return dec, r + 6
-			}
-			return unicode.ReplacementChar, r
-		}
-		return rr, r
-	}
-	return rune(raw[r+1]), r + 2 // '"', '\\', '/'
+	out, _ := jsonscan.AppendUnescaped(w.scratch[:0], raw, false)
+	return out
 }
 
 // runeCount counts the runes of the decoded string body raw, as
@@ -832,7 +813,7 @@ func runeCount(raw []byte, flags int) int {
 	for r := 0; r < len(raw); n++ {
 		switch c := raw[r]; {
 		case c == '\\':
-			_, r = decodeEscape(raw, r)
+			_, r, _ = jsonscan.DecodeEscape(raw, r)
 		case c < utf8.RuneSelf:
 			r++
 		default:

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,6 +38,7 @@ type BatchReader struct {
 	pq     *parquetState // nil for jsonl
 	urls   []string      // manifest entries as written
 	paths  []string      // the local files they name
+	alts   []string      // nil, or per file the path as written, tried when paths[i] does not exist (see localPath)
 	next   int           // index of the next file to open
 
 	file   *os.File      // current file, nil between files
@@ -70,11 +73,8 @@ func (r interruptible) Read(p []byte) (int, error) {
 // with FileLine its 1-based row number; for parquet, "compression" is
 // ignored: page compression is inside the file, as the SDK writes it.
 //
-// Manifest entries are file:// URLs or absolute paths. As in fsspec, which
-// the Singer SDK writes them with, "file://" is stripped and the rest is the
-// path, not percent-decoded: "file:///tmp/a.jsonl" is /tmp/a.jsonl and
-// "file://out/a.jsonl" is relative to the working directory. Other schemes
-// are an error. OpenBatch copies what it needs from msg, so the Reader that
+// Manifest entries are local file URIs (RFC 8089) or absolute paths; see
+// localPath. OpenBatch copies what it needs from msg, so the Reader that
 // returned msg may move on. No file is opened before the first Next.
 func OpenBatch(msg *Message, opts ReaderOptions) (*BatchReader, error) {
 	if msg.Type != TypeBatch {
@@ -94,11 +94,17 @@ func OpenBatch(msg *Message, opts ReaderOptions) (*BatchReader, error) {
 		interrupt: opts.Interrupt,
 	}
 	for i, u := range b.urls {
-		p, err := localPath(u)
+		p, alt, err := localPath(u)
 		if err != nil {
 			return nil, fmt.Errorf("line %d: stream %q: BATCH manifest: %w", msg.Line, msg.Stream, err)
 		}
 		b.paths[i] = p
+		if alt != "" {
+			if b.alts == nil {
+				b.alts = make([]string, len(b.urls))
+			}
+			b.alts[i] = alt
+		}
 	}
 	if msg.Encoding.Format == "parquet" {
 		b.pq = new(parquetState)
@@ -106,24 +112,73 @@ func OpenBatch(msg *Message, opts ReaderOptions) (*BatchReader, error) {
 	return b, nil
 }
 
-// localPath maps a manifest entry to a local file path.
-func localPath(u string) (string, error) {
-	if p, ok := strings.CutPrefix(u, "file://"); ok {
-		if rest, ok := strings.CutPrefix(p, "localhost/"); ok {
-			p = "/" + rest
+// localPath maps a manifest entry to a local file path, and to a second
+// path to try when the first does not exist ("" when there is none).
+//
+// Accepted: file:///abs/path, file://localhost/abs/path, file:/abs/path
+// (RFC 8089's short form) and a bare absolute path. The Singer SDK writes
+// file:///abs/path: since v0.46 with pathlib's as_uri, which percent-encodes
+// (a space is %20); before, with PyFilesystem's OSFS.geturl, "file://" and
+// the path as it is. A URI's path is therefore percent-decoded, and when the
+// decoded file does not exist but the path as written does (an older SDK's
+// file named "50%25.jsonl"), that one is read. Neither SDK writes a relative
+// file: URI or one naming another host; both are refused, as is every
+// other scheme (s3://, https://): only local files are read.
+func localPath(u string) (path, alt string, err error) {
+	scheme, rest, ok := cutScheme(u)
+	if !ok {
+		if filepath.IsAbs(u) {
+			return u, "", nil
 		}
-		if p == "" {
-			return "", fmt.Errorf("empty file URL %q", u)
+		return "", "", fmt.Errorf("%q is neither a file: URI nor an absolute path", u)
+	}
+	if !strings.EqualFold(scheme, "file") {
+		return "", "", fmt.Errorf("unsupported URL scheme %q in %q (only local file: URIs are read)", scheme, u)
+	}
+	if auth, ok := strings.CutPrefix(rest, "//"); ok {
+		host, tail, found := strings.Cut(auth, "/")
+		switch {
+		case !found && host == "":
+			return "", "", fmt.Errorf("empty file URL %q", u)
+		case !found && strings.EqualFold(host, "localhost"):
+			return "", "", fmt.Errorf("file URI %q has no path", u)
+		case !found || host != "" && !strings.EqualFold(host, "localhost"):
+			return "", "", fmt.Errorf("file URI %q names the host %q: only local files are read "+
+				"(file:///abs/path or file://localhost/abs/path; a relative path is not a file: URI)", u, host)
 		}
-		return p, nil
+		rest = "/" + tail
 	}
-	if filepath.IsAbs(u) {
-		return u, nil
+	if !strings.HasPrefix(rest, "/") {
+		return "", "", fmt.Errorf("file URI %q has a relative path; the Singer SDK writes absolute ones (file:///abs/path)", u)
 	}
-	if scheme, _, ok := strings.Cut(u, "://"); ok {
-		return "", fmt.Errorf("unsupported URL scheme %q in %q (only file:// is supported)", scheme, u)
+	dec, err := url.PathUnescape(rest)
+	if err != nil { // a bare % that is no escape: the path as written
+		return rest, "", nil
 	}
-	return "", fmt.Errorf("%q is neither a file:// URL nor an absolute path", u)
+	if strings.IndexByte(dec, 0) >= 0 {
+		return "", "", fmt.Errorf("file URI %q decodes to a path with a NUL byte", u)
+	}
+	if dec == rest {
+		return dec, "", nil
+	}
+	return dec, rest, nil
+}
+
+// cutScheme splits "scheme:rest" when u starts with an RFC 3986 scheme
+// of two or more characters (a one-letter one would be a Windows drive).
+func cutScheme(u string) (scheme, rest string, ok bool) {
+	i := strings.IndexByte(u, ':')
+	if i < 2 {
+		return "", "", false
+	}
+	for j := 0; j < i; j++ {
+		c := u[j]
+		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		if !letter && (j == 0 || !('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return "", "", false
+		}
+	}
+	return u[:i], u[i+1:], true
 }
 
 // Next returns the next row, or io.EOF after the last row of the last file.
@@ -160,10 +215,24 @@ func (b *BatchReader) Next() (*Message, error) {
 	}
 }
 
+// resolve settles which path file i is read from: the decoded one, or the
+// path as written when only that exists (see localPath).
+func (b *BatchReader) resolve(i int) {
+	if b.alts == nil || b.alts[i] == "" {
+		return
+	}
+	if _, err := os.Stat(b.paths[i]); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(b.alts[i]); err == nil {
+			b.paths[i] = b.alts[i]
+		}
+	}
+}
+
 // open opens the next file of the manifest.
 func (b *BatchReader) open() error {
 	i := b.next
 	b.next++
+	b.resolve(i)
 	// A device or a FIFO may never end (/dev/zero) or never answer (even
 	// opening a FIFO blocks): a BATCH file is a file, checked before the
 	// open.

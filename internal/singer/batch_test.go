@@ -121,15 +121,62 @@ func TestBatch(t *testing.T) {
 	}
 }
 
-func TestBatchRelativeFileURL(t *testing.T) {
+// The manifest's URI forms: RFC 8089's file:///abs, file://localhost/abs
+// and file:/abs, percent-escapes decoded (the Singer SDK since v0.46 writes
+// pathlib's as_uri: a space is %20), and the path as written when only that
+// exists (older SDKs wrote "file://" + the path, unescaped).
+func TestBatchFileURIForms(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "my dir")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	plain := write("x.jsonl", `{"id":1}`)
+	write("50%41.jsonl", `{"id":2}`) // as written; "%41" decodes to "A"
+	write("100%.jsonl", `{"id":3}`)  // a % that is no escape
+	escaped := strings.ReplaceAll(dir, " ", "%20")
+	for _, tc := range []struct{ entry, want string }{
+		{"file://" + escaped + "/x.jsonl", `{"id":1}`},
+		{"file://" + dir + "/x.jsonl", `{"id":1}`}, // older SDKs: unescaped
+		{"file:" + escaped + "/x.jsonl", `{"id":1}`},
+		{"file://localhost" + escaped + "/x.jsonl", `{"id":1}`},
+		{"FILE://LocalHost" + escaped + "/%78.jsonl", `{"id":1}`},
+		{plain, `{"id":1}`},
+		{"file://" + dir + "/50%41.jsonl", `{"id":2}`},
+		{"file://" + dir + "/100%.jsonl", `{"id":3}`},
+	} {
+		rows, err := readBatch(t, batchMessage(t, "none", tc.entry), ReaderOptions{})
+		if err != nil || len(rows) != 1 || rows[0].record != tc.want {
+			t.Errorf("%s: got %v, %v; want one row %s", tc.entry, rows, err, tc.want)
+		}
+	}
+}
+
+// Relative file: URIs and other hosts are refused: the Singer SDK writes
+// neither (it resolves the storage root to an absolute path), and
+// file://out/a.jsonl names the host "out" in RFC 8089.
+func TestBatchRelativeFileURIRefused(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "rel.jsonl"), []byte(`{"id":1}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
-	rows, err := readBatch(t, batchMessage(t, "none", "file://rel.jsonl"), ReaderOptions{})
-	if err != nil || len(rows) != 1 {
-		t.Fatalf("got %v, %v; want one row", rows, err)
+	for _, tc := range []struct{ entry, want string }{
+		{"file://rel.jsonl", `line 2: stream "orders": BATCH manifest: file URI "file://rel.jsonl" names the host "rel.jsonl"`},
+		{"file:rel.jsonl", `line 2: stream "orders": BATCH manifest: file URI "file:rel.jsonl" has a relative path`},
+		{"file://db.example.com/tmp/a.jsonl", `file URI "file://db.example.com/tmp/a.jsonl" names the host "db.example.com"`},
+		{"rel.jsonl", `"rel.jsonl" is neither a file: URI nor an absolute path`},
+	} {
+		_, err := OpenBatch(batchMessage(t, "none", tc.entry), ReaderOptions{})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want %q", tc.entry, err, tc.want)
+		}
 	}
 }
 
@@ -201,10 +248,13 @@ func TestBatchErrors(t *testing.T) {
 
 func TestOpenBatchErrors(t *testing.T) {
 	for _, tt := range []struct{ entry, want string }{
-		{"s3://bucket/a.jsonl", `line 2: stream "orders": BATCH manifest: unsupported URL scheme "s3" in "s3://bucket/a.jsonl" (only file:// is supported)`},
-		{"https://x/a.jsonl", `unsupported URL scheme "https"`},
-		{"a.jsonl", `"a.jsonl" is neither a file:// URL nor an absolute path`},
+		{"s3://bucket/a.jsonl", `line 2: stream "orders": BATCH manifest: unsupported URL scheme "s3" in "s3://bucket/a.jsonl" (only local file: URIs are read)`},
+		{"https://x/a.jsonl", `unsupported URL scheme "https" in "https://x/a.jsonl"`},
+		{"gs://b/a.jsonl", `unsupported URL scheme "gs"`},
+		{"a.jsonl", `"a.jsonl" is neither a file: URI nor an absolute path`},
 		{"file://", `empty file URL "file://"`},
+		{"file://localhost", `file URI "file://localhost" has no path`},
+		{"file:///tmp/a%00b.jsonl", `decodes to a path with a NUL byte`},
 	} {
 		_, err := OpenBatch(batchMessage(t, "none", "/tmp/ok.jsonl", tt.entry), ReaderOptions{})
 		var ie *inputerr.Error

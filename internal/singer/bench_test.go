@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 )
 
@@ -32,6 +33,13 @@ func BenchmarkReader(b *testing.B) {
 		benchReader(b, false, func(i int) string {
 			line := benchLine(i)
 			return line[:len(line)-10] + fmt.Sprintf("%06d", i%1000000) + line[len(line)-4:]
+		})
+	})
+	// 200 streams, line by line in turn: each line's envelope is its
+	// stream's, not the last line's.
+	b.Run("deferred-200-streams", func(b *testing.B) {
+		benchReader(b, false, func(i int) string {
+			return strings.Replace(benchLine(i), `"orders"`, fmt.Sprintf(`"orders_%03d"`, i%200), 1)
 		})
 	})
 }

@@ -292,6 +292,19 @@ var deferredSeeds = []string{
 		`{"type":"RECORD","stream":"s","record":[1],"time_extracted":"2025-01-01T00:00:04Z"}` + "\n" +
 		`{"type":"RECORD","stream":"s","record":{"a":13}` + "\n" +
 		`{"type":"RECORD","stream":"t","record":{"a":14},"time_extracted":"2025-01-01T00:00:05Z"}`,
+	// Interleaved streams, each remembered by its head: names of one
+	// length and of others, envelopes that change mid-stream.
+	`{"type":"RECORD","stream":"a","record":{"a":1},"version":1}` + "\n" +
+		`{"type":"RECORD","stream":"b","record":{"b":1},"version":1}` + "\n" +
+		`{"type":"RECORD","stream":"long","record":{"c":1}}` + "\n" +
+		`{"type":"RECORD","stream":"a","record":{"a":2},"version":1}` + "\n" +
+		`{"type":"RECORD","stream":"b","record":{"b":2},"version":2}` + "\n" +
+		`{"type":"RECORD","stream":"long","record":{"c":2}}` + "\n" +
+		`{"type":"RECORD","stream":"a","record":{"a":03},"version":1}` + "\n" +
+		`{"stream":"b","type":"RECORD","record":{"b":3},"version":2}` + "\n" +
+		`{"type":"RECORD","stream":"long","record":{"c":3},"type":"STATE","value":1}` + "\n" +
+		`{"type":"RECORD","stream":"b","record":{"b":4},"version":2}` + "\n" +
+		`{"type":"RECORD","stream":"a","record":{"a":4},"version":1}`,
 }
 
 // exported is a copy of m with only its exported fields: the others are

@@ -134,7 +134,7 @@ func (m *Message) DecodeRecord(decode func(record []byte) error) error {
 
 // checkRecord checks the syntax of a record the reader left unchecked. The
 // other parts of the line were checked when it was read, and the record's
-// bytes are exactly delimited (skipObject), so the first fault of the line
+// bytes are exactly delimited (jsonscan.ContainerEnd), so the first fault of the line
 // is the first fault of the record: the error is the one the full read of
 // the line gives.
 func (m *Message) checkRecord() error {

@@ -1087,6 +1087,7 @@ func guard(fn func() error) (err error) {
 func (b *BatchReader) openParquet() error {
 	i := b.next
 	b.next++
+	b.resolve(i)
 	f, err := os.Open(b.paths[i])
 	if err != nil {
 		return b.fileError(i, err)

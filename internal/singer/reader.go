@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/target-oracle/target-oracle/internal/inputerr"
+	"github.com/target-oracle/target-oracle/internal/jsonscan"
 )
 
 // ReaderOptions tunes a Reader (and a BatchReader).
@@ -34,7 +35,7 @@ type ReaderOptions struct {
 // may leave its syntax to that call: when the caller's decoder walks the
 // record byte by byte anyway (the one-pass decoder), a check of its own
 // would walk it twice. The reader then finds only the record's end, by its
-// brackets and strings (skipObject); DecodeRecord gives a malformed record
+// brackets and strings (jsonscan.ContainerEnd); DecodeRecord gives a malformed record
 // the error this reader gives the line when it checks every byte. Which
 // one checks is the reader's choice, learnt from the DecodeRecord calls
 // (recordUse); results never depend on it.
@@ -53,9 +54,10 @@ type Reader struct {
 	// Last decoded strings, reused while they repeat so that a run of
 	// RECORDs of one stream does not allocate.
 	stream, timeExtracted, version string
+	names                          map[string]string // stream names seen, interned (streamName)
 
-	same   sameShape // the envelope of the last RECORD line whose record was left unchecked
-	fields []field   // where the members before the record lie (scan)
+	shapes shapes  // the envelopes of RECORD lines whose record was left unchecked, by the bytes before it
+	fields []field // where the members before the record lie (scan)
 }
 
 // NewReader returns a Reader reading from r. It buffers its input.
@@ -105,7 +107,7 @@ func (r *Reader) Next() (*Message, error) {
 	if err == nil && env.same {
 		// The bytes around the record are the last line's: so is the
 		// message around it.
-		r.msg = r.same.msg
+		r.msg = r.shapes.cur.msg
 		r.msg.Line, r.msg.Record = r.lr.n, line[env.recordAt:env.recordEnd]
 		return &r.msg, nil
 	}
@@ -123,9 +125,9 @@ func (r *Reader) Next() (*Message, error) {
 	r.msg.Record = line[env.recordAt:env.recordEnd]
 	r.msg.unchecked, r.msg.recordAt = true, env.recordAt
 	if isString(env.streamAt) {
-		r.msg.errStream = r.decodeString(env.streamAt, &r.stream)
+		r.msg.errStream = r.streamName(env.streamAt)
 	}
-	r.same.keep(&r.msg, line, r.fields, env.recordEnd)
+	r.shapes.keep(&r.msg, line, r.fields, env.recordEnd)
 	return &r.msg, nil
 }
 
@@ -147,17 +149,16 @@ func (r *Reader) decoded(env *envelope) (*Message, error) {
 	return &r.msg, nil
 }
 
-// sameShape remembers the last RECORD line whose record's syntax was
-// left to DecodeRecord: the bytes before its record and after it,
-// and the message they gave. Taps write line after line that differ only
-// in the record: a line that starts with the same bytes has its members
-// before the record from them (resume), and when the bytes after its
-// record (found by skipping it forward, see skipObject) are the same too,
-// its message is the same around its record.
+// sameShape remembers a RECORD line whose record's syntax was left to
+// DecodeRecord: the bytes before its record and after it, and the message
+// they gave. Taps write line after line that differ only in the record: a
+// line that starts with the same bytes has its members before the record
+// from them (resume), and when the bytes after its record (found by
+// skipping it forward, see jsonscan.ContainerEnd) are the same too, its
+// message is the same around its record.
 type sameShape struct {
 	head, tail []byte
 	msg        Message // Record and Line unset
-	ok         bool
 	// fields are the members in head.
 	fields []field
 }
@@ -169,15 +170,46 @@ type field struct {
 	escaped                      bool
 }
 
+// shapes holds the sameShape of each of the last few hundred heads (the
+// bytes before the record: one per stream, for most taps), so that
+// interleaved streams resume as a single one does. A line's head is found
+// by the lengths of the heads kept: the bytes of each such length that
+// are followed by the record's '{' are looked up.
+type shapes struct {
+	byHead map[string]*sameShape
+	lens   []int      // the lengths of the heads kept, at most maxHeadLens, the last hit first
+	cur    *sameShape // the shape the line being read resumed from (or the last line, or nil)
+}
+
+// Bounds of shapes: heads kept, distinct head lengths tried per line.
+// With maxShape, the memory is at most about maxShapes × 3 × maxShape.
+const (
+	maxShapes   = 256
+	maxHeadLens = 8
+)
+
 // resume returns the offset of the record's value when line starts with
-// the remembered head, or 0. The members in the head are the remembered
-// ones (restore).
-func (c *sameShape) resume(line []byte) int {
-	n := len(c.head)
-	if !c.ok || len(line) <= n || line[n] != '{' || !bytes.HasPrefix(line, c.head) {
-		return 0
+// a head kept, or 0. The members in the head are its shape's (restore).
+func (c *shapes) resume(line []byte) int {
+	if sh := c.cur; sh != nil { // the last line's head first: one stream at a time
+		if n := len(sh.head); len(line) > n && line[n] == '{' && bytes.HasPrefix(line, sh.head) {
+			return n
+		}
 	}
-	return n
+	c.cur = nil
+	for k, n := range c.lens {
+		if len(line) <= n || line[n] != '{' {
+			continue
+		}
+		if sh := c.byHead[string(line[:n])]; sh != nil {
+			if k > 0 {
+				c.lens[k-1], c.lens[k] = c.lens[k], c.lens[k-1]
+			}
+			c.cur = sh
+			return n
+		}
+	}
+	return 0
 }
 
 // restore sets env's fields from the remembered head's members, which
@@ -189,27 +221,60 @@ func (c *sameShape) restore(line []byte, env *envelope, fields *[]field) {
 	*fields = append((*fields)[:0], c.fields...)
 }
 
-// maxShape bounds the bytes around a record sameShape keeps: envelopes
+// maxShape bounds the bytes around a record a sameShape keeps: envelopes
 // are small, and a huge one is not worth keeping (nor its memory).
 const maxShape = 4 << 10
 
-func (c *sameShape) keep(m *Message, line []byte, fields []field, recordEnd int) {
+// keep remembers the line's shape under its head, in place of the one
+// kept for that head if any; when maxShapes are kept, another goes.
+func (c *shapes) keep(m *Message, line []byte, fields []field, recordEnd int) {
 	if m.recordAt+len(line)-recordEnd > maxShape {
-		*c = sameShape{}
 		return
 	}
 	for _, f := range fields {
 		if f.escaped {
-			*c = sameShape{} // rare: not worth unescaping again in restore
+			return // rare: not worth unescaping again in restore
+		}
+	}
+	head := line[:m.recordAt]
+	sh := c.byHead[string(head)]
+	if sh == nil {
+		if c.byHead == nil {
+			c.byHead = make(map[string]*sameShape)
+		}
+		if len(c.byHead) >= maxShapes {
+			for k, old := range c.byHead { // one at random: map order
+				delete(c.byHead, k)
+				sh = old
+				break
+			}
+		} else {
+			sh = &sameShape{}
+		}
+		c.byHead[string(head)] = sh
+		c.addLen(len(head))
+	}
+	sh.fields = append(sh.fields[:0], fields...)
+	sh.head = append(sh.head[:0], head...)
+	sh.tail = append(sh.tail[:0], line[recordEnd:]...)
+	sh.msg = *m
+	sh.msg.Record, sh.msg.Line = nil, 0
+	c.cur = sh
+}
+
+// addLen notes a head length, dropping the last one tried when
+// maxHeadLens are noted.
+func (c *shapes) addLen(n int) {
+	for _, l := range c.lens {
+		if l == n {
 			return
 		}
 	}
-	c.fields = append(c.fields[:0], fields...)
-	c.head = append(c.head[:0], line[:m.recordAt]...)
-	c.tail = append(c.tail[:0], line[recordEnd:]...)
-	c.msg = *m
-	c.msg.Record, c.msg.Line = nil, 0
-	c.ok = true
+	if len(c.lens) < maxHeadLens {
+		c.lens = append(c.lens, n)
+	} else {
+		c.lens[len(c.lens)-1] = n
+	}
 }
 
 // recordUse is what a Reader learns from how its messages' records are
@@ -317,7 +382,7 @@ func (r *Reader) scan(line []byte, env *envelope, deferRecord bool) error {
 	s := scanner{data: line}
 	r.fields = r.fields[:0]
 	if deferRecord {
-		if at := r.same.resume(line); at > 0 {
+		if at := r.shapes.resume(line); at > 0 {
 			s.pos = at
 			return r.members(&s, env, recordKey, true, true)
 		}
@@ -352,7 +417,7 @@ func (r *Reader) members(s *scanner, env *envelope, key []byte, deferRecord, res
 			}
 			f.keyEnd = f.key + len(key)
 			if bytes.IndexByte(key, '\\') >= 0 {
-				r.keyBuf = unescape(r.keyBuf[:0], key)
+				r.keyBuf, _ = jsonscan.AppendUnescaped(r.keyBuf[:0], key, false)
 				key = r.keyBuf
 				f.escaped = true
 			}
@@ -362,15 +427,15 @@ func (r *Reader) members(s *scanner, env *envelope, key []byte, deferRecord, res
 			// The record's end is found by its brackets and strings, read
 			// forward; its syntax is left to Message.DecodeRecord. For valid JSON the end is the one the
 			// scanner finds, and for a malformed record the scanner's first
-			// fault lies before it (see skipObject): so the record's check
+			// fault lies before it (see jsonscan.ContainerEnd): so the record's check
 			// on these exact bytes finds the fault the full read finds.
-			end := skipObject(line, vstart, MaxDepth-1)
+			end := jsonscan.ContainerEnd(line, vstart, MaxDepth-1)
 			if resumed {
-				if end > 0 && bytes.Equal(line[end:], r.same.tail) {
+				if end > 0 && bytes.Equal(line[end:], r.shapes.cur.tail) {
 					env.deferred, env.same, env.recordAt, env.recordEnd = true, true, vstart, end
 					return nil
 				}
-				r.same.restore(line, env, &r.fields)
+				r.shapes.cur.restore(line, env, &r.fields)
 			}
 			if end > 0 {
 				s.pos = end
@@ -407,7 +472,7 @@ func (r *Reader) syntaxError(line []byte, env *envelope, err error) error {
 	}
 	ie := &inputerr.Error{Line: r.lr.n, Msg: err.Error()}
 	if isString(env.stream) {
-		ie.Stream = r.decodeString(env.stream, &r.stream)
+		ie.Stream = r.streamName(env.stream)
 	}
 	return ie
 }
@@ -416,7 +481,7 @@ func (r *Reader) syntaxError(line []byte, env *envelope, err error) error {
 func (r *Reader) decode(env *envelope) error {
 	m := &r.msg
 	if isString(env.stream) {
-		m.Stream = r.decodeString(env.stream, &r.stream)
+		m.Stream = r.streamName(env.stream)
 	}
 	if absent(env.typ) {
 		return r.missing("type")
@@ -529,7 +594,7 @@ func (r *Reader) decodeEncoding(raw []byte) error {
 	var format, compression []byte
 	err := eachMember(raw, func(key, val []byte) error {
 		if bytes.IndexByte(key, '\\') >= 0 {
-			key = unescape(nil, key)
+			key, _ = jsonscan.AppendUnescaped(nil, key, false)
 		}
 		switch string(key) {
 		case "format":
@@ -584,6 +649,8 @@ func (r *Reader) needStream(env *envelope) error {
 		return r.missing("stream")
 	case !isString(env.stream):
 		return r.errorf(`"stream" must be a string`)
+	case len(env.stream) == 2: // "": no table name can be made of it (docs/types.md)
+		return r.errorf(`"stream" is empty (expected the stream's name)`)
 	}
 	return nil
 }
@@ -621,7 +688,7 @@ func (r *Reader) rawString(raw []byte) []byte {
 	if bytes.IndexByte(content, '\\') < 0 {
 		return content
 	}
-	r.strBuf = unescape(r.strBuf[:0], content)
+	r.strBuf, _ = jsonscan.AppendUnescaped(r.strBuf[:0], content, false)
 	return r.strBuf
 }
 
@@ -636,6 +703,30 @@ func (r *Reader) decodeString(raw []byte, cache *string) string {
 		*cache = string(b)
 	}
 	return *cache
+}
+
+// maxNames bounds the stream names a Reader interns; once that many are
+// kept it starts again from none.
+const maxNames = 1024
+
+// streamName decodes the validated JSON string raw, a stream's name,
+// allocating only for a name not seen before (or not since maxNames
+// others).
+func (r *Reader) streamName(raw []byte) string {
+	b := r.rawString(raw)
+	if string(b) == r.stream {
+		return r.stream
+	}
+	s, ok := r.names[string(b)]
+	if !ok {
+		if r.names == nil || len(r.names) >= maxNames {
+			r.names = make(map[string]string)
+		}
+		s = string(b)
+		r.names[s] = s
+	}
+	r.stream = s
+	return s
 }
 
 func (r *Reader) missing(field string) error {

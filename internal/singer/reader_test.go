@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"runtime"
@@ -476,7 +477,7 @@ func TestSameShape(t *testing.T) {
 		if i == 1 && !env.same {
 			t.Error("line 2 does not reuse line 1's envelope")
 		}
-		if i == 2 && (env.same || r.same.resume([]byte(line)) == 0) {
+		if i == 2 && (env.same || r.shapes.resume([]byte(line)) == 0) {
 			t.Error("line 3 does not read on from its record")
 		}
 		m, err := r.Next()
@@ -490,5 +491,78 @@ func TestSameShape(t *testing.T) {
 		if string(m.Record) != want || m.Stream != "s" || m.TimeExtracted != lines[i][len(lines[i])-22:len(lines[i])-2] {
 			t.Errorf("line %d: record %s stream %q time_extracted %q", i+1, m.Record, m.Stream, m.TimeExtracted)
 		}
+	}
+}
+
+// Interleaved streams are remembered each by its head (the bytes before
+// the record): a line resumes from its own stream's head, whatever came
+// between, and gives what a reader checking everything gives, also when
+// a stream's envelope or line shape changes mid-stream.
+func TestInterleavedShapes(t *testing.T) {
+	var lines []string
+	for i := range 30 {
+		lines = append(lines,
+			fmt.Sprintf(`{"type":"RECORD","stream":"a","record":{"a":%d},"version":1}`, i),
+			fmt.Sprintf(`{"type":"RECORD","stream":"bb","record":{"b":%d},"version":%d}`, i, 1+i/10),
+			fmt.Sprintf(`{"type":"RECORD","stream":"cc","record":{"c":%d}}`, i))
+		if i == 15 { // a stream's line shape changes: another head
+			lines = append(lines, `{"stream":"a","type":"RECORD","record":{"a":-1},"version":1}`)
+		}
+	}
+	data := strings.Join(lines, "\n")
+	sameAsFullReader(t, []byte(data), 1<<16)
+
+	r := NewReader(strings.NewReader(data), ReaderOptions{})
+	same := 0
+	for _, line := range lines {
+		var env envelope
+		if err := r.scan([]byte(line), &env, true); err != nil {
+			t.Fatal(err)
+		}
+		if env.same {
+			same++
+		}
+		m, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.DecodeRecord(declineAll); err != errDeclined {
+			t.Fatal(err)
+		}
+	}
+	// All but the first line of each head, and those of "bb" whose
+	// version changed, reuse their stream's envelope.
+	if want := len(lines) - 4 - 2; same != want {
+		t.Errorf("%d lines reused their stream's envelope, want %d", same, want)
+	}
+	if n := len(r.shapes.byHead); n != 4 {
+		t.Errorf("%d heads kept, want 4", n)
+	}
+}
+
+// 10,000 interleaved stream names keep at most maxShapes heads,
+// maxHeadLens head lengths and maxNames interned names, and every line
+// still gives its own stream.
+func TestShapesBounded(t *testing.T) {
+	var in strings.Builder
+	const n = 10000
+	for i := range n {
+		fmt.Fprintf(&in, `{"type":"RECORD","stream":"s%d","record":{"id":%d}}`+"\n", i*7919%100003, i)
+	}
+	r := NewReader(strings.NewReader(in.String()), ReaderOptions{})
+	for i := range n {
+		m, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf("s%d", i*7919%100003); m.Stream != want {
+			t.Fatalf("line %d: stream %q, want %q", i+1, m.Stream, want)
+		}
+		if len(r.shapes.byHead) > maxShapes || len(r.shapes.lens) > maxHeadLens || len(r.names) > maxNames {
+			t.Fatalf("line %d: %d heads, %d head lengths, %d names kept", i+1, len(r.shapes.byHead), len(r.shapes.lens), len(r.names))
+		}
+	}
+	if len(r.shapes.byHead) != maxShapes {
+		t.Errorf("%d heads kept, want %d", len(r.shapes.byHead), maxShapes)
 	}
 }

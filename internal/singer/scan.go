@@ -2,10 +2,7 @@ package singer
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
-	"math/bits"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/target-oracle/target-oracle/internal/jsonscan"
@@ -205,27 +202,17 @@ func (s *scanner) str() (escaped bool, err error) {
 // escape checks the escape sequence at data[i] and returns its length.
 func (s *scanner) escape(i int) (int, error) {
 	data := s.data
-	if i+1 >= len(data) {
-		return 0, &scanError{i, "invalid JSON: unterminated string"}
+	if n := jsonscan.EscapeLen(data, i); n > 0 {
+		return n, nil
 	}
-	switch data[i+1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return 2, nil
-	case 'u':
-	default:
+	switch {
+	case i+1 >= len(data):
+		return 0, &scanError{i, "invalid JSON: unterminated string"}
+	case data[i+1] != 'u':
 		return 0, &scanError{i, "invalid JSON: invalid escape sequence in string"}
 	}
-	r, ok := jsonscan.Hex4(data[i+2:])
-	if !ok {
+	if _, ok := jsonscan.Hex4(data[i+2:]); !ok {
 		return 0, &scanError{i, "invalid JSON: invalid \\u escape in string"}
-	}
-	if !utf16.IsSurrogate(r) {
-		return 6, nil
-	}
-	if r < 0xDC00 && i+7 < len(data) && data[i+6] == '\\' && data[i+7] == 'u' {
-		if r2, ok := jsonscan.Hex4(data[i+8:]); ok && r2 >= 0xDC00 && r2 <= 0xDFFF {
-			return 12, nil
-		}
 	}
 	return 0, &scanError{i, "invalid UTF-16 in string: unpaired surrogate escape"}
 }
@@ -376,43 +363,6 @@ func notObject(line []byte, start int) error {
 	return &scanError{start, "line is not a JSON object but " + kind}
 }
 
-// unescape appends the decoded content of a validated JSON string (without
-// its quotes) to dst.
-func unescape(dst, src []byte) []byte {
-	for {
-		i := bytes.IndexByte(src, '\\')
-		if i < 0 {
-			return append(dst, src...)
-		}
-		dst = append(dst, src[:i]...)
-		src = src[i:]
-		switch c := src[1]; c {
-		case 'b':
-			dst = append(dst, '\b')
-		case 'f':
-			dst = append(dst, '\f')
-		case 'n':
-			dst = append(dst, '\n')
-		case 'r':
-			dst = append(dst, '\r')
-		case 't':
-			dst = append(dst, '\t')
-		case 'u':
-			r, _ := jsonscan.Hex4(src[2:])
-			if utf16.IsSurrogate(r) {
-				r2, _ := jsonscan.Hex4(src[8:])
-				r = utf16.DecodeRune(r, r2)
-				src = src[6:]
-			}
-			dst = utf8.AppendRune(dst, r)
-			src = src[4:]
-		default: // '"', '\\', '/'
-			dst = append(dst, c)
-		}
-		src = src[2:]
-	}
-}
-
 // compact appends validated JSON src to dst without insignificant
 // whitespace, leaving every other byte (numbers, string escapes) unchanged.
 func compact(dst, src []byte) []byte {
@@ -488,72 +438,3 @@ func eachMember(obj []byte, fn func(key, val []byte) error) error {
 		}
 	}
 }
-
-// skipObject returns the index just past the object or array at data[i],
-// finding it by its brackets and strings alone: nothing else is checked.
-// It returns -1 when data[i] opens neither, when the brackets do not close
-// before the end of data, or when they nest deeper than maxDepth (counting
-// the value at i as 1). For valid JSON the end is the one the scanner
-// finds. For anything else the scanner's first fault lies before the end
-// skipObject returns: until its first fault the scanner sees the same
-// strings and brackets (a string it accepts closes where StringClose
-// finds), so at the end's bracket it would have closed the value; and it
-// reads no byte beyond a fault's few bytes of look-ahead, none of which
-// can pass that bracket. Checking the bytes up to the end alone therefore
-// finds the fault a check of the whole line finds.
-func skipObject(data []byte, i, maxDepth int) int {
-	if i >= len(data) || data[i] != '{' && data[i] != '[' {
-		return -1
-	}
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	depth := 0
-	// A byte at a time between strings (records are dense: the gaps
-	// between strings are a few bytes), a word at a time inside them, as
-	// jsonscan.StringClose does, written out here: a call per string and
-	// per gap was a third of the walk (BenchmarkSkipObject).
-	for ; i < len(data); i++ {
-		switch skipClass[data[i]] {
-		case skipQuote:
-			for i++; ; i += 2 { // i += 2: the escaped byte cannot close the string
-				for ; i+8 <= len(data); i += 8 {
-					x := binary.LittleEndian.Uint64(data[i:])
-					q, bs := x^(ones*'"'), x^(ones*'\\')
-					if m := ((q-ones)&^q | (bs-ones)&^bs) & highs; m != 0 {
-						i += bits.TrailingZeros64(m) / 8
-						break
-					}
-				}
-				for i < len(data) && data[i] != '"' && data[i] != '\\' {
-					i++
-				}
-				if i >= len(data) {
-					return -1
-				}
-				if data[i] == '"' {
-					break
-				}
-			}
-		case skipOpen:
-			if depth++; depth > maxDepth {
-				return -1
-			}
-		case skipClose:
-			if depth--; depth == 0 {
-				return i + 1
-			}
-		}
-	}
-	return -1
-}
-
-// The bytes skipObject stops at outside strings.
-const (
-	skipQuote = 1 + iota
-	skipOpen
-	skipClose
-)
-
-var skipClass = func() (t [256]uint8) {
-	t['"'], t['{'], t['['], t['}'], t[']'] = skipQuote, skipOpen, skipOpen, skipClose, skipClose
-	return t
-}()

@@ -7,8 +7,6 @@ import (
 	"math/big"
 	"slices"
 	"strconv"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"go.starlark.net/starlark"
 
@@ -86,58 +84,38 @@ func skipSpace(b []byte, i int) int {
 
 // skipStringToken returns the index just past the string starting at b[i].
 func skipStringToken(b []byte, i int) (int, error) {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1, nil
-		}
+	if end, _ := jsonscan.StringEnd(b, i); end >= 0 {
+		return end, nil
 	}
 	return 0, fmt.Errorf("offset %d: unterminated string", i)
 }
 
 // skipValue returns the index just past the value starting at b[i].
 func skipValue(b []byte, i int) (int, error) {
+	if end := jsonscan.ValueEnd(b, i); end >= 0 {
+		return end, nil
+	}
 	if i >= len(b) {
 		return 0, fmt.Errorf("offset %d: want a value", i)
 	}
 	switch b[i] {
 	case '"':
-		return skipStringToken(b, i)
+		return 0, fmt.Errorf("offset %d: unterminated string", i)
 	case '{', '[':
-		depth := 0
+		// The string that does not close, if one does not, else the
+		// brackets.
 		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
+			if b[j] == '"' {
 				end, err := skipStringToken(b, j)
 				if err != nil {
 					return 0, err
 				}
 				j = end - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1, nil
-				}
 			}
 		}
 		return 0, fmt.Errorf("offset %d: unterminated %c", i, b[i])
 	}
-	j := i
-	for j < len(b) && !isDelim(b[j]) {
-		j++
-	}
-	if j == i {
-		return 0, fmt.Errorf("offset %d: want a value", i)
-	}
-	return j, nil
-}
-
-func isDelim(c byte) bool {
-	return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ':'
+	return 0, fmt.Errorf("offset %d: want a value", i)
 }
 
 // decodeKey returns the decoded name of a key token, without copying when
@@ -157,62 +135,16 @@ func decodeString(tok []byte) (string, error) {
 	if !slices.Contains(body, '\\') {
 		return string(body), nil
 	}
-	out := make([]byte, 0, len(body))
-	for i := 0; i < len(body); i++ {
-		c := body[i]
-		if c != '\\' {
-			out = append(out, c)
-			continue
-		}
-		i++
-		if i >= len(body) {
-			return "", errors.New("bad escape at end of string")
-		}
-		switch body[i] {
-		case '"', '\\', '/':
-			out = append(out, body[i])
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, n, err := decodeU(body[i+1:])
-			if err != nil {
-				return "", err
-			}
-			out = utf8.AppendRune(out, r)
-			i += n
-		default:
-			return "", fmt.Errorf("bad escape \\%c", body[i])
-		}
+	out, bad := jsonscan.AppendUnescaped(make([]byte, 0, len(body)), body, false)
+	switch {
+	case bad < 0:
+		return string(out), nil
+	case bad+1 >= len(body):
+		return "", errors.New("bad escape at end of string")
+	case body[bad+1] == 'u':
+		return "", errors.New(`bad \u escape`)
 	}
-	return string(out), nil
-}
-
-// decodeU decodes the hex digits after \u (and a following low surrogate),
-// returning the rune and the bytes consumed.
-func decodeU(b []byte) (rune, int, error) {
-	r, ok := jsonscan.Hex4(b)
-	if !ok {
-		return 0, 0, errors.New(`bad \u escape`)
-	}
-	if utf16.IsSurrogate(r) && len(b) >= 10 && b[4] == '\\' && b[5] == 'u' {
-		if r2, ok := jsonscan.Hex4(b[6:]); ok {
-			if c := utf16.DecodeRune(r, r2); c != utf8.RuneError {
-				return c, 10, nil
-			}
-		}
-	}
-	if utf16.IsSurrogate(r) {
-		r = utf8.RuneError
-	}
-	return r, 4, nil
+	return "", fmt.Errorf("bad escape \\%c", body[bad+1])
 }
 
 // decodeValue converts one raw JSON value to a Starlark value: strings,

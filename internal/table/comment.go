@@ -165,10 +165,16 @@ const tableCommentPrefix = commentPrefix + "streams="
 // Should the names not fit Oracle's 4000 bytes, each stream is recorded
 // as "sha256:" + the hex SHA-256 of the name (StreamsInclude matches
 // both), and the replaced key, should it still not fit, as the digest of
-// its JSON (ReplacedKeyIs matches both).
-func FormatTableComment(streams, replacedKey []string) string {
+// its JSON (ReplacedKeyIs matches both). Earlier keys (Table.EarlierKeys)
+// follow, oldest first; the oldest are left out should they not fit:
+//
+//	target-oracle:streams=["s"]; replaced_key=["B"]; earlier_keys=[["A"]]
+func FormatTableComment(streams, replacedKey []string, earlier ...[]string) string {
 	b, _ := json.Marshal(streams) // []string always marshals
 	key := replacedKeySuffix(replacedKey)
+	if replacedKey != nil {
+		key += earlierKeysSuffix(earlier, maxCommentBytes-len(tableCommentPrefix)-len(b)-len(key))
+	}
 	if len(tableCommentPrefix)+len(b)+len(key) > maxCommentBytes {
 		hashed := make([]string, len(streams))
 		for i, s := range streams {
@@ -184,6 +190,20 @@ func FormatTableComment(streams, replacedKey []string) string {
 }
 
 const replacedKeyPrefix = "; replaced_key="
+
+const earlierKeysPrefix = "; earlier_keys="
+
+// earlierKeysSuffix records keys in at most room bytes, leaving out the
+// oldest that do not fit ("" when none is left).
+func earlierKeysSuffix(keys [][]string, room int) string {
+	for ; len(keys) > 0; keys = keys[1:] {
+		k, _ := json.Marshal(keys)
+		if s := earlierKeysPrefix + string(k); len(s) <= room {
+			return s
+		}
+	}
+	return ""
+}
 
 func replacedKeySuffix(key []string) string {
 	if key == nil {
@@ -233,25 +253,38 @@ func StreamsInclude(streams []string, stream string) bool {
 	return false
 }
 
-// ParseTableComment reads a comment written by FormatTableComment; ok is
-// false for any other comment (a table the target did not create).
-// Comments of releases before the replaced key read with replacedKey nil.
-func ParseTableComment(s string) (streams, replacedKey []string, ok bool) {
+// ParseTableCommentKeys reads a comment written by FormatTableComment; ok
+// is false for any other comment (a table the target did not create).
+// Comments of releases before the replaced key read with replacedKey nil,
+// those before the earlier keys with earlier nil.
+func ParseTableCommentKeys(s string) (streams, replacedKey []string, earlier [][]string, ok bool) {
 	rest, found := strings.CutPrefix(s, tableCommentPrefix)
 	if !found {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	dec := json.NewDecoder(strings.NewReader(rest))
 	if err := dec.Decode(&streams); err != nil || streams == nil {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	after := rest[dec.InputOffset():]
 	if after == "" {
-		return streams, nil, true
+		return streams, nil, nil, true
 	}
 	key, found := strings.CutPrefix(after, replacedKeyPrefix)
-	if !found || json.Unmarshal([]byte(key), &replacedKey) != nil || replacedKey == nil {
-		return nil, nil, false
+	if !found {
+		return nil, nil, nil, false
 	}
-	return streams, replacedKey, true
+	dec = json.NewDecoder(strings.NewReader(key))
+	if err := dec.Decode(&replacedKey); err != nil || replacedKey == nil {
+		return nil, nil, nil, false
+	}
+	if after = key[dec.InputOffset():]; after == "" {
+		return streams, replacedKey, nil, true
+	}
+	more, found := strings.CutPrefix(after, earlierKeysPrefix)
+	if !found || json.Unmarshal([]byte(more), &earlier) != nil || len(earlier) == 0 ||
+		slices.ContainsFunc(earlier, func(k []string) bool { return k == nil }) {
+		return nil, nil, nil, false
+	}
+	return streams, replacedKey, earlier, true
 }

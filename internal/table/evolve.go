@@ -401,6 +401,7 @@ func Reconcile(current, want *Table, stats []Stats, policy string, opts Options)
 		}
 		next.PrimaryKey = slices.Clone(want.PrimaryKey)
 		next.ReplacedKey = append([]string{}, current.PrimaryKey...) // empty, not nil, for "no key"
+		next.EarlierKeys = earlierKeys(current, next.ReplacedKey, next.PrimaryKey)
 		changes = append(changes, Change{Kind: ReplaceKey, OldKey: slices.Clone(current.PrimaryKey)})
 	}
 	for _, c := range changes {
@@ -470,6 +471,32 @@ func fitsColumnLimit(current *Table, changes []Change, limit int) error {
 // are all NOT NULL was made for that key by an append-only load (or by
 // hand): upserts match on those columns without a constraint (SPEC §6), so
 // that is no change; otherwise a key appearing or disappearing is one.
+// earlierKeys are the keys a table whose key is replaced again has had
+// before its replaced key: current's earlier keys and its replaced key,
+// oldest first, each once, without replaced (the new ReplacedKey) and key
+// (the new primary key, should the table get an old key back).
+func earlierKeys(current *Table, replaced, key []string) [][]string {
+	var out [][]string
+	for _, k := range append(slices.Clone(current.EarlierKeys), current.ReplacedKey) {
+		if k == nil || slices.Equal(k, replaced) || slices.Equal(k, key) || slices.ContainsFunc(out, func(o []string) bool { return slices.Equal(o, k) }) {
+			continue
+		}
+		out = append(out, append([]string{}, k...))
+	}
+	return out
+}
+
+// KeyReplaced reports whether key is one the table had before the target
+// replaced its key: its ReplacedKey or one of its EarlierKeys, as the
+// comment records them (ReplacedKeyIs). A SCHEMA with such a key on a
+// table with rows is input from before the change, replayed (SPEC §7.6).
+func (t *Table) KeyReplaced(key []string) bool {
+	if ReplacedKeyIs(t.ReplacedKey, key) {
+		return true
+	}
+	return slices.ContainsFunc(t.EarlierKeys, func(k []string) bool { return ReplacedKeyIs(k, key) })
+}
+
 func keyChanged(current, want *Table, opts Options) bool {
 	switch {
 	case opts.NoKeyConstraint || slices.Equal(current.PrimaryKey, want.PrimaryKey):

@@ -3,6 +3,7 @@ package table
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -186,9 +187,16 @@ func CheckName(name string, maxBytes int) error {
 
 // TableName returns the table of stream: its mapping verbatim when
 // mapping is not "", else table_prefix + stream + table_suffix conformed
-// and fitted with the hash of the stream name.
+// and fitted with the hash of the stream name. Conforming keeps one
+// character per character, so a generated name is never empty: "..." and
+// "-" give "___" and "_" (and collide like any other names, SPEC §5.1). An
+// empty stream name is refused: the reader refuses it first, and a hash of
+// nothing would name a table after no stream.
 func TableName(stream string, opts *Options) (string, error) {
 	max := opts.MaxBytes()
+	if stream == "" {
+		return "", errors.New(`stream name is empty: no table name can be made of it`)
+	}
 	if opts.TableName != "" {
 		if err := CheckName(opts.TableName, max); err != nil {
 			return "", &ConfigError{Setting: "table_name_mappings", Msg: fmt.Sprintf("stream %q: %v", stream, err)}
@@ -196,7 +204,7 @@ func TableName(stream string, opts *Options) (string, error) {
 		return opts.TableName, nil
 	}
 	base := ConformName(opts.TablePrefix+opts.tablePart(stream)+opts.TableSuffix, opts.IdentifierUpper)
-	if base == "" || len(base) > max {
+	if len(base) > max {
 		return suffixed(base, stream, max), nil
 	}
 	return base, nil

@@ -136,6 +136,14 @@ func TestTableName(t *testing.T) {
 		{"orders", Options{TableName: "My Orders"}, "My Orders"},
 		{strings.Repeat("s", 150), Options{IdentifierUpper: true}, strings.Repeat("S", 119) + NameHash(strings.Repeat("s", 150))},
 		{strings.Repeat("s", 40), Options{IdentifierMaxBytes: 30}, strings.Repeat("s", 21) + NameHash(strings.Repeat("s", 40))},
+		// Names that conform to underscores only are names (docs/types.md);
+		// an empty stream name names no table, mapped, prefixed or not.
+		{"...", Options{IdentifierUpper: true}, "___"},
+		{"___", Options{IdentifierUpper: true}, "___"},
+		{"-", Options{IdentifierUpper: true}, "_"},
+		{"", Options{IdentifierUpper: true}, ""},
+		{"", Options{IdentifierUpper: true, TablePrefix: "stg_"}, ""},
+		{"", Options{TableName: "T"}, ""},
 	}
 	for _, tt := range tests {
 		got, err := TableName(tt.stream, &tt.opts)
@@ -235,7 +243,7 @@ func TestTableComment(t *testing.T) {
 			if len(c) > 4000 {
 				t.Fatalf("comment of %d bytes", len(c))
 			}
-			got, gotKey, ok := ParseTableComment(c)
+			got, gotKey, ok := parseTableComment(c)
 			if !ok {
 				t.Fatalf("%q does not parse", c)
 			}
@@ -261,12 +269,12 @@ func TestTableComment(t *testing.T) {
 			}
 		}
 	}
-	if s, k, ok := ParseTableComment(`target-oracle:streams=["s"]`); !ok || len(s) != 1 || k != nil {
+	if s, k, ok := parseTableComment(`target-oracle:streams=["s"]`); !ok || len(s) != 1 || k != nil {
 		t.Errorf("an earlier release's comment reads as %q %q %v", s, k, ok)
 	}
 	for _, c := range []string{"", "a DBA's note", "target-oracle:streams=", "target-oracle:streams=[1]", "target-oracle:path=[\"a\"]",
 		`target-oracle:streams=["s"] trailing`, `target-oracle:streams=["s"]; replaced_key=`, `target-oracle:streams=["s"]; replaced_key=null`} {
-		if s, _, ok := ParseTableComment(c); ok {
+		if s, _, ok := parseTableComment(c); ok {
 			t.Errorf("%q parsed as %q", c, s)
 		}
 	}

@@ -151,6 +151,12 @@ type Table struct {
 	// re-sends the SCHEMA with this key: it is the input replayed, not a
 	// new change (SPEC §7.6).
 	ReplacedKey []string
+	// EarlierKeys are the keys the table had before ReplacedKey, oldest
+	// first, when its key was replaced more than once while it was empty
+	// (SCHEMA [a], then [b], then [c]): a run resumed from before those
+	// changes re-sends each of them, and each is the input replayed. The
+	// comment records them with ReplacedKey; nil when there are none.
+	EarlierKeys [][]string
 	// Unused counts the columns set UNUSED (the old columns of rewrite
 	// migrations): Oracle counts them toward its column limit until
 	// ALTER TABLE … DROP UNUSED COLUMNS removes them.

@@ -3,7 +3,6 @@ package tablemap
 import (
 	"errors"
 	"fmt"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/target-oracle/target-oracle/internal/jsonscan"
@@ -26,133 +25,37 @@ func skipWS(b []byte, i int) int {
 }
 
 // stringEnd returns the index just past the string starting at b[i] == '"'
-// and whether it holds escapes.
+// and whether it holds escapes (jsonscan.StringEnd).
 func stringEnd(b []byte, i int) (end int, escaped bool, err error) {
-	// A plain byte loop: record strings are short, and for them it beats
-	// bytes.IndexByte's call overhead.
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '"':
-			return j + 1, escaped, nil
-		case '\\':
-			escaped = true
-			j++
-		}
+	if end, escaped = jsonscan.StringEnd(b, i); end < 0 {
+		return 0, false, errSyntax
 	}
-	return 0, false, errSyntax
+	return end, escaped, nil
 }
 
 // valueEnd returns the index just past the JSON value starting at b[i]
-// (i at its first byte).
+// (i at its first byte; jsonscan.ValueEnd).
 func valueEnd(b []byte, i int) (int, error) {
-	if i >= len(b) {
-		return 0, errSyntax
+	if e := jsonscan.ValueEnd(b, i); e >= 0 {
+		return e, nil
 	}
-	switch b[i] {
-	case '"':
-		e, _, err := stringEnd(b, i)
-		return e, err
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				e, _, err := stringEnd(b, j)
-				if err != nil {
-					return 0, err
-				}
-				j = e - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1, nil
-				}
-			}
-		}
-		return 0, errSyntax
-	}
-	j := i
-	for j < len(b) {
-		switch c := b[j]; {
-		case c == ',' || c == '}' || c == ']' || isWS(c):
-			return j, nil
-		}
-		j++
-	}
-	if j == i {
-		return 0, errSyntax
-	}
-	return j, nil
+	return 0, errSyntax
 }
 
 // appendUnescaped appends the text of the JSON string body raw (without
-// its quotes) to dst.
+// its quotes) to dst. A lone UTF-16 surrogate escape is an error: strings
+// must be valid UTF-8.
 func appendUnescaped(dst, raw []byte) ([]byte, error) {
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		if c != '\\' {
-			dst = append(dst, c)
-			continue
-		}
-		i++
-		if i >= len(raw) {
-			return dst, errSyntax
-		}
-		switch raw[i] {
-		case '"', '\\', '/':
-			dst = append(dst, raw[i])
-		case 'b':
-			dst = append(dst, '\b')
-		case 'f':
-			dst = append(dst, '\f')
-		case 'n':
-			dst = append(dst, '\n')
-		case 'r':
-			dst = append(dst, '\r')
-		case 't':
-			dst = append(dst, '\t')
-		case 'u':
-			r, n, err := unicodeEscape(raw[i-1:])
-			if err != nil {
-				return dst, err
-			}
-			dst = utf8.AppendRune(dst, r)
-			i += n - 2
-		default:
-			return dst, errSyntax
+	dst, bad := jsonscan.AppendUnescaped(dst, raw, true)
+	if bad < 0 {
+		return dst, nil
+	}
+	if bad+1 < len(raw) && raw[bad+1] == 'u' {
+		if _, ok := jsonscan.Hex4(raw[bad+2:]); ok {
+			return dst, fmt.Errorf("lone UTF-16 surrogate in string: %w", errSyntax)
 		}
 	}
-	return dst, nil
-}
-
-// unicodeEscape decodes \uXXXX (and a following low surrogate) at the
-// start of s, returning the rune and the bytes consumed. A lone surrogate
-// is invalid: strings must be valid UTF-8.
-func unicodeEscape(s []byte) (rune, int, error) {
-	r, ok := hex4(s)
-	if !ok {
-		return 0, 0, errSyntax
-	}
-	if !utf16.IsSurrogate(r) {
-		return r, 6, nil
-	}
-	if len(s) >= 12 && s[6] == '\\' && s[7] == 'u' {
-		if r2, ok := hex4(s[6:]); ok {
-			if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
-				return d, 12, nil
-			}
-		}
-	}
-	return 0, 0, fmt.Errorf("lone UTF-16 surrogate in string: %w", errSyntax)
-}
-
-func hex4(s []byte) (rune, bool) {
-	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
-		return 0, false
-	}
-	return jsonscan.Hex4(s[2:6])
+	return dst, errSyntax
 }
 
 // appendCompact appends b (one JSON value) without insignificant white

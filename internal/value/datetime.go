@@ -68,9 +68,12 @@ func CanonicalDateTime(s []byte) (canon string, frac int, err error) {
 // allocate when dst has room for 30 more bytes. On error dst is returned
 // unchanged.
 func AppendCanonicalDateTime(dst, s []byte) ([]byte, int, error) {
-	dt, reason := parseDateTime(s)
-	if reason != "" {
-		return dst, 0, newError("date-time", s, reason)
+	dt, ok := quickDateTime(s) // parseDateTime, one call less
+	if !ok {
+		var reason string
+		if dt, reason = parseDateTimeGeneral(s); reason != "" {
+			return dst, 0, newError("date-time", s, reason)
+		}
 	}
 	if s[10] == 'T' && s[len(s)-1] == 'Z' && s[16] == ':' {
 		// Already UTC and written as the canonical text is (seconds
@@ -85,28 +88,32 @@ func AppendCanonicalDateTime(dst, s []byte) ([]byte, int, error) {
 
 // AppendText appends the canonical UTC text of dt.
 func (dt DateTime) AppendText(dst []byte) []byte {
-	dst = append4(dst, dt.Year)
-	dst = append(dst, '-')
-	dst = append2(dst, dt.Month)
-	dst = append(dst, '-')
-	dst = append2(dst, dt.Day)
-	dst = append(dst, 'T')
-	dst = append2(dst, dt.Hour)
-	dst = append(dst, ':')
-	dst = append2(dst, dt.Minute)
-	dst = append(dst, ':')
-	dst = append2(dst, dt.Second)
+	// Written into a fixed buffer and appended once.
+	var b [30]byte
+	y := dt.Year
+	b[0], b[1], b[2], b[3] = byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10)
+	b[4], b[7], b[10], b[13], b[16] = '-', '-', 'T', ':', ':'
+	put2(b[5:7], dt.Month)
+	put2(b[8:10], dt.Day)
+	put2(b[11:13], dt.Hour)
+	put2(b[14:16], dt.Minute)
+	put2(b[17:19], dt.Second)
+	n := 19
 	if dt.Frac > 0 {
-		dst = append(dst, '.')
-		var f [9]byte
+		b[19] = '.'
 		ns := dt.Nanosecond
-		for i := 8; i >= 0; i-- {
-			f[i] = byte('0' + ns%10)
+		for i := 28; i >= 20; i-- {
+			b[i] = byte('0' + ns%10)
 			ns /= 10
 		}
-		dst = append(dst, f[:dt.Frac]...)
+		n = 20 + dt.Frac
 	}
-	return append(dst, 'Z')
+	b[n] = 'Z'
+	return append(dst, b[:n+1]...)
+}
+
+func put2(b []byte, v int) {
+	b[0], b[1] = byte('0'+v/10), byte('0'+v%10)
 }
 
 // CheckDate validates an RFC 3339 full-date "YYYY-MM-DD" (calendar-valid,
@@ -153,6 +160,84 @@ func checkTime[T ~string | ~[]byte](s T) string {
 }
 
 func parseDateTime[T ~string | ~[]byte](s T) (DateTime, string) {
+	if dt, ok := quickDateTime(s); ok {
+		return dt, ""
+	}
+	return parseDateTimeGeneral(s)
+}
+
+// quickDateTime parses the date-times taps mostly write,
+// "YYYY-MM-DDTHH:MM:SS", an optional fraction and 'Z' or ±HH:MM, in one
+// straight pass. It reports false for anything else, valid or not, and then
+// parseDateTimeGeneral decides and words the reason; where it reports true
+// its result is parseDateTimeGeneral's (FuzzQuickDateTime).
+func quickDateTime[T ~string | ~[]byte](s T) (dt DateTime, ok bool) {
+	n := len(s)
+	if n < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
+		return dt, false
+	}
+	y0, y1, y2, y3 := s[0]-'0', s[1]-'0', s[2]-'0', s[3]-'0'
+	m0, m1, d0, d1 := s[5]-'0', s[6]-'0', s[8]-'0', s[9]-'0'
+	h0, h1, i0, i1, s0, s1 := s[11]-'0', s[12]-'0', s[14]-'0', s[15]-'0', s[17]-'0', s[18]-'0'
+	if y0 > 9 || y1 > 9 || y2 > 9 || y3 > 9 || m0 > 1 || m1 > 9 || d0 > 3 || d1 > 9 ||
+		h0 > 2 || h1 > 9 || i0 > 5 || i1 > 9 || s0 > 5 || s1 > 9 {
+		return dt, false
+	}
+	dt.Year = int(y0)*1000 + int(y1)*100 + int(y2)*10 + int(y3)
+	dt.Month, dt.Day = int(m0*10+m1), int(d0*10+d1)
+	dt.Hour, dt.Minute, dt.Second = int(h0*10+h1), int(i0*10+i1), int(s0*10+s1)
+	if dt.Year == 0 || dt.Month < 1 || dt.Month > 12 || dt.Day < 1 || dt.Hour > 23 ||
+		dt.Day > 28 && dt.Day > daysIn(dt.Year, dt.Month) {
+		return dt, false
+	}
+	i := 19
+	if s[i] == '.' {
+		ns := 0
+		for i = 20; i < n && i < 29; i++ {
+			d := s[i] - '0'
+			if d > 9 {
+				break
+			}
+			ns = ns*10 + int(d)
+		}
+		digits := i - 20
+		if digits == 0 || i < n && s[i]-'0' <= 9 { // none, or more than 9
+			return dt, false
+		}
+		for k := digits; k < 9; k++ {
+			ns *= 10
+		}
+		dt.Nanosecond = ns
+		for digits > 0 && s[19+digits] == '0' {
+			digits--
+		}
+		dt.Frac = digits
+	}
+	switch {
+	case i == n-1 && s[i] == 'Z':
+		return dt, true
+	case i == n-6 && (s[i] == '+' || s[i] == '-') && s[i+3] == ':':
+		oh0, oh1, om0, om1 := s[i+1]-'0', s[i+2]-'0', s[i+4]-'0', s[i+5]-'0'
+		if oh0 > 2 || oh1 > 9 || om0 > 5 || om1 > 9 {
+			return dt, false
+		}
+		offset := int(oh0*10+oh1)*60 + int(om0*10+om1)
+		if offset >= 24*60 {
+			return dt, false
+		}
+		if s[i] == '-' {
+			offset = -offset
+		}
+		if offset != 0 && !dt.shift(-offset) {
+			return dt, false
+		}
+		return dt, true
+	}
+	return dt, false
+}
+
+// parseDateTimeGeneral is parseDateTime for any text.
+func parseDateTimeGeneral[T ~string | ~[]byte](s T) (DateTime, string) {
 	var dt DateTime
 	if len(s) < 16 {
 		return dt, "expected YYYY-MM-DDTHH:MM[:SS]"
@@ -361,12 +446,4 @@ func num4[T ~string | ~[]byte](s T) int {
 		return -1
 	}
 	return hi*100 + lo
-}
-
-func append2(dst []byte, v int) []byte {
-	return append(dst, byte('0'+v/10), byte('0'+v%10))
-}
-
-func append4(dst []byte, v int) []byte {
-	return append2(append2(dst, v/100), v%100)
 }

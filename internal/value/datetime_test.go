@@ -210,3 +210,38 @@ func BenchmarkCanonicalDateTime(b *testing.B) {
 		})
 	}
 }
+
+// FuzzQuickDateTime checks that the straight path of parseDateTime gives
+// what the general path gives wherever it decides.
+func FuzzQuickDateTime(f *testing.F) {
+	for _, s := range []string{"2024-01-02T03:04:05Z", "2024-01-02T02:00:00+05:30", "2024-02-29T23:59:59.999999999-23:59",
+		"0001-01-01T00:00:00+00:01", "9999-12-31T23:59:59-00:01", "2023-02-29T00:00:00Z", "2024-01-02T03:04:05.1234567890Z",
+		"2024-01-02T03:04:05.Z", "2024-01-02T03:04:05.120Z", "2024-01-02T03:04:05.000+00:00", "2024-01-02T24:00:00Z",
+		"2024-01-02T03:04:05+24:00", "2024-01-02T03:04:05+23:60", "0000-01-01T00:00:00Z", "2024-04-31T00:00:00Z"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		q, ok := quickDateTime(s)
+		if !ok {
+			return
+		}
+		g, reason := parseDateTimeGeneral(s)
+		if reason != "" || q != g {
+			t.Fatalf("%q: quick %+v, general %+v %q", s, q, g, reason)
+		}
+	})
+}
+
+func TestQuickDateTimeDecides(t *testing.T) {
+	// The straight path must take the benchmark's shapes, or it saves nothing.
+	for _, s := range []string{"2024-01-02T03:04:05Z", "2024-01-02T03:04:05.123456Z", "2025-06-01T23:10:00+02:00", "2024-01-02T03:04:05.5-05:30"} {
+		if _, ok := quickDateTime(s); !ok {
+			t.Errorf("quickDateTime(%q) declined", s)
+		}
+	}
+	for _, s := range []string{"2024-01-02 03:04:05Z", "2024-01-02T03:04Z", "2024-01-02T03:04:05", "2024-01-02t03:04:05z", "2024-01-02T03:04:05.1234567890Z", "2016-12-31T23:59:60Z"} {
+		if _, ok := quickDateTime(s); ok {
+			t.Errorf("quickDateTime(%q) decided; the general path should", s)
+		}
+	}
+}

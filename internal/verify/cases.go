@@ -26,6 +26,9 @@ const Properties = `{"type":"object","properties":{` +
 	`"tm":{"type":["null","string"],"format":"time"},` +
 	`"j":{"type":["null","object"]},` +
 	`"a":{"type":["null","array"]},` +
+	// No type: a JSON column that may hold a top-level scalar, which
+	// `IS JSON` accepts only with RFC 8259 (COMPATIBLE >= 20).
+	`"u":{},` +
 	`"v":{"type":["null","string","integer"]},` +
 	// Binary columns (interpret_content_encoding, which the run turns on:
 	// no other property has a contentEncoding): RAW(1), RAW(16),
@@ -122,6 +125,10 @@ func Cases(textBytes int) []Case {
 		{"JSON object", "j", []string{`{"a":1,"b":[1,null],"c":"é€😀","d":{"e":true}}`}},
 		{"JSON number text", "j", []string{`{"n":1.50,"m":-0.0,"big":12345678901234567890123456789012345678}`}},
 		{"JSON array with NULL last", "a", []string{`[1,"x",null]`}},
+		{"untyped JSON: top-level string", "u", []string{str("2023-07-14")}},
+		{"untyped JSON: top-level number", "u", []string{"10.0"}},
+		{"untyped JSON: top-level true", "u", []string{"true"}},
+		{"untyped JSON: object", "u", []string{`{"a":[]}`}},
 		{"all columns NULL", "s", []string{"null"}},
 		{"NULL as the last element of an array execute", "s", []string{str("x"), "null"}},
 		{"string of 1 byte", "sc", []string{str("x")}},

@@ -657,3 +657,36 @@ func TestVerifyVectorElementwise(t *testing.T) {
 		t.Errorf("%d VI8 failures, want 6 (two tables, three paths): %v", fails["VI8"], failures(rep))
 	}
 }
+
+// TestVerifyTopLevelJSONScalars: an untyped property ({}) is a JSON
+// column that may hold a top-level scalar, which a CLOB's IS JSON check
+// accepts only with RFC 8259 (COMPATIBLE >= 20; Oracle before 21c knows
+// only objects and arrays at top level). --verify writes a string, a
+// number and true there, so a server that refuses them says so before a
+// load does. The fake accepts them, as the embedded engine does.
+func TestVerifyTopLevelJSONScalars(t *testing.T) {
+	r := newRig(t, "")
+	o := r.options()
+	o.Only = func(c Case) bool { return c.Property == "u" }
+	rep, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := failures(rep); len(f) > 0 || !rep.OK() {
+		t.Fatalf("verify failed on the fake:\n%s", strings.Join(f, "\n"))
+	}
+	seen := map[string]bool{}
+	for _, c := range rep.Results {
+		if c.Property == "u" {
+			seen[c.Case] = true
+			if c.Table == rep.Tables[0] && c.Type != "CLOB" {
+				t.Errorf("%s: column type %q, want CLOB (JSON as CLOB on the 19c-like fake)", c.Case, c.Type)
+			}
+		}
+	}
+	for _, name := range []string{"untyped JSON: top-level string", "untyped JSON: top-level number", "untyped JSON: top-level true"} {
+		if !seen[name] {
+			t.Errorf("no result for case %q (results: %v)", name, seen)
+		}
+	}
+}
