@@ -45,6 +45,9 @@ type Layout struct {
 	scratch []byte
 	spans   []span
 	vstats  []table.Stats // the current record's value stats, by column
+	grown   []int         // columns whose vstats go beyond the caller's stats (noteStats)
+	lastRow int           // the last row's size in its text block (startRow)
+	gen     uint64        // the record's number (objPlan.gen)
 
 	// Conversion errors held until the record ends (see hold).
 	pending   []error

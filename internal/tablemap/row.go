@@ -2,6 +2,7 @@ package tablemap
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strconv"
@@ -60,13 +61,12 @@ type objPlan struct {
 	index   map[string]int
 	entries []entry
 	names   []string        // names[i] is the key of entries[i]
-	plain   []bool          // names[i] appears in JSON as itself (no quote, backslash or control character)
-	next    int             // the entry after the last one matched: records mostly follow schema order
 	seen    map[string]bool // unknown keys already reported
 	quiet   bool            // unknown keys are kept in the json document
 	depth   int             // 0 for the record, 1 for an object in it, …
 
-	cols []int // every column this object and the objects below it fill
+	cols []int  // every column this object and the objects below it fill
+	gen  uint64 // Layout.gen when the record's walk last met this object: met again, it replaces the first
 
 	// The one-pass checks (see UseOnePass): the object's node, whether the
 	// walk below may check members one by one, its required mask, and
@@ -86,6 +86,7 @@ type entry struct {
 	child        *objPlan // flattened object
 	node         schema.Node
 	bit          uint64 // required bit of the one-pass check
+	pat          keyPat // the key as records write it
 }
 
 type span struct {
@@ -189,7 +190,7 @@ func (l *Layout) planObject(b *builder, obj *schema.Property, depth int, propCol
 	}
 	declaredDeleted := false
 	for _, p := range obj.Properties {
-		e := entry{col: -1}
+		e := entry{col: -1, pat: newKeyPat(p.Name, jsonscan.Plain(p.Name))}
 		declaredDeleted = declaredDeleted || depth == 0 && p.Name == deletedProperty
 		if i, ok := propCol[p]; ok {
 			e.col = i
@@ -206,12 +207,11 @@ func (l *Layout) planObject(b *builder, obj *schema.Property, depth int, propCol
 			op.cols = append(op.cols, e.child.cols...)
 		}
 		op.names = append(op.names, p.Name)
-		op.plain = append(op.plain, jsonscan.Plain(p.Name))
 	}
 	if depth == 0 && !declaredDeleted {
 		// PipelineWise-style taps send _sdc_deleted_at undeclared: it is
 		// honoured all the same (SPEC §5.4), as a date-time or null.
-		e := entry{col: l.MetaIndex(table.MetaDeletedAt)}
+		e := entry{col: l.MetaIndex(table.MetaDeletedAt), pat: newKeyPat(deletedProperty, true)}
 		e.needsDeleted = e.col < 0
 		op.index[deletedProperty] = len(op.entries)
 		op.entries = append(op.entries, e)
@@ -219,7 +219,6 @@ func (l *Layout) planObject(b *builder, obj *schema.Property, depth int, propCol
 			op.cols = append(op.cols, e.col)
 		}
 		op.names = append(op.names, deletedProperty)
-		op.plain = append(op.plain, true)
 	}
 	return op
 }
@@ -315,7 +314,9 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []table.Stat
 	if len(row) != len(l.cols) || (stats != nil && len(stats) != len(l.cols)) {
 		return fmt.Errorf("table: row of %d values and %d stats for %d columns", len(row), len(stats), len(l.cols))
 	}
-	l.buf = l.buf[:0]
+	l.startRow()
+	l.gen++
+	l.grown = l.grown[:0]
 	l.needsDeleted = false
 	clear(l.spans)
 	if l.npending > 0 {
@@ -333,6 +334,7 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []table.Stat
 		}
 		l.spans[l.doc] = span{0, int32(len(l.buf)), true}
 		l.vstats[l.doc] = table.Stats{MaxBytes: len(l.buf)}
+		l.noteStats(l.doc, stats)
 	}
 	end, err := l.object(record, i, l.root, stats, unknown, check)
 	if err != nil {
@@ -351,6 +353,7 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []table.Stat
 		l.buf = strconv.AppendInt(l.buf, meta.Sequence, 10)
 		l.spans[c] = span{int32(start), int32(len(l.buf)), true}
 		l.vstats[c] = table.Stats{MaxIntDigits: len(l.buf) - start}
+		l.noteStats(c, stats)
 	}
 	for _, k := range l.keys {
 		if sp := l.spans[k]; sp.start == sp.end {
@@ -370,12 +373,15 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []table.Stat
 	// needs: a rejected record's values must not widen a column.
 	s := l.rowText(l.buf)
 	for c, sp := range l.spans {
-		row[c] = ""
 		if sp.set {
 			row[c] = s[sp.start:sp.end]
-			if stats != nil {
-				merge(&stats[c], &l.vstats[c])
-			}
+		} else {
+			row[c] = ""
+		}
+	}
+	for _, c := range l.grown {
+		if l.spans[c].set {
+			merge(&stats[c], &l.vstats[c])
 		}
 	}
 	if meta != nil {
@@ -397,27 +403,56 @@ const (
 	firstBlockSize = 512
 )
 
-// rowText returns a row's converted values as one string. Rows are cut
-// from shared blocks instead of allocating a string each: the allocation
-// per row was a tenth of the one pass. A block's bytes are never written
-// again once a row's string points at them, and it is freed with the last
-// row (or value kept from it).
+// startRow points the row buffer at the free end of the current text
+// block, so that values are converted straight into the block rowText
+// cuts the row from: no copy per row. A block with less room than the last
+// row took is left for a new one (as rowText did when a row did not fit).
+func (l *Layout) startRow() {
+	if free := cap(l.block) - len(l.block); free < l.lastRow || free == 0 {
+		l.newBlock(l.lastRow)
+	}
+	l.buf = l.block[len(l.block):len(l.block)]
+}
+
+// newBlock starts a text block with room for at least n bytes. Blocks
+// double from firstBlockSize: a layout that converts a handful of rows (one
+// stream of thousands) holds a small block.
+func (l *Layout) newBlock(n int) {
+	l.block = make([]byte, 0, max(min(2*cap(l.block), blockSize), firstBlockSize, n))
+}
+
+// rowText returns a row's converted values, b (the row buffer startRow
+// set up), as one string. Rows are cut from shared blocks instead of
+// allocating a string each: the allocation per row was a tenth of the one
+// pass. A block's bytes are never written again once a row's string
+// points at them, and it is freed with the last row (or value kept from
+// it).
 func (l *Layout) rowText(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
-	if len(b) > blockSize && len(b) == len(l.buf) && &b[0] == &l.buf[0] {
-		// A row larger than a block takes the scratch buffer itself
-		// instead of a copy: with a 127 MiB value, a copy would be one
-		// more 127 MiB alive beside the line and the buffer (SPEC §10).
-		// The buffer is never written again: the next row gets a new one.
+	// The next row is expected about as large; one larger than a block
+	// makes no block larger.
+	l.lastRow = len(b)
+	if len(b) > blockSize {
+		l.lastRow = 0
+	}
+	if unsafe.SliceData(b) == unsafe.SliceData(l.block[len(l.block):cap(l.block)]) {
+		// Converted in place, at the block's free end.
+		l.block = l.block[:len(l.block)+len(b)]
+		return unsafe.String(&b[0], len(b))
+	}
+	// The row outgrew the block's free end, and its buffer was moved.
+	if len(b) > blockSize {
+		// A row larger than a block keeps that buffer instead of a copy:
+		// with a 127 MiB value, a copy would be one more 127 MiB alive
+		// beside the line (SPEC §10). Nothing writes it again: the next
+		// row starts in the block.
 		l.buf = nil
 		return unsafe.String(&b[0], len(b))
 	}
 	if cap(l.block)-len(l.block) < len(b) {
-		// Blocks double from firstBlockSize: a layout that converts a
-		// handful of rows (one stream of thousands) holds a small block.
-		l.block = make([]byte, 0, max(min(2*cap(l.block), blockSize), firstBlockSize, len(b)))
+		l.newBlock(len(b))
 	}
 	start := len(l.block)
 	l.block = append(l.block, b...)
@@ -462,38 +497,82 @@ func (l *Layout) setMeta(i int, v string, row []string, stats []table.Stats) {
 // object walks one JSON object at b[i] == '{' and fills the columns its
 // keys feed, checking each member against op's nodes when check is set. It
 // returns the index past the object.
+//
+// A member whose key is the one expected next (records mostly follow
+// schema order) and that feeds a column is handled here without a call
+// per step: the key compared in place with the colon after it, the check,
+// the conversion, the comma. Anything else goes through member.
 func (l *Layout) object(b []byte, i int, op *objPlan, stats []table.Stats, unknown func(string), check bool) (int, error) {
-	op.next = 0
 	var seen uint64
+	next := 0 // the entry after the last one matched
+	depth := op.depth + 2
 	i = skipWS(b, i+1)
-	for done := i < len(b) && b[i] == '}'; !done; {
+	if i < len(b) && b[i] == '}' {
+		if check && op.req != 0 {
+			return i, ErrGeneralPath
+		}
+		return i + 1, nil
+	}
+	for {
 		if i >= len(b) || b[i] != '"' {
 			return i, inputError(l.stream, "", "record: %v", errSyntax)
 		}
-		ke, esc, expected, err := op.keyEnd(b, i, check)
-		if err == ErrGeneralPath {
-			return i, err
-		} else if err != nil {
-			return i, inputError(l.stream, "", "record: %v", err)
-		}
-		key := b[i+1 : ke-1]
-		if esc {
-			if l.scratch, err = appendUnescaped(l.scratch[:0], key); err != nil {
-				return i, inputError(l.stream, "", "record: %v", err)
+		var j int
+		var err error
+		var e *entry
+		if next < len(op.entries) {
+			// keyPat.at, inlined.
+			e = &op.entries[next]
+			k := &e.pat
+			if n := len(k.s); n <= 16 && i+16 <= len(b) {
+				if binary.LittleEndian.Uint64(b[i:])&k.mask != k.lo || n > 8 && binary.LittleEndian.Uint64(b[i+n-8:]) != k.hi {
+					e = nil
+				}
+			} else if !k.atEnd(b, i) {
+				e = nil
 			}
-			key = l.scratch
 		}
-		j := skipWS(b, ke)
-		if j >= len(b) || b[j] != ':' {
-			return j, inputError(l.stream, "", "record: %v", errSyntax)
-		}
-		j = skipWS(b, j+1)
-		if j, err = l.member(b, j, op, key, expected, stats, unknown, check, &seen); err != nil {
+		if e != nil && e.col >= 0 {
+			next++
+			j = i + len(e.pat.s)
+			if j < len(b) && b[j] == ' ' {
+				j++
+			}
+			j = skipWS(b, j)
+			end := -1
+			if check {
+				seen |= e.bit
+				var ok bool
+				if end, ok = l.checker.Check(e.node, b, j, depth); !ok {
+					return j, ErrGeneralPath
+				}
+			}
+			if j, err = l.value(b, j, end, e.col, stats); err != nil {
+				return j, err
+			}
+		} else if j, err = l.member(b, i, op, &next, stats, unknown, check, &seen); err != nil {
 			return j, err
 		}
-		if i, done, err = nextMember(b, j, '}'); err != nil {
-			return i, inputError(l.stream, "", "record: %v", err)
+		// The comma and the next key, or the end.
+		if j < len(b) && b[j] == ',' {
+			i = j + 1
+			if i < len(b) && b[i] == ' ' {
+				i++
+			}
+			i = skipWS(b, i)
+			continue
 		}
+		if j = skipWS(b, j); j < len(b) {
+			if b[j] == '}' {
+				i = j
+				break
+			}
+			if b[j] == ',' {
+				i = skipWS(b, j+1)
+				continue
+			}
+		}
+		return j, inputError(l.stream, "", "record: %v", errSyntax)
 	}
 	if check && seen&op.req != op.req {
 		return i, ErrGeneralPath
@@ -501,39 +580,41 @@ func (l *Layout) object(b []byte, i int, op *objPlan, stats []table.Stats, unkno
 	return i + 1, nil
 }
 
-// keyEnd is stringEnd for a key at b[i], comparing it in place with the
-// key expected next first (expected: it is that key): records mostly list
-// keys in schema order. With
-// check, a key not matched in place must hold no control character and be
-// valid UTF-8 (else ErrGeneralPath): the walk is the syntax check of records
-// the reader did not check (singer.Message.DecodeRecord).
-func (op *objPlan) keyEnd(b []byte, i int, check bool) (end int, escaped, expected bool, err error) {
-	if op.next < len(op.names) {
-		name := op.names[op.next]
-		e := i + 1 + len(name)
-		if op.plain[op.next] && e < len(b) && b[e] == '"' && string(b[i+1:e]) == name {
-			return e + 1, false, true, nil
+// member handles one member of an object, the key at b[i], other than an
+// expected key feeding a column (object): it returns the index past the
+// value. next is the entry after the last one matched.
+func (l *Layout) member(b []byte, i int, op *objPlan, next *int, stats []table.Stats, unknown func(string), check bool, seen *uint64) (int, error) {
+	var key []byte
+	ei, ok := *next, false
+	var j int
+	if ei < len(op.entries) && op.entries[ei].pat.at(b, i) {
+		ok, j = true, i+len(op.entries[ei].pat.s)
+	} else {
+		ke, esc, err := stringEnd(b, i)
+		if err != nil {
+			return i, inputError(l.stream, "", "record: %v", err)
+		}
+		if check && !validKey(b[i+1:ke-1]) {
+			return i, ErrGeneralPath
+		}
+		key = b[i+1 : ke-1]
+		if esc {
+			if l.scratch, err = appendUnescaped(l.scratch[:0], key); err != nil {
+				return i, inputError(l.stream, "", "record: %v", err)
+			}
+			key = l.scratch
+		}
+		if j = skipWS(b, ke); j >= len(b) || b[j] != ':' {
+			return j, inputError(l.stream, "", "record: %v", errSyntax)
+		}
+		j++
+		// Taps write keys in schema order nearly always: try the entry
+		// after the last match before hashing the key.
+		if ok = ei < len(op.names) && op.names[ei] == string(key); !ok {
+			ei, ok = op.index[string(key)]
 		}
 	}
-	end, escaped, err = stringEnd(b, i)
-	if err == nil && check && !validKey(b[i+1:end-1]) {
-		return 0, false, false, ErrGeneralPath
-	}
-	return end, escaped, false, err
-}
-
-// member handles the value of one key of an object; it returns the index
-// past the value.
-func (l *Layout) member(b []byte, j int, op *objPlan, key []byte, expected bool, stats []table.Stats, unknown func(string), check bool, seen *uint64) (int, error) {
-	// Taps write keys in schema order nearly always: try the entry after
-	// the last match before hashing the key.
-	ei, ok := op.next, expected || op.next < len(op.names) && op.names[op.next] == string(key)
-	if !ok {
-		ei, ok = op.index[string(key)]
-	}
-	if ok {
-		op.next = ei + 1
-	}
+	j = skipWS(b, j)
 	if !ok {
 		if !op.quiet && unknown != nil && !op.seen[string(key)] && len(op.seen) <= MaxUnknownReported {
 			op.seen[string(key)] = true
@@ -544,6 +625,7 @@ func (l *Layout) member(b []byte, j int, op *objPlan, key []byte, expected bool,
 		}
 		return l.skip(b, j)
 	}
+	*next = ei + 1
 	e := &op.entries[ei]
 	isObject := e.child != nil && j < len(b) && b[j] == '{'
 	end := -1
@@ -557,7 +639,10 @@ func (l *Layout) member(b []byte, j int, op *objPlan, key []byte, expected bool,
 		}
 	}
 	if e.child != nil {
-		l.forget(e.child) // a duplicate key replaces the whole object
+		if e.child.gen == l.gen {
+			l.forget(e.child) // a duplicate key replaces the whole object
+		}
+		e.child.gen = l.gen
 	}
 	switch {
 	case e.col >= 0:
@@ -655,7 +740,8 @@ func (l *Layout) value(b []byte, j, end int, c int, stats []table.Stats) (int, e
 		return end, nil
 	}
 	start := len(l.buf)
-	var st table.Stats
+	st := &l.vstats[c]
+	*st = table.Stats{}
 	switch cp.conv {
 	case convNone:
 		return end, nil
@@ -663,15 +749,15 @@ func (l *Layout) value(b []byte, j, end int, c int, stats []table.Stats) (int, e
 		l.buf, err = l.appendJSON(cp, raw)
 		st.MaxBytes = len(l.buf) - start
 	case convText:
-		err = l.text(cp, raw, &st)
+		err = l.text(cp, raw, st)
 	case convNumber:
-		err = l.number(raw, &st)
+		err = l.number(raw, st)
 	case convBoolNumber, convBoolean:
 		err = l.boolean(cp, raw)
 	case convDate, convTimestamp:
-		err = l.time(cp, raw, &st)
+		err = l.time(cp, raw, st)
 	case convBinary:
-		err = l.binary(cp, raw, &st)
+		err = l.binary(cp, raw, st)
 	case convVector:
 		err = l.vector(cp, raw)
 		st.MaxBytes = len(l.buf) - start
@@ -689,15 +775,28 @@ func (l *Layout) value(b []byte, j, end int, c int, stats []table.Stats) (int, e
 		}
 	}
 	if cp.key {
-		if err := keyFits(cp, v, &st, l.ceiling); err != nil {
+		if err := keyFits(cp, v, st, l.ceiling); err != nil {
 			l.buf = l.buf[:start]
 			l.spans[c] = span{}
 			return end, l.hold(c, inputError(l.stream, cp.path, "%v", err))
 		}
 	}
 	l.spans[c] = span{int32(start), int32(len(l.buf)), true}
-	l.vstats[c] = st
+	l.noteStats(c, stats)
 	return end, nil
+}
+
+// noteStats lists column c for the merge of its value's stats into
+// stats when the row is done, if they are not within stats already: most
+// values widen nothing, so most rows merge nothing.
+func (l *Layout) noteStats(c int, stats []table.Stats) {
+	if stats == nil {
+		return
+	}
+	d, v := &stats[c], &l.vstats[c]
+	if v.MaxBytes > d.MaxBytes || v.MaxChars > d.MaxChars || v.MaxIntDigits > d.MaxIntDigits || v.MaxScale > d.MaxScale || v.MaxFrac > d.MaxFrac {
+		l.grown = append(l.grown, c)
+	}
 }
 
 // hold keeps the conversion error of column c until the record ends: a
