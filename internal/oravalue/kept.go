@@ -33,14 +33,14 @@ type Keeper struct {
 type keepOp uint8
 
 const (
-	keepNone      keepOp = iota // Assign decides every value
-	keepText                    // VARCHAR2: within limit bytes
-	keepAny                     // CLOB: any text
-	keepNumber                  // canonical decimal within limit integer digits and scale
-	keepBoolean                 // "true" or "false"
-	keepJSON                    // compact JSON's shape
-	keepJSONContainer           // compact JSON's shape, an object or an array at the top
-	keepTimestamp               // canonical UTC date-time within limit fractional digits
+	keepNone          keepOp = iota // Assign decides every value
+	keepText                        // VARCHAR2: within limit bytes
+	keepAny                         // CLOB: any text
+	keepNumber                      // canonical decimal within limit integer digits and scale
+	keepBoolean                     // "true" or "false"
+	keepJSON                        // compact JSON's shape
+	keepJSONContainer               // compact JSON's shape, an object or an array at the top
+	keepTimestamp                   // canonical UTC date-time within limit fractional digits
 )
 
 // Keeper returns c's Kept test.
