@@ -56,6 +56,9 @@ func (p *pipeline) onStreamSchema(m *singer.Message) error {
 	if err != nil {
 		return &inputerr.Error{Line: m.Line, Stream: m.Stream, Err: err} // the compiler says "invalid schema: …"
 	}
+	for _, n := range sch.Unchecked {
+		p.log.Warn("schema pattern not checked (RE2 cannot express it)", "stream", m.Stream, "line", m.Line, "pattern", n)
+	}
 	if s == nil {
 		if len(p.order) >= MaxStreams {
 			return &inputerr.Error{Line: m.Line, Stream: m.Stream,

@@ -23,6 +23,9 @@ type Schema struct {
 	// is false for a schema without "properties" (SPEC §4 leaves it to the
 	// pipeline whether that is acceptable).
 	Root *Property
+	// Unchecked notes each "pattern" of the schema that RE2 cannot express
+	// (lookahead, backreferences, …): dropped, not checked (pattern.go).
+	Unchecked []string
 
 	validator *jsonschema.Schema
 	fast      *fastPlan  // see ValidateRaw
@@ -56,6 +59,7 @@ func Compile(raw []byte) (*Schema, error) {
 		// written in draft 4's bounds (which draft 7 would refuse).
 		readAs(doc.(*object), usesDraft4Bounds(doc))
 	}
+	unchecked := dropUncheckable(doc)
 	libDoc := plain(doc, false).(map[string]any)
 	// The property tree first: its limits are cheap to hit, while the
 	// library's compile time grows with the square of the schema's size.
@@ -74,7 +78,7 @@ func Compile(raw []byte) (*Schema, error) {
 	if err := probe(v, root); err != nil {
 		return nil, err
 	}
-	return &Schema{Root: root, validator: v, fast: buildFast(doc)}, nil
+	return &Schema{Root: root, Unchecked: unchecked, validator: v, fast: buildFast(doc)}, nil
 }
 
 // readAs sets the root's $schema to draft 4 when draft4, and removes it
@@ -133,6 +137,7 @@ func compileValidator(doc map[string]any) (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft7)
 	c.UseLoader(refuseLoader{})
+	c.UseRegexpEngine(regexpEngine) // ECMA-262's \uXXXX as RE2's \x{XXXX} (pattern.go)
 	c.AssertFormat()
 	registerFormats(c)
 	if err := c.AddResource(rootURL, doc); err != nil {

@@ -477,7 +477,7 @@ func (n *fnode) setPattern(v any) error {
 	if !ok {
 		return fmt.Errorf("\"pattern\" is not a string")
 	}
-	re, err := regexp.Compile(s)
+	re, err := compilePattern(s)
 	if err != nil {
 		return fmt.Errorf("pattern %q: %w", s, err)
 	}

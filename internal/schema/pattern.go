@@ -1,0 +1,126 @@
+package schema
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/target-oracle/target-oracle/internal/jsonscan"
+)
+
+// JSON Schema's "pattern" is an ECMA-262 regular expression; Go has RE2.
+// The two agree on what taps write but for a few spellings: ECMA's
+// \uXXXX escape, which RE2 spells \x{XXXX}, is translated exactly. What
+// RE2 cannot express at all (lookahead and lookbehind, backreferences,
+// \cX) cannot be checked here: such a "pattern" is dropped from the
+// schema with a note (Schema.Unchecked) rather than refusing the stream,
+// as the Python SDK targets, whose engine has them, accept the schema.
+// In patternProperties a pattern decides which subschema applies, so
+// dropping it would change the record's meaning: there an untranslatable
+// pattern stays an invalid schema.
+
+// ecmaToRE2 rewrites ECMA-262's \uXXXX escapes as RE2's \x{XXXX}; an
+// escaped backslash (\\u) is left alone.
+func ecmaToRE2(s string) string {
+	if !strings.Contains(s, `\u`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		if s[i+1] == 'u' && i+6 <= len(s) {
+			if _, ok := jsonscan.Hex4([]byte(s[i+2 : i+6])); ok {
+				b.WriteString(`\x{` + s[i+2:i+6] + `}`)
+				i += 5
+				continue
+			}
+		}
+		b.WriteString(s[i : i+2]) // any other escape, \\ included, as written
+		i++
+	}
+	return b.String()
+}
+
+// compilePattern compiles an ECMA-262 pattern with RE2.
+func compilePattern(s string) (*regexp.Regexp, error) {
+	return regexp.Compile(ecmaToRE2(s))
+}
+
+// regexpEngine is compilePattern for the validator library.
+func regexpEngine(s string) (jsonschema.Regexp, error) {
+	return compilePattern(s)
+}
+
+// dropUncheckable removes every "pattern" keyword RE2 cannot compile
+// from the schema document, returning a note for each (where, pattern).
+func dropUncheckable(doc any) []string {
+	var notes []string
+	var walk func(v any, at string, depth int)
+	walk = func(v any, at string, depth int) {
+		if depth > maxPlanDepth {
+			return
+		}
+		switch v := v.(type) {
+		case []any:
+			for i, e := range v {
+				walk(e, fmt.Sprintf("%s/%d", at, i), depth+1)
+			}
+		case *object:
+			if p, ok := v.vals["pattern"].(string); ok {
+				if _, err := compilePattern(p); beyondRE2(err) {
+					notes = append(notes, fmt.Sprintf("%s/pattern %q is not checked: %v (ECMA-262 syntax RE2 lacks)", at, p, err))
+					delete(v.vals, "pattern")
+					v.keys = deleteKey(v.keys, "pattern")
+				}
+			}
+			for _, k := range v.keys {
+				switch keywordShape(k) {
+				case schemaVal, schemaList:
+					walk(v.vals[k], at+"/"+k, depth+1)
+				case schemaMap:
+					if m, ok := v.vals[k].(*object); ok {
+						for _, name := range m.keys {
+							walk(m.vals[name], at+"/"+k+"/"+name, depth+1)
+						}
+					}
+				}
+			}
+		}
+	}
+	walk(doc, "", 0)
+	return notes
+}
+
+// beyondRE2 reports whether err is RE2 refusing a construct ECMA-262
+// has (lookaround (?=, (?!, (?<=, (?<! and escapes such as \1 or \cA), not
+// a pattern broken in any syntax ("((" stays an invalid schema).
+func beyondRE2(err error) bool {
+	var se *syntax.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code {
+	case syntax.ErrInvalidEscape, syntax.ErrInvalidPerlOp:
+		return true
+	case syntax.ErrInvalidNamedCapture: // (?<=…) and (?<!…) read as a group name
+		return strings.HasPrefix(se.Expr, "(?<=") || strings.HasPrefix(se.Expr, "(?<!")
+	}
+	return false
+}
+
+func deleteKey(keys []string, k string) []string {
+	out := keys[:0]
+	for _, x := range keys {
+		if x != k {
+			out = append(out, x)
+		}
+	}
+	return out
+}
