@@ -31,14 +31,5 @@ func ConnectorLog(cfg *config.Config, log *slog.Logger) (driver.Connector, error
 // that a wrong host, service or password is reported now. The caller
 // closes the pool.
 func Open(ctx context.Context, cfg *config.Config) (*sql.DB, error) {
-	c, err := Connector(cfg)
-	if err != nil {
-		return nil, err
-	}
-	db := sql.OpenDB(c)
-	if err := db.PingContext(ctx); err != nil {
-		db.Close()
-		return nil, err
-	}
-	return db, nil
+	return OpenWrapped(ctx, cfg, slog.Default(), nil)
 }

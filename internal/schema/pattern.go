@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -77,7 +78,7 @@ func dropUncheckable(doc any) []string {
 				if _, err := compilePattern(p); beyondRE2(err) {
 					notes = append(notes, fmt.Sprintf("%s/pattern %q is not checked: %v (ECMA-262 syntax RE2 lacks)", at, p, err))
 					delete(v.vals, "pattern")
-					v.keys = deleteKey(v.keys, "pattern")
+					v.keys = slices.DeleteFunc(v.keys, func(k string) bool { return k == "pattern" })
 				}
 			}
 			for _, k := range v.keys {
@@ -113,14 +114,4 @@ func beyondRE2(err error) bool {
 		return strings.HasPrefix(se.Expr, "(?<=") || strings.HasPrefix(se.Expr, "(?<!")
 	}
 	return false
-}
-
-func deleteKey(keys []string, k string) []string {
-	out := keys[:0]
-	for _, x := range keys {
-		if x != k {
-			out = append(out, x)
-		}
-	}
-	return out
 }
