@@ -30,7 +30,7 @@ func TestDumpFileName(t *testing.T) {
 // The dump's quick path for plain strings writes what the JSON encoder
 // writes.
 func TestEncodeMatchesMarshal(t *testing.T) {
-	w := newRowWriter(&table.Table{})
+	w := newRowWriter(&table.Table{}, nil)
 	for _, s := range []string{"", "plain text 123", `a"b`, `back\slash`, "tab\there", "\x7f", "<html>&", "naïve", "\u2028", "\xff", "~ ok !"} {
 		want, err := marshal(s, false)
 		if err != nil {

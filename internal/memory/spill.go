@@ -43,6 +43,11 @@ type spillFile struct {
 	names []string
 	ids   map[string]uint64
 	enc   []byte
+	// big holds the values of the record begun that are at least
+	// bigValue bytes long, by reference: enc holds their pairs' heads and
+	// end writes them from the string, so a 60 MB value is not copied
+	// into enc and again into pend (SPEC §10's bound on a long line).
+	big   []bigPiece
 	win   []byte // a window of the file read ahead, for rows read in order
 	winAt int64
 	err   error // the first error of a call that cannot return one (reindex, lookups)
@@ -91,19 +96,39 @@ func (s *spillFile) id(name string) uint64 {
 	return id
 }
 
+// bigValue is the length from which a value is written to the file from
+// its string rather than gathered in enc and pend.
+const bigValue = 64 << 10
+
+// bigPiece is a long value of the record begun: it follows enc[:at].
+type bigPiece struct {
+	at int
+	v  string
+}
+
 // begin starts a record; add and end build it.
-func (s *spillFile) begin() { s.enc = s.enc[:0] }
+func (s *spillFile) begin() { s.enc, s.big = s.enc[:0], s.big[:0] }
 
 // add appends one value of the record begun.
 func (s *spillFile) add(id uint64, v string) {
 	s.enc = binary.AppendUvarint(s.enc, id)
 	s.enc = binary.AppendUvarint(s.enc, uint64(len(v)))
+	if len(v) >= bigValue {
+		s.big = append(s.big, bigPiece{at: len(s.enc), v: v})
+		return
+	}
 	s.enc = append(s.enc, v...)
 }
 
 // end appends the record begun and returns where it lies.
 func (s *spillFile) end() (coldRef, error) {
 	ref := coldRef(s.size + 1)
+	if len(s.big) > 0 {
+		if err := s.endBig(); err != nil {
+			return 0, err
+		}
+		return ref, nil
+	}
 	n := len(s.pend)
 	s.pend = binary.AppendUvarint(s.pend, uint64(len(s.enc)))
 	s.pend = append(s.pend, s.enc...)
@@ -114,6 +139,55 @@ func (s *spillFile) end() (coldRef, error) {
 		}
 	}
 	return ref, nil
+}
+
+// endBig writes the record begun, which holds long values, after what
+// pend holds: its head and short parts go through pend, each long value
+// straight from its string in spillChunk pieces. The record is the same
+// bytes end would have written.
+func (s *spillFile) endBig() error {
+	total := len(s.enc)
+	for _, b := range s.big {
+		total += len(b.v)
+	}
+	var head [binary.MaxVarintLen64]byte
+	s.appendPend(binary.AppendUvarint(head[:0], uint64(total)))
+	from := 0
+	for _, b := range s.big {
+		s.appendPend(s.enc[from:b.at])
+		from = b.at
+		if err := s.flush(); err != nil {
+			return err
+		}
+		if err := s.writeString(b.v); err != nil {
+			return err
+		}
+	}
+	s.appendPend(s.enc[from:])
+	clear(s.big) // the values are the caller's: do not keep them alive
+	s.big = s.big[:0]
+	return s.flush()
+}
+
+// appendPend appends b to the file's end, in pend.
+func (s *spillFile) appendPend(b []byte) {
+	s.pend = append(s.pend, b...)
+	s.size += int64(len(b))
+}
+
+// writeString writes v at the file's end through pend, a piece at a time,
+// so no buffer the size of v is allocated. pend is empty before and after.
+func (s *spillFile) writeString(v string) error {
+	for len(v) > 0 {
+		n := min(len(v), spillChunk)
+		s.pend = append(s.pend[:0], v[:n]...)
+		s.size += int64(n)
+		if err := s.flush(); err != nil {
+			return err
+		}
+		v = v[n:]
+	}
+	return nil
 }
 
 // write appends the encoding of row and returns where it lies.
@@ -134,6 +208,9 @@ func (s *spillFile) flush() error {
 		return fmt.Errorf("dump: spill file: %w", err)
 	}
 	s.pend = s.pend[:0]
+	if cap(s.pend) > 4*spillChunk { // grown by one long record: let it go
+		s.pend = nil
+	}
 	return nil
 }
 
@@ -177,7 +254,9 @@ func (s *spillFile) window(off, n int64) ([]byte, error) {
 		size = max(n, spillChunk)
 	}
 	size = min(size, s.size-int64(len(s.pend))-off)
-	if int64(cap(s.win)) < size {
+	// A window grown for one long record is let go at the next short read:
+	// it would hold that record's size for the rest of the run.
+	if int64(cap(s.win)) < size || cap(s.win) > 4*spillChunk && size <= spillChunk {
 		s.win = make([]byte, max(size, 16<<10))
 	}
 	s.win = s.win[:size]
