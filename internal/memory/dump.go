@@ -106,12 +106,14 @@ func writeRows(path string, t *memTable) error {
 // rowWriter renders rows in the dump's value formats, columns in table
 // order. Column names are encoded once and one encoder serves every value:
 // an encoder and a buffer per value made writing a 400,000-row table take
-// most of the run. Rows go straight to out, value by value: a row is
-// never gathered whole, so a 60 MB value is not copied again (SPEC §10).
+// most of the run. A row is gathered in buf and written to out whole,
+// except that a value of bigValue bytes or more goes to out from where it
+// is, so a 60 MB value is not copied into buf (SPEC §10).
 type rowWriter struct {
 	def   *table.Table
 	names [][]byte // `"NAME":` per column
 	out   *bufio.Writer
+	buf   bytes.Buffer
 	val   bytes.Buffer
 	enc   *json.Encoder
 }
@@ -148,7 +150,8 @@ func (w *rowWriter) encode(s string) []byte {
 
 // row writes one row.
 func (w *rowWriter) row(r map[string]string) {
-	b := w.out
+	b := &w.buf
+	b.Reset()
 	b.WriteByte('{')
 	for i, c := range w.def.Columns {
 		if i > 0 {
@@ -158,11 +161,13 @@ func (w *rowWriter) row(r map[string]string) {
 		w.value(c.Type, r[c.Name])
 	}
 	b.WriteByte('}')
+	w.out.Write(b.Bytes())
 }
 
 // values is row for the values of a row in column order.
 func (w *rowWriter) values(vals [][]byte) {
-	b := w.out
+	b := &w.buf
+	b.Reset()
 	b.WriteByte('{')
 	for i, c := range w.def.Columns {
 		if i > 0 {
@@ -172,6 +177,7 @@ func (w *rowWriter) values(vals [][]byte) {
 		valueTo(w, c.Type, vals[i])
 	}
 	b.WriteByte('}')
+	w.out.Write(b.Bytes())
 }
 
 func (w *rowWriter) value(t table.Type, v string) { valueTo(w, t, v) }
@@ -180,7 +186,7 @@ func (w *rowWriter) value(t table.Type, v string) { valueTo(w, t, v) }
 // the bytes of a spilled one, written alike.
 func valueTo[T string | []byte](w *rowWriter, t table.Type, v T) {
 	if len(v) == 0 {
-		w.out.WriteString("null")
+		w.buf.WriteString("null")
 		return
 	}
 	date := false
@@ -188,7 +194,11 @@ func valueTo[T string | []byte](w *rowWriter, t table.Type, v T) {
 	case table.KindNumber, table.KindBoolean, table.KindJSON:
 		// canonical plain decimal is a JSON number; true / false; compact
 		// JSON as received
-		put(w.out, v)
+		if len(v) >= bigValue {
+			w.putLong(v)
+			return
+		}
+		w.buf.Write([]byte(v))
 		return
 	case table.KindDate:
 		date = len(v) == len("2006-01-02")
@@ -198,31 +208,32 @@ func valueTo[T string | []byte](w *rowWriter, t table.Type, v T) {
 		if date {
 			s += "T00:00:00"
 		}
-		w.out.Write(w.encode(s))
+		w.buf.Write(w.encode(s))
 		return
 	}
-	w.out.WriteByte('"')
-	put(w.out, v)
-	if date {
-		w.out.WriteString("T00:00:00")
+	w.buf.WriteByte('"')
+	if len(v) >= bigValue {
+		w.putLong(v)
+	} else {
+		w.buf.Write([]byte(v))
 	}
-	w.out.WriteByte('"')
+	if date {
+		w.buf.WriteString("T00:00:00")
+	}
+	w.buf.WriteByte('"')
 }
 
-// put writes v to w through w's own buffer: neither a string nor a
-// []byte value is converted (a copy the size of the value) on the way.
-func put[T string | []byte](w *bufio.Writer, v T) {
-	for len(v) > 0 {
-		b := w.AvailableBuffer()
-		if cap(b) == 0 {
-			if w.Flush() != nil {
-				return // sticky: the row's last write reports it
-			}
-			b = w.AvailableBuffer()
-		}
-		n := min(len(v), cap(b))
-		w.Write(append(b, v[:n]...))
-		v = v[n:]
+// putLong writes the row so far and then v, a long value, to out from
+// where it is: a string through WriteString, so that neither kind of value
+// is copied whole on the way.
+func (w *rowWriter) putLong(v any) {
+	w.out.Write(w.buf.Bytes())
+	w.buf.Reset()
+	switch v := v.(type) {
+	case string:
+		w.out.WriteString(v)
+	case []byte:
+		w.out.Write(v)
 	}
 }
 

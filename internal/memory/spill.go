@@ -111,13 +111,20 @@ func (s *spillFile) begin() { s.enc, s.big = s.enc[:0], s.big[:0] }
 
 // add appends one value of the record begun.
 func (s *spillFile) add(id uint64, v string) {
-	s.enc = binary.AppendUvarint(s.enc, id)
-	s.enc = binary.AppendUvarint(s.enc, uint64(len(v)))
 	if len(v) >= bigValue {
-		s.big = append(s.big, bigPiece{at: len(s.enc), v: v})
+		s.addLong(id, v)
 		return
 	}
+	s.enc = binary.AppendUvarint(s.enc, id)
+	s.enc = binary.AppendUvarint(s.enc, uint64(len(v)))
 	s.enc = append(s.enc, v...)
+}
+
+// addLong is add for a long value: enc gets its head, big the value.
+func (s *spillFile) addLong(id uint64, v string) {
+	s.enc = binary.AppendUvarint(s.enc, id)
+	s.enc = binary.AppendUvarint(s.enc, uint64(len(v)))
+	s.big = append(s.big, bigPiece{at: len(s.enc), v: v})
 }
 
 // end appends the record begun and returns where it lies.
