@@ -524,6 +524,7 @@ type dualRun struct {
 // lacks (boolean_type: boolean on 21c).
 func (l *liveDB) runBoth(t *testing.T, ctx context.Context, settings, prefix string, dial oracle.Dialer, inputs ...string) *dualRun {
 	t.Helper()
+	settings = prefixed(settings, prefix)
 	d := &dualRun{cfg: liveConfig(t, l.dsn, settings)}
 	d.cfg.TablePrefix = prefix
 	d.facts = l.info.Resolve(d.cfg)
@@ -922,6 +923,73 @@ func booleanScenarios() []liveScenario {
 		table:    "FLAGS",
 		check:    checkFlags(map[string]string{"1": "true", "2": "false", "3": ""}),
 	}}
+}
+
+// booleanTextScenarios load booleans into a text column (hostile review
+// finding 01): a column two streams share (table_name_mappings), one
+// declaring flag boolean, the other string, is text, the join; and a
+// boolean column a later SCHEMA widens to text (a migration, in a second
+// run). A boolean there is the text "true" or "false", as a migrated one
+// is (SPEC §5.5), never 1/0, and false stays apart from NULL. On the
+// server with BOOLEAN (23ai) and with NUMBER(1) (19c).
+func booleanTextScenarios() []liveScenario {
+	const settings = `{"load_method": "upsert", "table_name_mappings": {"flags_a": "{prefix}FLAGS_TEXT", "flags_b": "{prefix}FLAGS_TEXT"}}`
+	flagSchema := func(stream, typ string) string {
+		return schemaLine(stream, []string{"id"}, `"id":{"type":"integer"},"flag":{"type":`+typ+`}`)
+	}
+	rec := func(stream string, id int, v string) string {
+		return recordLine(stream, fmt.Sprintf(`{"id":%d,"flag":%s}`, id, v))
+	}
+	boolA, textB := flagSchema("flags_a", `["boolean","null"]`), flagSchema("flags_b", `["string","null"]`)
+	recsA := []string{rec("flags_a", 1, "true"), rec("flags_a", 2, "false"), rec("flags_a", 3, "null")}
+	check := func(t *testing.T, tbl liveTable) {
+		if typ := tbl.def.Column("FLAG").Type; !typ.IsText() {
+			t.Errorf("FLAG is %s, want text", typ)
+		}
+		checkExact(t, tbl, map[string]map[string]string{
+			"1": {"FLAG": "true"}, "2": {"FLAG": "false"}, "3": {"FLAG": ""}, "4": {"FLAG": "x"},
+		})
+	}
+	return []liveScenario{{
+		name:     "SharedBooleanSchemaFirst",
+		settings: settings,
+		inputs:   []string{lines(append([]string{boolA, textB}, append(recsA, rec("flags_b", 4, `"x"`))...)...)},
+		table:    "FLAGS_TEXT",
+		check:    check,
+	}, {
+		name:     "SharedTextSchemaFirst",
+		settings: settings,
+		inputs:   []string{lines(append([]string{textB, boolA}, append(recsA, rec("flags_b", 4, `"x"`))...)...)},
+		table:    "FLAGS_TEXT",
+		check:    check,
+	}, {
+		name:     "WidenedToText",
+		settings: settings,
+		inputs: []string{lines(append([]string{boolA}, recsA...)...),
+			lines(flagSchema("flags_a", `["string","null"]`), rec("flags_a", 4, `"x"`))},
+		table: "FLAGS_TEXT",
+		check: check,
+	}}
+}
+
+// prefixed puts a scenario's table prefix into its settings where they
+// name a table verbatim ("{prefix}" in table_name_mappings): table_prefix
+// does not apply to a mapped name.
+func prefixed(settings, prefix string) string {
+	return strings.ReplaceAll(settings, "{prefix}", prefix)
+}
+
+// TestOracleLiveBooleanText runs booleanTextScenarios on the server and
+// the embedded engine.
+func TestOracleLiveBooleanText(t *testing.T) {
+	l := newLive(t)
+	for i, sc := range booleanTextScenarios() {
+		t.Run(sc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), caseWait)
+			defer cancel()
+			l.runScenario(t, ctx, sc, fmt.Sprintf("%sBT%d_", l.prefix, i), nil)
+		})
+	}
 }
 
 // runScenario runs sc on the server and on the embedded engine, compares
@@ -1606,7 +1674,7 @@ var modelServers = map[string]pipeline.Server{
 func modelRun(t *testing.T, eng engine.Engine, srv pipeline.Server, sc liveScenario, prefix string) {
 	t.Helper()
 	for _, in := range sc.inputs {
-		cfg := loadConfig(t, sc.settings)
+		cfg := loadConfig(t, prefixed(sc.settings, prefix))
 		cfg.TablePrefix = prefix
 		err := pipeline.Run(context.Background(), pipeline.Options{
 			Config: cfg, Engine: eng, Server: srv, Input: strings.NewReader(in), StateOut: io.Discard, Now: clock,
@@ -1622,6 +1690,7 @@ func TestLiveScenariosHoldOnTheModel(t *testing.T) {
 	all = append(all, typeScenarios()...)
 	all = append(all, tzScenarios()...)
 	all = append(all, booleanScenarios()...)
+	all = append(all, booleanTextScenarios()...)
 	for srvName, srv := range modelServers {
 		for i, sc := range all {
 			prefix := fmt.Sprintf("M%d_", i)

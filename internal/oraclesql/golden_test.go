@@ -218,6 +218,9 @@ func baseGoldenCases() []goldenCase {
 		{name: "migrate_number_to_clob", render: mig("RATIO", tNum, tClob)},
 		{name: "migrate_bool_number_to_varchar", render: mig("PAID", tBoolNum, table.Type{Kind: table.KindVarchar, Length: 5})},
 		{name: "migrate_boolean_to_varchar", render: mig("IS_GIFT", tBool, table.Type{Kind: table.KindVarchar, Length: 5})},
+		// A boolean widened to CLOB, as to VARCHAR2: 'true'/'false' (SPEC §5.5).
+		{name: "migrate_bool_number_to_clob", render: mig("PAID", tBoolNum, tClob)},
+		{name: "migrate_boolean_to_nclob", render: mig("IS_GIFT", tBool, tNClob)},
 		{name: "migrate_boolean_to_number", render: mig("IS_GIFT", tBool, tInt)},
 		{name: "migrate_date_to_timestamp_tz", render: mig("ORDERED_ON", tDate, tTSTZ)},
 		{name: "migrate_date_to_timestamp", render: mig("ORDERED_ON", tDate, tTS6)},

@@ -423,6 +423,9 @@ func (p *pipeline) load(ctx context.Context, sess engine.Session, j *job) (engin
 	if err != nil {
 		return engine.Result{}, err
 	}
+	if err := j.buf.convertTo(t); err != nil { // shared.go
+		return engine.Result{}, err
+	}
 	if j.truncate {
 		if err := sess.Truncate(ctx, t); err != nil {
 			return engine.Result{}, fmt.Errorf("truncate %s: %w", t.QualifiedName(), err)

@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"fmt"
+
 	"github.com/target-oracle/target-oracle/internal/table"
 	"github.com/target-oracle/target-oracle/internal/tablemap"
 )
@@ -25,6 +27,9 @@ import (
 //     other streams' properties) to NULL (nullColumns).
 //   - overwrite and truncate_before_load empty the table at its first
 //     batch of the run, not at each stream's (firstLoad).
+//   - A batch's values are converted to the table's column types when
+//     another stream widened a column after this stream's layout was made
+//     (convertTo): a boolean in a column widened to text is true/false.
 
 // tableTurn orders the jobs of one table. Only the coordinator reads or
 // writes it.
@@ -143,4 +148,55 @@ func nullColumns(t, lt *table.Table) []string {
 		}
 	}
 	return out
+}
+
+// convertTo brings the buffered values to the column types of t, the
+// table the batch is written to. The row builder made them for the
+// layout's types; when another stream sharing the table widened a column
+// since (a boolean property's NUMBER(1) to text, as its string property
+// needs), a value must land with exactly the text a value made for the
+// wider type gets, as a migrated one does (SPEC §5.5): "true", not "1".
+// table.MigrateValue is that one rule, for both engines. The types the
+// values are in are kept, so converting the buffer again changes nothing
+// (a DATE's midnight is not appended twice). The conversions keep the
+// order of keys (0 < 1, false < true; a date and its midnight), so the
+// buffer's key order still holds.
+func (b *buffer) convertTo(t *table.Table) error {
+	lt := b.layout.Table()
+	for c := range lt.Columns {
+		from := lt.Columns[c].Type
+		if b.types != nil {
+			from = b.types[c]
+		}
+		tc := columnNamed(t, c, lt.Columns[c].Name)
+		if tc == nil || !table.ConvertsOnWrite(from, tc.Type) {
+			continue
+		}
+		for i := range b.rows() {
+			vals := b.row(i)
+			v, err := table.MigrateValue(from, tc.Type, vals[c])
+			if err != nil {
+				return fmt.Errorf("table %s: column %s: value of line %d: %w", t.QualifiedName(), tc.Name, b.lines[i], err)
+			}
+			vals[c] = v
+		}
+		if b.types == nil {
+			b.types = make([]table.Type, len(lt.Columns))
+			for k, col := range lt.Columns {
+				b.types[k] = col.Type
+			}
+		}
+		b.types[c] = tc.Type
+	}
+	return nil
+}
+
+// columnNamed is t's column name, looked up at position c first: a
+// layout's columns usually stand where the table has them, and a batch
+// of a wide table should not search it once per column.
+func columnNamed(t *table.Table, c int, name string) *table.Column {
+	if c < len(t.Columns) && t.Columns[c].Name == name {
+		return &t.Columns[c]
+	}
+	return t.Column(name)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -242,5 +243,57 @@ func TestSharedTableIsEmptiedOncePerRun(t *testing.T) {
 				t.Errorf("table T holds %q after the second run, want %q", got, want)
 			}
 		})
+	}
+}
+
+// Hostile review finding 01: stream a declares flag boolean, stream b
+// (mapped to the same table) string, so the column is the join, text.
+// a's booleans land there as true/false, the text a boolean gets in a
+// text column and a migrated one gets (SPEC §5.5), never 1/0; false and
+// NULL stay apart. Whichever SCHEMA comes first, whatever the method, and
+// when one stream widens the column itself (a migration).
+func TestBooleanInATextColumnIsTrueOrFalse(t *testing.T) {
+	schema := func(stream, typ string) string {
+		return `{"type":"SCHEMA","stream":"` + stream + `","key_properties":["id"],"schema":{"properties":{"id":{"type":"integer"},"flag":{"type":` + typ + `}}}}`
+	}
+	rec := func(stream string, id int, v string) string {
+		return fmt.Sprintf(`{"type":"RECORD","stream":%q,"record":{"id":%d,"flag":%s}}`, stream, id, v)
+	}
+	boolA, textB := schema("a", `["boolean","null"]`), schema("b", `["string","null"]`)
+	recsA := []string{rec("a", 1, "true"), rec("a", 2, "false"), rec("a", 3, "null")}
+	const want = "1 true|2 false|3 <nil>|4 x"
+	const maps = `"table_name_mappings":{"a":"T","b":"T"}`
+	for _, c := range []struct {
+		name, settings string
+		in             []string
+	}{
+		{"a's SCHEMA first", `{` + maps + `}`, append([]string{boolA, textB}, append(recsA, rec("b", 4, `"x"`))...)},
+		{"b's SCHEMA first", `{` + maps + `}`, append([]string{textB, boolA}, append(recsA, rec("b", 4, `"x"`))...)},
+		{"b's record first", `{` + maps + `}`, append([]string{boolA, textB, rec("b", 4, `"x"`)}, recsA...)},
+		{"four workers, batches of one", `{` + maps + `,"max_parallelism":4,"batch_size_rows":1}`, append([]string{boolA, textB}, append(recsA, rec("b", 4, `"x"`))...)},
+		{"append-only", `{` + maps + `,"load_method":"append-only"}`, append([]string{boolA, textB}, append(recsA, rec("b", 4, `"x"`))...)},
+		// a's rows are in the table as 1/0 before b widens the column:
+		// the migration rewrites them.
+		{"a's rows before b's SCHEMA", `{` + maps + `}`, append(append([]string{boolA}, recsA...), textB, rec("b", 4, `"x"`))},
+		// One stream whose later SCHEMA makes flag a string: the same.
+		{"one stream widened", `{"table_name_mappings":{"a":"T"}}`, append(append([]string{boolA}, recsA...), schema("a", `["string","null"]`), rec("a", 4, `"x"`))},
+		{"one stream, boolean or string", `{"table_name_mappings":{"a":"T"}}`, append([]string{schema("a", `["boolean","string","null"]`)}, append(recsA, rec("a", 4, `"x"`))...)},
+	} {
+		for _, e := range sharedEngines {
+			t.Run(c.name+"/"+e.name, func(t *testing.T) {
+				eng := e.new(t)
+				if _, err := run(t, eng, loadConfig(t, c.settings), input(c.in...)); err != nil {
+					t.Fatal(err)
+				}
+				if typ := eng.Tables()["DRY_RUN.T"].Column("FLAG").Type; !typ.IsText() {
+					t.Fatalf("FLAG is %s, want text", typ)
+				}
+				got := strings.Split(sharedRows(eng, "ID", "FLAG"), "|")
+				slices.Sort(got) // append-only keeps insertion order
+				if g := strings.Join(got, "|"); g != want {
+					t.Errorf("table T holds %q, want %q", g, want)
+				}
+			})
+		}
 	}
 }

@@ -114,6 +114,10 @@ type buffer struct {
 	// cache). Both point into chunks and are cleared with them.
 	cur, last []string
 
+	// types are the column types the values are in when a batch's table
+	// changed them (convertTo); nil: the layout's.
+	types []table.Type
+
 	engineRows []engine.Row // the rows handed to the engine, kept for reuse
 	// records are the records as received, kept only under
 	// on_database_error: reject (a refused one goes to reject_path).
@@ -200,6 +204,7 @@ func (s *stream) newBuffer() *buffer {
 		clear(b.stats)
 		b.bytes, b.minLine, b.oldest, b.unordered = 0, noLine, time.Time{}, false
 		b.cur, b.last = nil, nil
+		b.types = nil
 		return b
 	}
 	return newBuffer(s.layout)

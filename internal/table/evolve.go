@@ -609,6 +609,28 @@ func MigrateValue(from, to Type, stored string) (string, error) {
 	return "", fmt.Errorf("cannot migrate a %s value to %s", from, to)
 }
 
+// ConvertsOnWrite reports whether a value made for a column of type from
+// must go through MigrateValue before it is written to a column of type
+// to, the join of from with the column's type: the table changed after
+// the value was made (another stream loading into the table widened it,
+// SPEC §5.1), and the value must land with exactly the text a value made
+// for to gets (SPEC §5.5). That is so for a boolean between NUMBER(1) and
+// BOOLEAN or text ("1" is "true" there) and for a DATE in a timestamp;
+// every other pair of the lattice keeps its text. A RAW value made for a
+// text column keeps its base64: a binary property on a text column loads
+// its encoded form (docs/types.md), and base16 is only the rewrite's.
+func ConvertsOnWrite(from, to Type) bool {
+	switch {
+	case from == to:
+		return false
+	case from.isBool():
+		return (from.Kind == KindNumber) != (to.Kind == KindNumber)
+	case from.Kind == KindDate:
+		return to.Kind == KindTimestamp
+	}
+	return false
+}
+
 func storedBool(t Type, s string) (bool, error) {
 	switch s {
 	case "1", "true":

@@ -308,3 +308,32 @@ func TestMigrateValue(t *testing.T) {
 		}
 	}
 }
+
+// ConvertsOnWrite names exactly the pairs whose values MigrateValue
+// rewrites (a value made for from, written to a column of type to), but
+// RAW to text, whose written values keep their encoded form.
+func TestConvertsOnWrite(t *testing.T) {
+	tRaw := Type{Kind: KindRaw, Length: 16}
+	tests := []struct {
+		from, to Type
+		in       string
+	}{
+		{tBoolN, tInt, "1"}, {tBoolN, tV4000b, "1"}, {tBoolN, tV4000b, "0"}, {tBoolN, tClob, "0"},
+		{tBoolN, tBool, "1"}, {tBool, tBoolN, "false"}, {tBool, tInt, "true"}, {tBool, tClob, "true"},
+		{tInt, tNum, "12"}, {tDec102, tV4000b, "-1.5"}, {tDate, tTSTZ6, "2024-02-29"}, {tDate, tTS6, "2024-02-29"},
+		{tDate, tV10c, "2024-02-29"}, {tTS6, tTS9, "2024-01-01T00:00:00Z"}, {tJSON, tClob, `{"a":1}`},
+		{tV4000b, tClob, "x"}, {tBoolN, tBoolN, "1"},
+	}
+	for _, tt := range tests {
+		m, err := MigrateValue(tt.from, tt.to, tt.in)
+		if err != nil {
+			t.Fatalf("MigrateValue(%s → %s, %q): %v", tt.from, tt.to, tt.in, err)
+		}
+		if got, want := ConvertsOnWrite(tt.from, tt.to), m != tt.in; got != want {
+			t.Errorf("ConvertsOnWrite(%s → %s) = %v; MigrateValue gives %q for %q", tt.from, tt.to, got, m, tt.in)
+		}
+	}
+	if ConvertsOnWrite(tRaw, tV4000b) {
+		t.Errorf("ConvertsOnWrite(%s → %s) = true, want false (the encoded form stays)", tRaw, tV4000b)
+	}
+}
