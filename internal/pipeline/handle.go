@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/config"
@@ -676,7 +677,11 @@ func inputErrorFrom(line int64, stream string, err error) error {
 	}
 	var ce *table.ConfigError
 	if errors.As(err, &ce) {
-		return &config.Error{Key: ce.Setting, Msg: fmt.Sprintf("stream %q: %s", stream, ce.Msg)}
+		prefix := fmt.Sprintf("stream %q", stream)
+		if strings.HasPrefix(ce.Msg, prefix) {
+			return &config.Error{Key: ce.Setting, Msg: ce.Msg} // the layout named it
+		}
+		return &config.Error{Key: ce.Setting, Msg: prefix + ": " + ce.Msg}
 	}
 	return &inputerr.Error{Line: line, Stream: stream, Msg: err.Error()}
 }

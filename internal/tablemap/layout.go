@@ -350,6 +350,9 @@ func (b *builder) name(existing *table.Table) error {
 			c.base = table.ConformName(strings.Join(c.source, sep), o.IdentifierUpper)
 		}
 	}
+	if err := b.checkMappings(all, max); err != nil {
+		return err
+	}
 	namer := table.NewNamer(max)
 	if existing != nil {
 		matchExisting(all, existing, max)
@@ -374,7 +377,9 @@ func (b *builder) name(existing *table.Table) error {
 			return &table.ConfigError{Setting: "column_mappings", Msg: fmt.Sprintf("stream %q, property %q: Oracle does not allow a column named ROWID", b.stream, c.path)}
 		}
 		if !namer.Reserve(c.mapped) {
-			return &table.ConfigError{Setting: "column_mappings", Msg: fmt.Sprintf("stream %q, property %q: column %q is already used by another column", b.stream, c.path, c.mapped)}
+			// checkMappings ruled out the other wanted columns: the
+			// name belongs to a column of the existing table.
+			return &table.ConfigError{Setting: "column_mappings", Msg: fmt.Sprintf("stream %q, property %q: column %q is already a column of the existing table that holds something else", b.stream, c.path, c.mapped)}
 		}
 		c.name = c.mapped
 	}
@@ -385,6 +390,60 @@ func (b *builder) name(existing *table.Table) error {
 		c.name = namer.Name(c.base, c.path)
 	}
 	return nil
+}
+
+// checkMappings refuses column_mappings that would put two things in one
+// column (SPEC §5.1): two properties mapped onto one name, a property
+// mapped onto the name a key property takes, or onto a metadata column's
+// name. Mappings are verbatim, so no suffix can part them without
+// renaming a column the user named or the key. Names are compared
+// exactly, as Oracle compares quoted identifiers: a mapped name against
+// the key's final name (its own mapping, or its generated name after
+// identifier_case and the byte limit). Every metadata name counts, also
+// of columns this table lacks for now: the target adds them on demand (a
+// record's _sdc_deleted_at, versions, add_record_metadata turned on). A
+// mapping onto a generated non-key property's name is no error: the
+// mapping wins and the generated name takes the hash suffix.
+func (b *builder) checkMappings(all []*cand, max int) error {
+	refuse := func(format string, args ...any) error {
+		return &table.ConfigError{Setting: "column_mappings", Msg: fmt.Sprintf("stream %q: ", b.stream) + fmt.Sprintf(format, args...)}
+	}
+	byName := make(map[string]*cand)
+	for _, c := range all {
+		if c.mapped == "" {
+			continue
+		}
+		if o := byName[c.mapped]; o != nil {
+			return refuse("properties %q and %q are both mapped to column %q: one column cannot hold both", o.path, c.path, c.mapped)
+		}
+		byName[c.mapped] = c
+	}
+	for _, k := range b.keys {
+		if k.mapped != "" {
+			continue // compared above
+		}
+		if c := byName[table.FitName(k.base, k.path, max)]; c != nil {
+			return refuse("property %q is mapped to column %q, the column of key property %q: map it to another name", c.path, c.mapped, k.path)
+		}
+	}
+	for _, m := range b.metaNames() {
+		if c := byName[m]; c != nil {
+			return refuse("property %q is mapped to column %q, the name of a metadata column of the target (add_record_metadata): map it to another name", c.path, c.mapped)
+		}
+	}
+	return nil
+}
+
+// metaNames lists every metadata column name the table may ever need.
+func (b *builder) metaNames() []string {
+	names := table.MetaColumns()
+	out := names[:]
+	for _, c := range b.meta {
+		if !slices.Contains(out, c.name) {
+			out = append(out, c.name)
+		}
+	}
+	return out
 }
 
 // matchExisting pairs candidates with existing columns: by the source
