@@ -119,6 +119,9 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 	if err := p.keysAgree(s, layout, line); err != nil {
 		return err
 	}
+	if prev := p.plannedLayout(s, layout); prev != nil {
+		layout.KeepKeyTypes(prev, existing)
+	}
 	p.joinTable(s, layout) // shared.go
 	if err := p.historyLayout(s, layout, existing, line); err != nil {
 		return err
@@ -142,6 +145,25 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 		// before it committed (SPEC §8). Key changes are rare; the wait
 		// costs one round trip of the stream's work.
 		return p.settle(s, j)
+	}
+	return nil
+}
+
+// plannedLayout returns an earlier layout of this run for l's table: the
+// stream's own, or another stream's that loads into it. Its key columns
+// are the table's once the jobs queued before run, whatever the catalog
+// said when the SCHEMA was read (keys never widen).
+func (p *pipeline) plannedLayout(s *stream, l *tablemap.Layout) *tablemap.Layout {
+	name := l.Table().QualifiedName()
+	if s.layout != nil && s.layout.Table().QualifiedName() == name {
+		return s.layout
+	}
+	if t := p.turns[name]; t != nil {
+		for _, o := range t.streams {
+			if o.layout != nil && o.layout.Table().QualifiedName() == name {
+				return o.layout
+			}
+		}
 	}
 	return nil
 }

@@ -206,6 +206,28 @@ func Fit(t Type, s Stats, ceiling int) Type {
 	return t
 }
 
+// KeyType is the type a key column of type existing has for a property
+// whose values want the type wanted: existing, where their join would
+// widen it within its kind (a longer VARCHAR2, more NUMBER digits or
+// scale, more fractional seconds, a longer RAW), because keys never widen
+// (SPEC §5.2): a wider key column could outgrow the index key limit, and
+// rewriting a primary key locks a large table. The key values that do not
+// fit existing are then invalid input when the row is built. kept reports
+// that the join would have widened. A join that changes the kind (text
+// for a number, TIMESTAMP for a DATE) is returned as the join: the row
+// builder could not convert the values into existing's kind.
+func KeyType(existing, wanted Type, ceiling int) (t Type, kept bool) {
+	j := Join(existing, wanted, ceiling)
+	if j == existing || j.Kind != existing.Kind || j.National != existing.National || existing.isBool() {
+		return j, false
+	}
+	switch existing.Kind {
+	case KindVarchar, KindNumber, KindTimestamp, KindRaw:
+		return existing, true
+	}
+	return j, false
+}
+
 func textFits(t Type, s Stats, ceiling int) bool {
 	switch {
 	case t.National, t.CharSemantics:
@@ -334,7 +356,8 @@ func Rewrites(from, to Type) bool { return from != to && !inPlace(from, to) }
 // want.Columns[i] (the Layout's column order); it may be shorter or nil.
 // Columns are matched by exact name; current columns the layout does not
 // know stay as they are. Key columns are never widened by values (Row
-// refuses key values that do not fit).
+// refuses key values that do not fit), and existing key columns not
+// within their kind either (KeyType).
 //
 // policy widen applies everything; additive applies new columns and
 // in-place widenings and fails if a migration is needed; fail refuses any
@@ -374,8 +397,13 @@ func Reconcile(current, want *Table, stats []Stats, policy string, opts Options)
 		}
 		cur := next.Columns[ci].Type
 		nt := Join(cur, wc.Type, ceiling)
-		if !slicesContain(want.PrimaryKey, wc.Name) {
+		if key := slicesContain(want.PrimaryKey, wc.Name); !key {
 			nt = Fit(nt, statAt(i), ceiling)
+		} else if slicesContain(current.PrimaryKey, wc.Name) {
+			// An existing key column stays as it is, whatever the
+			// layout wants (the row builder checked the key values
+			// against the layout's type).
+			nt, _ = KeyType(cur, wc.Type, ceiling)
 		}
 		if nt == cur {
 			continue

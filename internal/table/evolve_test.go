@@ -337,3 +337,45 @@ func TestConvertsOnWrite(t *testing.T) {
 		t.Errorf("ConvertsOnWrite(%s → %s) = true, want false (the encoded form stays)", tRaw, tV4000b)
 	}
 }
+
+// Keys never widen within their kind (SPEC §5.2): KeyType keeps the
+// existing key column, and Reconcile leaves an existing primary key
+// column as it is whatever the wanted table says; a change of kind is
+// the join.
+func TestKeyType(t *testing.T) {
+	raw8, raw16 := Type{Kind: KindRaw, Length: 8}, Type{Kind: KindRaw, Length: 16}
+	for _, c := range []struct {
+		existing, wanted, want Type
+		kept                   bool
+	}{
+		{tV10c, tV4000b, tV10c, true},
+		{tV10c, tV100c, tV10c, true},
+		{tV100c, tV10c, tV100c, false},
+		{tInt, tNum, tInt, true},
+		{tDec102, tDec153, tDec102, true},
+		{tTSTZ6, tTSTZ9, tTSTZ6, true},
+		{raw8, raw16, raw8, true},
+		{tTSTZ9, tTSTZ6, tTSTZ9, false},
+		{tBoolN, tInt, tInt, false},                   // a boolean key column holds no integers
+		{tInt, tV30b, Join(tInt, tV30b, 4000), false}, // a change of kind
+		{tV10c, tNV100, Join(tV10c, tNV100, 4000), false},
+		{tDate, tTSTZ6, tTSTZ6, false},
+	} {
+		got, kept := KeyType(c.existing, c.wanted, 4000)
+		if got != c.want || kept != c.kept {
+			t.Errorf("KeyType(%s, %s) = %s, %v, want %s, %v", c.existing, c.wanted, got, kept, c.want, c.kept)
+		}
+	}
+	current := keyed(testTable(col("ID", tV10c), col("NAME", tV10c)))
+	want := keyed(testTable(col("ID", tV4000b), col("NAME", tV4000b)))
+	next, changes, err := Reconcile(current, want, nil, PolicyWiden, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := next.Column("ID").Type; got != tV10c {
+		t.Errorf("key column widened to %s (%v)", got, changes)
+	}
+	if len(changes) != 1 || changes[0].Column != "NAME" {
+		t.Errorf("changes %v, want NAME widened only", changes)
+	}
+}

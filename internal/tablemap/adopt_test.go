@@ -118,3 +118,42 @@ func TestAdoptDatabaseFilledColumns(t *testing.T) {
 		}
 	})
 }
+
+// A key column keeps its type where the schema would widen it (keys never
+// widen, SPEC §5.2): from the existing table, or, when the catalog did not
+// show it yet, from the run's earlier layout of the table; a SCHEMA that
+// asks for more warns, and a key value that does not fit is invalid input.
+func TestKeyColumnKeepsItsType(t *testing.T) {
+	v10 := table.Type{Kind: table.KindVarchar, Length: 10, CharSemantics: true}
+	existing := &table.Table{Schema: "S", Name: "T", PrimaryKey: []string{"ID"}, Columns: []table.Column{{Name: "ID", Type: v10}}}
+	prev, err := NewLayout("t", tree(p("id", str, maxLen(10))), []string{"id"}, table.Options{IdentifierUpper: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	adopted, err := NewLayout("t", tree(p("id", str)), []string{"id"}, table.Options{IdentifierUpper: true}, existing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	planned, err := NewLayout("t", tree(p("id", str, maxLen(20))), []string{"id"}, table.Options{IdentifierUpper: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	planned.KeepKeyTypes(prev, nil)
+	for name, l := range map[string]*Layout{"adopted": adopted, "planned": planned} {
+		if got := l.Table().Column("ID").Type; got != v10 {
+			t.Errorf("%s: key column %s, want %s", name, got, v10)
+		}
+		if w := strings.Join(l.Warnings(), "\n"); !strings.Contains(w, `key property "id"`) || !strings.Contains(w, "keys never widen") {
+			t.Errorf("%s: warnings %q, want the kept key", name, w)
+		}
+		row := make([]string, l.Columns())
+		if err := l.Row([]byte(`{"id":"0123456789"}`), nil, row, nil, nil); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		err := l.Row([]byte(`{"id":"0123456789x"}`), nil, row, nil, nil)
+		var ie *inputerr.Error
+		if !errors.As(err, &ie) || ie.Property != "id" || !strings.Contains(err.Error(), "does not fit its column VARCHAR2(10 CHAR)") {
+			t.Errorf("%s: err = %v, want invalid input for key id", name, err)
+		}
+	}
+}

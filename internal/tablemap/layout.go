@@ -539,6 +539,9 @@ func (b *builder) table(name string, existing *table.Table) (*table.Table, error
 			}
 			wanted := c.typ
 			c.typ = table.Join(col.Type, b.asText(c, col.Type), ceiling)
+			if c.key {
+				b.keepKey(c, col.Type, b.asText(c, col.Type))
+			}
 			b.noteJoin(c, col.Type, wanted)
 			if c.key && c.typ.IsLOB() {
 				return nil, inputError(b.stream, c.path, "key property's existing column %s is a LOB", table.Quote(col.Name))
@@ -605,6 +608,21 @@ func (b *builder) table(name string, existing *table.Table) (*table.Table, error
 	return t, nil
 }
 
+// keepKey gives a key property matched to an existing column that
+// column's type where the schema would widen it (table.KeyType): keys
+// never widen (SPEC §5.2), so key values that do not fit it are invalid
+// input when rows are built, with a warning at the SCHEMA that says so.
+func (b *builder) keepKey(c *cand, existing, wanted table.Type) {
+	if t, kept := table.KeyType(existing, wanted, b.opts.Ceiling()); kept {
+		c.typ = t
+		b.warn(keyKeptWarning, b.stream, c.path, wanted, existing)
+	}
+}
+
+// keyKeptWarning is the warning of a key column the schema would widen.
+const keyKeptWarning = "stream %q, key property %q: the schema asks for %s but the key column is %s and keys never widen: " +
+	"key values that do not fit it are invalid input (on_invalid_record applies)"
+
 func (b *builder) column(c *cand, nullable bool) table.Column {
 	col := table.Column{Name: c.name, Type: c.typ, Nullable: nullable, Role: c.role, Comment: c.desc}
 	if c.source != nil {
@@ -663,6 +681,45 @@ func (l *Layout) MetaIndex(name string) int {
 		return i
 	}
 	return -1
+}
+
+// KeepKeyTypes gives the key columns the types prev, an earlier layout of
+// the same table in this run, gave them, where the table the layout was
+// made for did not have them yet (existing: that table, nil when absent):
+// the catalog the SCHEMA was mapped with may not show the columns an
+// earlier SCHEMA's DDL is about to create, and keys never widen (SPEC
+// §5.2), so the table's key column is prev's. It is called before any
+// row is built. A key column prev's type would change in kind stays as
+// the layout made it (table.KeyType).
+func (l *Layout) KeepKeyTypes(prev *Layout, existing *table.Table) {
+	for _, k := range l.keys {
+		col := &l.table.Columns[k]
+		if existing != nil && existing.Column(col.Name) != nil {
+			continue // NewLayout kept the existing column's type
+		}
+		pc := prev.keyColumn(col.Name)
+		if pc == nil || pc.Type == col.Type {
+			continue
+		}
+		t, kept := table.KeyType(pc.Type, col.Type, l.ceiling)
+		if t == col.Type || convOf(t) != convOf(col.Type) || t.National != col.Type.National {
+			continue
+		}
+		if kept {
+			l.warnings = append(l.warnings, fmt.Sprintf(keyKeptWarning, l.stream, l.cols[k].path, col.Type, t))
+		}
+		col.Type, l.cols[k].typ = t, t
+	}
+}
+
+// keyColumn returns the key column of that name, or nil.
+func (l *Layout) keyColumn(name string) *table.Column {
+	for _, k := range l.keys {
+		if l.table.Columns[k].Name == name {
+			return &l.table.Columns[k]
+		}
+	}
+	return nil
 }
 
 // KeyIndexes returns the positions of the key columns in key_properties

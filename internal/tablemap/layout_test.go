@@ -280,7 +280,8 @@ func TestLayoutExisting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "Id NUMBER(38,0) NOT NULL, RENAMED VARCHAR2(4000 BYTE), AMOUNT NUMBER(12,4), A_B VARCHAR2(4000 BYTE), LEGACY VARCHAR2(4000 BYTE), " +
+	// The key column keeps NUMBER(10,0): keys never widen (SPEC §5.2).
+	want := "Id NUMBER(10,0) NOT NULL, RENAMED VARCHAR2(4000 BYTE), AMOUNT NUMBER(12,4), A_B VARCHAR2(4000 BYTE), LEGACY VARCHAR2(4000 BYTE), " +
 		"A_B" + table.NameHash("a-b") + " VARCHAR2(4000 BYTE), NEW NUMBER(1)"
 	if got := columnsOf(l.Table()); got != want {
 		t.Errorf("columns\n%s\nwant\n%s", got, want)

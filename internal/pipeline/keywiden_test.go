@@ -1,0 +1,135 @@
+package pipeline_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/target-oracle/target-oracle/internal/memory"
+	"github.com/target-oracle/target-oracle/internal/table"
+)
+
+// keySchema is stream k's SCHEMA with key property k of the given JSON
+// Schema.
+func keySchema(k string) string {
+	return `{"type":"SCHEMA","stream":"k","key_properties":["k"],"schema":{"type":"object","properties":{"k":` + k + `,"v":{"type":"integer"}}}}`
+}
+
+// keyRec is a RECORD of stream k; k is the key's JSON value.
+func keyRec(k string, v int) string {
+	return fmt.Sprintf(`{"type":"RECORD","stream":"k","record":{"k":%s,"v":%d}}`, k, v)
+}
+
+// dbaTimestampKey is a table a DBA made with a TIMESTAMP(3) key.
+func dbaTimestampKey(_ context.Context, schema, name string) (*table.Table, error) {
+	if schema != "DRY_RUN" || name != "K" {
+		return nil, nil
+	}
+	return &table.Table{Schema: "DRY_RUN", Name: "K", PrimaryKey: []string{"K"}, Columns: []table.Column{
+		{Name: "K", Type: table.Type{Kind: table.KindTimestamp, Frac: 3, TZ: true}},
+		{Name: "V", Type: table.IntegerType(), Nullable: true},
+	}}, nil
+}
+
+// A SCHEMA that would widen a key column keeps it (keys never widen,
+// SPEC §5.2; hostile review finding 13): an adopted key column, or one an
+// earlier SCHEMA of the run made, keeps its type, and a key value that
+// does not fit it is invalid input naming the line, the stream, the key
+// and the column's type, found when the row is built, so
+// on_invalid_record applies and the batch's other records commit.
+func TestKeysNeverWidenBySchema(t *testing.T) {
+	long := `"` + strings.Repeat("x", 11) + `"`
+	cases := []struct {
+		name     string
+		catalog  func(context.Context, string, string) (*table.Table, error)
+		slowDDL  bool   // the first SCHEMA's table is not yet made when the next one is read
+		prepare  string // run first on the same engine
+		in       string // the bad record is at line
+		line     int
+		err      string
+		keyType  string
+		keyAfter string // the key column's values after skip or reject
+	}{
+		{name: "string key longer than an adopted VARCHAR2(10 CHAR) key",
+			prepare: input(keySchema(`{"type":"string","maxLength":10}`), keyRec(`"a"`, 0)),
+			in:      input(keySchema(`{"type":"string"}`), keyRec(`"b"`, 1), keyRec(long, 2), state(1), keyRec(`"c"`, 3), state(2)),
+			line:    3, err: `property "k": key value of 11 bytes (11 characters) does not fit its column VARCHAR2(10 CHAR)`,
+			keyType: "VARCHAR2(10 CHAR)", keyAfter: "a,b,c"},
+		{name: "a later SCHEMA of the run with a larger maxLength",
+			slowDDL: true,
+			in: input(keySchema(`{"type":"string","maxLength":10}`), keySchema(`{"type":"string","maxLength":20}`),
+				keyRec(`"b"`, 1), keyRec(long, 2), state(1), keyRec(`"c"`, 3), state(2)),
+			line: 4, err: `property "k": key value of 11 bytes (11 characters) does not fit its column VARCHAR2(10 CHAR)`,
+			keyType: "VARCHAR2(10 CHAR)", keyAfter: "b,c"},
+		{name: "a decimal in an integer key after the schema says number",
+			prepare: input(keySchema(`{"type":"integer"}`), keyRec(`1`, 0)),
+			in:      input(keySchema(`{"type":"number"}`), keyRec(`2`, 1), keyRec(`2.5`, 2), state(1), keyRec(`3`, 3), state(2)),
+			line:    3, err: `property "k": key value 2.5 does not fit its column NUMBER(38,0); keys never widen`,
+			keyType: "NUMBER(38,0)", keyAfter: "1,2,3"},
+		{name: "more scale than an adopted NUMBER(5,2) key",
+			prepare: input(keySchema(`{"type":"string","format":"x-singer.decimal","precision":5,"scale":2}`), keyRec(`"1.25"`, 0)),
+			in: input(keySchema(`{"type":"string","format":"x-singer.decimal","precision":10,"scale":4}`),
+				keyRec(`"2.5"`, 1), keyRec(`"2.125"`, 2), state(1), keyRec(`"3"`, 3), state(2)),
+			line: 3, err: `property "k": key value 2.125 does not fit its column NUMBER(5,2); keys never widen`,
+			keyType: "NUMBER(5,2)", keyAfter: "1.25,2.5,3"},
+		{name: "a finer fraction than an adopted TIMESTAMP(3) key",
+			catalog: dbaTimestampKey,
+			in: input(keySchema(`{"type":"string","format":"date-time"}`), keyRec(`"2025-01-01T00:00:00.123Z"`, 1),
+				keyRec(`"2025-01-01T00:00:00.1234Z"`, 2), state(1), keyRec(`"2025-01-02T00:00:00Z"`, 3), state(2)),
+			line: 3, err: `property "k": key value 2025-01-01T00:00:00.1234Z does not fit its column TIMESTAMP(3) WITH TIME ZONE; keys never widen`,
+			keyType: "TIMESTAMP(3) WITH TIME ZONE", keyAfter: "2025-01-01T00:00:00.123Z,2025-01-02T00:00:00Z"},
+	}
+	for _, c := range cases {
+		for _, policy := range []string{"fail", "skip", "reject"} {
+			t.Run(c.name+" "+policy, func(t *testing.T) {
+				o := memory.Options{KeepRows: true, Now: func() time.Time { return fixedNow }, Catalog: c.catalog}
+				if c.slowDDL {
+					o.ApplyDelay = 50 * time.Millisecond
+				}
+				eng := memory.New(o)
+				if c.prepare != "" {
+					if _, err := run(t, eng, loadConfig(t, ""), c.prepare); err != nil {
+						t.Fatal(err)
+					}
+				}
+				rejects := filepath.Join(t.TempDir(), "rejects.jsonl")
+				states, err := run(t, eng, loadConfig(t, `{"on_invalid_record": "`+policy+`", "reject_path": "`+rejects+`"}`), c.in)
+				want := fmt.Sprintf(`line %d: stream "k": %s`, c.line, c.err)
+				keys := strings.Split(c.keyAfter, ",")
+				if policy == "fail" {
+					wantInputError(t, err, want)
+					if len(states) != 0 {
+						t.Errorf("states %q, want none", states)
+					}
+					keys = keys[:len(keys)-1] // the last record is after the bad one
+				} else {
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(states) == 0 || states[len(states)-1] != `{"n":2}` {
+						t.Errorf("states %q, want the last {\"n\":2}", states)
+					}
+				}
+				wantValues(t, eng, "K", "K", keys...)
+				wantColumnType(t, eng, "K", "K", c.keyType)
+				if policy == "reject" {
+					var r struct {
+						Line   int64  `json:"line"`
+						Stream string `json:"stream"`
+						Error  string `json:"error"`
+					}
+					if err := json.Unmarshal([]byte(readFile(t, rejects)), &r); err != nil {
+						t.Fatal(err)
+					}
+					if r.Line != int64(c.line) || r.Stream != "k" || !strings.Contains(r.Error, c.err) {
+						t.Errorf("rejected %+v, want line %d, stream k, error %q", r, c.line, c.err)
+					}
+				}
+			})
+		}
+	}
+}
