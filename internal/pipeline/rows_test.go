@@ -298,3 +298,109 @@ func TestNumberTextInClobJSON(t *testing.T) {
 		})
 	}
 }
+
+// A number no column or JSON value holds — an undeclared property outside
+// storage_mode json, an ignored one, an ignored path inside a JSON column
+// or document — is never loaded, so Oracle NUMBER's bounds do not apply to
+// it (SPEC §5.2), with and without validate_records (hostile review
+// finding 05). TestLoadedNumbersStayBounded has the other side.
+func TestUnloadedNumbersAreNotBounded(t *testing.T) {
+	bodies := []string{
+		`,"extra":1e250`, // undeclared
+		`,"skip":` + unloadedBig,
+		`,"o":{"k":1,"skip":1e200}`,
+		`,"a":[{"skip":1e-200},{"skip":-` + unloadedBig + `}]`,
+	}
+	for _, mode := range []string{"hybrid", "flattened", "json"} {
+		for _, jsonType := range []string{"clob", "json"} {
+			for _, validate := range []bool{true, false} {
+				t.Run(fmt.Sprintf("%s/%s/validate=%v", mode, jsonType, validate), func(t *testing.T) {
+					settings := fmt.Sprintf(`{"storage_mode":%q,"json_type":%q,"validate_records":%v,%s}`, mode, jsonType, validate, unloadedIgnored)
+					cases := bodies
+					if mode == "json" && jsonType == "json" {
+						cases = cases[1:] // an undeclared member is part of the native JSON document
+					}
+					lines := []string{unloadedSchema}
+					for i, b := range cases {
+						// twice each: the first record of a stream and the one pass after it
+						lines = append(lines, unloadedRecord(2*i+1, b), unloadedRecord(2*i+2, b))
+					}
+					lines = append(lines, `{"type":"STATE","value":{"done":true}}`)
+					eng := newEngine()
+					states, err := run(t, eng, loadConfig(t, settings), input(lines...))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(states) != 1 || states[0] != `{"done":true}` {
+						t.Errorf("states = %q, want the final one", states)
+					}
+					rows := eng.Rows("DRY_RUN.U")
+					if len(rows) != 2*len(cases) {
+						t.Fatalf("%d rows, want %d", len(rows), 2*len(cases))
+					}
+					for _, r := range rows {
+						if r["N"] != "1" && !strings.Contains(r["DATA"], `"n":1`) {
+							t.Errorf("row %s: N = %q, DATA = %q: the loaded property is lost", r["ID"], r["N"], r["DATA"])
+						}
+						for col, v := range r {
+							if strings.Contains(v, "e200") || strings.Contains(v, "e-200") || strings.Contains(v, unloadedBig) || strings.Contains(col, "SKIP") {
+								t.Errorf("row %s: %s = %s: an ignored value was loaded", r["ID"], col, v)
+							}
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// Where a number is loaded — a NUMBER column, a native JSON column or
+// document — Oracle NUMBER's bounds hold; and a property that is not
+// loaded still obeys its schema's own rules (SPEC §5.2, §5.3).
+func TestLoadedNumbersStayBounded(t *testing.T) {
+	for _, c := range []struct {
+		name, settings, body, err string
+		unvalidated               bool // refused with validate_records false too
+	}{
+		{"NUMBER column", `"json_type":"clob"`, `,"n2":1e200`, `property "n2": `, true},
+		{"flattened NUMBER column", `"storage_mode":"flattened","json_type":"clob"`, `,"o":{"k":` + unloadedBig + `}`, `property "o.k": `, true},
+		{"undeclared member of a native JSON column", `"json_type":"json"`, `,"o":{"x":1e200}`, `property "o.x": 1e200 is not a valid number`, false},
+		{"undeclared member of a native JSON document", `"storage_mode":"json","json_type":"json"`, `,"extra":1e200`, `property "extra": 1e200 is not a valid number`, false},
+		{"ignored property's maximum", `"json_type":"clob"`, `,"capped":1e300`, `property "capped": 1e300 is greater than the maximum 5`, false},
+	} {
+		for _, validate := range []bool{true, false} {
+			if !validate && !c.unvalidated {
+				continue
+			}
+			t.Run(fmt.Sprintf("%s/validate=%v", c.name, validate), func(t *testing.T) {
+				settings := fmt.Sprintf(`{%s,"validate_records":%v,%s}`, c.settings, validate, unloadedIgnored)
+				in := input(unloadedSchema, unloadedRecord(1, ""), `{"type":"STATE","value":{"one":1}}`, unloadedRecord(2, c.body), unloadedRecord(3, c.body))
+				eng := newEngine()
+				states, err := run(t, eng, loadConfig(t, settings), in)
+				wantInputError(t, err, c.err)
+				if got := ids(eng, "U"); got != "1" {
+					t.Errorf("rows %q, want only 1", got)
+				}
+				if len(states) != 1 || states[0] != `{"one":1}` {
+					t.Errorf("states = %q, want only the one before the refused record", states)
+				}
+			})
+		}
+	}
+}
+
+// The stream of TestUnloadedNumbersAreNotBounded and
+// TestLoadedNumbersStayBounded.
+const (
+	unloadedBig    = "123456789012345678901234567890123456789012" // 42 significant digits
+	unloadedSchema = `{"type":"SCHEMA","stream":"u","key_properties":["id"],"schema":{"type":"object","properties":{` +
+		`"id":{"type":"integer"},"n":{"type":["null","number"]},"n2":{"type":["null","number"]},"skip":{"type":["null","number"]},` +
+		`"capped":{"type":["null","number"],"maximum":5},` +
+		`"o":{"type":["null","object"],"properties":{"k":{"type":["null","integer"]},"skip":{"type":["null","number"]}}},` +
+		`"a":{"type":["null","array"],"items":{"type":"object","properties":{"skip":{"type":"number"}}}}}}}`
+	unloadedIgnored = `"ignored_columns":["skip","capped","o.skip","a.skip"]`
+)
+
+func unloadedRecord(id int, body string) string {
+	return fmt.Sprintf(`{"type":"RECORD","stream":"u","record":{"id":%d,"n":1%s}}`, id, body)
+}

@@ -21,7 +21,7 @@ func TestCacheSharesCompiledPartsOnly(t *testing.T) {
 	if a == b || a.Root != b.Root || a.validator != b.validator || a.fast != b.fast {
 		t.Fatalf("a repeated text: want the same compiled parts in two Schemas (%p %p)", a, b)
 	}
-	a.KeepNumberText([][]string{{"doc"}}, nil)
+	a.KeepNumberText(NumberPaths{Inside: [][]string{{"doc"}}})
 	if b.asText != nil {
 		t.Fatal("KeepNumberText on one schema changed the other")
 	}

@@ -11,7 +11,7 @@ import (
 func TestKeepNumberText(t *testing.T) {
 	const big = "123456789012345678901234567890123456789012345"
 	sch := mustCompile(t, `{"type":"object","properties":{"j":{},"t":{"type":["string","object"]},"n":{"type":"number"},"o":{"type":"object","properties":{"m":{"type":"integer"}}}}}`)
-	sch.KeepNumberText([][]string{{"j"}, {"t"}, {"o", "m"}}, [][]string{{"j"}})
+	sch.KeepNumberText(NumberPaths{Inside: [][]string{{"j"}, {"t"}, {"o", "m"}}, Bare: [][]string{{"j"}}})
 	for _, c := range []struct{ record, want string }{
 		{`{"j":` + big + `}`, ""},
 		{`{"j":{"a":[` + big + `,1e400]}}`, ""},
@@ -27,7 +27,7 @@ func TestKeepNumberText(t *testing.T) {
 	} {
 		checkErr(t, sch.ValidateRaw([]byte(c.record)), c.want)
 	}
-	sch.KeepNumberText(nil, nil)
+	sch.KeepNumberText(NumberPaths{})
 	checkErr(t, sch.ValidateRaw([]byte(`{"j":`+big+`}`)), `property "j": `+big+` is not a valid number: 45 significant digits, at most 38 expected`)
 }
 
@@ -87,4 +87,37 @@ func numberInfo(text []byte) (info value.NumberInfo, ok, sure bool) {
 		}
 	}
 	return numberFacts(text, dot, exp)
+}
+
+// Unloaded paths and the undeclared members of open objects are not
+// bounded by Oracle NUMBER; the schema's own rules still hold there, and
+// an array passes the names below its path on to its elements (hostile
+// review finding 05).
+func TestKeepNumberTextUnloaded(t *testing.T) {
+	const big = "123456789012345678901234567890123456789012345"
+	sch := mustCompile(t, `{"type":"object","properties":{"n":{"type":"number"},"skip":{"type":"number"},"capped":{"type":"number","maximum":5},`+
+		`"j":{"type":"object","properties":{"m":{"type":"number"}}},"a":{"type":"array","items":{"type":"object"}},"f":{"type":"object","properties":{"k":{"type":"number"}}}}}`)
+	sch.KeepNumberText(NumberPaths{
+		Unloaded: [][]string{{"skip"}, {"capped"}, {"j", "m"}, {"a", "x"}},
+		Open:     [][]string{nil, {"f"}},
+		Loaded:   [][]string{{"n"}, {"j"}, {"a"}, {"f", "k"}},
+	})
+	for _, c := range []struct{ record, want string }{
+		{`{"skip":` + big + `}`, ""},
+		{`{"extra":1e200,"more":{"x":[1e-200]}}`, ""},
+		{`{"j":{"m":1e200}}`, ""},
+		{`{"a":[{"x":1e200},{"x":[{"y":1e200}]}]}`, ""},
+		{`{"a":[[{"x":1e200}]]}`, `property "a.0": an array is not of type object`},
+		{`{"f":{"k":1,"z":1e200}}`, ""},
+		// loaded: bounded
+		{`{"n":1e200}`, `property "n": 1e200 is not a valid number: magnitude 1e126 or more, less expected`},
+		{`{"j":{"o":1e200}}`, `property "j.o": 1e200 is not a valid number: magnitude 1e126 or more, less expected`},
+		{`{"a":[{"y":1e200}]}`, `property "a.0.y": 1e200 is not a valid number: magnitude 1e126 or more, less expected`},
+		{`{"f":{"k":1e200}}`, `property "f.k": 1e200 is not a valid number: magnitude 1e126 or more, less expected`},
+		// the schema's rules, and the validator's limits, still hold
+		{`{"capped":1e200}`, `property "capped": 1e200 is greater than the maximum 5`},
+		{`{"extra":1e10000}`, `property "extra": 1e10000 has an exponent of more than 4 digits`},
+	} {
+		checkErr(t, sch.ValidateRaw([]byte(c.record)), c.want)
+	}
 }

@@ -83,35 +83,81 @@ func cutMessage(m string) string {
 	return m[:cut] + fmt.Sprintf("… (%d more bytes)", len(m)-cut)
 }
 
-// KeepNumberText tells Validate (and ValidateRaw) where the record's
-// numbers are kept as text as received — CLOB JSON columns and documents
-// (SPEC §5.3) — so that Oracle NUMBER's bounds (value.CheckNumber) do not
-// apply to them: every number below a path of inside (in its objects and
-// arrays; the empty path is the whole record), and a number standing at a
-// path of bare itself. Such numbers must still be at most MaxNumberText
-// characters with an exponent of at most maxTextExponentDigits digits, so
-// that the validator library can compare them. Paths are property names
-// from the record root; the call replaces the earlier one. Not safe to
-// call while the schema validates.
-func (s *Schema) KeepNumberText(inside, bare [][]string) {
-	if len(inside) == 0 && len(bare) == 0 {
+// NumberPaths says where a record's numbers are not bounded by Oracle
+// NUMBER (value.CheckNumber), for KeepNumberText. Paths are property names
+// from the record root; an array passes the names below its path on to
+// its elements, as ignored_columns does ("items.price" is the price of
+// every element of items).
+type NumberPaths struct {
+	// Inside are the paths whose objects and arrays are kept as text as
+	// received (SPEC §5.3: CLOB JSON columns and documents; the empty
+	// path is the whole record): every number below them is. Bare are
+	// those where a number standing at the path itself keeps its text
+	// too.
+	Inside, Bare [][]string
+	// Unloaded are the paths whose values are never loaded anywhere
+	// (ignored_columns): no number at or below them is bounded.
+	Unloaded [][]string
+	// Open are the objects whose members are loaded only where named in
+	// Loaded or in the lists above: any other member is not loaded (the
+	// undeclared properties of a record whose properties are columns).
+	Open, Loaded [][]string
+}
+
+// KeepNumberText tells Validate (and ValidateRaw) where Oracle NUMBER's
+// bounds (value.CheckNumber) do not apply to a record's numbers (see
+// NumberPaths): numbers kept as text as received, and numbers never
+// loaded. Such numbers must still be at most MaxNumberText characters with
+// an exponent of at most maxTextExponentDigits digits, so that the
+// validator library can compare them, and the schema's own rules still
+// hold. The call replaces the earlier one. Not safe to call while the
+// schema validates.
+func (s *Schema) KeepNumberText(p NumberPaths) {
+	if len(p.Inside)+len(p.Bare)+len(p.Unloaded)+len(p.Open) == 0 {
 		s.asText = nil
 		return
 	}
 	t := &textPaths{}
-	for _, p := range inside {
-		t.at(p).inside = true
+	for _, q := range p.Inside {
+		t.at(q).inside = true
 	}
-	for _, p := range bare {
-		t.at(p).bare = true
+	for _, q := range p.Bare {
+		t.at(q).bare = true
 	}
+	for _, q := range p.Unloaded {
+		n := t.at(q)
+		n.inside, n.bare = true, true
+	}
+	for _, q := range p.Open {
+		t.at(q).open = true
+	}
+	for _, q := range p.Loaded {
+		t.at(q)
+	}
+	t.linkElements()
 	s.asText = t
 }
 
-// textPaths is a tree of property names: where numbers keep their text.
+// textPaths is a tree of property names: where numbers are not bounded.
+// open: a member not in next is not bounded (see NumberPaths.Open); elem
+// is what element returns.
 type textPaths struct {
-	inside, bare bool
-	next         map[string]*textPaths
+	inside, bare, open bool
+	next               map[string]*textPaths
+	elem               *textPaths
+}
+
+// linkElements sets elem below t: an element of an array at a node has
+// the node's names below it, and neither its open nor its bare.
+func (t *textPaths) linkElements() {
+	if len(t.next) == 0 {
+		return
+	}
+	t.elem = &textPaths{next: t.next}
+	t.elem.elem = t.elem // an array in an array
+	for _, n := range t.next {
+		n.linkElements()
+	}
 }
 
 func (t *textPaths) at(path []string) *textPaths {
@@ -141,15 +187,25 @@ func (t *textPaths) member(name string) *textPaths {
 	case t.inside:
 		return allText
 	}
-	return t.next[name]
-}
-
-// element returns the paths at an element of an array at t.
-func (t *textPaths) element() *textPaths {
-	if t != nil && t.inside {
+	if n, ok := t.next[name]; ok {
+		return n
+	}
+	if t.open {
 		return allText
 	}
 	return nil
+}
+
+// element returns the paths at an element of an array at t: the names
+// below t apply to the element's members (see NumberPaths).
+func (t *textPaths) element() *textPaths {
+	switch {
+	case t == nil:
+		return nil
+	case t.inside:
+		return allText
+	}
+	return t.elem
 }
 
 // maxTextExponentDigits bounds the exponent of a number kept as text: the

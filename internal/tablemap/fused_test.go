@@ -186,6 +186,10 @@ func FuzzRowOnePass(f *testing.F) {
 	}
 	f.Add(onePassSchemas[0], []byte(onePassRecords[0]), uint8(1))
 	f.Add(onePassSchemas[1], []byte(onePassRecords[5]), uint8(2))
+	// Unloaded numbers beyond Oracle NUMBER (undeclared, ignored, ignored
+	// inside JSON), with native JSON and ignored columns (mode 3 and up).
+	f.Add(onePassSchemas[0], []byte(`{"id":1,"customer":1e200,"address":{"street":"s","zip":1e-200},"x":-1e300}`), uint8(4))
+	f.Add(onePassSchemas[3], []byte(`{"n":1,"j":{"x":1e200,"p":[{"n":1e200}]},"y":123456789012345678901234567890123456789012}`), uint8(9))
 	modes := []string{table.ModeHybrid, table.ModeFlattened, table.ModeJSON}
 	type key struct {
 		schema string
@@ -193,12 +197,18 @@ func FuzzRowOnePass(f *testing.F) {
 	}
 	pairs := map[key]*onePassPair{}
 	f.Fuzz(func(t *testing.T, schemaText string, record []byte, mode uint8) {
-		mode %= uint8(len(modes))
+		// mode: the storage mode, then whether some paths of the seed
+		// schemas are ignored, then whether JSON columns are native.
+		mode %= uint8(4 * len(modes))
+		opts := table.Options{StorageMode: modes[mode%3], JSONNative: mode/6 == 1}
+		if mode/3%2 == 1 {
+			opts.IgnoredColumns = []string{"customer", "address.zip", "tags", "j.x", "j.p.n", "a.b", "o.p", "n"}
+		}
 		valid := readerGives(record)
 		k := key{schemaText, mode}
 		p, ok := pairs[k]
 		if !ok {
-			p, _ = newOnePassPair(t, schemaText, nil, table.Options{StorageMode: modes[mode]})
+			p, _ = newOnePassPair(t, schemaText, nil, opts)
 			if len(pairs) < 1000 {
 				pairs[k] = p
 			}

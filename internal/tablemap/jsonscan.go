@@ -3,6 +3,7 @@ package tablemap
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/target-oracle/target-oracle/internal/jsonscan"
@@ -107,6 +108,20 @@ func (t *trie) child(key string) *trie {
 		return nil
 	}
 	return t.kids[key]
+}
+
+// paths appends to out the paths t removes, each after prefix.
+func (t *trie) paths(prefix []string, out [][]string) [][]string {
+	if t == nil {
+		return out
+	}
+	if t.drop {
+		return append(out, prefix)
+	}
+	for k, kid := range t.kids {
+		out = kid.paths(append(slices.Clip(prefix), k), out)
+	}
+	return out
 }
 
 // appendFiltered appends the compact form of the value starting at b[i]

@@ -726,29 +726,59 @@ func (l *Layout) keyColumn(name string) *table.Column {
 // order. The caller must not modify the slice.
 func (l *Layout) KeyIndexes() []int { return l.keys }
 
-// NumberTextPaths says where the layout keeps a record's numbers as text
-// as received (SPEC §5.3), for schema.KeepNumberText: inside are the
-// property paths whose objects and arrays are stored as compact JSON text
-// (CLOB JSON, CLOB and VARCHAR2 columns; the empty path for a CLOB JSON
-// document), bare those where a number itself keeps its text too (CLOB
-// JSON columns). NUMBER columns, and native JSON columns, which hold
-// numbers in Oracle's canonical form, are bounded by Oracle NUMBER.
-func (l *Layout) NumberTextPaths() (inside, bare [][]string) {
+// NumberTextPaths says where Oracle NUMBER's bounds do not apply to a
+// record's numbers, for schema.KeepNumberText. Inside are the property
+// paths whose objects and arrays are stored as compact JSON text (CLOB
+// JSON, CLOB and VARCHAR2 columns; the empty path for a CLOB JSON
+// document), Bare those where a number itself keeps its text too (CLOB
+// JSON columns) (SPEC §5.3). Unloaded and Open are the values never loaded
+// anywhere (SPEC §5.2: only a stored number must fit NUMBER): ignored
+// properties, ignored paths inside JSON columns and documents, and the
+// undeclared members of the objects whose members are columns (the record
+// outside storage_mode json, flattened objects). NUMBER columns, native
+// JSON columns and documents, which hold numbers in Oracle's canonical
+// form, are bounded by Oracle NUMBER.
+func (l *Layout) NumberTextPaths() schema.NumberPaths {
+	var p schema.NumberPaths
 	for i, c := range l.table.Columns {
 		clobJSON := c.Type.Kind == table.KindJSON && c.Type.JSONAsClob
 		switch {
 		case i == l.doc:
 			if clobJSON {
-				inside = append(inside, nil)
+				p.Inside = append(p.Inside, nil)
+			} else {
+				p.Unloaded = l.docTrie.paths(nil, p.Unloaded)
 			}
 		case c.Role != table.RoleProperty || l.cols[i].conv == convNone:
 		case clobJSON:
-			inside, bare = append(inside, c.Source), append(bare, c.Source)
+			p.Inside, p.Bare = append(p.Inside, c.Source), append(p.Bare, c.Source)
 		case l.cols[i].conv == convText, l.cols[i].conv == convVector:
 			// A vector's elements are rounded to its format, not held
 			// as NUMBER: Oracle NUMBER's bounds do not apply.
-			inside = append(inside, c.Source)
+			p.Inside = append(p.Inside, c.Source)
+		case l.cols[i].conv == convJSON:
+			p.Unloaded = l.cols[i].filter.paths(c.Source, p.Unloaded)
 		}
 	}
-	return inside, bare
+	if l.doc < 0 {
+		l.root.numberPaths(nil, &p)
+	}
+	return p
+}
+
+// numberPaths adds to p what the members of an object at path (op) feed:
+// an undeclared or ignored member feeds nothing (Open, Unloaded).
+func (op *objPlan) numberPaths(path []string, p *schema.NumberPaths) {
+	p.Open = append(p.Open, path)
+	for i, e := range op.entries {
+		at := append(slices.Clip(path), op.names[i])
+		switch {
+		case e.child != nil:
+			op.entries[i].child.numberPaths(at, p)
+		case e.col >= 0 || e.needsDeleted:
+			p.Loaded = append(p.Loaded, at)
+		default:
+			p.Unloaded = append(p.Unloaded, at)
+		}
+	}
 }
