@@ -3,6 +3,7 @@ package pipeline
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/target-oracle/target-oracle/internal/engine"
@@ -86,8 +87,9 @@ func (p *pipeline) tableFor(s *stream) (*table.Table, error) {
 			// The name is free, or a table without a comment: the stream's
 			// own table may still be the suffixed one from a run when the
 			// name was another stream's (whose table is gone since, or
-			// was made by hand). A comment naming the stream wins.
-			if own, err := p.ownSuffixedTable(s); err != nil || own != nil {
+			// was made by hand), or the table of a run with the other
+			// identifier_case. A comment naming the stream wins.
+			if own, err := p.ownTableElsewhere(s, base); err != nil || own != nil {
 				return own, err
 			}
 		}
@@ -138,11 +140,54 @@ func (p *pipeline) checkSchema(s *stream) error {
 	return nil
 }
 
-// ownSuffixedTable returns the stream's first suffixed table when it
-// exists, its comment names the stream and no other stream of this run
-// took it; nil otherwise. It claims the table it returns.
-func (p *pipeline) ownSuffixedTable(s *stream) (*table.Table, error) {
-	name := table.CollidingTableName(s.name, &s.opts, 1)
+// ownTableElsewhere returns the stream's table under a name other than
+// its generated one base, found by the comment naming the stream (SPEC
+// §5.1): the generated name under the other identifier_case (a run with
+// upper made ORDERS, this run with preserve generates orders; Oracle's
+// quoted names differ by case), then the first suffixed name under this
+// case and under the other. nil when none exists. A table under the other
+// case is adopted with a warning: new columns follow this run's case,
+// existing ones are matched by comment, exact name, then case-insensitively.
+func (p *pipeline) ownTableElsewhere(s *stream, base string) (*table.Table, error) {
+	other := s.opts
+	other.IdentifierUpper = !other.IdentifierUpper
+	otherBase, err := table.TableName(s.name, &other)
+	if err != nil {
+		return nil, err
+	}
+	// Each name once, in order; true: under the other identifier_case.
+	var names []string
+	otherCase := map[string]bool{}
+	add := func(name string, alt bool) {
+		if name != base && !slices.Contains(names, name) {
+			names = append(names, name)
+			otherCase[name] = alt
+		}
+	}
+	add(otherBase, true)
+	add(table.CollidingTableName(s.name, &s.opts, 1), false)
+	add(table.CollidingTableName(s.name, &other, 1), true)
+	for _, name := range names {
+		t, err := p.ownTable(s, name)
+		if err != nil || t == nil {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if otherCase[name] {
+			p.log.Warn("adopting the table whose comment names the stream, made with the other identifier_case: its name differs from the one this run generates",
+				"stream", s.name, "table", t.QualifiedName(), "generated", s.opts.Schema+"."+base, "identifier_case", identifierCase(s.opts.IdentifierUpper))
+		}
+		return t, nil
+	}
+	return nil, nil
+}
+
+// ownTable returns the table name when it exists, its comment names the
+// stream and no other stream of this run took it; nil otherwise. It claims
+// the table it returns.
+func (p *pipeline) ownTable(s *stream, name string) (*table.Table, error) {
 	if other := p.tableClaims[s.opts.Schema+"."+name]; other != "" && other != s.name {
 		return nil, nil
 	}
@@ -152,6 +197,13 @@ func (p *pipeline) ownSuffixedTable(s *stream) (*table.Table, error) {
 	}
 	p.claimTable(s, name)
 	return t, nil
+}
+
+func identifierCase(upper bool) string {
+	if upper {
+		return "upper"
+	}
+	return "preserve"
 }
 
 func (p *pipeline) describeFor(s *stream, name string) (*table.Table, error) {
