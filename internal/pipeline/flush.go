@@ -252,6 +252,9 @@ func (p *pipeline) complete(r jobResult) {
 // work runs one job on a worker goroutine.
 func (p *pipeline) work(j *job) {
 	defer p.wg.Done()
+	if p.o.BeforeJob != nil {
+		p.o.BeforeJob(j.name)
+	}
 	start := time.Now()
 	res, err := p.runJob(p.workCtx, j)
 	if j.kind == jobBatch {

@@ -72,6 +72,13 @@ type Options struct {
 	// any before it and than longLineReport (the memory limit counts 2 ×
 	// the longest line, SPEC §10).
 	LongLine func(bytes int)
+	// BeforeJob, when set, is called on the worker before each job runs,
+	// with the job's stream. The seeded simulation (internal/sim) orders
+	// workers through it: a job that needs no database call (its table
+	// known and unchanged) would otherwise finish while the coordinator
+	// reads on, and whether its result or the next input came first would
+	// be the Go scheduler's choice, not the seed's.
+	BeforeJob func(stream string)
 }
 
 // longLineReport is the size under which lines are not reported to
@@ -269,6 +276,16 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 		// until the next tick with neither input nor a job to wake it.
 		if p.buffered >= p.cfg.MaxBufferedBytes && p.flushLargest() {
 			continue
+		}
+		// A finished job wins over input that is ready too (select would
+		// pick at random): the same input and the same order of job ends
+		// give the same run, and a commit's state is written before more
+		// input is buffered.
+		select {
+		case r := <-p.results:
+			p.complete(r)
+			continue
+		default:
 		}
 		var msgs <-chan readChunk
 		if p.buffered < p.cfg.MaxBufferedBytes {

@@ -316,6 +316,11 @@ func (t *trial) pipeline(ctx context.Context, db database, c *control, in string
 		StateOut: w,
 		Now:      func() time.Time { return Now },
 		Stop:     c.stop,
+		BeforeJob: func(stream string) {
+			if c.sched != nil {
+				c.sched.pass("job " + stream)
+			}
+		},
 	})
 }
 
