@@ -657,3 +657,41 @@ func TestRegexRewriteSparesData(t *testing.T) {
 		}
 	}
 }
+
+// PlainNumberAt hands the row builder the scan of the number Check just
+// accepted, and nothing for a value Check did not scan as a number, even
+// where an earlier Check scanned one at the same place.
+func TestPlainNumberAt(t *testing.T) {
+	s := mustCompile(t, `{"type": ["string", "number"]}`)
+	root, ok := s.FastRoot()
+	if !ok {
+		t.Fatal("no fast plan")
+	}
+	var c Checker
+	for _, tc := range []struct {
+		in      string
+		dot     int
+		isPlain bool
+	}{
+		{`12.50`, 2, true},
+		{`-7`, -1, true},
+		{`"12.50"`, 0, false}, // a string at the same place as the number before
+		{`1.5e3`, 0, false},
+		{`1234567890123456789012345678901234567.8`, 0, false}, // 39 bytes: AppendCanonicalNumber decides
+		{`0.000`, 1, true},
+		{`1234567`, -1, true},
+		{`"12345"`, 0, false}, // as long as the number before: only Check's reset tells them apart
+	} {
+		end, ok := c.Check(root, []byte(tc.in), 0, 2)
+		if !ok || end != len(tc.in) {
+			t.Fatalf("Check(%s) = %d, %v", tc.in, end, ok)
+		}
+		dot, plain := c.PlainNumberAt(0, end)
+		if plain != tc.isPlain || plain && dot != tc.dot {
+			t.Errorf("PlainNumberAt after %s = %d, %v; want %d, %v", tc.in, dot, plain, tc.dot, tc.isPlain)
+		}
+		if _, plain := c.PlainNumberAt(0, end-1); plain {
+			t.Errorf("PlainNumberAt(0, %d) after %s: another value's end accepted", end-1, tc.in)
+		}
+	}
+}

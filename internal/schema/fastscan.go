@@ -32,10 +32,16 @@ const (
 // the index of the first byte of a value and returns the index after it;
 // a false result is a rejection, or with unsure set, no decision.
 type walker struct {
-	b       []byte
-	depth   int
-	unsure  bool
-	scratch [128]byte // unescaped keys and strings, when they fit
+	b      []byte
+	depth  int
+	unsure bool
+	// The number scanned last: its start (-1 when none since Check
+	// began), end, the index of its '.' (start-1 when none) and whether
+	// it has an exponent. Checker.PlainNumberAt hands them to the row
+	// builder, which then need not scan the number again.
+	numStart, numEnd, numDot int
+	numExp                   bool
+	scratch                  [128]byte // unescaped keys and strings, when they fit
 }
 
 func fastValid(root *fnode, b []byte) fastResult {
@@ -467,6 +473,7 @@ func (w *walker) number(n *fnode, i int) (int, bool) {
 	if end < 0 {
 		return w.syntax(i)
 	}
+	w.numStart, w.numEnd, w.numDot, w.numExp = i, end, dot, exp
 	var info value.NumberInfo
 	if !exp && end-i <= value.MaxSignificantDigits {
 		// numberFacts' plain case, inline: valid, and only the scale to

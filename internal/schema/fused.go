@@ -1,5 +1,7 @@
 package schema
 
+import "github.com/target-oracle/target-oracle/internal/value"
+
 // The one-pass path: the table's row builder walks a record's objects itself
 // to fill its column buffers, and validates each member's value with the
 // fast plan's node for it as it goes, so a record is walked once instead of
@@ -81,13 +83,30 @@ type Checker struct{ w walker }
 // past singer.MaxDepth is undecided, as the reader refuses it.
 func (c *Checker) Check(n Node, b []byte, i, depth int) (end int, ok bool) {
 	w := &c.w
-	w.b, w.depth, w.unsure = b, depth, false
+	w.b, w.depth, w.unsure, w.numStart = b, depth, false, -1
 	if n.f == nil {
 		end, ok = w.skip(i)
 	} else {
 		end, ok = w.value(n.f, i)
 	}
 	return end, ok && !w.unsure
+}
+
+// PlainNumberAt reports whether the value Check last accepted in b holds,
+// at b[i], a number matching the JSON grammar without an exponent and of
+// at most value.MaxSignificantDigits bytes, and returns the index of its
+// '.' relative to i (-1 when it has none): the facts
+// value.AppendPlainNumber needs, so that the caller does not scan the
+// number again. It reports false for anything else (a string, a number
+// with an exponent, or one Check did not scan), leaving the caller to
+// value.AppendCanonicalNumber. Valid only until the next Check, and only
+// after a Check that returned ok.
+func (c *Checker) PlainNumberAt(i, end int) (dot int, ok bool) {
+	w := &c.w
+	if w.numStart != i || w.numEnd != end || w.numExp || end-i > value.MaxSignificantDigits {
+		return 0, false
+	}
+	return w.numDot - i, true
 }
 
 // WithoutDateTime returns n minus its "format": "date-time" assertion, for

@@ -57,6 +57,9 @@ type Layout struct {
 
 	needsDeleted bool // the record carries an undeclared _sdc_deleted_at the table has no column for
 
+	seqHigh     int64  // _sdc_sequence / 1e9 of the last row, 0 before the first (appendSequence)
+	seqHighText []byte // seqHigh's decimal text
+
 	bin      []byte   // decoded binary values (binary)
 	warnings []string // what the mapping chose that the user should know (Warnings)
 }

@@ -2,6 +2,9 @@ package tablemap
 
 import (
 	"errors"
+	"math"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -250,6 +253,24 @@ func BenchmarkRow(b *testing.B) {
 	for b.Loop() {
 		if err := l.Row(rec, meta, row, stats, nil); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// appendSequence keeps the high digits of the last value: every value,
+// in any order, still gets the text strconv gives it.
+func TestAppendSequence(t *testing.T) {
+	var l Layout
+	vs := []int64{1, 999_999_999, 1_000_000_000, 1_764_000_000_000_000_000, 1_764_000_000_000_000_001,
+		1_764_000_000_999_999_999, 1_764_000_001_000_000_000, 1_764_000_000_000_000_007, 1_000_000_001,
+		math.MaxInt64, 42, -5, math.MinInt64, 1_764_000_001_000_000_123}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 1000 {
+		vs = append(vs, rng.Int64())
+	}
+	for _, v := range vs {
+		if got, want := string(l.appendSequence([]byte("x"), v)), "x"+strconv.FormatInt(v, 10); got != want {
+			t.Fatalf("appendSequence(%d) = %q, want %q", v, got, want)
 		}
 	}
 }

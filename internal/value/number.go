@@ -289,10 +289,10 @@ func appendPlain(dst, text []byte) ([]byte, NumberInfo, bool) {
 		i = 1
 	}
 	intStart := i
-	for i < len(text) && text[i] >= '0' && text[i] <= '9' {
+	for i < len(text) && text[i]-'0' <= 9 {
 		i++
 	}
-	intEnd, end := i, i
+	intEnd := i
 	if i == intStart || i-intStart > 1 && text[intStart] == '0' {
 		return dst, NumberInfo{}, false
 	}
@@ -300,12 +300,42 @@ func appendPlain(dst, text []byte) ([]byte, NumberInfo, bool) {
 		if text[i] != '.' {
 			return dst, NumberInfo{}, false
 		}
-		for i++; i < len(text) && text[i] >= '0' && text[i] <= '9'; i++ {
+		for i++; i < len(text) && text[i]-'0' <= 9; i++ {
 		}
 		if i != len(text) || i == intEnd+1 {
 			return dst, NumberInfo{}, false
 		}
-		for end = i; text[end-1] == '0'; end-- {
+	}
+	out, info := appendPlainDecimal(dst, text, intStart, intEnd)
+	return out, info, true
+}
+
+// AppendPlainNumber is AppendCanonicalNumber for text a caller has already
+// matched to the JSON number grammar, without an exponent and of at most
+// MaxSignificantDigits bytes, with its '.' at dot (-1 when it has none):
+// the validator's scan found both, so the text is not scanned again. Other
+// text must go to AppendCanonicalNumber.
+func AppendPlainNumber(dst, text []byte, dot int) ([]byte, NumberInfo) {
+	intStart := 0
+	if text[0] == '-' {
+		intStart = 1
+	}
+	intEnd := dot
+	if dot < 0 {
+		intEnd = len(text)
+	}
+	return appendPlainDecimal(dst, text, intStart, intEnd)
+}
+
+// appendPlainDecimal appends the canonical form of text, a plain JSON
+// decimal whose integer digits are text[intStart:intEnd] (then '.' and at
+// least one digit, or the end): trailing fractional zeros and a bare '.'
+// dropped, "-0" → "0". One rule for appendPlain and AppendPlainNumber.
+func appendPlainDecimal(dst, text []byte, intStart, intEnd int) ([]byte, NumberInfo) {
+	end := len(text)
+	if end > intEnd {
+		for text[end-1] == '0' {
+			end--
 		}
 		if text[end-1] == '.' {
 			end--
@@ -313,7 +343,7 @@ func appendPlain(dst, text []byte) ([]byte, NumberInfo, bool) {
 	}
 	zeroInt := intEnd-intStart == 1 && text[intStart] == '0'
 	if zeroInt && end == intEnd {
-		return append(dst, '0'), NumberInfo{Integer: true}, true
+		return append(dst, '0'), NumberInfo{Integer: true}
 	}
 	var info NumberInfo
 	if !zeroInt {
@@ -323,7 +353,7 @@ func appendPlain(dst, text []byte) ([]byte, NumberInfo, bool) {
 		info.Scale = end - intEnd - 1
 	}
 	info.Integer = info.Scale == 0
-	return append(dst, text[:end]...), info, true
+	return append(dst, text[:end]...), info
 }
 
 // CheckNumber validates number text like CanonicalNumber without producing

@@ -3,6 +3,7 @@ package value
 import (
 	"errors"
 	"math/big"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -176,6 +177,13 @@ func FuzzCanonicalNumber(f *testing.F) {
 		if fast, finfo, ok := appendPlain([]byte("x"), []byte(s)); ok && (err != nil || string(fast) != "x"+canon || finfo != info) {
 			t.Fatalf("%q: appendPlain %q, %+v; CanonicalNumber %q, %+v, %v", s, fast, finfo, canon, info, err)
 		}
+		if dot, ok := plainGrammar(s); ok {
+			// What the validator's scan hands the row builder.
+			fast, finfo := AppendPlainNumber([]byte("x"), []byte(s), dot)
+			if err != nil || string(fast) != "x"+canon || finfo != info {
+				t.Fatalf("%q: AppendPlainNumber %q, %+v; CanonicalNumber %q, %+v, %v", s, fast, finfo, canon, info, err)
+			}
+		}
 		if err != nil {
 			return
 		}
@@ -214,5 +222,42 @@ func BenchmarkCanonicalNumber(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// plainGrammar is an independent check of AppendPlainNumber's
+// precondition: s matches -?(0|[1-9][0-9]*)(\.[0-9]+)? in at most
+// MaxSignificantDigits bytes; dot is the index of its '.', or -1.
+func plainGrammar(s string) (dot int, ok bool) {
+	if len(s) == 0 || len(s) > MaxSignificantDigits || !plainRE.MatchString(s) {
+		return 0, false
+	}
+	return strings.IndexByte(s, '.'), true
+}
+
+var plainRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?$`)
+
+func TestAppendPlainNumber(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		info     NumberInfo
+	}{
+		{"0", "0", NumberInfo{Integer: true}},
+		{"-0", "0", NumberInfo{Integer: true}},
+		{"-0.000", "0", NumberInfo{Integer: true}},
+		{"0.050", "0.05", NumberInfo{Scale: 2}},
+		{"-12.340", "-12.34", NumberInfo{IntDigits: 2, Scale: 2}},
+		{"10.000", "10", NumberInfo{IntDigits: 2, Integer: true}},
+		{"837186", "837186", NumberInfo{IntDigits: 6, Integer: true}},
+		{"36177.24", "36177.24", NumberInfo{IntDigits: 5, Scale: 2}},
+	} {
+		dot, ok := plainGrammar(tc.in)
+		if !ok {
+			t.Fatalf("%q: not plain", tc.in)
+		}
+		got, info := AppendPlainNumber(nil, []byte(tc.in), dot)
+		if string(got) != tc.want || info != tc.info {
+			t.Errorf("AppendPlainNumber(%q) = %q, %+v; want %q, %+v", tc.in, got, info, tc.want, tc.info)
+		}
 	}
 }
