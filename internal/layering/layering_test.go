@@ -2,7 +2,9 @@
 // project's packages (docs/architecture.md, "Layers"): the table model, the
 // engine interface, the SQL renderer and both engines never depend on the
 // Singer reader or the JSON Schema library, so that they can be read,
-// tested and changed without them.
+// tested and changed without them; and the BATCH file readers sit between
+// the reader and the pipeline: they import the reader, and neither the
+// pipeline, the validator nor an engine.
 package layering
 
 import (
@@ -27,6 +29,10 @@ var forbidden = map[string][]string{
 	"internal/oracle":      {"internal/singer", "internal/schema"},
 	"internal/oracle/fake": {"internal/singer", "internal/schema"},
 	"internal/memory":      {"internal/singer", "internal/schema"},
+	// Data flows one way: the reader parses a BATCH message, batchfile
+	// reads its files, the pipeline validates and loads their rows.
+	"internal/singer":    {"internal/batchfile"},
+	"internal/batchfile": {"internal/pipeline", "internal/schema", "internal/engine", "internal/memory", "internal/oracle"},
 }
 
 // TestImportRule walks each package's imports within the module, as the

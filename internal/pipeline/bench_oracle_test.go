@@ -33,7 +33,7 @@ func BenchmarkEngines(b *testing.B) {
 	if err := bench.Generate(&in, n); err != nil {
 		b.Fatal(err)
 	}
-	srv := pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000}
+	srv := testServer
 	for _, c := range []struct {
 		name   string
 		engine func() engine.Engine

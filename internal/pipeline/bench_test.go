@@ -33,7 +33,7 @@ func BenchmarkPipeline(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				err := pipeline.Run(context.Background(), pipeline.Options{
 					Config: cfg, Engine: memory.New(memory.Options{}),
-					Server: pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
+					Server: testServer,
 					Input:  bytes.NewReader(in.Bytes()), StateOut: io.Discard,
 				})
 				if err != nil {

@@ -131,7 +131,7 @@ func TestAgeLimitFlushesWhileInputIsIdle(t *testing.T) {
 			done := make(chan error, 1)
 			go func() {
 				done <- pipeline.Run(context.Background(), pipeline.Options{Config: cfg, Engine: newEngine(),
-					Server: pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
+					Server: testServer,
 					Input:  pr, StateOut: out})
 			}()
 			io.WriteString(pw, input(schemaLine, rec(1, "a"), state(1))+partial)
@@ -418,7 +418,7 @@ func TestSignalDuringBatchFile(t *testing.T) {
 			done := make(chan error, 1)
 			go func() {
 				done <- pipeline.Run(ctx, pipeline.Options{Config: loadConfig(t, ""), Engine: eng,
-					Server: pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
+					Server: testServer,
 					Input:  strings.NewReader(input(schemaLine, rec(1, "a"), state(1), endless, state(2))), StateOut: &out, Stop: stop})
 			}()
 			readingFile(t, zeros, done) // inside the long line: no sleep's guess
@@ -510,7 +510,7 @@ func TestUnknownPropertiesWarnedUpToACap(t *testing.T) {
 	}
 	var logs strings.Builder
 	err := pipeline.Run(context.Background(), pipeline.Options{Config: loadConfig(t, ""), Engine: newEngine(),
-		Server: pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
+		Server: testServer,
 		Input:  strings.NewReader(input(lines...)), StateOut: io.Discard,
 		Log: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {

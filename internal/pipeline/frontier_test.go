@@ -46,14 +46,7 @@ func (w *checkingWriter) Write(b []byte) (int, error) {
 
 func runWith(t *testing.T, eng *memory.Engine, settings, in string, out *checkingWriter) error {
 	t.Helper()
-	return pipeline.Run(context.Background(), pipeline.Options{
-		Config:   loadConfig(t, settings),
-		Engine:   eng,
-		Server:   pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
-		Input:    strings.NewReader(in),
-		StateOut: out,
-		Now:      func() time.Time { return fixedNow },
-	})
+	return pipeline.Run(context.Background(), runOptions(loadConfig(t, settings), eng, in, out))
 }
 
 // A batch queued behind a stream's DDL job is not yet committed: another

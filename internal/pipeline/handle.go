@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/target-oracle/target-oracle/internal/batchfile"
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/schema"
@@ -608,7 +609,7 @@ func (p *pipeline) onStreamActivateVersion(m *singer.Message) error {
 }
 
 func (p *pipeline) onBatch(m *singer.Message) error {
-	br, err := singer.OpenBatch(m, singer.ReaderOptions{Interrupt: p.interrupted})
+	br, err := batchfile.Open(m, batchfile.Options{Interrupt: p.interrupted})
 	if err != nil {
 		return batchFailed(err) // names the BATCH line, the stream and the file
 	}

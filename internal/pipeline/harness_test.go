@@ -2,6 +2,7 @@ package pipeline_test
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,18 +39,29 @@ func loadConfig(t testing.TB, settings string) *config.Config {
 	return cfg
 }
 
+// testServer is the server of every test run: the facts the embedded
+// engine's --dry-run assumes.
+var testServer = pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000}
+
+// runOptions are the options of a test run of input on eng: testServer,
+// the fixed clock, the state lines written to out. Callers add the rest
+// (Log, Stop, ...).
+func runOptions(cfg *config.Config, eng *memory.Engine, input string, out io.Writer) pipeline.Options {
+	return pipeline.Options{
+		Config:   cfg,
+		Engine:   eng,
+		Server:   testServer,
+		Input:    strings.NewReader(input),
+		StateOut: out,
+		Now:      func() time.Time { return fixedNow },
+	}
+}
+
 // run runs input through the pipeline on eng and returns the state lines.
 func run(t testing.TB, eng *memory.Engine, cfg *config.Config, input string) ([]string, error) {
 	t.Helper()
 	var out strings.Builder
-	err := pipeline.Run(context.Background(), pipeline.Options{
-		Config:   cfg,
-		Engine:   eng,
-		Server:   pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
-		Input:    strings.NewReader(input),
-		StateOut: &out,
-		Now:      func() time.Time { return fixedNow },
-	})
+	err := pipeline.Run(context.Background(), runOptions(cfg, eng, input, &out))
 	return lines(out.String()), err
 }
 

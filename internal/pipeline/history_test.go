@@ -369,15 +369,10 @@ func TestHistoryPlan(t *testing.T) {
 func TestHistoryAdjustmentIsLoggedOnce(t *testing.T) {
 	var logs strings.Builder
 	var out strings.Builder
-	err := pipeline.Run(context.Background(), pipeline.Options{
-		Config:   loadConfig(t, `{"load_method":"history","add_record_metadata":false,"batch_size_rows":1}`),
-		Engine:   newEngine(),
-		Server:   pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
-		Input:    strings.NewReader(input(histSchema, histRec(1, "a", "", t1, ""), histRec(1, "b", "", t1, ""), histRec(1, "c", "", t1, ""))),
-		StateOut: &out,
-		Now:      func() time.Time { return fixedNow },
-		Log:      slog.New(slog.NewTextHandler(&logs, nil)),
-	})
+	o := runOptions(loadConfig(t, `{"load_method":"history","add_record_metadata":false,"batch_size_rows":1}`), newEngine(),
+		input(histSchema, histRec(1, "a", "", t1, ""), histRec(1, "b", "", t1, ""), histRec(1, "c", "", t1, "")), &out)
+	o.Log = slog.New(slog.NewTextHandler(&logs, nil))
+	err := pipeline.Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}

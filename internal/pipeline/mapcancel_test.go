@@ -78,7 +78,7 @@ func TestSignalCancelsStreamMapEvaluation(t *testing.T) {
 			done := make(chan error, 1)
 			go func() {
 				done <- pipeline.Run(ctx, pipeline.Options{Config: loadConfig(t, slowMap), Engine: eng,
-					Server: pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
+					Server: testServer,
 					Input:  strings.NewReader(input(lines...)), StateOut: out, Stop: stop})
 			}()
 			var err error

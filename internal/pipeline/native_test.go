@@ -20,14 +20,13 @@ func runOn(t *testing.T, eng *memory.Engine, cfg *config.Config, srv pipeline.Se
 	t.Helper()
 	var out strings.Builder
 	var logs bytes.Buffer
-	if srv.DefaultSchema == "" {
-		srv.DefaultSchema, srv.IdentifierMaxBytes, srv.VarcharMaxBytes = "DRY_RUN", 128, 4000
+	if srv.DefaultSchema == "" { // the other facts as given (VectorNative, MaxColumns)
+		srv.DefaultSchema, srv.IdentifierMaxBytes, srv.VarcharMaxBytes = testServer.DefaultSchema, testServer.IdentifierMaxBytes, testServer.VarcharMaxBytes
 	}
-	err := pipeline.Run(context.Background(), pipeline.Options{
-		Config: cfg, Engine: eng, Server: srv, Input: strings.NewReader(in), StateOut: &out,
-		Now: func() time.Time { return fixedNow },
-		Log: slog.New(slog.NewTextHandler(&logs, nil)),
-	})
+	o := runOptions(cfg, eng, in, &out)
+	o.Server = srv
+	o.Log = slog.New(slog.NewTextHandler(&logs, nil))
+	err := pipeline.Run(context.Background(), o)
 	return logs.String(), err
 }
 

@@ -45,7 +45,7 @@ func TestNullStateValueIsWrittenAsReceived(t *testing.T) {
 func TestNullStateValueWarnedOnce(t *testing.T) {
 	var logs strings.Builder
 	err := pipeline.Run(context.Background(), pipeline.Options{Config: loadConfig(t, ""), Engine: newEngine(),
-		Server: pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
+		Server: testServer,
 		Input:  strings.NewReader(input(`{"type":"STATE","value":null}`, state(1), `{"type":"STATE","value":null}`)), StateOut: io.Discard,
 		Log: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/memory"
@@ -111,9 +110,8 @@ func TestAliasedStreamsJoinTheirSchemas(t *testing.T) {
 func runLogged(t testing.TB, eng *memory.Engine, cfg *config.Config, in string, logs *strings.Builder) ([]string, error) {
 	t.Helper()
 	var out strings.Builder
-	err := pipeline.Run(context.Background(), pipeline.Options{Config: cfg, Engine: eng,
-		Server: pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
-		Input:  strings.NewReader(in), StateOut: &out, Now: func() time.Time { return fixedNow },
-		Log: slog.New(slog.NewTextHandler(logs, nil))})
+	o := runOptions(cfg, eng, in, &out)
+	o.Log = slog.New(slog.NewTextHandler(logs, nil))
+	err := pipeline.Run(context.Background(), o)
 	return lines(out.String()), err
 }

@@ -40,7 +40,7 @@ type pruneRun struct {
 	eng    *memory.Engine
 }
 
-func runOnStore(t *testing.T, path, settings, runID string, stop chan struct{}, hooks memory.Hooks, lines ...string) pruneRun {
+func runOnStore(t *testing.T, path, settings, runID string, stop chan struct{}, hooks memory.Hooks, in ...string) pruneRun {
 	t.Helper()
 	eng, err := memory.Open(memory.Options{StorePath: path, Now: func() time.Time { return fixedNow }, Hooks: hooks,
 		Render: oraclesql.New(oraclesql.Options{})})
@@ -48,25 +48,10 @@ func runOnStore(t *testing.T, path, settings, runID string, stop chan struct{}, 
 		t.Fatal(err)
 	}
 	var out strings.Builder
-	err = pipeline.Run(context.Background(), pipeline.Options{
-		Config:   loadConfig(t, settings),
-		Engine:   eng,
-		Server:   pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
-		Input:    strings.NewReader(strings.Join(lines, "\n") + "\n"),
-		StateOut: &out,
-		Now:      func() time.Time { return fixedNow },
-		Stop:     stop,
-		RunID:    runID,
-	})
-	return pruneRun{states: splitLines(out.String()), err: err, eng: eng}
-}
-
-func splitLines(s string) []string {
-	s = strings.TrimSuffix(s, "\n")
-	if s == "" {
-		return nil
-	}
-	return strings.Split(s, "\n")
+	o := runOptions(loadConfig(t, settings), eng, input(in...), &out)
+	o.Stop, o.RunID = stop, runID
+	err = pipeline.Run(context.Background(), o)
+	return pruneRun{states: lines(out.String()), err: err, eng: eng}
 }
 
 // userRows is the table as ID, NAME, _SDC_DELETED_AT and _SDC_RUN_ID per row.

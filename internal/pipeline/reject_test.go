@@ -289,12 +289,9 @@ func TestRejectLinesBeforeStates(t *testing.T) {
 	var logs strings.Builder
 	cfg := loadConfig(t, `{"batch_size_rows": 1, "add_record_metadata": false, "on_database_error": "reject", "reject_path": "`+path+`"}`)
 	eng := rejectEngine(memory.Hooks{})
-	err := pipeline.Run(context.Background(), pipeline.Options{
-		Config: cfg, Engine: eng, Input: strings.NewReader(in), StateOut: probe,
-		Server: pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
-		Now:    func() time.Time { return fixedNow },
-		Log:    slog.New(slog.NewTextHandler(&logs, nil)),
-	})
+	o := runOptions(cfg, eng, in, probe)
+	o.Log = slog.New(slog.NewTextHandler(&logs, nil))
+	err := pipeline.Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,13 +1,11 @@
 package pipeline_test
 
 import (
-	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/memory"
 )
 
@@ -21,30 +19,11 @@ func TestReplayFromKeylessAcrossAKeyChange(t *testing.T) {
 	keyless := strings.Replace(schemaLine, `"key_properties":["id"],`, ``, 1)
 	in := input(keyless, schemaLine, rec(1, "a"), rec(2, "b"), state(1), rec(1, "c"), rec(3, "d"), state(2))
 	cfg := loadConfig(t, `{"batch_size_rows": 2, "max_parallelism": 1}`)
-	var loads int32
-	clean := memory.New(memory.Options{KeepRows: true, Now: func() time.Time { return fixedNow },
-		Hooks: memory.Hooks{Load: func([]engine.Step) error { loads++; return nil }}})
-	if _, err := run(t, clean, cfg, in); err != nil {
-		t.Fatal(err)
-	}
-	want := masked(clean)
+	clean, loads := uninterrupted(t, cfg, in)
 	if pk := clean.Tables()["DRY_RUN.S"].PrimaryKey; !reflect.DeepEqual(pk, []string{"ID"}) {
 		t.Fatalf("uninterrupted run: primary key %v, want [ID]", pk)
 	}
-	for crash := int32(1); crash <= loads; crash++ {
-		t.Run(fmt.Sprintf("crash at load %d", crash), func(t *testing.T) {
-			eng := memory.New(memory.Options{KeepRows: true, Now: func() time.Time { return fixedNow }, Hooks: failingLoad(crash)})
-			if _, err := run(t, eng, cfg, in); err == nil {
-				t.Fatalf("no injected failure at load %d", crash)
-			}
-			if _, err := run(t, eng, cfg, in); err != nil {
-				t.Fatalf("replay: %v", err)
-			}
-			if got := masked(eng); got != want {
-				t.Fatalf("after replay:\n%s\nwant:\n%s", got, want)
-			}
-		})
-	}
+	crashEachLoad(t, cfg, in, loads, masked(clean), nil)
 }
 
 // The replay rule is the table's own stream's: another stream mapped to

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/memory"
 )
@@ -54,16 +55,32 @@ func TestReplayAfterCrashGivesSameTables(t *testing.T) {
 		v2, `{"type":"RECORD","stream":"s","record":{"id":4,"v":"d","w":7}}`, del, state(3), rec(5, "e"), state(4))
 	cfg := loadConfig(t, `{"batch_size_rows": 2, "max_parallelism": 1}`)
 
+	clean, loads := uninterrupted(t, cfg, in)
+	if loads < 4 {
+		t.Fatalf("only %d loads: the scenario does not exercise replays", loads)
+	}
+	crashEachLoad(t, cfg, in, loads, masked(clean), nil)
+}
+
+// uninterrupted runs in on a new engine and returns it with the number of
+// loads it made.
+func uninterrupted(t *testing.T, cfg *config.Config, in string) (*memory.Engine, int32) {
+	t.Helper()
 	var loads int32
 	clean := memory.New(memory.Options{KeepRows: true, Now: func() time.Time { return fixedNow },
 		Hooks: memory.Hooks{Load: func([]engine.Step) error { loads++; return nil }}})
 	if _, err := run(t, clean, cfg, in); err != nil {
 		t.Fatal(err)
 	}
-	if loads < 4 {
-		t.Fatalf("only %d loads: the scenario does not exercise replays", loads)
-	}
-	want := masked(clean)
+	return clean, loads
+}
+
+// crashEachLoad, for each of the loads in turn, runs in on a new engine
+// that fails at that load, then again from the start, and requires the
+// tables want (run-dependent metadata masked); check, when set, looks
+// further at each replayed engine.
+func crashEachLoad(t *testing.T, cfg *config.Config, in string, loads int32, want string, check func(*testing.T, *memory.Engine)) {
+	t.Helper()
 	for crash := int32(1); crash <= loads; crash++ {
 		t.Run(fmt.Sprintf("crash at load %d", crash), func(t *testing.T) {
 			// The same engine stands for the database across both runs.
@@ -74,8 +91,11 @@ func TestReplayAfterCrashGivesSameTables(t *testing.T) {
 			if _, err := run(t, eng, cfg, in); err != nil {
 				t.Fatalf("replay: %v", err)
 			}
-			if got := masked(eng); !reflect.DeepEqual(got, want) {
+			if got := masked(eng); got != want {
 				t.Fatalf("after replay:\n%s\nwant:\n%s", got, want)
+			}
+			if check != nil {
+				check(t, eng)
 			}
 		})
 	}
@@ -92,33 +112,15 @@ func TestReplayAcrossAKeyChange(t *testing.T) {
 	newKey := strings.Replace(schemaLine, `"key_properties":["id"]`, `"key_properties":["id","v"]`, 1)
 	in := input(schemaLine, newKey, rec(1, "a"), rec(2, "b"), state(1), rec(1, "c"), rec(3, "d"), state(2))
 	cfg := loadConfig(t, `{"batch_size_rows": 2, "max_parallelism": 1}`)
-	var loads int32
-	clean := memory.New(memory.Options{KeepRows: true, Now: func() time.Time { return fixedNow },
-		Hooks: memory.Hooks{Load: func([]engine.Step) error { loads++; return nil }}})
-	if _, err := run(t, clean, cfg, in); err != nil {
-		t.Fatal(err)
-	}
-	want := masked(clean)
+	clean, loads := uninterrupted(t, cfg, in)
 	if pk := clean.Tables()["DRY_RUN.S"].PrimaryKey; !reflect.DeepEqual(pk, []string{"ID", "V"}) {
 		t.Fatalf("uninterrupted run: primary key %v, want [ID V]", pk)
 	}
-	for crash := int32(1); crash <= loads; crash++ {
-		t.Run(fmt.Sprintf("crash at load %d", crash), func(t *testing.T) {
-			eng := memory.New(memory.Options{KeepRows: true, Now: func() time.Time { return fixedNow }, Hooks: failingLoad(crash)})
-			if _, err := run(t, eng, cfg, in); err == nil {
-				t.Fatalf("no injected failure at load %d", crash)
-			}
-			if _, err := run(t, eng, cfg, in); err != nil {
-				t.Fatalf("replay: %v", err)
-			}
-			if got := masked(eng); got != want {
-				t.Fatalf("after replay:\n%s\nwant:\n%s", got, want)
-			}
-			if pk := eng.Tables()["DRY_RUN.S"].PrimaryKey; !reflect.DeepEqual(pk, []string{"ID", "V"}) {
-				t.Errorf("after replay: primary key %v, want [ID V]", pk)
-			}
-		})
-	}
+	crashEachLoad(t, cfg, in, loads, masked(clean), func(t *testing.T, eng *memory.Engine) {
+		if pk := eng.Tables()["DRY_RUN.S"].PrimaryKey; !reflect.DeepEqual(pk, []string{"ID", "V"}) {
+			t.Errorf("after replay: primary key %v, want [ID V]", pk)
+		}
+	})
 }
 
 // The replayed SCHEMA changes nothing, but it does not make the old key

@@ -193,7 +193,7 @@ func TestNoUnknownPropertyWarningForMalformedRecord(t *testing.T) {
 		var logs strings.Builder
 		reg := metrics.New(io.Discard, 0, fixedNow)
 		pipeline.Run(context.Background(), pipeline.Options{Config: loadConfig(t, ""), Engine: newEngine(),
-			Server: pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
+			Server: testServer,
 			Input:  strings.NewReader(input(schemaLine, in)), StateOut: io.Discard, Metrics: reg,
 			Log: slog.New(slog.NewTextHandler(&logs, nil))})
 		if got := strings.Count(logs.String(), "is not in the schema"); got != want {

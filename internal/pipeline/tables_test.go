@@ -225,11 +225,9 @@ func TestStreamsWhoseNamesConformAlikeNeverShareATable(t *testing.T) {
 				}
 			}
 			var log bytes.Buffer
-			err := pipeline.Run(context.Background(), pipeline.Options{
-				Config: loadConfig(t, ""), Engine: newEngine(), Input: strings.NewReader(both), StateOut: io.Discard,
-				Server: pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
-				Log:    slog.New(slog.NewTextHandler(&log, nil)), Now: func() time.Time { return fixedNow },
-			})
+			o := runOptions(loadConfig(t, ""), newEngine(), both, io.Discard)
+			o.Log = slog.New(slog.NewTextHandler(&log, nil))
+			err := pipeline.Run(context.Background(), o)
 			if err != nil {
 				t.Fatal(err)
 			}

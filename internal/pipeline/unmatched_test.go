@@ -24,7 +24,7 @@ func unmatchedWarnings(t *testing.T, settings, in string) ([]string, error) {
 		return a
 	}})
 	err := pipeline.Run(context.Background(), pipeline.Options{Config: loadConfig(t, settings), Engine: newEngine(),
-		Server: pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
+		Server: testServer,
 		Input:  strings.NewReader(in), StateOut: io.Discard, Log: slog.New(h)})
 	var out []string
 	for _, l := range strings.Split(logs.String(), "\n") {

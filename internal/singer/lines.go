@@ -18,9 +18,9 @@ const (
 	keepScratch     = 16 << 20 // a bigger scratch buffer is dropped after use
 )
 
-// errLineTooLong is returned by lineReader for a line over its limit, after
+// ErrLineTooLong is returned by lineReader for a line over its limit, after
 // the line has been discarded.
-var errLineTooLong = errors.New("line too long")
+var ErrLineTooLong = errors.New("line too long")
 
 // lineReader splits its input into physical lines ending in "\n" or "\r\n"
 // (the last may lack it), skipping blank ones. A line that fits the bufio
@@ -59,7 +59,7 @@ func (lr *lineReader) reset(r io.Reader) {
 
 // next returns the next non-blank line without its line ending. The bytes
 // are valid until the next call. It returns io.EOF at the end of the input,
-// errLineTooLong for (and after skipping) a line over the limit, and read
+// ErrLineTooLong for (and after skipping) a line over the limit, and read
 // errors as they are.
 func (lr *lineReader) next() ([]byte, error) {
 	for {
@@ -158,7 +158,7 @@ func (lr *lineReader) discard(err error) error {
 	if err != nil && err != io.EOF {
 		return err
 	}
-	return errLineTooLong
+	return ErrLineTooLong
 }
 
 func (lr *lineReader) slice() ([]byte, error) {
@@ -198,7 +198,7 @@ func (lr *lineReader) checkLen(line []byte) ([]byte, error) {
 		}
 	}
 	if len(line) > lr.max {
-		return nil, errLineTooLong
+		return nil, ErrLineTooLong
 	}
 	return line, nil
 }

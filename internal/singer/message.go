@@ -41,7 +41,7 @@ func (t Type) String() string {
 // Message is one decoded input line (or one row of a BATCH file). Only the
 // fields of its Type are set.
 //
-// A Message returned by Reader.Next or BatchReader.Next, and the bytes its
+// A Message returned by Reader.Next or batchfile.Reader.Next, and the bytes its
 // json.RawMessage fields point at, are owned by the reader and valid only
 // until its next call to Next: the reader reuses its buffers so that reading
 // a RECORD does not allocate. Callers copy what they keep (see Clone).

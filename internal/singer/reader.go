@@ -11,17 +11,13 @@ import (
 	"github.com/target-oracle/target-oracle/internal/jsonscan"
 )
 
-// ReaderOptions tunes a Reader (and a BatchReader).
+// ReaderOptions tunes a Reader.
 type ReaderOptions struct {
 	// MaxLineBytes is the longest accepted line, without its line ending;
 	// 0 means DefaultMaxLineBytes (128 MiB). A longer line is an
 	// *inputerr.Error naming the line and the limit; it is read and dropped
 	// piece by piece, never held whole in memory.
 	MaxLineBytes int
-	// Interrupt, if set, is called before each read of a BATCH file's
-	// bytes; an error from it ends the read with that error, so that a
-	// signal stops even an endless line.
-	Interrupt func() error
 }
 
 // A Reader reads Singer messages, one JSON object per line.
@@ -87,7 +83,7 @@ func (r *Reader) Next() (*Message, error) {
 	case err == nil:
 	case err == io.EOF:
 		return nil, io.EOF
-	case errors.Is(err, errLineTooLong):
+	case errors.Is(err, ErrLineTooLong):
 		return nil, &inputerr.Error{Line: r.lr.n, Msg: fmt.Sprintf(
 			"line is longer than the limit of %d bytes", r.lr.max)}
 	default:

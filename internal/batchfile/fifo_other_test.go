@@ -1,6 +1,6 @@
 //go:build !unix
 
-package singer
+package batchfile
 
 import "errors"
 

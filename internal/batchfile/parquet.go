@@ -1,4 +1,4 @@
-package singer
+package batchfile
 
 import (
 	"encoding/base64"
@@ -17,6 +17,7 @@ import (
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/format"
 	"github.com/target-oracle/target-oracle/internal/inputerr"
+	"github.com/target-oracle/target-oracle/internal/singer"
 )
 
 // Parquet BATCH files.
@@ -658,7 +659,7 @@ func (a *assembler) leaf(dst []byte, n *pqNode, v parquet.Value) ([]byte, error)
 	case convString:
 		b := v.ByteArray()
 		if !utf8.Valid(b) {
-			return dst, fmt.Errorf("invalid UTF-8 at byte %d", invalidUTF8(b)+1)
+			return dst, fmt.Errorf("invalid UTF-8 at byte %d", singer.InvalidUTF8(b)+1)
 		}
 		return appendJSONString(dst, b), nil
 	case convJSON:
@@ -765,7 +766,7 @@ func appendJSONString(dst, s []byte) []byte {
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if plainByte[c] || c >= utf8.RuneSelf {
+		if c >= 0x20 && c != '"' && c != '\\' { // printable ASCII but the quote and the backslash, or UTF-8
 			continue
 		}
 		dst = append(dst, s[start:i]...)
@@ -790,15 +791,11 @@ func appendJSONString(dst, s []byte) []byte {
 // appendEmbeddedJSON checks that b is one JSON value and appends it
 // without insignificant whitespace.
 func appendEmbeddedJSON(dst, b []byte, depth int) ([]byte, error) {
-	s := scanner{data: b}
-	s.skipSpace()
-	if err := s.value(depth); err != nil {
+	dst, err := singer.AppendCompact(dst, b, depth)
+	if err != nil {
 		return dst, fmt.Errorf("JSON value: %w", err)
 	}
-	if err := s.end(); err != nil {
-		return dst, fmt.Errorf("JSON value: %w", err)
-	}
-	return compact(dst, b), nil
+	return dst, nil
 }
 
 // splitUnits splits t, in units of 1/perSec second, into whole seconds
@@ -943,7 +940,7 @@ func appendUUID(dst, b []byte) ([]byte, error) {
 	return append(dst, '"'), nil
 }
 
-// parquetState reads the Parquet files of one BatchReader, one at a time.
+// parquetState reads the Parquet files of one Reader, one at a time.
 type parquetState struct {
 	file    *parquet.File
 	root    *pqNode
@@ -1084,7 +1081,7 @@ func guard(fn func() error) (err error) {
 }
 
 // openParquet opens the next file of the manifest as Parquet.
-func (b *BatchReader) openParquet() error {
+func (b *Reader) openParquet() error {
 	i := b.next
 	b.next++
 	b.resolve(i)
@@ -1103,7 +1100,7 @@ func (b *BatchReader) openParquet() error {
 
 // nextParquet is Next for Parquet files. FileLine is the 1-based row
 // number in the file.
-func (b *BatchReader) nextParquet() (*Message, error) {
+func (b *Reader) nextParquet() (*singer.Message, error) {
 	for {
 		if b.file == nil {
 			if b.next >= len(b.paths) {
@@ -1123,11 +1120,11 @@ func (b *BatchReader) nextParquet() (*Message, error) {
 		if err != nil {
 			return nil, b.parquetError(err)
 		}
-		if len(rec) > b.lr.max {
-			return nil, b.parquetRowError("", fmt.Errorf("longer than the limit of %d bytes", b.lr.max))
+		if len(rec) > b.lr.Max() {
+			return nil, b.parquetRowError("", fmt.Errorf("longer than the limit of %d bytes", b.lr.Max()))
 		}
-		b.msg = Message{
-			Type:     TypeRecord,
+		b.msg = singer.Message{
+			Type:     singer.TypeRecord,
 			Line:     b.line,
 			Stream:   b.stream,
 			Record:   rec,
@@ -1141,7 +1138,7 @@ func (b *BatchReader) nextParquet() (*Message, error) {
 // parquetError classifies an error of the current file: a value without a
 // JSON form is an *inputerr.Error about its row and column; anything else
 // means the file cannot be read.
-func (b *BatchReader) parquetError(err error) error {
+func (b *Reader) parquetError(err error) error {
 	var ve *valueError
 	if errors.As(err, &ve) {
 		return b.parquetRowError(ve.column, ve.err)
@@ -1152,7 +1149,7 @@ func (b *BatchReader) parquetError(err error) error {
 	return b.fileError(b.next-1, err)
 }
 
-func (b *BatchReader) parquetRowError(column string, err error) error {
+func (b *Reader) parquetRowError(column string, err error) error {
 	return &inputerr.Error{
 		Line:     b.line,
 		Stream:   b.stream,

@@ -1,4 +1,4 @@
-package singer
+package batchfile
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/target-oracle/target-oracle/internal/inputerr"
+	"github.com/target-oracle/target-oracle/internal/singer"
 )
 
 func writeFile(t *testing.T, name string, data []byte) string {
@@ -38,7 +39,7 @@ func gzipped(t *testing.T, s string) []byte {
 }
 
 // batchMessage reads a BATCH message for manifest, placed on line 2.
-func batchMessage(t *testing.T, compression string, manifest ...string) *Message {
+func batchMessage(t *testing.T, compression string, manifest ...string) *singer.Message {
 	t.Helper()
 	enc := map[string]string{"format": "jsonl"}
 	if compression != "" {
@@ -48,7 +49,7 @@ func batchMessage(t *testing.T, compression string, manifest ...string) *Message
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := NewReader(strings.NewReader("\n"+string(line)+"\n"), ReaderOptions{})
+	r := singer.NewReader(strings.NewReader("\n"+string(line)+"\n"), singer.ReaderOptions{})
 	m, err := r.Next()
 	if err != nil {
 		t.Fatal(err)
@@ -62,9 +63,9 @@ type row struct {
 	record   string
 }
 
-func readBatch(t *testing.T, msg *Message, opts ReaderOptions) ([]row, error) {
+func readBatch(t *testing.T, msg *singer.Message, opts Options) ([]row, error) {
 	t.Helper()
-	b, err := OpenBatch(msg, opts)
+	b, err := Open(msg, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +79,7 @@ func readBatch(t *testing.T, msg *Message, opts ReaderOptions) ([]row, error) {
 		if err != nil {
 			return rows, err
 		}
-		if m.Type != TypeRecord || m.Stream != "orders" || m.Line != 2 {
+		if m.Type != singer.TypeRecord || m.Stream != "orders" || m.Line != 2 {
 			t.Errorf("row %d: got type %v stream %q line %d, want RECORD of orders on line 2", len(rows)+1, m.Type, m.Stream, m.Line)
 		}
 		rows = append(rows, row{m.File, m.FileLine, string(m.Record)})
@@ -92,7 +93,7 @@ func TestBatch(t *testing.T) {
 	empty := writeFile(t, "c.jsonl", nil)
 	for _, compression := range []string{"", "none"} {
 		msg := batchMessage(t, compression, "file://"+plain, empty)
-		rows, err := readBatch(t, msg, ReaderOptions{})
+		rows, err := readBatch(t, msg, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,7 +107,7 @@ func TestBatch(t *testing.T) {
 		}
 	}
 	msg := batchMessage(t, "gzip", gz, "file://localhost"+gz)
-	rows, err := readBatch(t, msg, ReaderOptions{})
+	rows, err := readBatch(t, msg, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func TestBatchFileURIForms(t *testing.T) {
 		{"file://" + dir + "/50%41.jsonl", `{"id":2}`},
 		{"file://" + dir + "/100%.jsonl", `{"id":3}`},
 	} {
-		rows, err := readBatch(t, batchMessage(t, "none", tc.entry), ReaderOptions{})
+		rows, err := readBatch(t, batchMessage(t, "none", tc.entry), Options{})
 		if err != nil || len(rows) != 1 || rows[0].record != tc.want {
 			t.Errorf("%s: got %v, %v; want one row %s", tc.entry, rows, err, tc.want)
 		}
@@ -173,7 +174,7 @@ func TestBatchRelativeFileURIRefused(t *testing.T) {
 		{"file://db.example.com/tmp/a.jsonl", `file URI "file://db.example.com/tmp/a.jsonl" names the host "db.example.com"`},
 		{"rel.jsonl", `"rel.jsonl" is neither a file: URI nor an absolute path`},
 	} {
-		_, err := OpenBatch(batchMessage(t, "none", tc.entry), ReaderOptions{})
+		_, err := Open(batchMessage(t, "none", tc.entry), Options{})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v, want %q", tc.entry, err, tc.want)
 		}
@@ -197,34 +198,34 @@ func TestBatchErrors(t *testing.T) {
 
 	tests := []struct {
 		name        string
-		msg         *Message
-		opts        ReaderOptions
+		msg         *singer.Message
+		opts        Options
 		inputError  bool
 		wantInError []string
 	}{
-		{"missing file", batchMessage(t, "none", "file://"+missing), ReaderOptions{}, false,
+		{"missing file", batchMessage(t, "none", "file://"+missing), Options{}, false,
 			[]string{"line 2", `stream "orders"`, missing, "no such file"}},
-		{"not gzip", batchMessage(t, "gzip", "file://"+notGzip), ReaderOptions{}, false,
+		{"not gzip", batchMessage(t, "gzip", "file://"+notGzip), Options{}, false,
 			[]string{"line 2", notGzip, `not gzip data, but the BATCH encoding says "gzip"`}},
-		{"empty gzip", batchMessage(t, "gzip", emptyGzip), ReaderOptions{}, false,
+		{"empty gzip", batchMessage(t, "gzip", emptyGzip), Options{}, false,
 			[]string{"line 2", emptyGzip, "not gzip data"}},
-		{"truncated gzip", batchMessage(t, "gzip", truncated), ReaderOptions{}, false,
+		{"truncated gzip", batchMessage(t, "gzip", truncated), Options{}, false,
 			[]string{"line 2", truncated, "unexpected EOF"}},
-		{"bad gzip checksum", batchMessage(t, "gzip", badCRC), ReaderOptions{}, false,
+		{"bad gzip checksum", batchMessage(t, "gzip", badCRC), Options{}, false,
 			[]string{"line 2", badCRC, "gzip"}},
-		{"row not an object", batchMessage(t, "none", badRow), ReaderOptions{}, true,
+		{"row not an object", batchMessage(t, "none", badRow), Options{}, true,
 			[]string{`line 2: stream "orders": BATCH file "` + badRow + `" line 2: line is not a JSON object but an array at byte 1`}},
-		{"row not JSON", batchMessage(t, "none", badJSON), ReaderOptions{}, true,
+		{"row not JSON", batchMessage(t, "none", badJSON), Options{}, true,
 			[]string{`BATCH file "` + badJSON + `" line 3: invalid JSON: unexpected '}', want a value at byte 7`}},
-		{"row not UTF-8", batchMessage(t, "none", badUTF8), ReaderOptions{}, true,
+		{"row not UTF-8", batchMessage(t, "none", badUTF8), Options{}, true,
 			[]string{`line 1: invalid UTF-8 at byte 7`}},
-		{"row over the limit", batchMessage(t, "none", long), ReaderOptions{MaxLineBytes: 50}, true,
+		{"row over the limit", batchMessage(t, "none", long), Options{MaxLineBytes: 50}, true,
 			[]string{`line 1: longer than the limit of 50 bytes`}},
-		{"a directory", batchMessage(t, "none", dir), ReaderOptions{}, false,
+		{"a directory", batchMessage(t, "none", dir), Options{}, false,
 			[]string{"line 2", dir, "not a regular file"}},
-		{"a device", batchMessage(t, "none", os.DevNull), ReaderOptions{}, false,
+		{"a device", batchMessage(t, "none", os.DevNull), Options{}, false,
 			[]string{"line 2", os.DevNull, "not a regular file"}},
-		{"a FIFO nobody writes", batchMessage(t, "none", fifo(t, dir)), ReaderOptions{}, false,
+		{"a FIFO nobody writes", batchMessage(t, "none", fifo(t, dir)), Options{}, false,
 			[]string{"line 2", "not a regular file"}},
 	}
 	for _, tt := range tests {
@@ -256,20 +257,20 @@ func TestOpenBatchErrors(t *testing.T) {
 		{"file://localhost", `file URI "file://localhost" has no path`},
 		{"file:///tmp/a%00b.jsonl", `decodes to a path with a NUL byte`},
 	} {
-		_, err := OpenBatch(batchMessage(t, "none", "/tmp/ok.jsonl", tt.entry), ReaderOptions{})
+		_, err := Open(batchMessage(t, "none", "/tmp/ok.jsonl", tt.entry), Options{})
 		var ie *inputerr.Error
 		if err == nil || errors.As(err, &ie) || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: got %v, want a plain error containing %q", tt.entry, err, tt.want)
 		}
 	}
-	if _, err := OpenBatch(&Message{Type: TypeRecord, Line: 7}, ReaderOptions{}); err == nil {
-		t.Error("OpenBatch of a RECORD: no error")
+	if _, err := Open(&singer.Message{Type: singer.TypeRecord, Line: 7}, Options{}); err == nil {
+		t.Error("Open of a RECORD: no error")
 	}
 }
 
 func TestBatchNextAfterClose(t *testing.T) {
 	path := writeFile(t, "a.jsonl", []byte(`{"id":1}`+"\n"+`{"id":2}`+"\n"))
-	b, err := OpenBatch(batchMessage(t, "none", path), ReaderOptions{})
+	b, err := Open(batchMessage(t, "none", path), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,10 @@
-package singer
+// Package batchfile reads the files a Singer BATCH message names (jsonl,
+// gzip-compressed jsonl, Parquet; local file: URIs and absolute paths), one
+// row at a time, as RECORD messages of the BATCH message's stream. The
+// reader (internal/singer) parses the BATCH message; jsonl rows are split
+// with its line reader and checked with its scanner, so a row reads as an
+// input line would.
+package batchfile
 
 import (
 	"bufio"
@@ -14,14 +20,22 @@ import (
 	"strings"
 
 	"github.com/target-oracle/target-oracle/internal/inputerr"
+	"github.com/target-oracle/target-oracle/internal/singer"
 )
 
-// ErrParquetUnsupported was returned by OpenBatch for parquet files before
-// they were supported; it is no longer returned and is kept for callers
-// that still test for it.
-var ErrParquetUnsupported = errors.New("parquet BATCH files are not supported yet")
+// Options tunes a Reader.
+type Options struct {
+	// MaxLineBytes is the longest accepted row (a jsonl line without its
+	// line ending, a Parquet row's JSON text); 0 means
+	// singer.DefaultMaxLineBytes. A longer row is an *inputerr.Error.
+	MaxLineBytes int
+	// Interrupt, if set, is called before each read of a BATCH file's
+	// bytes; an error from it ends the read with that error, so that a
+	// signal stops even an endless line.
+	Interrupt func() error
+}
 
-// A BatchReader reads the rows of the files of one BATCH message.
+// A Reader reads the rows of the files of one BATCH message.
 //
 // Errors: a manifest entry that cannot be read — unsupported URL, missing
 // or unreadable file, corrupt or non-gzip data labelled gzip — is a plain
@@ -30,8 +44,8 @@ var ErrParquetUnsupported = errors.New("parquet BATCH files are not supported ye
 // limit, is an *inputerr.Error with Line set to the BATCH message's line and
 // naming the file and its line.
 //
-// A BatchReader is not safe for concurrent use.
-type BatchReader struct {
+// A Reader is not safe for concurrent use.
+type Reader struct {
 	stream string
 	line   int64 // line of the BATCH message
 	gzip   bool
@@ -44,8 +58,8 @@ type BatchReader struct {
 	file   *os.File      // current file, nil between files
 	zbuf   *bufio.Reader // compressed input, reused across files
 	zr     *gzip.Reader
-	lr     lineReader
-	msg    Message
+	lr     *singer.LineReader
+	msg    singer.Message
 	closed bool
 
 	interrupt func() error
@@ -64,7 +78,7 @@ func (r interruptible) Read(p []byte) (int, error) {
 	return r.r.Read(p)
 }
 
-// OpenBatch streams the records of a BATCH message's manifest files, in
+// Open streams the records of a BATCH message's manifest files, in
 // manifest order, one file at a time, never reading a file whole into
 // memory. Rows are RECORD messages of msg.Stream with Line = msg.Line and
 // File/FileLine set. Each line of a jsonl file is one bare record object,
@@ -74,22 +88,22 @@ func (r interruptible) Read(p []byte) (int, error) {
 // ignored: page compression is inside the file, as the SDK writes it.
 //
 // Manifest entries are local file URIs (RFC 8089) or absolute paths; see
-// localPath. OpenBatch copies what it needs from msg, so the Reader that
+// localPath. Open copies what it needs from msg, so the singer.Reader that
 // returned msg may move on. No file is opened before the first Next.
-func OpenBatch(msg *Message, opts ReaderOptions) (*BatchReader, error) {
-	if msg.Type != TypeBatch {
-		return nil, fmt.Errorf("line %d: OpenBatch called for a %s message", msg.Line, msg.Type)
+func Open(msg *singer.Message, opts Options) (*Reader, error) {
+	if msg.Type != singer.TypeBatch {
+		return nil, fmt.Errorf("line %d: batchfile.Open called for a %s message", msg.Line, msg.Type)
 	}
 	if f := msg.Encoding.Format; f != "jsonl" && f != "parquet" {
 		return nil, fmt.Errorf("line %d: stream %q: unsupported BATCH format %q", msg.Line, msg.Stream, msg.Encoding.Format)
 	}
-	b := &BatchReader{
+	b := &Reader{
 		stream: msg.Stream,
 		line:   msg.Line,
 		gzip:   msg.Encoding.Compression == "gzip" && msg.Encoding.Format == "jsonl",
 		urls:   append([]string(nil), msg.Manifest...),
 		paths:  make([]string, len(msg.Manifest)),
-		lr:     newLineReader(nil, opts.MaxLineBytes),
+		lr:     singer.NewLineReader(nil, opts.MaxLineBytes),
 
 		interrupt: opts.Interrupt,
 	}
@@ -183,9 +197,9 @@ func cutScheme(u string) (scheme, rest string, ok bool) {
 
 // Next returns the next row, or io.EOF after the last row of the last file.
 // The returned Message is valid until the next call to Next.
-func (b *BatchReader) Next() (*Message, error) {
+func (b *Reader) Next() (*singer.Message, error) {
 	if b.closed {
-		return nil, errors.New("singer: Next on a closed BatchReader")
+		return nil, errors.New("batchfile: Next on a closed Reader")
 	}
 	if b.pq != nil {
 		return b.nextParquet()
@@ -199,7 +213,7 @@ func (b *BatchReader) Next() (*Message, error) {
 				return nil, err
 			}
 		}
-		line, err := b.lr.next()
+		line, err := b.lr.Next()
 		switch {
 		case err == nil:
 			return b.row(line)
@@ -207,17 +221,17 @@ func (b *BatchReader) Next() (*Message, error) {
 			if err := b.closeFile(); err != nil {
 				return nil, err
 			}
-		case errors.Is(err, errLineTooLong):
-			return nil, b.inputError(fmt.Errorf("longer than the limit of %d bytes", b.lr.max))
+		case errors.Is(err, singer.ErrLineTooLong):
+			return nil, b.inputError(fmt.Errorf("longer than the limit of %d bytes", b.lr.Max()))
 		default:
-			return nil, b.fileError(b.next-1, fmt.Errorf("read line %d: %w", b.lr.n+1, err))
+			return nil, b.fileError(b.next-1, fmt.Errorf("read line %d: %w", b.lr.Line()+1, err))
 		}
 	}
 }
 
 // resolve settles which path file i is read from: the decoded one, or the
 // path as written when only that exists (see localPath).
-func (b *BatchReader) resolve(i int) {
+func (b *Reader) resolve(i int) {
 	if b.alts == nil || b.alts[i] == "" {
 		return
 	}
@@ -229,7 +243,7 @@ func (b *BatchReader) resolve(i int) {
 }
 
 // open opens the next file of the manifest.
-func (b *BatchReader) open() error {
+func (b *Reader) open() error {
 	i := b.next
 	b.next++
 	b.resolve(i)
@@ -254,14 +268,14 @@ func (b *BatchReader) open() error {
 	if b.interrupt != nil {
 		src = interruptible{src, b.interrupt}
 	}
-	b.lr.reset(src)
+	b.lr.Reset(src)
 	return nil
 }
 
 // gunzip returns the decompressed content of f, after checking that it
 // starts like gzip data at all, so that a mislabelled file gets a clear
 // error rather than a decompressor's complaint.
-func (b *BatchReader) gunzip(f *os.File) (io.Reader, error) {
+func (b *Reader) gunzip(f *os.File) (io.Reader, error) {
 	if b.zbuf == nil {
 		b.zbuf = bufio.NewReader(f)
 	} else {
@@ -286,39 +300,36 @@ func (b *BatchReader) gunzip(f *os.File) (io.Reader, error) {
 }
 
 // row checks that line is one JSON object and returns it as a RECORD.
-func (b *BatchReader) row(line []byte) (*Message, error) {
-	rec, err := scanObject(line)
+func (b *Reader) row(line []byte) (*singer.Message, error) {
+	rec, err := singer.ScanObject(line)
 	if err != nil {
-		if off := invalidUTF8(line); off >= 0 {
-			err = utf8Error(off)
-		}
 		return nil, b.inputError(err)
 	}
-	b.msg = Message{
-		Type:     TypeRecord,
+	b.msg = singer.Message{
+		Type:     singer.TypeRecord,
 		Line:     b.line,
 		Stream:   b.stream,
 		Record:   rec,
 		File:     b.urls[b.next-1],
-		FileLine: b.lr.n,
+		FileLine: b.lr.Line(),
 	}
 	return &b.msg, nil
 }
 
-func (b *BatchReader) inputError(err error) error {
+func (b *Reader) inputError(err error) error {
 	return &inputerr.Error{
 		Line:   b.line,
 		Stream: b.stream,
-		Msg:    fmt.Sprintf("BATCH file %q line %d", b.urls[b.next-1], b.lr.n),
+		Msg:    fmt.Sprintf("BATCH file %q line %d", b.urls[b.next-1], b.lr.Line()),
 		Err:    err,
 	}
 }
 
-func (b *BatchReader) fileError(i int, err error) error {
+func (b *Reader) fileError(i int, err error) error {
 	return fmt.Errorf("line %d: stream %q: BATCH file %q: %w", b.line, b.stream, b.urls[i], err)
 }
 
-func (b *BatchReader) closeFile() error {
+func (b *Reader) closeFile() error {
 	if b.file == nil {
 		return nil
 	}
@@ -334,7 +345,7 @@ func (b *BatchReader) closeFile() error {
 }
 
 // Close closes the current file, if any. Next must not be called after it.
-func (b *BatchReader) Close() error {
+func (b *Reader) Close() error {
 	b.closed = true
 	return b.closeFile()
 }

@@ -1,4 +1,4 @@
-package singer
+package batchfile
 
 import (
 	"bufio"
@@ -23,6 +23,7 @@ import (
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 	"github.com/target-oracle/target-oracle/internal/inputerr"
+	"github.com/target-oracle/target-oracle/internal/singer"
 )
 
 // writeParquet writes rows to a new file in a temporary directory, in row
@@ -40,16 +41,16 @@ func writeParquet[T any](t testing.TB, rows []T, groupRows int64, opts ...parque
 }
 
 // parquetMessage is a parquet BATCH message for manifest, on line 2.
-func parquetMessage(compression string, manifest ...string) *Message {
-	return &Message{Type: TypeBatch, Line: 2, Stream: "orders",
-		Encoding: BatchEncoding{Format: "parquet", Compression: compression}, Manifest: manifest}
+func parquetMessage(compression string, manifest ...string) *singer.Message {
+	return &singer.Message{Type: singer.TypeBatch, Line: 2, Stream: "orders",
+		Encoding: singer.BatchEncoding{Format: "parquet", Compression: compression}, Manifest: manifest}
 }
 
 // records reads a parquet BATCH of one file and returns its records,
 // checking that each is one valid JSON object.
 func records(t *testing.T, path string) []string {
 	t.Helper()
-	rows, err := readBatch(t, parquetMessage("", path), ReaderOptions{})
+	rows, err := readBatch(t, parquetMessage("", path), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func records(t *testing.T, path string) []string {
 		if r.file != path || r.fileLine != int64(i+1) {
 			t.Errorf("row %d: file %q row %d", i+1, r.file, r.fileLine)
 		}
-		if _, err := scanObject([]byte(r.record)); err != nil {
+		if _, err := singer.ScanObject([]byte(r.record)); err != nil {
 			t.Errorf("row %d is not a JSON object: %v: %s", i+1, err, r.record)
 		}
 		recs[i] = r.record
@@ -479,7 +480,7 @@ func TestParquetValueErrors(t *testing.T) {
 		next := ok
 		next.ID = 3
 		path := writeParquet(t, []pqValues{ok, tt.row, next}, 0)
-		b, err := OpenBatch(parquetMessage("", path), ReaderOptions{})
+		b, err := Open(parquetMessage("", path), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -502,7 +503,7 @@ func TestParquetValueErrors(t *testing.T) {
 
 func TestParquetRowLimit(t *testing.T) {
 	path := writeParquet(t, []pqValues{{Name: []byte("short"), Doc: []byte("1")}, {Name: bytes.Repeat([]byte("x"), 100), Doc: []byte("1")}}, 0)
-	rows, err := readBatch(t, parquetMessage("", path), ReaderOptions{MaxLineBytes: 100})
+	rows, err := readBatch(t, parquetMessage("", path), Options{MaxLineBytes: 100})
 	var ie *inputerr.Error
 	if len(rows) != 1 || !errors.As(err, &ie) || !strings.HasSuffix(err.Error(), `row 2: longer than the limit of 100 bytes`) {
 		t.Errorf("got %d rows, %v", len(rows), err)
@@ -538,7 +539,7 @@ func TestParquetFileErrors(t *testing.T) {
 		if tt.name == "missing" {
 			path += ".gone"
 		}
-		rows, err := readBatch(t, parquetMessage("", "file://"+path), ReaderOptions{})
+		rows, err := readBatch(t, parquetMessage("", "file://"+path), Options{})
 		var ie *inputerr.Error
 		prefix := fmt.Sprintf(`line 2: stream "orders": BATCH file "file://%s": `, path)
 		if err == nil || errors.As(err, &ie) || !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), tt.want) {
@@ -561,7 +562,7 @@ func TestParquetCompressedPages(t *testing.T) {
 	} {
 		path := writeParquet(t, rows, 7, codec)
 		for _, compression := range []string{"gzip", "none", ""} {
-			got, err := readBatch(t, parquetMessage(compression, path), ReaderOptions{})
+			got, err := readBatch(t, parquetMessage(compression, path), Options{})
 			if err != nil || len(got) != len(want) {
 				t.Fatalf("%v: %d rows, %v", codec, len(got), err)
 			}
@@ -648,11 +649,11 @@ func TestParquetMatchesJSONL(t *testing.T) {
 	}
 	pq := writeParquet(t, rows, 300)
 	jl := writeFile(t, "data.jsonl", []byte(jsonl.String()))
-	fromJSONL, err := readBatch(t, batchMessage(t, "", jl, jl), ReaderOptions{})
+	fromJSONL, err := readBatch(t, batchMessage(t, "", jl, jl), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromParquet, err := readBatch(t, parquetMessage("", pq, pq), ReaderOptions{})
+	fromParquet, err := readBatch(t, parquetMessage("", pq, pq), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -673,7 +674,7 @@ func TestParquetMatchesJSONL(t *testing.T) {
 func TestParquetEmptyFiles(t *testing.T) {
 	none := writeParquet(t, []pqValues{}, 0)
 	one := writeParquet(t, []pqValues{{ID: 9, Doc: []byte("0")}}, 0)
-	rows, err := readBatch(t, parquetMessage("", none, one, none), ReaderOptions{})
+	rows, err := readBatch(t, parquetMessage("", none, one, none), Options{})
 	if err != nil || len(rows) != 1 || rows[0].file != one || !strings.HasPrefix(rows[0].record, `{"id":9,`) {
 		t.Errorf("got %v, %v", rows, err)
 	}
@@ -741,7 +742,7 @@ func TestParquetLargeFileBoundedMemory(t *testing.T) {
 		return int64(ms.HeapAlloc)
 	}
 	base := live() // before the open: a reader that loads the file there counts
-	b, err := OpenBatch(parquetMessage("", path), ReaderOptions{})
+	b, err := Open(parquetMessage("", path), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -786,7 +787,7 @@ func BenchmarkParquetBatch(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		br, err := OpenBatch(msg, ReaderOptions{})
+		br, err := Open(msg, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -825,7 +826,7 @@ func FuzzParquetFile(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		b, err := OpenBatch(parquetMessage("", path), ReaderOptions{})
+		b, err := Open(parquetMessage("", path), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -845,7 +846,7 @@ func FuzzParquetFile(f *testing.F) {
 				}
 				return
 			}
-			if _, err := scanObject(m.Record); err != nil {
+			if _, err := singer.ScanObject(m.Record); err != nil {
 				t.Fatalf("record is not a JSON object: %v: %s", err, m.Record)
 			}
 		}
@@ -886,7 +887,7 @@ func TestParquetNoColumns(t *testing.T) {
 	data := append([]byte("PAR1"), footer...)
 	data = binary.LittleEndian.AppendUint32(data, uint32(len(footer)))
 	path := writeFile(t, "none.parquet", append(data, "PAR1"...))
-	rows, err := readBatch(t, parquetMessage("", path), ReaderOptions{})
+	rows, err := readBatch(t, parquetMessage("", path), Options{})
 	if want := fmt.Sprint([]row{{path, 1, "{}"}, {path, 2, "{}"}, {path, 3, "{}"}}); err != nil || fmt.Sprint(rows) != want {
 		t.Errorf("got %v, %v; want %s", rows, err, want)
 	}
