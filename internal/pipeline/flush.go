@@ -146,11 +146,19 @@ func (p *pipeline) enqueue(s *stream, j *job) {
 }
 
 // awaitResult waits for one job to finish, or for the shutdown deadline,
-// after which no new job starts.
+// after which no new job starts. A first signal heard here, while a
+// message waits for a job, starts the shutdown clock; the main loop
+// drains once the chunk of input in hand is handled.
 func (p *pipeline) awaitResult() {
+	var stop <-chan struct{}
+	if !p.heardStop && !p.draining {
+		stop = p.o.Stop
+	}
 	select {
 	case r := <-p.results:
 		p.complete(r)
+	case <-stop:
+		p.startShutdownClock()
 	case <-p.deadline:
 		p.deadline = nil
 		p.noStart = true

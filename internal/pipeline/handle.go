@@ -117,10 +117,17 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 	if err != nil {
 		return inputErrorFrom(line, s.name, err)
 	}
+	prev := p.plannedLayout(s, layout)
+	if keys := keyOrder(s.keys, layout, prev, existing); keys != nil {
+		s.keys = keys // the same key in the table's order (keyorder.go)
+		if layout, err = tablemap.NewLayout(s.name, s.schema.Root, s.keys, s.opts, existing); err != nil {
+			return inputErrorFrom(line, s.name, err)
+		}
+	}
 	if err := p.keysAgree(s, layout, line); err != nil {
 		return err
 	}
-	if prev := p.plannedLayout(s, layout); prev != nil {
+	if prev != nil {
 		layout.KeepKeyTypes(prev, existing)
 	}
 	p.joinTable(s, layout) // shared.go

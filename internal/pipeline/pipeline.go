@@ -168,12 +168,19 @@ type pipeline struct {
 	// the run then drains as at an invalid line (SPEC §8).
 	inputStop error
 	// deadline fires when shutdown_timeout_seconds has passed after a
-	// signal; then noStart is set and no further job starts.
-	deadline   <-chan time.Time
-	noStart    bool
-	workCtx    context.Context
-	cancelWork context.CancelFunc
-	wg         sync.WaitGroup
+	// signal; then noStart is set and no further job starts. The clock
+	// starts when the signal is first heard (heardStop), also while the
+	// coordinator waits for a job in the middle of a chunk of input
+	// (awaitResult), not when the drain begins after the chunk: the rest
+	// of a chunk may start many batches.
+	deadline      <-chan time.Time
+	deadlineTimer *time.Timer
+	noStart       bool
+	heardStop     bool // the first signal was heard
+	draining      bool // drain has begun (a signal then changes nothing: SPEC §7.5)
+	workCtx       context.Context
+	cancelWork    context.CancelFunc
+	wg            sync.WaitGroup
 
 	// Test hooks (nil in production): ticks replaces the ticker; idle is
 	// called when the loop is about to wait with input held back by
@@ -266,7 +273,6 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 		}
 		select {
 		case <-stop:
-			p.log.Warn("signal received: stopping input, committing what was read")
 			return p.drain(ErrStopped)
 		default:
 		}
@@ -297,7 +303,6 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 		case <-ctx.Done():
 			p.fail(ctx.Err())
 		case <-stop:
-			p.log.Warn("signal received: stopping input, committing what was read")
 			return p.drain(ErrStopped)
 		case r := <-p.results:
 			p.complete(r)
@@ -315,7 +320,6 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 				}
 				if err := p.handle(&c.msgs[i]); err != nil {
 					if errors.Is(err, ErrStopped) { // heard inside a long BATCH message
-						p.log.Warn("signal received: stopping input, committing what was read")
 						return p.drain(ErrStopped)
 					}
 					var ierr *inputerr.Error
@@ -339,10 +343,12 @@ func (p *pipeline) run(ctx context.Context) (err error) {
 // drain flushes every buffer, waits for every job, writes the state that is
 // then true and returns cause (nil at a clean end of input).
 func (p *pipeline) drain(cause error) error {
-	if errors.Is(cause, ErrStopped) && p.cfg.ShutdownTimeoutSeconds > 0 {
-		t := time.NewTimer(time.Duration(p.cfg.ShutdownTimeoutSeconds) * time.Second)
-		defer t.Stop()
-		p.deadline = t.C
+	p.draining = true
+	if errors.Is(cause, ErrStopped) {
+		p.startShutdownClock()
+	}
+	if p.deadlineTimer != nil {
+		defer p.deadlineTimer.Stop()
 	}
 	if p.failed == nil {
 		for _, s := range p.order {
@@ -394,6 +400,20 @@ func (p *pipeline) finish(err error) error {
 		}
 	}
 	return err
+}
+
+// startShutdownClock logs the first signal and arms the
+// shutdown_timeout_seconds deadline, once.
+func (p *pipeline) startShutdownClock() {
+	if !p.heardStop {
+		p.log.Warn("signal received: stopping input, committing what was read")
+	}
+	p.heardStop = true
+	if p.deadlineTimer != nil || p.cfg.ShutdownTimeoutSeconds <= 0 {
+		return
+	}
+	p.deadlineTimer = time.NewTimer(time.Duration(p.cfg.ShutdownTimeoutSeconds) * time.Second)
+	p.deadline = p.deadlineTimer.C
 }
 
 // fail records the first failure; the main loop then stops.
