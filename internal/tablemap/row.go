@@ -53,6 +53,23 @@ type colPlan struct {
 	typ      table.Type
 	filter   *trie // ignored paths inside a JSON value
 	national bool
+	// keyKind marks a key column that kept its type across a change of
+	// the property's kind (table.KeyType): a value that does not convert
+	// into the column's kind is a key value that does not fit. exact: the
+	// property is text, so its value must also keep its exact text there
+	// ("0123" is no NUMBER key, nor a date-time with an offset a
+	// TIMESTAMP one), or two keys the schema tells apart would be one.
+	keyKind, exact bool
+}
+
+// keyConv marks a key column whose property's values would have had the
+// conversion own (their kind's) when the column kept another (keyKind).
+func (cp *colPlan) keyConv(own convKind) {
+	cp.keyKind = cp.key && own != cp.conv
+	cp.exact = cp.keyKind && own == convText
+	if cp.keyKind && cp.conv == convBinary && cp.encoding == "" {
+		cp.encoding = table.EncodingBase64 // the stored form, as in plan
+	}
 }
 
 // objPlan dispatches the keys of one JSON object of the record.
@@ -167,6 +184,9 @@ func (l *Layout) plan(b *builder, root *schema.Property) error {
 			if c.meta == table.MetaDeletedAt {
 				cp.path = deletedProperty
 			}
+		}
+		if c.key && c.wanted != (table.Type{}) {
+			cp.keyConv(convOf(c.wanted))
 		}
 		l.cols[i] = cp
 	}
@@ -763,6 +783,9 @@ func (l *Layout) value(b []byte, j, end int, c int, stats []table.Stats) (int, e
 		st.MaxBytes = len(l.buf) - start
 	}
 	if err != nil {
+		if cp.keyKind {
+			err = fmt.Errorf("key value %s does not fit its column %s (%v); keys never widen", excerpt(raw), cp.typ, err)
+		}
 		l.buf = l.buf[:start]
 		l.spans[c] = span{}
 		return end, l.hold(c, inputError(l.stream, cp.path, "%v", err))
@@ -775,7 +798,13 @@ func (l *Layout) value(b []byte, j, end int, c int, stats []table.Stats) (int, e
 		}
 	}
 	if cp.key {
-		if err := keyFits(cp, v, st, l.ceiling); err != nil {
+		if cp.exact {
+			err = l.keepsText(cp, raw, v)
+		}
+		if err == nil {
+			err = keyFits(cp, v, st, l.ceiling)
+		}
+		if err != nil {
 			l.buf = l.buf[:start]
 			l.spans[c] = span{}
 			return end, l.hold(c, inputError(l.stream, cp.path, "%v", err))
@@ -871,6 +900,35 @@ func keyFits(cp *colPlan, v []byte, st *table.Stats, ceiling int) error {
 		return fmt.Errorf("key value of %d bytes (%d characters) does not fit its column %s", st.MaxBytes, st.MaxChars, t)
 	}
 	return fmt.Errorf("key value %s does not fit its column %s; keys never widen", v, t)
+}
+
+// keepsText checks that a text property's key value raw, stored as v in
+// a key column of another kind (colPlan.exact), is stored as its exact
+// text: a string that converts but not to itself ("0123" in a NUMBER key)
+// does not fit the column.
+func (l *Layout) keepsText(cp *colPlan, raw, v []byte) error {
+	if raw[0] != '"' {
+		return nil // a number, boolean or object: its conversion decided
+	}
+	s, err := l.unquote(raw)
+	if err != nil || bytes.Equal(s, v) {
+		return err
+	}
+	return fmt.Errorf("key value %s does not fit its column %s (it would be stored as %s); keys never widen", excerpt(raw), cp.typ, excerpt(v))
+}
+
+// excerpt is a value's text for an error message, cut at 64 bytes (at a
+// character boundary) so that a long value does not flood the log.
+func excerpt(v []byte) string {
+	const max = 64
+	if len(v) <= max {
+		return string(v)
+	}
+	n := max
+	for n > 0 && !utf8.RuneStart(v[n]) {
+		n--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", v[:n], len(v))
 }
 
 // unquote returns the text of the JSON string raw, unescaped into scratch
