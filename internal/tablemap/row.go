@@ -349,7 +349,12 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []table.Stat
 	}
 	if l.doc >= 0 {
 		var err error
-		if l.buf, _, err = appendFiltered(l.buf, record, i, l.docTrie, &l.scratch); err != nil {
+		native := !l.table.Columns[l.doc].Type.JSONAsClob
+		if l.buf, _, err = appendFiltered(l.buf, record, i, l.docTrie, &l.scratch, native); err != nil {
+			var ne *numberError
+			if errors.As(err, &ne) {
+				return inputError(l.stream, strings.Join(pathTo(record, i, ne.at), "."), "%v", err)
+			}
 			return inputError(l.stream, "", "record: %v", err)
 		}
 		l.spans[l.doc] = span{0, int32(len(l.buf)), true}
@@ -783,12 +788,9 @@ func (l *Layout) value(b []byte, j, end int, c int, stats []table.Stats) (int, e
 		st.MaxBytes = len(l.buf) - start
 	}
 	if err != nil {
-		if cp.keyKind {
-			err = fmt.Errorf("key value %s does not fit its column %s (%v); keys never widen", excerpt(raw), cp.typ, err)
-		}
 		l.buf = l.buf[:start]
 		l.spans[c] = span{}
-		return end, l.hold(c, inputError(l.stream, cp.path, "%v", err))
+		return end, l.hold(c, l.convError(cp, raw, err))
 	}
 	v := l.buf[start:]
 	if cp.conv == convText && len(v) > 0 {
@@ -975,13 +977,37 @@ func (l *Layout) text(cp *colPlan, raw []byte, st *table.Stats) error {
 }
 
 // appendJSON appends the JSON value raw compacted, minus the paths
-// ignored inside it.
+// ignored inside it. Into a native JSON column (cp.conv convJSON, not
+// JSONAsClob) its numbers must fit Oracle NUMBER (SPEC §5.3), checked as
+// they are copied; into text, a CLOB JSON column or a vector, they keep
+// their text.
 func (l *Layout) appendJSON(cp *colPlan, raw []byte) ([]byte, error) {
+	bound := cp.conv == convJSON && !cp.typ.JSONAsClob
 	if cp.filter == nil {
-		return appendCompact(l.buf, raw), nil
+		return compact(l.buf, raw, 0, bound)
 	}
-	buf, _, err := appendFiltered(l.buf, raw, 0, cp.filter, &l.scratch)
+	buf, _, err := appendFiltered(l.buf, raw, 0, cp.filter, &l.scratch, bound)
 	return buf, err
+}
+
+// convError is the input error of a value raw that did not convert into
+// column cp: a key column kept across a change of kind says the key
+// value does not fit it; a number of a native JSON value beyond Oracle
+// NUMBER names its own path below the property (`property "o.x.1.y":
+// …`), as the validator does.
+func (l *Layout) convError(cp *colPlan, raw []byte, err error) error {
+	var ne *numberError
+	switch {
+	case cp.keyKind:
+		err = fmt.Errorf("key value %s does not fit its column %s (%v); keys never widen", excerpt(raw), cp.typ, err)
+	case errors.As(err, &ne):
+		path := cp.path
+		if inner := pathTo(raw, 0, ne.at); len(inner) > 0 {
+			path += "." + strings.Join(inner, ".")
+		}
+		return inputError(l.stream, path, "%v", err)
+	}
+	return inputError(l.stream, cp.path, "%v", err)
 }
 
 func (l *Layout) number(raw []byte, st *table.Stats) error {
