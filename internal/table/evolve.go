@@ -646,10 +646,10 @@ func MigrateValue(from, to Type, stored string) (string, error) {
 // the value was made (another stream loading into the table widened it,
 // SPEC §5.1), and the value must land with exactly the text a value made
 // for to gets (SPEC §5.5). That is so for a boolean between NUMBER(1) and
-// BOOLEAN or text ("1" is "true" there) and for a DATE in a timestamp;
-// every other pair of the lattice keeps its text. A RAW value made for a
-// text column keeps its base64: a binary property on a text column loads
-// its encoded form (docs/types.md), and base16 is only the rewrite's.
+// BOOLEAN or text ("1" is "true" there), for a DATE in a timestamp, and
+// for a RAW value in text, which gets the base16 text a rewritten RAW
+// value gets (BinaryText), not its stored base64; every other pair of the
+// lattice keeps its text.
 func ConvertsOnWrite(from, to Type) bool {
 	switch {
 	case from == to:
@@ -658,6 +658,8 @@ func ConvertsOnWrite(from, to Type) bool {
 		return (from.Kind == KindNumber) != (to.Kind == KindNumber)
 	case from.Kind == KindDate:
 		return to.Kind == KindTimestamp
+	case from.Kind == KindRaw:
+		return to.IsText()
 	}
 	return false
 }

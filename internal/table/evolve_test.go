@@ -310,8 +310,9 @@ func TestMigrateValue(t *testing.T) {
 }
 
 // ConvertsOnWrite names exactly the pairs whose values MigrateValue
-// rewrites (a value made for from, written to a column of type to), but
-// RAW to text, whose written values keep their encoded form.
+// rewrites (a value made for from, written to a column of type to), RAW
+// to text included: a RAW value written into text gets the base16 a
+// rewritten one gets (BinaryText).
 func TestConvertsOnWrite(t *testing.T) {
 	tRaw := Type{Kind: KindRaw, Length: 16}
 	tests := []struct {
@@ -323,6 +324,7 @@ func TestConvertsOnWrite(t *testing.T) {
 		{tInt, tNum, "12"}, {tDec102, tV4000b, "-1.5"}, {tDate, tTSTZ6, "2024-02-29"}, {tDate, tTS6, "2024-02-29"},
 		{tDate, tV10c, "2024-02-29"}, {tTS6, tTS9, "2024-01-01T00:00:00Z"}, {tJSON, tClob, `{"a":1}`},
 		{tV4000b, tClob, "x"}, {tBoolN, tBoolN, "1"},
+		{tRaw, tV4000b, "3q2+7w=="}, {tRaw, tClob, "AP8="}, {tRaw, Type{Kind: KindRaw, Length: 32}, "AP8="},
 	}
 	for _, tt := range tests {
 		m, err := MigrateValue(tt.from, tt.to, tt.in)
@@ -333,8 +335,8 @@ func TestConvertsOnWrite(t *testing.T) {
 			t.Errorf("ConvertsOnWrite(%s → %s) = %v; MigrateValue gives %q for %q", tt.from, tt.to, got, m, tt.in)
 		}
 	}
-	if ConvertsOnWrite(tRaw, tV4000b) {
-		t.Errorf("ConvertsOnWrite(%s → %s) = true, want false (the encoded form stays)", tRaw, tV4000b)
+	if got, err := MigrateValue(tRaw, tV4000b, "3q2+7w=="); err != nil || got != "DEADBEEF" {
+		t.Errorf("MigrateValue(%s → %s, 3q2+7w==) = %q, %v, want DEADBEEF (RAWTOHEX)", tRaw, tV4000b, got, err)
 	}
 }
 

@@ -229,6 +229,10 @@ func TestKeyValuesAcrossKinds(t *testing.T) {
 			bad: map[string]string{`"2024-02-29T10:00:00.500Z"`: "(it would be stored as 2024-02-29T10:00:00.5Z); keys never widen",
 				`"tomorrow"`:                  `key value "tomorrow" does not fit its column TIMESTAMP(3) WITH TIME ZONE (`,
 				`"2024-02-29T10:00:00.5001Z"`: "key value 2024-02-29T10:00:00.5001Z does not fit its column TIMESTAMP(3) WITH TIME ZONE; keys never widen"}},
+		{name: "string for a RAW key", col: table.Type{Kind: table.KindRaw, Length: 2}, prop: p("id", str),
+			good: map[string]string{`"00FF"`: "AP8="},
+			bad: map[string]string{`"00ff"`: `key value "00ff" does not fit its column RAW(2) (it would be stored as 00FF); keys never widen`,
+				`"AP8="`: `key value "AP8=" does not fit its column RAW(2) (`}},
 		{name: "date-time for a DATE key", col: table.Type{Kind: table.KindDate}, prop: p("id", str, format("date-time")),
 			bad: map[string]string{`"2024-02-29T00:00:00Z"`: `key value "2024-02-29T00:00:00Z" does not fit its column DATE (`}},
 	} {

@@ -67,8 +67,10 @@ type colPlan struct {
 func (cp *colPlan) keyConv(own convKind) {
 	cp.keyKind = cp.key && own != cp.conv
 	cp.exact = cp.keyKind && own == convText
-	if cp.keyKind && cp.conv == convBinary && cp.encoding == "" {
-		cp.encoding = table.EncodingBase64 // the stored form, as in plan
+	if cp.keyKind && cp.conv == convBinary {
+		// A RAW key's text is its base16 (table.BinaryText): a text
+		// value is read as such, and must be that text (capitals).
+		cp.encoding = table.EncodingBase16
 	}
 }
 
@@ -913,8 +915,18 @@ func (l *Layout) keepsText(cp *colPlan, raw, v []byte) error {
 		return nil // a number, boolean or object: its conversion decided
 	}
 	s, err := l.unquote(raw)
-	if err != nil || bytes.Equal(s, v) {
+	if err != nil {
 		return err
+	}
+	if cp.conv == convBinary {
+		text, err := table.BinaryText(string(v))
+		if err != nil {
+			return err
+		}
+		v = []byte(text)
+	}
+	if bytes.Equal(s, v) {
+		return nil
 	}
 	return fmt.Errorf("key value %s does not fit its column %s (it would be stored as %s); keys never widen", excerpt(raw), cp.typ, excerpt(v))
 }
