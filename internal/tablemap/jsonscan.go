@@ -86,36 +86,71 @@ func appendCompact(dst, b []byte) []byte {
 // scanned, compacted (appendCompact). With bound, every number is checked
 // against Oracle NUMBER (value.CheckNumber) in the same scan, as a native
 // JSON column or document holds it (SPEC §5.3): the first one beyond it
-// is a *numberError. The check costs nothing where there is no number.
+// is a *numberError.
 func compact(dst, b []byte, base int, bound bool) ([]byte, error) {
 	if !bound {
 		return appendCompact(dst, b), nil
 	}
-	run := 0
-	for i := 0; i < len(b); i++ {
-		switch c := b[i]; {
-		case isWS(c):
-			dst = append(dst, b[run:i]...)
-			run = i + 1
+	return appendCompactBounded(dst, b, base)
+}
+
+// appendCompactBounded is appendCompact checking every number as it goes
+// (see compact). The check costs nothing where there is no number: the
+// copying loop (compactUntilNumber) makes no call, as appendCompact's.
+func appendCompactBounded(dst, b []byte, base int) ([]byte, error) {
+	for i := 0; ; {
+		dst, i = compactUntilNumber(dst, b, i)
+		if i >= len(b) {
+			return dst, nil
+		}
+		e, err := boundedNumber(b, i, base)
+		if err != nil {
+			return dst, err
+		}
+		dst, i = append(dst, b[i:e]...), e
+	}
+}
+
+// compactUntilNumber appends b[start:] compacted as appendCompact does,
+// up to the first number, and returns the index of that number (len(b)
+// when there is none). Outside strings only numbers hold '-' or digits.
+func compactUntilNumber(dst, b []byte, start int) ([]byte, int) {
+	run := start // start of the bytes not yet copied
+	for i := start; i < len(b); i++ {
+		c := b[i]
+		if c > '9' {
+			continue // ':', brackets, braces, the letters of true, false, null
+		}
+		switch {
 		case c == '"':
 			e, _, err := stringEnd(b, i)
 			if err != nil {
-				return append(dst, b[run:]...), nil
+				return append(dst, b[run:]...), len(b)
 			}
 			i = e - 1
-		case c == '-' || c-'0' < 10:
-			// Outside strings only numbers hold '-' or digits.
-			e := i + 1
-			for e < len(b) && isNumberByte(b[e]) {
-				e++
-			}
-			if _, err := value.CheckNumber(b[i:e]); err != nil {
-				return dst, &numberError{at: base + i, text: string(b[i:e]), err: err}
-			}
-			i = e - 1
+		case c == ',':
+		case isWS(c):
+			dst = append(dst, b[run:i]...)
+			run = i + 1
+		case c == '-' || c >= '0':
+			return append(dst, b[run:i]...), i
 		}
 	}
-	return append(dst, b[run:]...), nil
+	return append(dst, b[run:]...), len(b)
+}
+
+// boundedNumber checks the number at b[i] against Oracle NUMBER and
+// returns the index past it (out of appendCompactBounded's loop, which
+// stays as tight as appendCompact's).
+func boundedNumber(b []byte, i, base int) (int, error) {
+	e := i + 1
+	for e < len(b) && isNumberByte(b[e]) {
+		e++
+	}
+	if _, err := value.CheckNumber(b[i:e]); err != nil {
+		return e, &numberError{at: base + i, text: string(b[i:e]), err: err}
+	}
+	return e, nil
 }
 
 func isNumberByte(c byte) bool {
@@ -127,7 +162,8 @@ func isNumberByte(c byte) bool {
 type numberError struct {
 	at   int
 	text string
-	err  error // value.CheckNumber's
+	err  error    // value.CheckNumber's
+	path []string // inside the value, when the caller found it (pathTo)
 }
 
 // Error is the validator's text for such a number (schema.InvalidNumber),

@@ -42,6 +42,7 @@ const (
 	convJSON                       // JSON: compact JSON
 	convBinary                     // RAW/BLOB: the decoded bytes in padded base64
 	convVector                     // VECTOR: compact JSON, elements rounded to the format
+	convKeptKey                    // a key column kept across a change of kind: colPlan.keptConv, checked (keptKey)
 )
 
 type colPlan struct {
@@ -53,21 +54,27 @@ type colPlan struct {
 	typ      table.Type
 	filter   *trie // ignored paths inside a JSON value
 	national bool
-	// keyKind marks a key column that kept its type across a change of
-	// the property's kind (table.KeyType): a value that does not convert
-	// into the column's kind is a key value that does not fit. exact: the
-	// property is text, so its value must also keep its exact text there
-	// ("0123" is no NUMBER key, nor a date-time with an offset a
-	// TIMESTAMP one), or two keys the schema tells apart would be one.
-	keyKind, exact bool
+	// keptConv is the conversion of a key column that kept its type
+	// across a change of the property's kind (table.KeyType; conv is then
+	// convKeptKey): a value that does not convert into the column's kind
+	// is a key value that does not fit. exact: the property is text, so
+	// its value must also keep its exact text there ("1e2" is no NUMBER
+	// key, nor a date-time with an offset a TIMESTAMP one), or two keys
+	// the schema tells apart would be one.
+	keptConv convKind
+	exact    bool
 }
 
 // keyConv marks a key column whose property's values would have had the
-// conversion own (their kind's) when the column kept another (keyKind).
+// conversion own (their kind's) when the column kept another: its values
+// go through keptKey.
 func (cp *colPlan) keyConv(own convKind) {
-	cp.keyKind = cp.key && own != cp.conv
-	cp.exact = cp.keyKind && own == convText
-	if cp.keyKind && cp.conv == convBinary {
+	if !cp.key || own == cp.conv || cp.conv == convKeptKey {
+		return
+	}
+	cp.keptConv, cp.conv = cp.conv, convKeptKey
+	cp.exact = own == convText
+	if cp.keptConv == convBinary {
 		// A RAW key's text is its base16 (table.BinaryText): a text
 		// value is read as such, and must be that text (capitals).
 		cp.encoding = table.EncodingBase16
@@ -788,11 +795,13 @@ func (l *Layout) value(b []byte, j, end int, c int, stats []table.Stats) (int, e
 	case convVector:
 		err = l.vector(cp, raw)
 		st.MaxBytes = len(l.buf) - start
+	case convKeptKey:
+		err = l.keptKey(cp, raw, st)
 	}
 	if err != nil {
 		l.buf = l.buf[:start]
 		l.spans[c] = span{}
-		return end, l.hold(c, l.convError(cp, raw, err))
+		return end, l.hold(c, l.convError(cp, err))
 	}
 	v := l.buf[start:]
 	if cp.conv == convText && len(v) > 0 {
@@ -802,13 +811,7 @@ func (l *Layout) value(b []byte, j, end int, c int, stats []table.Stats) (int, e
 		}
 	}
 	if cp.key {
-		if cp.exact {
-			err = l.keepsText(cp, raw, v)
-		}
-		if err == nil {
-			err = keyFits(cp, v, st, l.ceiling)
-		}
-		if err != nil {
+		if err := keyFits(cp, v, st, l.ceiling); err != nil {
 			l.buf = l.buf[:start]
 			l.spans[c] = span{}
 			return end, l.hold(c, inputError(l.stream, cp.path, "%v", err))
@@ -918,7 +921,7 @@ func (l *Layout) keepsText(cp *colPlan, raw, v []byte) error {
 	if err != nil {
 		return err
 	}
-	if cp.conv == convBinary {
+	if cp.keptConv == convBinary {
 		text, err := table.BinaryText(string(v))
 		if err != nil {
 			return err
@@ -995,31 +998,68 @@ func (l *Layout) text(cp *colPlan, raw []byte, st *table.Stats) error {
 // their text.
 func (l *Layout) appendJSON(cp *colPlan, raw []byte) ([]byte, error) {
 	bound := cp.conv == convJSON && !cp.typ.JSONAsClob
-	if cp.filter == nil {
-		return compact(l.buf, raw, 0, bound)
+	if cp.filter == nil && !bound {
+		return appendCompact(l.buf, raw), nil // CLOB JSON and text
 	}
-	buf, _, err := appendFiltered(l.buf, raw, 0, cp.filter, &l.scratch, bound)
+	var buf []byte
+	var err error
+	if cp.filter == nil {
+		buf, err = appendCompactBounded(l.buf, raw, 0)
+	} else {
+		buf, _, err = appendFiltered(l.buf, raw, 0, cp.filter, &l.scratch, bound)
+	}
+	if ne, ok := err.(*numberError); ok {
+		ne.path = pathTo(raw, 0, ne.at) // for convError
+	}
 	return buf, err
 }
 
-// convError is the input error of a value raw that did not convert into
-// column cp: a key column kept across a change of kind says the key
-// value does not fit it; a number of a native JSON value beyond Oracle
-// NUMBER names its own path below the property (`property "o.x.1.y":
-// …`), as the validator does.
-func (l *Layout) convError(cp *colPlan, raw []byte, err error) error {
+// convError is the input error of a value that did not convert into
+// column cp: a number of a native JSON value beyond Oracle NUMBER names
+// its own path below the property (`property "o.x.1.y": …`), as the
+// validator does (appendJSON found the path).
+func (l *Layout) convError(cp *colPlan, err error) error {
 	var ne *numberError
-	switch {
-	case cp.keyKind:
-		err = fmt.Errorf("key value %s does not fit its column %s (%v); keys never widen", excerpt(raw), cp.typ, err)
-	case errors.As(err, &ne):
-		path := cp.path
-		if inner := pathTo(raw, 0, ne.at); len(inner) > 0 {
-			path += "." + strings.Join(inner, ".")
-		}
-		return inputError(l.stream, path, "%v", err)
+	if errors.As(err, &ne) && len(ne.path) > 0 {
+		return inputError(l.stream, cp.path+"."+strings.Join(ne.path, "."), "%v", err)
 	}
 	return inputError(l.stream, cp.path, "%v", err)
+}
+
+// keptKey converts a key value raw into a key column kept across a change
+// of its property's kind (colPlan.keptConv), off the common path: a value
+// that does not convert does not fit, nor does a text property's value
+// that would not keep its exact text (keepsText).
+func (l *Layout) keptKey(cp *colPlan, raw []byte, st *table.Stats) error {
+	kc := *cp
+	kc.conv = cp.keptConv
+	start := len(l.buf)
+	var err error
+	switch kc.conv {
+	case convText:
+		err = l.text(&kc, raw, st)
+	case convNumber:
+		err = l.number(raw, st)
+	case convBoolNumber, convBoolean:
+		err = l.boolean(&kc, raw)
+	case convDate, convTimestamp:
+		err = l.time(&kc, raw, st)
+	case convBinary:
+		err = l.binary(&kc, raw, st)
+	default:
+		err = fmt.Errorf("no key conversion into %s", cp.typ)
+	}
+	if err != nil {
+		return fmt.Errorf("key value %s does not fit its column %s (%v); keys never widen", excerpt(raw), cp.typ, err)
+	}
+	v := l.buf[start:]
+	if kc.conv == convText {
+		st.MaxBytes, st.MaxChars = len(v), textChars(v, cp.national) // for keyFits
+	}
+	if cp.exact {
+		return l.keepsText(cp, raw, v)
+	}
+	return nil
 }
 
 func (l *Layout) number(raw []byte, st *table.Stats) error {
