@@ -26,6 +26,16 @@ func TestRowFixesEndToEnd(t *testing.T) {
 {"type":"RECORD","stream":"d","record":{"k":"3"}}
 {"type":"STATE","value":{"s":1}}
 `
+	// A number a native JSON column cannot hold is invalid input whether
+	// or not records are validated (SPEC §5.3).
+	native := `{"type":"SCHEMA","stream":"j","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"o":{"type":["null","object"]}}}}
+{"type":"RECORD","stream":"j","record":{"id":1,"o":{"n":1.5}}}
+{"type":"STATE","value":{"s":1}}
+{"type":"RECORD","stream":"j","record":{"id":2,"o":{"n":[1e200]}}}
+{"type":"RECORD","stream":"j","record":{"id":3,"o":{"n":-2}}}
+{"type":"STATE","value":{"s":2}}
+`
+	nativeErr := `line 4: stream "j": property "o.n.0": 1e200 is not a valid number: magnitude 1e126 or more, less expected`
 	for _, c := range []struct {
 		name, in, config, table string
 		code                    int
@@ -39,6 +49,12 @@ func TestRowFixesEndToEnd(t *testing.T) {
 			`{"K":1.25}` + "\n" + `{"K":3}` + "\n", `line 3: stream \"d\": property \"k\": key value 2.125 does not fit its column NUMBER(5,2)`},
 		{"key value too fine, fail", dec, `{"add_record_metadata": false}`, "DRY_RUN.D", ExitInput, ``,
 			`{"K":1.25}` + "\n", `target-oracle: invalid input: line 3: stream "d": property "k": key value 2.125 does not fit its column NUMBER(5,2); keys never widen`},
+		{"native JSON number, unvalidated, fail", native, `{"add_record_metadata": false, "json_type": "json", "validate_records": false}`, "DRY_RUN.J", ExitInput, `{"s":1}`,
+			`{"ID":1,"O":{"n":1.5}}` + "\n", "target-oracle: invalid input: " + nativeErr},
+		{"native JSON number, validated, fail", native, `{"add_record_metadata": false, "json_type": "json"}`, "DRY_RUN.J", ExitInput, `{"s":1}`,
+			`{"ID":1,"O":{"n":1.5}}` + "\n", "target-oracle: invalid input: " + nativeErr},
+		{"native JSON number, unvalidated, skip", native, `{"add_record_metadata": false, "json_type": "json", "validate_records": false, "on_invalid_record": "skip"}`, "DRY_RUN.J", 0, `{"s":2}`,
+			`{"ID":1,"O":{"n":1.5}}` + "\n" + `{"ID":3,"O":{"n":-2}}` + "\n", strings.ReplaceAll(nativeErr, `"`, `\"`)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dump := filepath.Join(t.TempDir(), "dump")

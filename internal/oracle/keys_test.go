@@ -78,6 +78,14 @@ func TestKeysNeverWidenOnBothEngines(t *testing.T) {
 			in: strings.Join([]string{keySchema(`{"type":"string","format":"date-time"}`), keyRec(`"2025-01-01T00:00:00.123Z"`, 1),
 				keyRec(`"2025-01-01T00:00:00.1234Z"`, 2), state(1), keyRec(`"2025-01-02T00:00:00Z"`, 3), state(2)}, "\n"),
 			keyType: "TIMESTAMP(3) WITH TIME ZONE", err: `line 3: stream "k": property "k": key value 2025-01-01T00:00:00.1234Z does not fit its column TIMESTAMP(3) WITH TIME ZONE; keys never widen`},
+		// A change of kind neither (finding 13's leftover): no
+		// NUMBER → VARCHAR2 migration of the key on either engine.
+		{name: "a string key for an integer key", prepare: keySchema(`{"type":"integer"}`) + "\n" + keyRec(`1`, 0),
+			in:      strings.Join([]string{keySchema(`{"type":"string"}`), keyRec(`"2"`, 1), keyRec(`"1e2"`, 2), state(1), keyRec(`"3"`, 3), state(2)}, "\n"),
+			keyType: "NUMBER(38,0)", err: `line 3: stream "k": property "k": key value "1e2" does not fit its column NUMBER(38,0) (it would be stored as 100); keys never widen`},
+		{name: "a later SCHEMA with a string key", in: strings.Join([]string{keySchema(`{"type":"integer"}`), keySchema(`{"type":"string"}`),
+			keyRec(`"2"`, 1), keyRec(`"two"`, 2), state(1), keyRec(`"3"`, 3), state(2)}, "\n"),
+			keyType: "NUMBER(38,0)", err: `line 4: stream "k": property "k": key value "two" does not fit its column NUMBER(38,0) (`},
 	}
 	for _, c := range cases {
 		for _, policy := range []string{"fail", "skip"} {

@@ -37,7 +37,8 @@ func dbaTimestampKey(_ context.Context, schema, name string) (*table.Table, erro
 
 // A SCHEMA that would widen a key column keeps it (keys never widen,
 // SPEC §5.2; hostile review finding 13): an adopted key column, or one an
-// earlier SCHEMA of the run made, keeps its type, and a key value that
+// earlier SCHEMA of the run made, keeps its type, also when the schema
+// changes the key's kind (its values are converted into the column's), and a key value that
 // does not fit it is invalid input naming the line, the stream, the key
 // and the column's type, found when the row is built, so
 // on_invalid_record applies and the batch's other records commit.
@@ -53,6 +54,7 @@ func TestKeysNeverWidenBySchema(t *testing.T) {
 		err      string
 		keyType  string
 		keyAfter string // the key column's values after skip or reject
+		warn     string // in the log of the run of in
 	}{
 		{name: "string key longer than an adopted VARCHAR2(10 CHAR) key",
 			prepare: input(keySchema(`{"type":"string","maxLength":10}`), keyRec(`"a"`, 0)),
@@ -82,6 +84,34 @@ func TestKeysNeverWidenBySchema(t *testing.T) {
 				keyRec(`"2025-01-01T00:00:00.1234Z"`, 2), state(1), keyRec(`"2025-01-02T00:00:00Z"`, 3), state(2)),
 			line: 3, err: `property "k": key value 2025-01-01T00:00:00.1234Z does not fit its column TIMESTAMP(3) WITH TIME ZONE; keys never widen`,
 			keyType: "TIMESTAMP(3) WITH TIME ZONE", keyAfter: "2025-01-01T00:00:00.123Z,2025-01-02T00:00:00Z"},
+		// Nor does a change of kind migrate a key column (finding 13's
+		// leftover): the key values are converted into the column's kind,
+		// and a string must keep its exact text there.
+		{name: "a string key for an adopted integer key",
+			prepare: input(keySchema(`{"type":"integer"}`), keyRec(`1`, 0)),
+			in:      input(keySchema(`{"type":"string"}`), keyRec(`"2"`, 1), keyRec(`"1e2"`, 2), state(1), keyRec(`"3"`, 3), state(2)),
+			line:    3, err: `property "k": key value "1e2" does not fit its column NUMBER(38,0) (it would be stored as 100); keys never widen`,
+			keyType: "NUMBER(38,0)", keyAfter: "1,2,3",
+			warn: `stream \"k\", key property \"k\": the schema asks for VARCHAR2(4000 BYTE) but its key column \"K\" is NUMBER(38,0) and keys never widen`},
+		{name: "a string key after an integer key of the run",
+			slowDDL: true,
+			in: input(keySchema(`{"type":"integer"}`), keySchema(`{"type":"string"}`),
+				keyRec(`"2"`, 1), keyRec(`"two"`, 2), state(1), keyRec(`"3"`, 3), state(2)),
+			line: 4, err: `property "k": key value "two" does not fit its column NUMBER(38,0) (`,
+			keyType: "NUMBER(38,0)", keyAfter: "2,3",
+			warn: `the schema asks for VARCHAR2(4000 BYTE) but its key column \"K\" is NUMBER(38,0) and keys never widen`},
+		{name: "a number key for an adopted VARCHAR2(3 CHAR) key",
+			prepare: input(keySchema(`{"type":"string","maxLength":3}`), keyRec(`"0"`, 0)),
+			in:      input(keySchema(`{"type":"number"}`), keyRec(`1.50`, 1), keyRec(`12345`, 2), state(1), keyRec(`3`, 3), state(2)),
+			line:    3, err: `property "k": key value of 5 bytes (5 characters) does not fit its column VARCHAR2(3 CHAR)`,
+			keyType: "VARCHAR2(3 CHAR)", keyAfter: "0,1.5,3",
+			warn: `the schema asks for NUMBER but its key column \"K\" is VARCHAR2(3 CHAR)`},
+		{name: "a plain string key for an adopted TIMESTAMP(3) key",
+			catalog: dbaTimestampKey,
+			in: input(keySchema(`{"type":"string"}`), keyRec(`"2025-01-01T00:00:00Z"`, 1),
+				keyRec(`"2025-01-01T01:00:00+01:00"`, 2), state(1), keyRec(`"2025-01-02T00:00:00Z"`, 3), state(2)),
+			line: 3, err: `property "k": key value "2025-01-01T01:00:00+01:00" does not fit its column TIMESTAMP(3) WITH TIME ZONE (it would be stored as 2025-01-01T00:00:00Z); keys never widen`,
+			keyType: "TIMESTAMP(3) WITH TIME ZONE", keyAfter: "2025-01-01T00:00:00Z,2025-01-02T00:00:00Z"},
 	}
 	for _, c := range cases {
 		for _, policy := range []string{"fail", "skip", "reject"} {
@@ -97,7 +127,11 @@ func TestKeysNeverWidenBySchema(t *testing.T) {
 					}
 				}
 				rejects := filepath.Join(t.TempDir(), "rejects.jsonl")
-				states, err := run(t, eng, loadConfig(t, `{"on_invalid_record": "`+policy+`", "reject_path": "`+rejects+`"}`), c.in)
+				var logs strings.Builder
+				states, err := runLogged(t, eng, loadConfig(t, `{"on_invalid_record": "`+policy+`", "reject_path": "`+rejects+`"}`), c.in, &logs)
+				if !strings.Contains(logs.String(), c.warn) {
+					t.Errorf("log\n%s\nwants %s", logs.String(), c.warn)
+				}
 				want := fmt.Sprintf(`line %d: stream "k": %s`, c.line, c.err)
 				keys := strings.Split(c.keyAfter, ",")
 				if policy == "fail" {

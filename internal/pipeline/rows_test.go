@@ -364,8 +364,8 @@ func TestLoadedNumbersStayBounded(t *testing.T) {
 	}{
 		{"NUMBER column", `"json_type":"clob"`, `,"n2":1e200`, `property "n2": `, true},
 		{"flattened NUMBER column", `"storage_mode":"flattened","json_type":"clob"`, `,"o":{"k":` + unloadedBig + `}`, `property "o.k": `, true},
-		{"undeclared member of a native JSON column", `"json_type":"json"`, `,"o":{"x":1e200}`, `property "o.x": 1e200 is not a valid number`, false},
-		{"undeclared member of a native JSON document", `"storage_mode":"json","json_type":"json"`, `,"extra":1e200`, `property "extra": 1e200 is not a valid number`, false},
+		{"undeclared member of a native JSON column", `"json_type":"json"`, `,"o":{"x":1e200}`, `property "o.x": 1e200 is not a valid number`, true},
+		{"undeclared member of a native JSON document", `"storage_mode":"json","json_type":"json"`, `,"extra":1e200`, `property "extra": 1e200 is not a valid number`, true},
 		{"ignored property's maximum", `"json_type":"clob"`, `,"capped":1e300`, `property "capped": 1e300 is greater than the maximum 5`, false},
 	} {
 		for _, validate := range []bool{true, false} {
@@ -403,4 +403,79 @@ const (
 
 func unloadedRecord(id int, body string) string {
 	return fmt.Sprintf(`{"type":"RECORD","stream":"u","record":{"id":%d,"n":1%s}}`, id, body)
+}
+
+// A number a native JSON column or document cannot hold (Oracle NUMBER's
+// bounds, SPEC §5.3) is an invalid record with validate_records false as
+// with it on, with the same message naming the line, the stream, the
+// number's path and the bound, and on_invalid_record applies: before, the
+// unvalidated path loaded 1e200 into native JSON. The check runs where the
+// value is compacted anyway.
+func TestNativeJSONNumbersBoundedWithoutValidation(t *testing.T) {
+	for _, c := range []struct {
+		name, settings, body, err string
+	}{
+		{"native JSON column", `"json_type":"json"`, `,"o":{"x":1e200}`,
+			`property "o.x": 1e200 is not a valid number: magnitude 1e126 or more, less expected`},
+		{"inside an array of a native JSON column", `"json_type":"json"`, `,"o":{"x":[1,{"y":` + unloadedBig + `}]}`,
+			`property "o.x.1.y": ` + unloadedBig + ` is not a valid number: 42 significant digits, at most 38 expected`},
+		{"declared member too small", `"json_type":"json"`, `,"o":{"k":-1e-200}`,
+			`property "o.k": -1e-200 is not a valid number: non-zero magnitude below 1e-130, at least 1e-130 expected`},
+		{"native JSON column with ignored paths", `"json_type":"json",` + unloadedIgnored, `,"o":{"skip":1,"x":1e200}`,
+			`property "o.x": 1e200 is not a valid number: magnitude 1e126 or more, less expected`},
+		{"native JSON document", `"storage_mode":"json","json_type":"json"`, `,"extra":{"a":[1e200]}`,
+			`property "extra.a.0": 1e200 is not a valid number: magnitude 1e126 or more, less expected`},
+	} {
+		for _, validate := range []bool{true, false} {
+			for _, policy := range []string{"fail", "skip", "reject"} {
+				t.Run(fmt.Sprintf("%s/validate=%v/%s", c.name, validate, policy), func(t *testing.T) {
+					rejects := filepath.Join(t.TempDir(), "rejects.jsonl")
+					settings := fmt.Sprintf(`{%s,"validate_records":%v,"on_invalid_record":%q,"reject_path":%q}`, c.settings, validate, policy, rejects)
+					good := `,"o":{"x":-0.50,"k":1E5}`
+					in := input(unloadedSchema, unloadedRecord(1, good), `{"type":"STATE","value":{"one":1}}`,
+						unloadedRecord(2, c.body), unloadedRecord(3, good), `{"type":"STATE","value":{"two":2}}`)
+					eng := newEngine()
+					states, err := run(t, eng, loadConfig(t, settings), in)
+					want := `line 4: stream "u": ` + c.err
+					wantIDs, wantStates := "1,3", `{"two":2}` // the last state: the one before it may be passed over
+					if policy == "fail" {
+						wantInputError(t, err, want)
+						if !strings.HasPrefix(err.Error(), want) {
+							t.Errorf("err = %v, want %s", err, want)
+						}
+						wantIDs, wantStates = "1", `{"one":1}`
+						if len(states) != 1 {
+							t.Errorf("states %q, want only the one before the refused record", states)
+						}
+					} else if err != nil {
+						t.Fatal(err)
+					}
+					if got := ids(eng, "U"); got != wantIDs {
+						t.Errorf("rows %q, want %s", got, wantIDs)
+					}
+					if len(states) == 0 || states[len(states)-1] != wantStates {
+						t.Errorf("states %q, want the last %s", states, wantStates)
+					}
+					for _, r := range eng.Rows("DRY_RUN.U") {
+						if v := r["O"] + r["DATA"]; !strings.Contains(v, `"x":-0.50`) && !strings.Contains(v, `"x":-0.5`) {
+							t.Errorf("row %s: %q, want the good record's JSON", r["ID"], v)
+						}
+					}
+					if policy == "reject" {
+						var r struct {
+							Line   int64  `json:"line"`
+							Stream string `json:"stream"`
+							Error  string `json:"error"`
+						}
+						if err := json.Unmarshal([]byte(readFile(t, rejects)), &r); err != nil {
+							t.Fatal(err)
+						}
+						if r.Line != 4 || r.Stream != "u" || r.Error != want {
+							t.Errorf("rejected %+v, want line 4, stream u, error %q", r, want)
+						}
+					}
+				})
+			}
+		}
+	}
 }

@@ -297,3 +297,48 @@ func TestBooleanInATextColumnIsTrueOrFalse(t *testing.T) {
 		}
 	}
 }
+
+// A binary property's values in a text column another stream made land
+// as base16 in capitals, the text a RAW column's values get when a
+// migration rewrites the column as text (RAWTOHEX, table.BinaryText):
+// one column never holds base64 for some rows and base16 for others,
+// whichever SCHEMA or record came first. Before, the values written after
+// the column became text kept their stored base64 (3q2+7w==).
+func TestBinaryInATextColumnIsBase16(t *testing.T) {
+	binA := `{"type":"SCHEMA","stream":"a","key_properties":["id"],"schema":{"properties":{"id":{"type":"integer"},"d":{"type":["string","null"],"contentEncoding":"base64","maxLength":8}}}}`
+	textB := `{"type":"SCHEMA","stream":"b","key_properties":["id"],"schema":{"properties":{"id":{"type":"integer"},"d":{"type":["string","null"]}}}}`
+	rec := func(stream string, id int, v string) string {
+		return fmt.Sprintf(`{"type":"RECORD","stream":%q,"record":{"id":%d,"d":%s}}`, stream, id, v)
+	}
+	recsA := []string{rec("a", 1, `"3q2+7w=="`), rec("a", 2, `"AP8="`), rec("a", 3, "null")}
+	const want = "1 DEADBEEF|2 00FF|3 <nil>|4 x"
+	const settings = `{"interpret_content_encoding":true,"table_name_mappings":{"a":"T","b":"T"}`
+	for _, c := range []struct {
+		name, more string
+		in         []string
+	}{
+		{"a's SCHEMA first", "", append([]string{binA, textB}, append(recsA, rec("b", 4, `"x"`))...)},
+		{"b's record first", "", append([]string{binA, textB, rec("b", 4, `"x"`)}, recsA...)},
+		{"a's record before b's SCHEMA", "", append(append([]string{binA}, recsA[:1]...), textB, rec("b", 4, `"x"`), recsA[1], recsA[2])},
+		// a's first row is in the table as RAW before b makes the column
+		// text: the migration rewrites it, and a's later ones agree.
+		{"a's row in RAW before b's SCHEMA", `,"batch_size_rows":1`, append(append([]string{binA}, recsA[:1]...), textB, rec("b", 4, `"x"`), recsA[1], recsA[2])},
+	} {
+		for _, e := range sharedEngines {
+			t.Run(c.name+"/"+e.name, func(t *testing.T) {
+				eng := e.new(t)
+				if _, err := run(t, eng, loadConfig(t, settings+c.more+"}"), input(c.in...)); err != nil {
+					t.Fatal(err)
+				}
+				if typ := eng.Tables()["DRY_RUN.T"].Column("D").Type; !typ.IsText() {
+					t.Fatalf("D is %s, want text", typ)
+				}
+				got := strings.Split(sharedRows(eng, "ID", "D"), "|")
+				slices.Sort(got)
+				if g := strings.Join(got, "|"); g != want {
+					t.Errorf("table T holds %q, want %q", g, want)
+				}
+			})
+		}
+	}
+}

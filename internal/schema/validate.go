@@ -251,7 +251,7 @@ func checkNumbers(v any, sorted bool, at *textPaths) *ValidationError {
 		_, err := value.CheckNumber(string(v))
 		if err == nil || at == nil || !at.bare {
 			if err != nil {
-				return &ValidationError{Msg: fmt.Sprintf("%s is not a valid number: %s", display(v), reason(err))}
+				return &ValidationError{Msg: InvalidNumber(string(v), err)}
 			}
 			return nil
 		}

@@ -2,8 +2,10 @@ package table
 
 import (
 	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // RAW limits: 2000 bytes, 32767 with MAX_STRING_SIZE=EXTENDED (the same
@@ -92,19 +94,32 @@ func DecodeBinary(stored string) ([]byte, error) {
 	return base64.StdEncoding.DecodeString(stored)
 }
 
+// BinaryText is the text a stored binary value (padded base64) gets in
+// a text column: its bytes in base16, in capitals, as Oracle's own RAW to
+// VARCHAR2 conversion (RAWTOHEX) gives them. It is the one rule for a RAW
+// column's values rewritten as text (a migration) and for a RAW value
+// written into a text column another stream made (MigrateValue for
+// ConvertsOnWrite), so one column never holds both forms.
+func BinaryText(stored string) (string, error) {
+	b, err := DecodeBinary(stored)
+	if err != nil {
+		return "", fmt.Errorf("stored binary value is not base64: %v", err)
+	}
+	return strings.ToUpper(hex.EncodeToString(b)), nil
+}
+
 // migrateBinary converts a stored binary value for MigrateValue: RAW to
-// a longer RAW or to BLOB keeps it; RAW to text gives its base16 text in
-// capitals, as RAWTOHEX does.
+// a longer RAW or to BLOB keeps it; RAW to text gives its BinaryText.
 func migrateBinary(from, to Type, stored string) (string, error) {
 	switch {
 	case to.IsBinary() && (to.Kind == KindBlob || from.Kind == KindRaw):
 		return stored, nil
 	case from.Kind == KindRaw && to.IsText():
-		b, err := DecodeBinary(stored)
+		t, err := BinaryText(stored)
 		if err != nil {
-			return "", fmt.Errorf("stored %s value is not base64: %v", from, err)
+			return "", fmt.Errorf("%s value: %v", from, err)
 		}
-		return fmt.Sprintf("%X", b), nil
+		return t, nil
 	}
 	return "", fmt.Errorf("cannot migrate a %s value to %s", from, to)
 }

@@ -207,22 +207,25 @@ func Fit(t Type, s Stats, ceiling int) Type {
 }
 
 // KeyType is the type a key column of type existing has for a property
-// whose values want the type wanted: existing, where their join would
-// widen it within its kind (a longer VARCHAR2, more NUMBER digits or
-// scale, more fractional seconds, a longer RAW), because keys never widen
-// (SPEC §5.2): a wider key column could outgrow the index key limit, and
-// rewriting a primary key locks a large table. The key values that do not
-// fit existing are then invalid input when the row is built. kept reports
-// that the join would have widened. A join that changes the kind (text
-// for a number, TIMESTAMP for a DATE) is returned as the join: the row
-// builder could not convert the values into existing's kind.
+// whose values want the type wanted: existing, wherever their join would
+// change it, because keys never widen (SPEC §5.2): a wider key column
+// could outgrow the index key limit, and rewriting a primary key locks a
+// large table. That holds within the kind (a longer VARCHAR2, more NUMBER
+// digits or scale, more fractional seconds, a longer RAW) and across
+// kinds (text for a NUMBER key, NUMBER for a boolean one, TIMESTAMP for a
+// DATE): the row builder converts the key values into existing's kind,
+// and those that do not fit it, or would not keep their text there, are
+// invalid input. kept reports that the join would have changed existing.
+// A join to national text (NVARCHAR2 for VARCHAR2) is returned as the
+// join: a VARCHAR2 key could not hold every character the schema now
+// means to keep; so is a LOB existing key, which NewLayout refuses.
 func KeyType(existing, wanted Type, ceiling int) (t Type, kept bool) {
 	j := Join(existing, wanted, ceiling)
-	if j == existing || j.Kind != existing.Kind || j.National != existing.National || existing.isBool() {
+	if j == existing || j.National != existing.National || existing.IsLOB() {
 		return j, false
 	}
 	switch existing.Kind {
-	case KindVarchar, KindNumber, KindTimestamp, KindRaw:
+	case KindVarchar, KindNumber, KindBoolean, KindDate, KindTimestamp, KindRaw:
 		return existing, true
 	}
 	return j, false
@@ -356,8 +359,8 @@ func Rewrites(from, to Type) bool { return from != to && !inPlace(from, to) }
 // want.Columns[i] (the Layout's column order); it may be shorter or nil.
 // Columns are matched by exact name; current columns the layout does not
 // know stay as they are. Key columns are never widened by values (Row
-// refuses key values that do not fit), and existing key columns not
-// within their kind either (KeyType).
+// refuses key values that do not fit), and existing key columns not by
+// the layout either, in their kind or across kinds (KeyType).
 //
 // policy widen applies everything; additive applies new columns and
 // in-place widenings and fails if a migration is needed; fail refuses any
@@ -643,10 +646,10 @@ func MigrateValue(from, to Type, stored string) (string, error) {
 // the value was made (another stream loading into the table widened it,
 // SPEC §5.1), and the value must land with exactly the text a value made
 // for to gets (SPEC §5.5). That is so for a boolean between NUMBER(1) and
-// BOOLEAN or text ("1" is "true" there) and for a DATE in a timestamp;
-// every other pair of the lattice keeps its text. A RAW value made for a
-// text column keeps its base64: a binary property on a text column loads
-// its encoded form (docs/types.md), and base16 is only the rewrite's.
+// BOOLEAN or text ("1" is "true" there), for a DATE in a timestamp, and
+// for a RAW value in text, which gets the base16 text a rewritten RAW
+// value gets (BinaryText), not its stored base64; every other pair of the
+// lattice keeps its text.
 func ConvertsOnWrite(from, to Type) bool {
 	switch {
 	case from == to:
@@ -655,6 +658,8 @@ func ConvertsOnWrite(from, to Type) bool {
 		return (from.Kind == KindNumber) != (to.Kind == KindNumber)
 	case from.Kind == KindDate:
 		return to.Kind == KindTimestamp
+	case from.Kind == KindRaw:
+		return to.IsText()
 	}
 	return false
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/target-oracle/target-oracle/internal/inputerr"
+	"github.com/target-oracle/target-oracle/internal/schema"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
@@ -154,6 +155,107 @@ func TestKeyColumnKeepsItsType(t *testing.T) {
 		var ie *inputerr.Error
 		if !errors.As(err, &ie) || ie.Property != "id" || !strings.Contains(err.Error(), "does not fit its column VARCHAR2(10 CHAR)") {
 			t.Errorf("%s: err = %v, want invalid input for key id", name, err)
+		}
+	}
+}
+
+// Nor does a change of the key property's kind change its column (keys
+// never widen, SPEC §5.2; finding 13's leftover): an adopted NUMBER(38,0)
+// key, or a planned one, stays for a string key property, with a warning
+// naming the stream, the property, the column and both types; a key
+// value is converted into the column's kind and must keep its text.
+func TestKeyColumnKeepsItsKind(t *testing.T) {
+	existing := &table.Table{Schema: "S", Name: "T", PrimaryKey: []string{"ID"}, Columns: []table.Column{{Name: "ID", Type: table.IntegerType()}}}
+	o := table.Options{IdentifierUpper: true}
+	prev, err := NewLayout("t", tree(p("id", in)), []string{"id"}, o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	adopted, err := NewLayout("t", tree(p("id", str)), []string{"id"}, o, existing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	planned, err := NewLayout("t", tree(p("id", str)), []string{"id"}, o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	planned.KeepKeyTypes(prev, nil)
+	warn := `stream "t", key property "id": the schema asks for VARCHAR2(4000 BYTE) but its key column "ID" is NUMBER(38,0) and keys never widen`
+	for name, l := range map[string]*Layout{"adopted": adopted, "planned": planned} {
+		if got := l.Table().Column("ID").Type; got != table.IntegerType() {
+			t.Errorf("%s: key column %s, want NUMBER(38,0)", name, got)
+		}
+		if w := strings.Join(l.Warnings(), "\n"); !strings.Contains(w, warn) {
+			t.Errorf("%s: warnings %q, want %q", name, w, warn)
+		}
+		row := make([]string, l.Columns())
+		if err := l.Row([]byte(`{"id":"-42"}`), nil, row, nil, nil); err != nil || row[0] != "-42" {
+			t.Errorf("%s: row %q, %v, want -42", name, row, err)
+		}
+		for _, bad := range []struct{ rec, err string }{
+			{`{"id":"4.20"}`, `key value "4.20" does not fit its column NUMBER(38,0) (it would be stored as 4.2); keys never widen`},
+			{`{"id":"x"}`, `key value "x" does not fit its column NUMBER(38,0) (`},
+		} {
+			err := l.Row([]byte(bad.rec), nil, row, nil, nil)
+			var ie *inputerr.Error
+			if !errors.As(err, &ie) || ie.Property != "id" || !strings.Contains(err.Error(), bad.err) {
+				t.Errorf("%s: %s: err = %v, want invalid input for key id: %s", name, bad.rec, err, bad.err)
+			}
+		}
+	}
+}
+
+// A key column kept across a change of kind converts the key values into
+// its kind: those that convert (and, for a text property, keep their
+// exact text) load, the others are invalid input naming the key.
+func TestKeyValuesAcrossKinds(t *testing.T) {
+	ts3 := table.Type{Kind: table.KindTimestamp, Frac: 3, TZ: true}
+	for _, c := range []struct {
+		name   string
+		col    table.Type
+		prop   *schema.Property
+		good   map[string]string // record value → stored
+		bad    map[string]string // record value → error part
+		wanted string
+	}{
+		{name: "number for a VARCHAR2 key", col: table.Type{Kind: table.KindVarchar, Length: 3, CharSemantics: true}, prop: p("id", num),
+			good: map[string]string{`1.50`: "1.5", `-7`: "-7"}, bad: map[string]string{`1234`: "key value of 4 bytes (4 characters) does not fit its column VARCHAR2(3 CHAR)"}},
+		{name: "integer for a boolean key", col: table.Type{Kind: table.KindNumber, Precision: 1, BoolNumber: true}, prop: p("id", in),
+			bad: map[string]string{`1`: "key value 1 does not fit its column NUMBER(1) (expected a boolean, got a JSON number); keys never widen"}},
+		{name: "date for a TIMESTAMP key", col: ts3, prop: p("id", str, format("date")),
+			good: map[string]string{`"2024-02-29"`: "2024-02-29T00:00:00Z"}},
+		{name: "string for a TIMESTAMP key", col: ts3, prop: p("id", str),
+			good: map[string]string{`"2024-02-29T10:00:00.5Z"`: "2024-02-29T10:00:00.5Z"},
+			bad: map[string]string{`"2024-02-29T10:00:00.500Z"`: "(it would be stored as 2024-02-29T10:00:00.5Z); keys never widen",
+				`"tomorrow"`:                  `key value "tomorrow" does not fit its column TIMESTAMP(3) WITH TIME ZONE (`,
+				`"2024-02-29T10:00:00.5001Z"`: "key value 2024-02-29T10:00:00.5001Z does not fit its column TIMESTAMP(3) WITH TIME ZONE; keys never widen"}},
+		{name: "string for a RAW key", col: table.Type{Kind: table.KindRaw, Length: 2}, prop: p("id", str),
+			good: map[string]string{`"00FF"`: "AP8="},
+			bad: map[string]string{`"00ff"`: `key value "00ff" does not fit its column RAW(2) (it would be stored as 00FF); keys never widen`,
+				`"AP8="`: `key value "AP8=" does not fit its column RAW(2) (`}},
+		{name: "date-time for a DATE key", col: table.Type{Kind: table.KindDate}, prop: p("id", str, format("date-time")),
+			bad: map[string]string{`"2024-02-29T00:00:00Z"`: `key value "2024-02-29T00:00:00Z" does not fit its column DATE (`}},
+	} {
+		existing := &table.Table{Schema: "S", Name: "T", PrimaryKey: []string{"ID"}, Columns: []table.Column{{Name: "ID", Type: c.col}}}
+		l, err := NewLayout("t", tree(c.prop), []string{"id"}, table.Options{IdentifierUpper: true}, existing)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := l.Table().Column("ID").Type; got != c.col {
+			t.Errorf("%s: key column %s, want %s", c.name, got, c.col)
+		}
+		row := make([]string, l.Columns())
+		for v, want := range c.good {
+			if err := l.Row([]byte(`{"id":`+v+`}`), nil, row, nil, nil); err != nil || row[0] != want {
+				t.Errorf("%s: %s stored as %q (%v), want %q", c.name, v, row[0], err, want)
+			}
+		}
+		for v, want := range c.bad {
+			err := l.Row([]byte(`{"id":`+v+`}`), nil, row, nil, nil)
+			var ie *inputerr.Error
+			if !errors.As(err, &ie) || ie.Property != "id" || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: %s: err = %v, want invalid input for key id: %s", c.name, v, err, want)
+			}
 		}
 	}
 }

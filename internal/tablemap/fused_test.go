@@ -243,6 +243,41 @@ func TestAppendCompact(t *testing.T) {
 		if got := string(appendCompact([]byte("pre:"), []byte(in))); got != "pre:"+want {
 			t.Errorf("appendCompact(%q) = %q, want %q", in, got, "pre:"+want)
 		}
+		// Bounded (native JSON), the same text where every number fits.
+		if got, err := compact([]byte("pre:"), []byte(in), 0, true); err != nil || string(got) != "pre:"+want {
+			t.Errorf("compact(%q, bound) = %q, %v, want %q", in, got, err, "pre:"+want)
+		}
+	}
+}
+
+// A native JSON value's number beyond Oracle NUMBER is found as the value
+// is compacted, with its offset and its path inside the value; digits in
+// strings and keys are no numbers.
+func TestCompactBoundsNumbers(t *testing.T) {
+	for _, c := range []struct{ in, number, path string }{
+		{`1e200`, "1e200", ""},
+		{`{"a1": "-9e999", "b" : [ 0, -0.0, 1E-5, {"c\u0064": 1e-131} ]}`, "1e-131", "b.3.cd"},
+		{`[[], {}, "1e999", [123456789012345678901234567890123456789]]`, "123456789012345678901234567890123456789", "3.0"},
+		{`{"ok": [1.5, -2, 3e125]}`, "", ""},
+	} {
+		_, err := compact(nil, []byte(c.in), 0, true)
+		var ne *numberError
+		if c.number == "" {
+			if err != nil {
+				t.Errorf("%s: %v, want no error", c.in, err)
+			}
+			continue
+		}
+		if !errors.As(err, &ne) || ne.text != c.number || c.in[ne.at:ne.at+len(c.number)] != c.number {
+			t.Errorf("%s: %v, want %s refused", c.in, err, c.number)
+			continue
+		}
+		if got := strings.Join(pathTo([]byte(c.in), 0, ne.at), "."); got != c.path {
+			t.Errorf("%s: path %q, want %q", c.in, got, c.path)
+		}
+		if !strings.Contains(err.Error(), c.number+" is not a valid number: ") {
+			t.Errorf("%s: message %q", c.in, err)
+		}
 	}
 }
 

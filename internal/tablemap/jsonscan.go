@@ -4,9 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/target-oracle/target-oracle/internal/jsonscan"
+	"github.com/target-oracle/target-oracle/internal/schema"
+	"github.com/target-oracle/target-oracle/internal/value"
 )
 
 // A minimal scanner over one record's raw JSON. Records were validated
@@ -79,6 +82,147 @@ func appendCompact(dst, b []byte) []byte {
 	return append(dst, b[run:]...)
 }
 
+// compact appends b, one JSON value found at offset base of the bytes
+// scanned, compacted (appendCompact). With bound, every number is checked
+// against Oracle NUMBER (value.CheckNumber) in the same scan, as a native
+// JSON column or document holds it (SPEC §5.3): the first one beyond it
+// is a *numberError.
+func compact(dst, b []byte, base int, bound bool) ([]byte, error) {
+	if !bound {
+		return appendCompact(dst, b), nil
+	}
+	return appendCompactBounded(dst, b, base)
+}
+
+// appendCompactBounded is appendCompact checking every number as it goes
+// (see compact). The check costs nothing where there is no number: the
+// copying loop (compactUntilNumber) makes no call, as appendCompact's.
+func appendCompactBounded(dst, b []byte, base int) ([]byte, error) {
+	for i := 0; ; {
+		dst, i = compactUntilNumber(dst, b, i)
+		if i >= len(b) {
+			return dst, nil
+		}
+		e, err := boundedNumber(b, i, base)
+		if err != nil {
+			return dst, err
+		}
+		dst, i = append(dst, b[i:e]...), e
+	}
+}
+
+// compactUntilNumber appends b[start:] compacted as appendCompact does,
+// up to the first number, and returns the index of that number (len(b)
+// when there is none). Outside strings only numbers hold '-' or digits.
+func compactUntilNumber(dst, b []byte, start int) ([]byte, int) {
+	run := start // start of the bytes not yet copied
+	for i := start; i < len(b); i++ {
+		c := b[i]
+		if c > '9' {
+			continue // ':', brackets, braces, the letters of true, false, null
+		}
+		switch {
+		case c == '"':
+			e, _, err := stringEnd(b, i)
+			if err != nil {
+				return append(dst, b[run:]...), len(b)
+			}
+			i = e - 1
+		case c == ',':
+		case isWS(c):
+			dst = append(dst, b[run:i]...)
+			run = i + 1
+		case c == '-' || c >= '0':
+			return append(dst, b[run:i]...), i
+		}
+	}
+	return append(dst, b[run:]...), len(b)
+}
+
+// boundedNumber checks the number at b[i] against Oracle NUMBER and
+// returns the index past it (out of appendCompactBounded's loop, which
+// stays as tight as appendCompact's).
+func boundedNumber(b []byte, i, base int) (int, error) {
+	e := i + 1
+	for e < len(b) && isNumberByte(b[e]) {
+		e++
+	}
+	if _, err := value.CheckNumber(b[i:e]); err != nil {
+		return e, &numberError{at: base + i, text: string(b[i:e]), err: err}
+	}
+	return e, nil
+}
+
+func isNumberByte(c byte) bool {
+	return c-'0' < 10 || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'
+}
+
+// numberError is a number of a native JSON value that Oracle NUMBER
+// cannot hold exactly, at offset at of the bytes compact scanned.
+type numberError struct {
+	at   int
+	text string
+	err  error    // value.CheckNumber's
+	path []string // inside the value, when the caller found it (pathTo)
+}
+
+// Error is the validator's text for such a number (schema.InvalidNumber),
+// so that validate_records on and off say the same.
+func (e *numberError) Error() string { return schema.InvalidNumber(e.text, e.err) }
+
+// pathTo returns the path (member names, array indexes in decimal) from
+// the JSON value at b[i] to the value starting at offset at, inside it.
+// It is for error messages only: it walks the value once more.
+func pathTo(b []byte, i, at int) []string {
+	var path []string
+	var scratch []byte
+	for {
+		i = skipWS(b, i)
+		if i >= at || i >= len(b) || (b[i] != '{' && b[i] != '[') {
+			return path
+		}
+		closing, n := byte('}'), 0
+		if b[i] == '[' {
+			closing = ']'
+		}
+		j := skipWS(b, i+1)
+		for {
+			if j >= len(b) || b[j] == closing {
+				return path
+			}
+			name := strconv.Itoa(n)
+			if closing == '}' {
+				ke, esc, err := stringEnd(b, j)
+				if err != nil {
+					return path
+				}
+				name = string(b[j+1 : ke-1])
+				if esc {
+					scratch, _ = appendUnescaped(scratch[:0], b[j+1:ke-1])
+					name = string(scratch)
+				}
+				if j = skipWS(b, ke); j >= len(b) || b[j] != ':' {
+					return path
+				}
+				j = skipWS(b, j+1)
+			}
+			e, err := valueEnd(b, j)
+			if err != nil {
+				return path
+			}
+			if at < e {
+				path, i = append(path, name), j
+				break
+			}
+			var done bool
+			if j, done, err = nextMember(b, e, closing); err != nil || done {
+				return path
+			}
+			n++
+		}
+	}
+}
+
 // trie holds ignored property paths: drop marks a path to remove; kids
 // are the next keys.
 type trie struct {
@@ -129,7 +273,10 @@ func (t *trie) paths(prefix []string, out [][]string) [][]string {
 // applies to the keys of an object; arrays pass f on to each element, so
 // "items.price" drops price from every object in the items array. A nil f
 // copies the value. scratch is reused for unescaping keys.
-func appendFiltered(dst, b []byte, i int, f *trie, scratch *[]byte) ([]byte, int, error) {
+//
+// bound bounds the numbers by Oracle NUMBER as they are copied (native
+// JSON, SPEC §5.3; see compact): a number beyond it is a *numberError.
+func appendFiltered(dst, b []byte, i int, f *trie, scratch *[]byte, bound bool) ([]byte, int, error) {
 	i = skipWS(b, i)
 	if i >= len(b) {
 		return dst, i, errSyntax
@@ -139,10 +286,11 @@ func appendFiltered(dst, b []byte, i int, f *trie, scratch *[]byte) ([]byte, int
 		if err != nil {
 			return dst, i, err
 		}
-		return appendCompact(dst, b[i:e]), e, nil
+		dst, err = compact(dst, b[i:e], i, bound)
+		return dst, e, err
 	}
 	if b[i] == '[' {
-		return appendFilteredArray(dst, b, i, f, scratch)
+		return appendFilteredArray(dst, b, i, f, scratch, bound)
 	}
 	dst = append(dst, '{')
 	i = skipWS(b, i+1)
@@ -177,7 +325,7 @@ func appendFiltered(dst, b []byte, i int, f *trie, scratch *[]byte) ([]byte, int
 			first = false
 			dst = append(dst, b[i:ke]...)
 			dst = append(dst, ':')
-			if dst, j, err = appendFiltered(dst, b, j, sub, scratch); err != nil {
+			if dst, j, err = appendFiltered(dst, b, j, sub, scratch, bound); err != nil {
 				return dst, j, err
 			}
 		}
@@ -191,7 +339,7 @@ func appendFiltered(dst, b []byte, i int, f *trie, scratch *[]byte) ([]byte, int
 	return append(dst, '}'), i + 1, nil
 }
 
-func appendFilteredArray(dst, b []byte, i int, f *trie, scratch *[]byte) ([]byte, int, error) {
+func appendFilteredArray(dst, b []byte, i int, f *trie, scratch *[]byte, bound bool) ([]byte, int, error) {
 	dst = append(dst, '[')
 	i = skipWS(b, i+1)
 	first := true
@@ -201,7 +349,7 @@ func appendFilteredArray(dst, b []byte, i int, f *trie, scratch *[]byte) ([]byte
 			dst = append(dst, ',')
 		}
 		first = false
-		if dst, i, err = appendFiltered(dst, b, i, f, scratch); err != nil {
+		if dst, i, err = appendFiltered(dst, b, i, f, scratch, bound); err != nil {
 			return dst, i, err
 		}
 		if i, _, err = nextMember(b, i, ']'); err != nil {

@@ -81,6 +81,9 @@ type cand struct {
 
 	name     string
 	existing int // index in the existing table, -1 when new
+	// wanted is the type a key property's values want when its existing
+	// column keeps another type (keepKey), else the zero Type.
+	wanted table.Type
 }
 
 // NewLayout maps one stream's compiled schema onto a table (§5).
@@ -540,10 +543,10 @@ func (b *builder) table(name string, existing *table.Table) (*table.Table, error
 			if !col.Writable() {
 				return nil, inputError(b.stream, c.path, "the property matches the existing column %s, %s, which refuses values: map the property elsewhere (column_mappings) or leave it out (ignored_columns)", table.Quote(col.Name), col.Fill)
 			}
-			wanted := c.typ
-			c.typ = table.Join(col.Type, b.asText(c, col.Type), ceiling)
+			wanted, own := c.typ, b.asText(c, col.Type)
+			c.typ = table.Join(col.Type, own, ceiling)
 			if c.key {
-				b.keepKey(c, col.Type, b.asText(c, col.Type))
+				b.keepKey(c, col.Type, own)
 			}
 			b.noteJoin(c, col.Type, wanted)
 			if c.key && c.typ.IsLOB() {
@@ -612,18 +615,21 @@ func (b *builder) table(name string, existing *table.Table) (*table.Table, error
 }
 
 // keepKey gives a key property matched to an existing column that
-// column's type where the schema would widen it (table.KeyType): keys
-// never widen (SPEC §5.2), so key values that do not fit it are invalid
-// input when rows are built, with a warning at the SCHEMA that says so.
+// column's type where the schema would change it (table.KeyType): keys
+// never widen (SPEC §5.2), in their kind or across kinds, so key values
+// that do not fit it are invalid input when rows are built, with a
+// warning at the SCHEMA that says so.
 func (b *builder) keepKey(c *cand, existing, wanted table.Type) {
 	if t, kept := table.KeyType(existing, wanted, b.opts.Ceiling()); kept {
-		c.typ = t
-		b.warn(keyKeptWarning, b.stream, c.path, wanted, existing)
+		c.typ, c.wanted = t, wanted
+		b.warn(keyKeptWarning, b.stream, c.path, wanted, table.Quote(c.name), existing)
 	}
 }
 
-// keyKeptWarning is the warning of a key column the schema would widen.
-const keyKeptWarning = "stream %q, key property %q: the schema asks for %s but the key column is %s and keys never widen: " +
+// keyKeptWarning is the warning of a key column the schema would change:
+// the stream, the key property, the type the schema asks for, the column
+// and its type.
+const keyKeptWarning = "stream %q, key property %q: the schema asks for %s but its key column %s is %s and keys never widen: " +
 	"key values that do not fit it are invalid input (on_invalid_record applies)"
 
 func (b *builder) column(c *cand, nullable bool) table.Column {
@@ -691,9 +697,10 @@ func (l *Layout) MetaIndex(name string) int {
 // made for did not have them yet (existing: that table, nil when absent):
 // the catalog the SCHEMA was mapped with may not show the columns an
 // earlier SCHEMA's DDL is about to create, and keys never widen (SPEC
-// §5.2), so the table's key column is prev's. It is called before any
-// row is built. A key column prev's type would change in kind stays as
-// the layout made it (table.KeyType).
+// §5.2), so the table's key column is prev's, also when the schema now
+// wants another kind (table.KeyType); the key's values are then converted
+// into prev's kind. It is called before any row is built and before
+// PrepareOnePass.
 func (l *Layout) KeepKeyTypes(prev *Layout, existing *table.Table) {
 	for _, k := range l.keys {
 		col := &l.table.Columns[k]
@@ -705,13 +712,17 @@ func (l *Layout) KeepKeyTypes(prev *Layout, existing *table.Table) {
 			continue
 		}
 		t, kept := table.KeyType(pc.Type, col.Type, l.ceiling)
-		if t == col.Type || convOf(t) != convOf(col.Type) || t.National != col.Type.National {
+		if t == col.Type || t.National != col.Type.National {
 			continue
 		}
 		if kept {
-			l.warnings = append(l.warnings, fmt.Sprintf(keyKeptWarning, l.stream, l.cols[k].path, col.Type, t))
+			l.warnings = append(l.warnings, fmt.Sprintf(keyKeptWarning, l.stream, l.cols[k].path, col.Type, table.Quote(col.Name), t))
 		}
-		col.Type, l.cols[k].typ = t, t
+		cp := &l.cols[k]
+		own := cp.conv
+		cp.typ, cp.conv = t, convOf(t)
+		cp.keyConv(own)
+		col.Type = t
 	}
 }
 

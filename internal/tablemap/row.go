@@ -42,6 +42,7 @@ const (
 	convJSON                       // JSON: compact JSON
 	convBinary                     // RAW/BLOB: the decoded bytes in padded base64
 	convVector                     // VECTOR: compact JSON, elements rounded to the format
+	convKeptKey                    // a key column kept across a change of kind: colPlan.keptConv, checked (keptKey)
 )
 
 type colPlan struct {
@@ -53,6 +54,31 @@ type colPlan struct {
 	typ      table.Type
 	filter   *trie // ignored paths inside a JSON value
 	national bool
+	// keptConv is the conversion of a key column that kept its type
+	// across a change of the property's kind (table.KeyType; conv is then
+	// convKeptKey): a value that does not convert into the column's kind
+	// is a key value that does not fit. exact: the property is text, so
+	// its value must also keep its exact text there ("1e2" is no NUMBER
+	// key, nor a date-time with an offset a TIMESTAMP one), or two keys
+	// the schema tells apart would be one.
+	keptConv convKind
+	exact    bool
+}
+
+// keyConv marks a key column whose property's values would have had the
+// conversion own (their kind's) when the column kept another: its values
+// go through keptKey.
+func (cp *colPlan) keyConv(own convKind) {
+	if !cp.key || own == cp.conv || cp.conv == convKeptKey {
+		return
+	}
+	cp.keptConv, cp.conv = cp.conv, convKeptKey
+	cp.exact = own == convText
+	if cp.keptConv == convBinary {
+		// A RAW key's text is its base16 (table.BinaryText): a text
+		// value is read as such, and must be that text (capitals).
+		cp.encoding = table.EncodingBase16
+	}
 }
 
 // objPlan dispatches the keys of one JSON object of the record.
@@ -167,6 +193,9 @@ func (l *Layout) plan(b *builder, root *schema.Property) error {
 			if c.meta == table.MetaDeletedAt {
 				cp.path = deletedProperty
 			}
+		}
+		if c.key && c.wanted != (table.Type{}) {
+			cp.keyConv(convOf(c.wanted))
 		}
 		l.cols[i] = cp
 	}
@@ -329,7 +358,12 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []table.Stat
 	}
 	if l.doc >= 0 {
 		var err error
-		if l.buf, _, err = appendFiltered(l.buf, record, i, l.docTrie, &l.scratch); err != nil {
+		native := !l.table.Columns[l.doc].Type.JSONAsClob
+		if l.buf, _, err = appendFiltered(l.buf, record, i, l.docTrie, &l.scratch, native); err != nil {
+			var ne *numberError
+			if errors.As(err, &ne) {
+				return inputError(l.stream, strings.Join(pathTo(record, i, ne.at), "."), "%v", err)
+			}
 			return inputError(l.stream, "", "record: %v", err)
 		}
 		l.spans[l.doc] = span{0, int32(len(l.buf)), true}
@@ -795,11 +829,13 @@ func (l *Layout) value(b []byte, j, end int, c int, stats []table.Stats) (int, e
 	case convVector:
 		err = l.vector(cp, raw)
 		st.MaxBytes = len(l.buf) - start
+	case convKeptKey:
+		err = l.keptKey(cp, raw, st)
 	}
 	if err != nil {
 		l.buf = l.buf[:start]
 		l.spans[c] = span{}
-		return end, l.hold(c, inputError(l.stream, cp.path, "%v", err))
+		return end, l.hold(c, l.convError(cp, err))
 	}
 	v := l.buf[start:]
 	if cp.conv == convText && len(v) > 0 {
@@ -907,6 +943,45 @@ func keyFits(cp *colPlan, v []byte, st *table.Stats, ceiling int) error {
 	return fmt.Errorf("key value %s does not fit its column %s; keys never widen", v, t)
 }
 
+// keepsText checks that a text property's key value raw, stored as v in
+// a key column of another kind (colPlan.exact), is stored as its exact
+// text: a string that converts but not to itself ("0123" in a NUMBER key)
+// does not fit the column.
+func (l *Layout) keepsText(cp *colPlan, raw, v []byte) error {
+	if raw[0] != '"' {
+		return nil // a number, boolean or object: its conversion decided
+	}
+	s, err := l.unquote(raw)
+	if err != nil {
+		return err
+	}
+	if cp.keptConv == convBinary {
+		text, err := table.BinaryText(string(v))
+		if err != nil {
+			return err
+		}
+		v = []byte(text)
+	}
+	if bytes.Equal(s, v) {
+		return nil
+	}
+	return fmt.Errorf("key value %s does not fit its column %s (it would be stored as %s); keys never widen", excerpt(raw), cp.typ, excerpt(v))
+}
+
+// excerpt is a value's text for an error message, cut at 64 bytes (at a
+// character boundary) so that a long value does not flood the log.
+func excerpt(v []byte) string {
+	const max = 64
+	if len(v) <= max {
+		return string(v)
+	}
+	n := max
+	for n > 0 && !utf8.RuneStart(v[n]) {
+		n--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", v[:n], len(v))
+}
+
 // unquote returns the text of the JSON string raw, unescaped into scratch
 // when needed.
 func (l *Layout) unquote(raw []byte) ([]byte, error) {
@@ -951,13 +1026,74 @@ func (l *Layout) text(cp *colPlan, raw []byte, st *table.Stats) error {
 }
 
 // appendJSON appends the JSON value raw compacted, minus the paths
-// ignored inside it.
+// ignored inside it. Into a native JSON column (cp.conv convJSON, not
+// JSONAsClob) its numbers must fit Oracle NUMBER (SPEC §5.3), checked as
+// they are copied; into text, a CLOB JSON column or a vector, they keep
+// their text.
 func (l *Layout) appendJSON(cp *colPlan, raw []byte) ([]byte, error) {
-	if cp.filter == nil {
-		return appendCompact(l.buf, raw), nil
+	bound := cp.conv == convJSON && !cp.typ.JSONAsClob
+	if cp.filter == nil && !bound {
+		return appendCompact(l.buf, raw), nil // CLOB JSON and text
 	}
-	buf, _, err := appendFiltered(l.buf, raw, 0, cp.filter, &l.scratch)
+	var buf []byte
+	var err error
+	if cp.filter == nil {
+		buf, err = appendCompactBounded(l.buf, raw, 0)
+	} else {
+		buf, _, err = appendFiltered(l.buf, raw, 0, cp.filter, &l.scratch, bound)
+	}
+	if ne, ok := err.(*numberError); ok {
+		ne.path = pathTo(raw, 0, ne.at) // for convError
+	}
 	return buf, err
+}
+
+// convError is the input error of a value that did not convert into
+// column cp: a number of a native JSON value beyond Oracle NUMBER names
+// its own path below the property (`property "o.x.1.y": …`), as the
+// validator does (appendJSON found the path).
+func (l *Layout) convError(cp *colPlan, err error) error {
+	var ne *numberError
+	if errors.As(err, &ne) && len(ne.path) > 0 {
+		return inputError(l.stream, cp.path+"."+strings.Join(ne.path, "."), "%v", err)
+	}
+	return inputError(l.stream, cp.path, "%v", err)
+}
+
+// keptKey converts a key value raw into a key column kept across a change
+// of its property's kind (colPlan.keptConv), off the common path: a value
+// that does not convert does not fit, nor does a text property's value
+// that would not keep its exact text (keepsText).
+func (l *Layout) keptKey(cp *colPlan, raw []byte, st *table.Stats) error {
+	kc := *cp
+	kc.conv = cp.keptConv
+	start := len(l.buf)
+	var err error
+	switch kc.conv {
+	case convText:
+		err = l.text(&kc, raw, st)
+	case convNumber:
+		err = l.number(raw, st)
+	case convBoolNumber, convBoolean:
+		err = l.boolean(&kc, raw)
+	case convDate, convTimestamp:
+		err = l.time(&kc, raw, st)
+	case convBinary:
+		err = l.binary(&kc, raw, st)
+	default:
+		err = fmt.Errorf("no key conversion into %s", cp.typ)
+	}
+	if err != nil {
+		return fmt.Errorf("key value %s does not fit its column %s (%v); keys never widen", excerpt(raw), cp.typ, err)
+	}
+	v := l.buf[start:]
+	if kc.conv == convText {
+		st.MaxBytes, st.MaxChars = len(v), textChars(v, cp.national) // for keyFits
+	}
+	if cp.exact {
+		return l.keepsText(cp, raw, v)
+	}
+	return nil
 }
 
 func (l *Layout) number(raw []byte, st *table.Stats) error {
