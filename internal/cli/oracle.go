@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/config"
@@ -31,6 +32,21 @@ func dial(cfg *config.Config, log *slog.Logger) (*server, int, error) {
 // dialWrapped is dial with every socket passed through wrap (nil: none):
 // --benchmark counts round trips so.
 func dialWrapped(cfg *config.Config, log *slog.Logger, wrap func(net.Conn) net.Conn) (*server, int, error) {
+	srv, code, err := probeServer(cfg, log, wrap)
+	if err != nil {
+		return nil, code, err
+	}
+	if p := srv.facts.Problems; len(p) > 0 {
+		srv.db.Close()
+		return nil, ExitConfig, fmt.Errorf("the server cannot honour these settings: %s", strings.Join(p, "; "))
+	}
+	return srv, 0, nil
+}
+
+// probeServer connects and probes the server; the facts it returns may
+// hold Problems (settings the server cannot honour), which --check
+// reports as FAIL lines and every other mode refuses (dialWrapped).
+func probeServer(cfg *config.Config, log *slog.Logger, wrap func(net.Conn) net.Conn) (*server, int, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(cfg.ConnectTimeoutSeconds+60)*time.Second)
 	defer cancel()
 	// The run's logger writes the connection's warnings (an ignored Easy
@@ -58,10 +74,6 @@ func dialWrapped(cfg *config.Config, log *slog.Logger, wrap func(net.Conn) net.C
 		log.Warn(w)
 	}
 	facts := info.Resolve(cfg)
-	if len(facts.Problems) > 0 {
-		db.Close()
-		return nil, ExitConfig, fmt.Errorf("the server cannot honour these settings: %v", facts.Problems)
-	}
 	log.Info("connected", "server", info.Version, "edition", info.Edition, "compatible", info.Compatible,
 		"schema", facts.DefaultSchema, "identifier_max_bytes", facts.IdentifierMaxBytes,
 		"varchar_max_bytes", facts.VarcharMaxBytes, "boolean", facts.BooleanNative, "json", facts.JSONNative,
@@ -86,22 +98,15 @@ func (s *server) engine(cfg *config.Config, log *slog.Logger, readOnly bool) *or
 // check runs --check: connect, read what the server is and what the user
 // may do, print the report. Exit 0 only if loading can work.
 func check(cfg *config.Config, std IO, log *slog.Logger) int {
-	srv, code, err := dial(cfg, log)
-	var settings *connect.SettingsError
-	if err != nil && (code == ExitFailed || errors.As(err, &settings)) {
+	// Settings the server cannot honour do not stop --check: its report
+	// shows the server facts with a FAIL line for each (docs/oracle.md).
+	srv, code, err := probeServer(cfg, log, nil)
+	if err != nil {
 		fmt.Fprintf(std.Stderr, "target-oracle: --check: %v\n", err)
 		return code
 	}
-	var facts connect.Facts
-	var db *sql.DB
-	if srv != nil {
-		db, facts = srv.db, srv.facts
-		defer db.Close()
-	} else {
-		// The server cannot honour some settings: the report says which.
-		fmt.Fprintf(std.Stderr, "target-oracle: --check: %v\n", err)
-		return ExitFailed
-	}
+	db, facts := srv.db, srv.facts
+	defer db.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(cfg.ConnectTimeoutSeconds+60)*time.Second)
 	defer cancel()
 	report, err := connect.Check(ctx, db, cfg, facts)
@@ -114,7 +119,10 @@ func check(cfg *config.Config, std IO, log *slog.Logger) int {
 	if err := report.Write(std.State); err != nil {
 		return ExitFailed
 	}
-	if !report.OK() {
+	switch {
+	case len(facts.Problems) > 0:
+		return ExitConfig // the settings are wrong for this server, as a load would say
+	case !report.OK():
 		return ExitFailed
 	}
 	return ExitOK
