@@ -234,7 +234,7 @@ func run(o options, std IO) int {
 	}
 	if o.check || o.plan || !o.dryRun {
 		if err := cfg.CheckConnection(); err != nil {
-			fmt.Fprintf(std.Stderr, "target-oracle: configuration: %s\n", configText(err))
+			reporter(cfg, log, std.Stderr)("configuration", errors.New(configText(err)))
 			return ExitConfig
 		}
 	}
@@ -251,9 +251,10 @@ func run(o options, std IO) int {
 }
 
 func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() time.Time) int {
+	fail := reporter(cfg, log, std.Stderr)
 	in, closeIn, err := openInput(o.input, std.Stdin)
 	if err != nil {
-		fmt.Fprintf(std.Stderr, "target-oracle: input: %v\n", err)
+		fail("input", err)
 		return ExitFailed
 	}
 	defer closeIn()
@@ -266,10 +267,10 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 		log.Warn("dry run: STATE lines describe the embedded engine, not a database; do not feed them to an orchestrator's state store")
 		fault, ferr := parseFault(getenv(std.Env, FaultEnv))
 		if ferr != nil {
-			fmt.Fprintf(std.Stderr, "target-oracle: %v\n", ferr)
+			fail(FaultEnv, ferr)
 			return ExitConfig
 		}
-		if dump, err = embedded(o, std, cfg, srvInfo, now, nil, fault.hooks()); err != nil {
+		if dump, err = embedded(o, std, cfg, fail, srvInfo, now, nil, fault.hooks()); err != nil {
 			return ExitConfig
 		}
 		eng = dump
@@ -279,7 +280,7 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 	default:
 		srv, code, err := dial(cfg, log)
 		if err != nil {
-			fmt.Fprintf(std.Stderr, "target-oracle: connect: %v\n", err)
+			fail("connect", err)
 			return code
 		}
 		defer srv.db.Close()
@@ -288,7 +289,7 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 			// Read the real catalog, write nothing: the embedded engine
 			// runs the plan and shows its SQL. No STATE is written.
 			real := srv.engine(cfg, log, true)
-			if dump, err = embedded(o, std, cfg, srvInfo, now, real.Describe, memory.Hooks{}); err != nil {
+			if dump, err = embedded(o, std, cfg, fail, srvInfo, now, real.Describe, memory.Hooks{}); err != nil {
 				return ExitConfig
 			}
 			eng, stateOut = dump, io.Discard
@@ -301,7 +302,7 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 	if cfg.HTTPListenAddress != "" {
 		srv, err := metrics.Serve(cfg.HTTPListenAddress, reg)
 		if err != nil {
-			fmt.Fprintf(std.Stderr, "target-oracle: http_listen_address: %v\n", err)
+			fail("http_listen_address", err)
 			return ExitConfig
 		}
 		defer srv.Close()
@@ -331,7 +332,7 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 		Metrics:        reg,
 	})
 	if cerr := eng.Close(); cerr != nil {
-		fmt.Fprintf(std.Stderr, "target-oracle: close: %v\n", cerr)
+		fail("close", cerr)
 		if err == nil {
 			err = cerr
 		}
@@ -345,13 +346,13 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 		reg.Stopped() // a drain that succeeded is no failure
 	}
 	sum := reg.Finish(time.Now(), err)
-	code := exitCode(err, sig(), reporter(cfg, log, std.Stderr))
+	code := exitCode(err, sig(), fail)
 	if o.dumpDir != "" {
 		announceDump(log, o.dumpDir, err)
 	}
 	if cfg.SummaryPath != "" {
 		if serr := metrics.WriteSummary(cfg.SummaryPath, sum); serr != nil {
-			fmt.Fprintf(std.Stderr, "target-oracle: summary: %v\n", serr)
+			fail("summary", serr)
 			if code == ExitOK {
 				code = ExitFailed // a file-system failure (SPEC §2)
 			}
@@ -372,8 +373,10 @@ func announceDump(log *slog.Logger, dir string, runErr error) {
 		"dir", dir, "tables", len(tables), "holds", what)
 }
 
-// reporter returns how the final error is shown: a plain line a person
-// can read (quotes unescaped) with log_format text, a log record with json.
+// reporter returns how an error that ends the run is shown once the
+// settings are read: a plain line a person can read (quotes unescaped)
+// with log_format text, a log record with json (so every stderr line of
+// the run is one).
 func reporter(cfg *config.Config, log *slog.Logger, stderr io.Writer) func(what string, err error) {
 	return func(what string, err error) {
 		if cfg.LogFormat == "json" {
@@ -385,15 +388,15 @@ func reporter(cfg *config.Config, log *slog.Logger, stderr io.Writer) func(what 
 }
 
 // embedded builds the embedded engine of --dry-run (catalog nil) and
-// --plan (catalog: the real database's, read only).
-func embedded(o options, std IO, cfg *config.Config, srv pipeline.Server, now func() time.Time,
+// --plan (catalog: the real database's, read only); fail reports why not.
+func embedded(o options, std IO, cfg *config.Config, fail func(string, error), srv pipeline.Server, now func() time.Time,
 	catalog func(ctx context.Context, schema, name string) (*table.Table, error), hooks memory.Hooks) (*memory.Engine, error) {
 	mo := memory.Options{DumpDir: o.dumpDir, Now: now, Catalog: catalog, StorePath: getenv(std.Env, StoreEnv), Hooks: hooks, MaxColumns: srv.MaxColumns}
 	for name, dst := range map[string]*time.Duration{LoadDelayEnv: &mo.LoadDelay, DDLDelayEnv: &mo.ApplyDelay} {
 		if v := getenv(std.Env, name); v != "" {
 			d, err := time.ParseDuration(v)
 			if err != nil {
-				fmt.Fprintf(std.Stderr, "target-oracle: %s: %v\n", name, err)
+				fail(name, err)
 				return nil, err
 			}
 			*dst = d
@@ -406,7 +409,7 @@ func embedded(o options, std IO, cfg *config.Config, srv pipeline.Server, now fu
 	}
 	eng, err := memory.Open(mo)
 	if err != nil {
-		fmt.Fprintf(std.Stderr, "target-oracle: %s: %v\n", StoreEnv, err)
+		fail(StoreEnv, err)
 		return nil, err
 	}
 	return eng, nil

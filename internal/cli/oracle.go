@@ -100,9 +100,10 @@ func (s *server) engine(cfg *config.Config, log *slog.Logger, readOnly bool) *or
 func check(cfg *config.Config, std IO, log *slog.Logger) int {
 	// Settings the server cannot honour do not stop --check: its report
 	// shows the server facts with a FAIL line for each (docs/oracle.md).
+	fail := reporter(cfg, log, std.Stderr)
 	srv, code, err := probeServer(cfg, log, nil)
 	if err != nil {
-		fmt.Fprintf(std.Stderr, "target-oracle: --check: %v\n", err)
+		fail("--check", err)
 		return code
 	}
 	db, facts := srv.db, srv.facts
@@ -111,7 +112,7 @@ func check(cfg *config.Config, std IO, log *slog.Logger) int {
 	defer cancel()
 	report, err := connect.Check(ctx, db, cfg, facts)
 	if err != nil {
-		fmt.Fprintf(std.Stderr, "target-oracle: --check: %v\n", err)
+		fail("--check", err)
 		return ExitFailed
 	}
 	// --check is not a pipeline run: the report goes to stdout, where a
