@@ -342,6 +342,39 @@ func TestDotEnv(t *testing.T) {
 	}
 }
 
+// A .env file as Meltano writes it (`meltano config set` of a secret,
+// through python-dotenv: KEY='value' with a ' escaped as \') and as
+// python-dotenv reads it: a Windows path in double quotes keeps its
+// backslashes, a quoted PEM key spans lines, and lines after it are
+// counted right in errors. Each value is the one python-dotenv reads.
+func TestDotEnvAsPythonDotenv(t *testing.T) {
+	dir := t.TempDir()
+	content := "TARGET_ORACLE_PASSWORD='it\\'s'\n" +
+		"TARGET_ORACLE_WALLET_LOCATION=\"C:\\wallets\\db1 x\"\n" +
+		"TARGET_ORACLE_SSH_TUNNEL_PRIVATE_KEY='-----BEGIN KEY-----\nabc\n-----END KEY-----'\n" +
+		"  export TARGET_ORACLE_HOST = h1\t# c\n" +
+		"TARGET_ORACLE_USER='a\\\\b' # c\n" +
+		"TARGET_ORACLE_TABLE_PREFIX=\"p\\\"q\\tr\"\r\n"
+	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, r, err := Load(Sources{ConfigArgs: []string{"ENV"}, WorkDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []string{c.Password.Reveal(), c.WalletLocation, c.SSHTunnel.PrivateKey.Reveal(), c.Host, c.User, c.TablePrefix}
+	want := []string{"it's", `C:\wallets\db1 x`, "-----BEGIN KEY-----\nabc\n-----END KEY-----", "h1", `a\b`, "p\"q\tr"}
+	if !reflect.DeepEqual(got, want) || len(r.Warnings) != 0 {
+		t.Errorf("got %q (warnings %q), want %q", got, r.Warnings, want)
+	}
+	bad := "TARGET_ORACLE_SSH_TUNNEL_PRIVATE_KEY='-----BEGIN KEY-----\nabc\n-----END KEY-----'\nTARGET_ORACLE_HOST='h' x\n"
+	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte(bad), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = Load(Sources{ConfigArgs: []string{"ENV"}, WorkDir: dir})
+	configError(t, err, "line 4: TARGET_ORACLE_HOST: unexpected text after the quoted value")
+}
+
 func TestFlextNesting(t *testing.T) {
 	doc := `{"TargetOracle": {
 		"oracle_host": "h", "oracle_port": 1522, "oracle_service_name": "XEPDB1",
