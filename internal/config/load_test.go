@@ -439,6 +439,39 @@ func TestSQLAlchemyURL(t *testing.T) {
 	}
 }
 
+// A dsn (or sqlalchemy_url) overrides host, port, service_name and sid
+// (SPEC §3): given besides it, they are named in a warning, not ignored
+// in silence, and so are the parameters of a SQLAlchemy URL that nothing
+// reads (python-oracledb's connect arguments), by name only. A dsn alone,
+// or a URL with only service_name, draws no warning.
+func TestDSNOverridesAreWarned(t *testing.T) {
+	for _, tc := range []struct {
+		env  []string
+		doc  string
+		want []string // substrings of one warning each; none: no warning
+	}{
+		{nil, `{"sqlalchemy_url":"oracle+oracledb://u:p@db:1521/?service_name=X","host":"other","sid":"Z"}`,
+			[]string{`sqlalchemy_url overrides host, port, service_name and sid; ignored: host, sid`}},
+		{[]string{"TARGET_ORACLE_PORT=1522"}, `{"dsn":"db:1521/X"}`,
+			[]string{`dsn overrides host, port, service_name and sid; ignored: TARGET_ORACLE_PORT (in environment)`}},
+		{nil, `{"sqlalchemy_url":"oracle+oracledb://u:p@db/?service_name=X&expire_time=5&protocol=tcps&password=s3cret"}`,
+			[]string{`URL parameters other than service_name are not used and are ignored: "expire_time", "password", "protocol"`}},
+		{nil, `{"sqlalchemy_url":"oracle+oracledb://u:p@db/?service_name=X"}`, nil},
+		{nil, `{"dsn":"db:1521/X","user":"u"}`, nil},
+	} {
+		_, r := mustLoad(t, tc.env, tc.doc)
+		if len(r.Warnings) != len(tc.want) {
+			t.Errorf("%s: warnings %q, want %d", tc.doc, r.Warnings, len(tc.want))
+			continue
+		}
+		for i, w := range tc.want {
+			if !strings.Contains(r.Warnings[i], w) || strings.Contains(r.Warnings[i], "s3cret") {
+				t.Errorf("%s: warning %q, want %q (and no secret)", tc.doc, r.Warnings[i], w)
+			}
+		}
+	}
+}
+
 func TestSQLAlchemyURLErrors(t *testing.T) {
 	const pw = "Sup3rS3cretPw"
 	cases := []string{
