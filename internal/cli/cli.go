@@ -93,18 +93,46 @@ type options struct {
 func Main(args []string, std IO) int {
 	// --help, --version and --about are not pipeline runs: they answer on
 	// stdout, where Meltano reads --about --format json.
-	o, code, done := parseFlags(args, std.State, std.Stderr)
+	out := &reportWriter{w: std.State}
+	o, code, done := parseFlags(args, out, std.Stderr)
 	if done {
-		return code
+		return out.outcome("--help", code, std.Stderr)
 	}
 	switch {
 	case o.version:
-		fmt.Fprintf(std.State, "target-oracle %s\n", about.Version())
-		return ExitOK
+		fmt.Fprintf(out, "target-oracle %s\n", about.Version())
+		return out.outcome("--version", ExitOK, std.Stderr)
 	case o.about:
-		return printAbout(o.format, std.State, std.Stderr)
+		return out.outcome("--about", printAbout(o.format, out, std.Stderr), std.Stderr)
 	}
 	return run(o, std)
+}
+
+// reportWriter keeps the first error writing --help, --version or
+// --about to stdout: a report that did not arrive (a pipe whose reader
+// has gone, a full disk) is a failure, not a silent exit 0.
+type reportWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (r *reportWriter) Write(p []byte) (int, error) {
+	if r.err != nil {
+		return 0, r.err
+	}
+	n, err := r.w.Write(p)
+	r.err = err
+	return n, err
+}
+
+// outcome is code, or exit 1 with a message when the report was not
+// written.
+func (r *reportWriter) outcome(what string, code int, stderr io.Writer) int {
+	if r.err == nil {
+		return code
+	}
+	fmt.Fprintf(stderr, "target-oracle: %s: write the report to standard output: %v\n", what, r.err)
+	return max(code, ExitFailed)
 }
 
 func parseFlags(args []string, stdout, stderr io.Writer) (options, int, bool) {

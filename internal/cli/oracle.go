@@ -118,6 +118,7 @@ func check(cfg *config.Config, std IO, log *slog.Logger) int {
 	// --check is not a pipeline run: the report goes to stdout, where a
 	// person or a script reads it.
 	if err := report.Write(std.State); err != nil {
+		fail("--check: write the report to standard output", err)
 		return ExitFailed
 	}
 	switch {

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -68,6 +69,25 @@ func TestDumpAnnouncesItself(t *testing.T) {
 		last := lines[len(lines)-1]
 		if code != c.code || !strings.Contains(last, "dry-run dump written") || !strings.Contains(last, dump) || !strings.Contains(last, c.want) {
 			t.Fatalf("exit %d, last line %q", code, last)
+		}
+	}
+}
+
+// brokenPipe is a stdout whose reader has gone.
+type brokenPipe struct{}
+
+func (brokenPipe) Write([]byte) (int, error) { return 0, syscall.EPIPE }
+
+// A one-shot report that cannot be written (stdout is a pipe whose reader
+// has gone: `target-oracle --about --format json | false`) is a failure,
+// exit 1 with a message on stderr, not a silent exit 0: Meltano reading
+// --about must not take "nothing" for success.
+func TestReportNotWrittenFails(t *testing.T) {
+	for _, args := range [][]string{{"--about"}, {"--about", "--format", "json"}, {"--about", "--format", "markdown"}, {"--version"}, {"--help"}} {
+		var errb strings.Builder
+		code := Main(args, IO{Stdin: strings.NewReader(""), State: brokenPipe{}, Stderr: &errb, Dir: t.TempDir()})
+		if code != ExitFailed || !strings.Contains(errb.String(), "write the report to standard output: broken pipe") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 1 naming the failed write", args, code, errb.String())
 		}
 	}
 }
