@@ -444,6 +444,35 @@ func TestSQLAlchemyURL(t *testing.T) {
 // in silence, and so are the parameters of a SQLAlchemy URL that nothing
 // reads (python-oracledb's connect arguments), by name only. A dsn alone,
 // or a URL with only service_name, draws no warning.
+// Configs written for MeltanoLabs target-postgres (the SDK target that
+// sets the conventions) and for the PipelineWise targets load: each of
+// their settings is honoured or warned about as not applicable, naming
+// the peer and what to use instead, never as an "unknown setting" whose
+// closest name is a guess (SPEC §3).
+func TestPeerTargetConfigs(t *testing.T) {
+	for _, doc := range []string{
+		`{"host":"db","port":5432,"user":"u","password":"p","database":"ORCL","default_target_schema":"s",
+		  "dialect+driver":"postgresql+psycopg","use_copy":true,"sanitize_null_text_characters":false,
+		  "ssl_enable":true,"ssl_mode":"verify-full","ssl_certificate_authority":"~/.postgresql/root.crl",
+		  "ssl_client_certificate_enable":false,"ssl_client_certificate":"c","ssl_client_private_key":"k",
+		  "ssl_storage_directory":".secrets","activate_version":true,"hard_delete":false,
+		  "interpret_content_encoding":false,"add_record_metadata":true,"validate_records":true,
+		  "batch_size_rows":1000,"load_method":"append-only","stream_maps":{},"stream_map_config":{}}`,
+		`{"host":"db","port":1521,"user":"u","password":"p","default_target_schema":"s",
+		  "default_target_schema_select_permissions":["r"],"schema_mapping":{},"batch_size_rows":1000,
+		  "flush_all_streams":false,"parallelism":0,"parallelism_max":4,"add_metadata_columns":true,
+		  "hard_delete":false,"data_flattening_max_level":2,"primary_key_required":true,
+		  "validate_records":false,"temp_dir":"/tmp","disable_table_cache":false}`,
+	} {
+		_, r := mustLoad(t, nil, doc)
+		for _, w := range r.Warnings {
+			if !strings.Contains(w, "does not apply to target-oracle") {
+				t.Errorf("warning %q: want only not-applicable warnings", w)
+			}
+		}
+	}
+}
+
 func TestDSNOverridesAreWarned(t *testing.T) {
 	for _, tc := range []struct {
 		env  []string
