@@ -306,7 +306,9 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 			stateOut = faultWriter{w: stateOut, f: fault}
 		}
 	default:
-		srv, code, err := dial(cfg, log)
+		srv, code, err := dialUnlessSignalled(std, log, func(ctx context.Context) (*server, int, error) {
+			return dial(ctx, cfg, log)
+		})
 		if err != nil {
 			fail("connect", err)
 			return code

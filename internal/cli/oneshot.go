@@ -44,7 +44,9 @@ func oneShotUsage(o options, fs *flag.FlagSet) string {
 // dropped first).
 func verifyCmd(o options, cfg *config.Config, std IO, log *slog.Logger) int {
 	fail := reporter(cfg, log, std.Stderr)
-	srv, code, err := dial(cfg, log)
+	srv, code, err := dialUnlessSignalled(std, log, func(ctx context.Context) (*server, int, error) {
+		return dial(ctx, cfg, log)
+	})
 	if err != nil {
 		fail("--verify: connect", err)
 		return code
@@ -66,7 +68,9 @@ func verifyCmd(o options, cfg *config.Config, std IO, log *slog.Logger) int {
 func benchmarkCmd(o options, cfg *config.Config, std IO, log *slog.Logger) int {
 	var rt benchmark.RoundTrips
 	fail := reporter(cfg, log, std.Stderr)
-	srv, code, err := dialWrapped(cfg, log, rt.Wrap)
+	srv, code, err := dialUnlessSignalled(std, log, func(ctx context.Context) (*server, int, error) {
+		return dialWrapped(ctx, cfg, log, rt.Wrap)
+	})
 	if err != nil {
 		fail("--benchmark: connect", err)
 		return code
