@@ -18,6 +18,7 @@ var (
 	singleEscapes = regexp.MustCompile(`\\[\\']`)
 	doubleEscapes = regexp.MustCompile(`\\[\\'"abfnrtv]`)
 	inlineComment = regexp.MustCompile(`\s+#.*`)
+	bareKey       = regexp.MustCompile(`^[^=#\s]+(\s+#.*)?$`)
 )
 
 var escaped = map[string]string{`\\`: `\`, `\'`: `'`, `\"`: `"`, `\a`: "\a", `\b`: "\b", `\f`: "\f",
@@ -25,7 +26,8 @@ var escaped = map[string]string{`\\`: `\`, `\'`: `'`, `\"`: `"`, `\a`: "\a", `\b
 
 // parseDotEnv reads a .env file into "KEY=value" strings, as python-dotenv
 // does: comments (#), blank lines, an optional "export " prefix, quoted
-// values (see above) and unquoted values with an optional " # comment".
+// values (see above), unquoted values with an optional " # comment", and
+// a key alone (no "="), which sets nothing.
 // Errors name the line, never its content.
 func parseDotEnv(data []byte) ([]string, error) {
 	s := strings.ReplaceAll(string(data), "\r\n", "\n")
@@ -40,7 +42,9 @@ func parseDotEnv(data []byte) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %w", line, err)
 		}
-		out = append(out, kv)
+		if kv != "" {
+			out = append(out, kv)
+		}
 		line += strings.Count(s[:len(s)-len(after)], "\n")
 		s = after
 	}
@@ -52,9 +56,12 @@ func parseDotEnv(data []byte) ([]string, error) {
 func dotEnvBinding(s string) (kv, after string, err error) {
 	s = strings.TrimLeft(s, " \t")
 	s = strings.TrimLeft(strings.TrimPrefix(s, "export "), " \t")
-	head, _, _ := strings.Cut(s, "\n")
+	head, rest, _ := strings.Cut(s, "\n")
 	k, _, ok := strings.Cut(head, "=")
 	k = strings.TrimSpace(k)
+	if !ok && bareKey.MatchString(k) {
+		return "", rest, nil // a key without a value sets nothing (python-dotenv: None)
+	}
 	if !ok || k == "" || strings.ContainsAny(k, " \t") {
 		return "", "", fmt.Errorf("expected KEY=value")
 	}

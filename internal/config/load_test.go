@@ -346,10 +346,12 @@ func TestDotEnv(t *testing.T) {
 // through python-dotenv: KEY='value' with a ' escaped as \') and as
 // python-dotenv reads it: a Windows path in double quotes keeps its
 // backslashes, a quoted PEM key spans lines, and lines after it are
-// counted right in errors. Each value is the one python-dotenv reads.
+// counted right in errors; a key alone (another tool's flag) sets
+// nothing. Each value is the one python-dotenv reads.
 func TestDotEnvAsPythonDotenv(t *testing.T) {
 	dir := t.TempDir()
-	content := "TARGET_ORACLE_PASSWORD='it\\'s'\n" +
+	content := "OTHER_TOOL_FLAG\nexport TARGET_ORACLE_TABLE_SUFFIX # a key alone sets nothing\n" +
+		"TARGET_ORACLE_PASSWORD='it\\'s'\n" +
 		"TARGET_ORACLE_WALLET_LOCATION=\"C:\\wallets\\db1 x\"\n" +
 		"TARGET_ORACLE_SSH_TUNNEL_PRIVATE_KEY='-----BEGIN KEY-----\nabc\n-----END KEY-----'\n" +
 		"  export TARGET_ORACLE_HOST = h1\t# c\n" +
@@ -362,8 +364,8 @@ func TestDotEnvAsPythonDotenv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := []string{c.Password.Reveal(), c.WalletLocation, c.SSHTunnel.PrivateKey.Reveal(), c.Host, c.User, c.TablePrefix}
-	want := []string{"it's", `C:\wallets\db1 x`, "-----BEGIN KEY-----\nabc\n-----END KEY-----", "h1", `a\b`, "p\"q\tr"}
+	got := []string{c.Password.Reveal(), c.WalletLocation, c.SSHTunnel.PrivateKey.Reveal(), c.Host, c.User, c.TablePrefix, c.TableSuffix}
+	want := []string{"it's", `C:\wallets\db1 x`, "-----BEGIN KEY-----\nabc\n-----END KEY-----", "h1", `a\b`, "p\"q\tr", ""}
 	if !reflect.DeepEqual(got, want) || len(r.Warnings) != 0 {
 		t.Errorf("got %q (warnings %q), want %q", got, r.Warnings, want)
 	}
