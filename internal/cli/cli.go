@@ -93,18 +93,46 @@ type options struct {
 func Main(args []string, std IO) int {
 	// --help, --version and --about are not pipeline runs: they answer on
 	// stdout, where Meltano reads --about --format json.
-	o, code, done := parseFlags(args, std.State, std.Stderr)
+	out := &reportWriter{w: std.State}
+	o, code, done := parseFlags(args, out, std.Stderr)
 	if done {
-		return code
+		return out.outcome("--help", code, std.Stderr)
 	}
 	switch {
 	case o.version:
-		fmt.Fprintf(std.State, "target-oracle %s\n", about.Version())
-		return ExitOK
+		fmt.Fprintf(out, "target-oracle %s\n", about.Version())
+		return out.outcome("--version", ExitOK, std.Stderr)
 	case o.about:
-		return printAbout(o.format, std.State, std.Stderr)
+		return out.outcome("--about", printAbout(o.format, out, std.Stderr), std.Stderr)
 	}
 	return run(o, std)
+}
+
+// reportWriter keeps the first error writing --help, --version or
+// --about to stdout: a report that did not arrive (a pipe whose reader
+// has gone, a full disk) is a failure, not a silent exit 0.
+type reportWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (r *reportWriter) Write(p []byte) (int, error) {
+	if r.err != nil {
+		return 0, r.err
+	}
+	n, err := r.w.Write(p)
+	r.err = err
+	return n, err
+}
+
+// outcome is code, or exit 1 with a message when the report was not
+// written.
+func (r *reportWriter) outcome(what string, code int, stderr io.Writer) int {
+	if r.err == nil {
+		return code
+	}
+	fmt.Fprintf(stderr, "target-oracle: %s: write the report to standard output: %v\n", what, r.err)
+	return max(code, ExitFailed)
 }
 
 func parseFlags(args []string, stdout, stderr io.Writer) (options, int, bool) {
@@ -234,7 +262,7 @@ func run(o options, std IO) int {
 	}
 	if o.check || o.plan || !o.dryRun {
 		if err := cfg.CheckConnection(); err != nil {
-			fmt.Fprintf(std.Stderr, "target-oracle: configuration: %s\n", configText(err))
+			reporter(cfg, log, std.Stderr)("configuration", errors.New(configText(err)))
 			return ExitConfig
 		}
 	}
@@ -251,9 +279,10 @@ func run(o options, std IO) int {
 }
 
 func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() time.Time) int {
+	fail := reporter(cfg, log, std.Stderr)
 	in, closeIn, err := openInput(o.input, std.Stdin)
 	if err != nil {
-		fmt.Fprintf(std.Stderr, "target-oracle: input: %v\n", err)
+		fail("input", err)
 		return ExitFailed
 	}
 	defer closeIn()
@@ -266,10 +295,10 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 		log.Warn("dry run: STATE lines describe the embedded engine, not a database; do not feed them to an orchestrator's state store")
 		fault, ferr := parseFault(getenv(std.Env, FaultEnv))
 		if ferr != nil {
-			fmt.Fprintf(std.Stderr, "target-oracle: %v\n", ferr)
+			fail(FaultEnv, ferr)
 			return ExitConfig
 		}
-		if dump, err = embedded(o, std, cfg, srvInfo, now, nil, fault.hooks()); err != nil {
+		if dump, err = embedded(o, std, cfg, fail, srvInfo, now, nil, fault.hooks()); err != nil {
 			return ExitConfig
 		}
 		eng = dump
@@ -277,9 +306,11 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 			stateOut = faultWriter{w: stateOut, f: fault}
 		}
 	default:
-		srv, code, err := dial(cfg, log)
+		srv, code, err := dialUnlessSignalled(std, log, func(ctx context.Context) (*server, int, error) {
+			return dial(ctx, cfg, log)
+		})
 		if err != nil {
-			fmt.Fprintf(std.Stderr, "target-oracle: connect: %v\n", err)
+			fail("connect", err)
 			return code
 		}
 		defer srv.db.Close()
@@ -288,7 +319,7 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 			// Read the real catalog, write nothing: the embedded engine
 			// runs the plan and shows its SQL. No STATE is written.
 			real := srv.engine(cfg, log, true)
-			if dump, err = embedded(o, std, cfg, srvInfo, now, real.Describe, memory.Hooks{}); err != nil {
+			if dump, err = embedded(o, std, cfg, fail, srvInfo, now, real.Describe, memory.Hooks{}); err != nil {
 				return ExitConfig
 			}
 			eng, stateOut = dump, io.Discard
@@ -301,7 +332,7 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 	if cfg.HTTPListenAddress != "" {
 		srv, err := metrics.Serve(cfg.HTTPListenAddress, reg)
 		if err != nil {
-			fmt.Fprintf(std.Stderr, "target-oracle: http_listen_address: %v\n", err)
+			fail("http_listen_address", err)
 			return ExitConfig
 		}
 		defer srv.Close()
@@ -331,7 +362,7 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 		Metrics:        reg,
 	})
 	if cerr := eng.Close(); cerr != nil {
-		fmt.Fprintf(std.Stderr, "target-oracle: close: %v\n", cerr)
+		fail("close", cerr)
 		if err == nil {
 			err = cerr
 		}
@@ -345,13 +376,13 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 		reg.Stopped() // a drain that succeeded is no failure
 	}
 	sum := reg.Finish(time.Now(), err)
-	code := exitCode(err, sig(), reporter(cfg, log, std.Stderr))
+	code := exitCode(err, sig(), fail)
 	if o.dumpDir != "" {
 		announceDump(log, o.dumpDir, err)
 	}
 	if cfg.SummaryPath != "" {
 		if serr := metrics.WriteSummary(cfg.SummaryPath, sum); serr != nil {
-			fmt.Fprintf(std.Stderr, "target-oracle: summary: %v\n", serr)
+			fail("summary", serr)
 			if code == ExitOK {
 				code = ExitFailed // a file-system failure (SPEC §2)
 			}
@@ -372,8 +403,10 @@ func announceDump(log *slog.Logger, dir string, runErr error) {
 		"dir", dir, "tables", len(tables), "holds", what)
 }
 
-// reporter returns how the final error is shown: a plain line a person
-// can read (quotes unescaped) with log_format text, a log record with json.
+// reporter returns how an error that ends the run is shown once the
+// settings are read: a plain line a person can read (quotes unescaped)
+// with log_format text, a log record with json (so every stderr line of
+// the run is one).
 func reporter(cfg *config.Config, log *slog.Logger, stderr io.Writer) func(what string, err error) {
 	return func(what string, err error) {
 		if cfg.LogFormat == "json" {
@@ -385,15 +418,15 @@ func reporter(cfg *config.Config, log *slog.Logger, stderr io.Writer) func(what 
 }
 
 // embedded builds the embedded engine of --dry-run (catalog nil) and
-// --plan (catalog: the real database's, read only).
-func embedded(o options, std IO, cfg *config.Config, srv pipeline.Server, now func() time.Time,
+// --plan (catalog: the real database's, read only); fail reports why not.
+func embedded(o options, std IO, cfg *config.Config, fail func(string, error), srv pipeline.Server, now func() time.Time,
 	catalog func(ctx context.Context, schema, name string) (*table.Table, error), hooks memory.Hooks) (*memory.Engine, error) {
 	mo := memory.Options{DumpDir: o.dumpDir, Now: now, Catalog: catalog, StorePath: getenv(std.Env, StoreEnv), Hooks: hooks, MaxColumns: srv.MaxColumns}
 	for name, dst := range map[string]*time.Duration{LoadDelayEnv: &mo.LoadDelay, DDLDelayEnv: &mo.ApplyDelay} {
 		if v := getenv(std.Env, name); v != "" {
 			d, err := time.ParseDuration(v)
 			if err != nil {
-				fmt.Fprintf(std.Stderr, "target-oracle: %s: %v\n", name, err)
+				fail(name, err)
 				return nil, err
 			}
 			*dst = d
@@ -406,7 +439,7 @@ func embedded(o options, std IO, cfg *config.Config, srv pipeline.Server, now fu
 	}
 	eng, err := memory.Open(mo)
 	if err != nil {
-		fmt.Fprintf(std.Stderr, "target-oracle: %s: %v\n", StoreEnv, err)
+		fail(StoreEnv, err)
 		return nil, err
 	}
 	return eng, nil

@@ -90,3 +90,50 @@ func TestBatchTimersFollowLogLevel(t *testing.T) {
 		}
 	}
 }
+
+// With log_format json the error that ends a run is a JSON record too,
+// whatever failed once the settings are read: a connection refused (a
+// load, --check, --verify, --benchmark), settings missing for a
+// connection, an input file that does not exist, an unwritable
+// summary_path. Nothing reaches stdout; the exit code is the cause's.
+func TestJSONLogFormatFailures(t *testing.T) {
+	in := writeFile(t, "in.singer", example)
+	conn := `"host":"127.0.0.1","port":1,"service_name":"X","user":"u","password":"p","connect_timeout_seconds":2,"log_format":"json"`
+	for _, c := range []struct {
+		name, cfg string
+		args      []string
+		code      int
+		want      string
+	}{
+		{"load, connection refused", conn, []string{"--input", in}, ExitFailed, "connection refused"},
+		{"--check, connection refused", conn, []string{"--check"}, ExitFailed, "connection refused"},
+		{"--verify, connection refused", conn, []string{"--verify"}, ExitFailed, "connection refused"},
+		{"--benchmark, connection refused", conn, []string{"--benchmark"}, ExitFailed, "connection refused"},
+		{"missing connection settings", `"log_format":"json"`, []string{"--input", in}, ExitConfig, "missing settings needed to connect"},
+		{"no input file", `"log_format":"json"`, []string{"--dry-run", "--input", in + ".missing"}, ExitFailed, "no such file"},
+		{"unwritable summary", `"log_format":"json","summary_path":"` + in + `/s.json"`, []string{"--dry-run", "--input", in}, ExitFailed, "summary"},
+	} {
+		cfg := writeFile(t, "c.json", "{"+c.cfg+"}")
+		out, errs, code := runMain(t, "", nil, append([]string{"--config", cfg}, c.args...)...)
+		if code != c.code || (out != "" && !strings.HasPrefix(c.name, "unwritable")) {
+			t.Errorf("%s: exit %d (want %d), stdout %q", c.name, code, c.code, out)
+		}
+		found := false
+		for _, line := range strings.Split(strings.TrimSuffix(errs, "\n"), "\n") {
+			if strings.HasPrefix(line, "METRIC: ") {
+				continue
+			}
+			var rec map[string]any
+			if err := json.Unmarshal([]byte(line), &rec); err != nil {
+				t.Errorf("%s: not a JSON record: %q", c.name, line)
+				continue
+			}
+			if rec["level"] == "ERROR" && strings.Contains(line, c.want) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: no ERROR record with %q in\n%s", c.name, c.want, errs)
+		}
+	}
+}

@@ -43,9 +43,12 @@ func oneShotUsage(o options, fs *flag.FlagSet) string {
 // if every case passed; 128+N after a signal (the scratch tables are
 // dropped first).
 func verifyCmd(o options, cfg *config.Config, std IO, log *slog.Logger) int {
-	srv, code, err := dial(cfg, log)
+	fail := reporter(cfg, log, std.Stderr)
+	srv, code, err := dialUnlessSignalled(std, log, func(ctx context.Context) (*server, int, error) {
+		return dial(ctx, cfg, log)
+	})
 	if err != nil {
-		fmt.Fprintf(std.Stderr, "target-oracle: --verify: connect: %v\n", err)
+		fail("--verify: connect", err)
 		return code
 	}
 	defer srv.db.Close()
@@ -57,16 +60,19 @@ func verifyCmd(o options, cfg *config.Config, std IO, log *slog.Logger) int {
 		Config: cfg, Facts: srv.facts, Server: serverFromFacts(srv.facts), Engine: eng, Dial: oracle.DialDB(srv.db),
 		Check: checker(srv.db, cfg, srv.facts), Log: log,
 	})
-	return finish("--verify", rep.Write, rep.OK, err, o.format, std, signalled)
+	return finish("--verify", rep.Write, rep.OK, err, o.format, std, fail, signalled)
 }
 
 // benchmarkCmd runs --benchmark on sessions whose sockets count round
 // trips.
 func benchmarkCmd(o options, cfg *config.Config, std IO, log *slog.Logger) int {
 	var rt benchmark.RoundTrips
-	srv, code, err := dialWrapped(cfg, log, rt.Wrap)
+	fail := reporter(cfg, log, std.Stderr)
+	srv, code, err := dialUnlessSignalled(std, log, func(ctx context.Context) (*server, int, error) {
+		return dialWrapped(ctx, cfg, log, rt.Wrap)
+	})
 	if err != nil {
-		fmt.Fprintf(std.Stderr, "target-oracle: --benchmark: connect: %v\n", err)
+		fail("--benchmark: connect", err)
 		return code
 	}
 	defer srv.db.Close()
@@ -78,24 +84,26 @@ func benchmarkCmd(o options, cfg *config.Config, std IO, log *slog.Logger) int {
 		Config: cfg, Facts: srv.facts, Server: serverFromFacts(srv.facts), Engine: eng, RoundTrips: rt.Count,
 		Dial: oracle.DialDB(srv.db), Check: checker(srv.db, cfg, srv.facts), Rows: o.rows, Log: log,
 	})
-	return finish("--benchmark", rep.Write, rep.OK, err, o.format, std, signalled)
+	return finish("--benchmark", rep.Write, rep.OK, err, o.format, std, fail, signalled)
 }
 
 func checker(db *sql.DB, cfg *config.Config, facts connect.Facts) func(context.Context) (connect.Report, error) {
 	return func(ctx context.Context) (connect.Report, error) { return connect.Check(ctx, db, cfg, facts) }
 }
 
-// finish prints the report on stdout and decides the exit code.
-func finish(what string, write func(io.Writer, string) error, ok func() bool, runErr error, format string, std IO, signalled func() syscall.Signal) int {
+// finish prints the report on stdout and decides the exit code; fail
+// reports an error on stderr.
+func finish(what string, write func(io.Writer, string) error, ok func() bool, runErr error, format string, std IO,
+	fail func(string, error), signalled func() syscall.Signal) int {
 	if err := write(std.State, format); err != nil {
-		fmt.Fprintf(std.Stderr, "target-oracle: %s: write the report: %v\n", what, err)
+		fail(what+": write the report", err)
 		return ExitFailed
 	}
 	if s := signalled(); s != 0 {
 		return 128 + int(s)
 	}
 	if runErr != nil && !errors.Is(runErr, context.Canceled) {
-		fmt.Fprintf(std.Stderr, "target-oracle: %s: %v\n", what, runErr)
+		fail(what, runErr)
 		return ExitFailed
 	}
 	if !ok() {

@@ -73,7 +73,7 @@ func TestOneShotSignal(t *testing.T) {
 	}
 	var out strings.Builder
 	code := finish("--verify", func(w io.Writer, _ string) error { _, err := io.WriteString(w, "report\n"); return err },
-		func() bool { return false }, ctx.Err(), "text", IO{State: &out, Stderr: io.Discard}, signalled)
+		func() bool { return false }, ctx.Err(), "text", IO{State: &out, Stderr: io.Discard}, func(string, error) {}, signalled)
 	if code != 128+15 || out.String() != "report\n" {
 		t.Errorf("exit %d, stdout %q: want 143 and the report", code, out.String())
 	}

@@ -7,6 +7,10 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
+	"runtime/pprof"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/config"
@@ -24,14 +28,29 @@ type server struct {
 
 // dial connects and probes the server. Settings the server cannot honour
 // (say boolean_type: boolean on 19c) are configuration errors.
-func dial(cfg *config.Config, log *slog.Logger) (*server, int, error) {
-	return dialWrapped(cfg, log, nil)
+func dial(ctx context.Context, cfg *config.Config, log *slog.Logger) (*server, int, error) {
+	return dialWrapped(ctx, cfg, log, nil)
 }
 
 // dialWrapped is dial with every socket passed through wrap (nil: none):
 // --benchmark counts round trips so.
-func dialWrapped(cfg *config.Config, log *slog.Logger, wrap func(net.Conn) net.Conn) (*server, int, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(cfg.ConnectTimeoutSeconds+60)*time.Second)
+func dialWrapped(ctx context.Context, cfg *config.Config, log *slog.Logger, wrap func(net.Conn) net.Conn) (*server, int, error) {
+	srv, code, err := probeServer(ctx, cfg, log, wrap)
+	if err != nil {
+		return nil, code, err
+	}
+	if p := srv.facts.Problems; len(p) > 0 {
+		srv.db.Close()
+		return nil, ExitConfig, fmt.Errorf("the server cannot honour these settings: %s", strings.Join(p, "; "))
+	}
+	return srv, 0, nil
+}
+
+// probeServer connects and probes the server; the facts it returns may
+// hold Problems (settings the server cannot honour), which --check
+// reports as FAIL lines and every other mode refuses (dialWrapped).
+func probeServer(parent context.Context, cfg *config.Config, log *slog.Logger, wrap func(net.Conn) net.Conn) (*server, int, error) {
+	ctx, cancel := context.WithTimeout(parent, time.Duration(cfg.ConnectTimeoutSeconds+60)*time.Second)
 	defer cancel()
 	// The run's logger writes the connection's warnings (an ignored Easy
 	// Connect parameter), so log_format and log_level apply to them.
@@ -58,15 +77,53 @@ func dialWrapped(cfg *config.Config, log *slog.Logger, wrap func(net.Conn) net.C
 		log.Warn(w)
 	}
 	facts := info.Resolve(cfg)
-	if len(facts.Problems) > 0 {
-		db.Close()
-		return nil, ExitConfig, fmt.Errorf("the server cannot honour these settings: %v", facts.Problems)
-	}
 	log.Info("connected", "server", info.Version, "edition", info.Edition, "compatible", info.Compatible,
 		"schema", facts.DefaultSchema, "identifier_max_bytes", facts.IdentifierMaxBytes,
 		"varchar_max_bytes", facts.VarcharMaxBytes, "boolean", facts.BooleanNative, "json", facts.JSONNative,
 		"national", facts.National, "max_columns", max(facts.MaxColumns, table.MaxColumns), "vector", facts.VectorNative)
 	return &server{db: db, facts: facts}, 0, nil
+}
+
+// dialUnlessSignalled runs dial (which connects and probes) with a
+// context that the first SIGINT, SIGTERM, SIGHUP or SIGQUIT cancels:
+// connecting to a host that accepts and never answers takes up to
+// connect_timeout_seconds, and an interrupt (Ctrl-C, an orchestrator
+// cancelling the task) must end it at once with exit 128+N, not wait
+// for the timeout and exit 1 (SPEC §2, §7 rule 5). Nothing is loaded
+// yet, so there is nothing to drain. Once connected, the run's own
+// signal handling reads the channel.
+func dialUnlessSignalled(std IO, log *slog.Logger, dial func(context.Context) (*server, int, error)) (*server, int, error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done, ended := make(chan struct{}), make(chan struct{})
+	var got os.Signal
+	go func() {
+		defer close(ended)
+		select {
+		case <-done:
+		case got = <-std.Signals: // a nil channel (no signal handling) never delivers
+			if got == syscall.SIGQUIT {
+				fmt.Fprintf(std.Stderr, "SIGQUIT: goroutine stacks follow\n")
+				pprof.Lookup("goroutine").WriteTo(std.Stderr, 2)
+			}
+			log.Warn("signal while connecting: giving up the connection; nothing was loaded", "signal", got.String())
+			cancel()
+		}
+	}()
+	srv, code, err := dial(ctx)
+	close(done)
+	<-ended // got is settled, and no later signal is taken from the run
+	if got == nil {
+		return srv, code, err
+	}
+	if srv != nil {
+		srv.db.Close()
+	}
+	n := 15
+	if s, ok := got.(syscall.Signal); ok {
+		n = int(s)
+	}
+	return nil, 128 + n, fmt.Errorf("stopped by signal %s while connecting", got)
 }
 
 // engine is the Oracle engine for a connected server; a read-only one
@@ -86,35 +143,35 @@ func (s *server) engine(cfg *config.Config, log *slog.Logger, readOnly bool) *or
 // check runs --check: connect, read what the server is and what the user
 // may do, print the report. Exit 0 only if loading can work.
 func check(cfg *config.Config, std IO, log *slog.Logger) int {
-	srv, code, err := dial(cfg, log)
-	var settings *connect.SettingsError
-	if err != nil && (code == ExitFailed || errors.As(err, &settings)) {
-		fmt.Fprintf(std.Stderr, "target-oracle: --check: %v\n", err)
+	// Settings the server cannot honour do not stop --check: its report
+	// shows the server facts with a FAIL line for each (docs/oracle.md).
+	fail := reporter(cfg, log, std.Stderr)
+	srv, code, err := dialUnlessSignalled(std, log, func(ctx context.Context) (*server, int, error) {
+		return probeServer(ctx, cfg, log, nil)
+	})
+	if err != nil {
+		fail("--check", err)
 		return code
 	}
-	var facts connect.Facts
-	var db *sql.DB
-	if srv != nil {
-		db, facts = srv.db, srv.facts
-		defer db.Close()
-	} else {
-		// The server cannot honour some settings: the report says which.
-		fmt.Fprintf(std.Stderr, "target-oracle: --check: %v\n", err)
-		return ExitFailed
-	}
+	db, facts := srv.db, srv.facts
+	defer db.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(cfg.ConnectTimeoutSeconds+60)*time.Second)
 	defer cancel()
 	report, err := connect.Check(ctx, db, cfg, facts)
 	if err != nil {
-		fmt.Fprintf(std.Stderr, "target-oracle: --check: %v\n", err)
+		fail("--check", err)
 		return ExitFailed
 	}
 	// --check is not a pipeline run: the report goes to stdout, where a
 	// person or a script reads it.
 	if err := report.Write(std.State); err != nil {
+		fail("--check: write the report to standard output", err)
 		return ExitFailed
 	}
-	if !report.OK() {
+	switch {
+	case len(facts.Problems) > 0:
+		return ExitConfig // the settings are wrong for this server, as a load would say
+	case !report.OK():
 		return ExitFailed
 	}
 	return ExitOK

@@ -2,7 +2,10 @@ package cli
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -69,5 +72,47 @@ func TestDumpAnnouncesItself(t *testing.T) {
 		if code != c.code || !strings.Contains(last, "dry-run dump written") || !strings.Contains(last, dump) || !strings.Contains(last, c.want) {
 			t.Fatalf("exit %d, last line %q", code, last)
 		}
+	}
+}
+
+// brokenPipe is a stdout whose reader has gone.
+type brokenPipe struct{}
+
+func (brokenPipe) Write([]byte) (int, error) { return 0, syscall.EPIPE }
+
+// A one-shot report that cannot be written (stdout is a pipe whose reader
+// has gone: `target-oracle --about --format json | false`) is a failure,
+// exit 1 with a message on stderr, not a silent exit 0: Meltano reading
+// --about must not take "nothing" for success.
+func TestReportNotWrittenFails(t *testing.T) {
+	for _, args := range [][]string{{"--about"}, {"--about", "--format", "json"}, {"--about", "--format", "markdown"}, {"--version"}, {"--help"}} {
+		var errb strings.Builder
+		code := Main(args, IO{Stdin: strings.NewReader(""), State: brokenPipe{}, Stderr: &errb, Dir: t.TempDir()})
+		if code != ExitFailed || !strings.Contains(errb.String(), "write the report to standard output: broken pipe") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 1 naming the failed write", args, code, errb.String())
+		}
+	}
+}
+
+// A --dry-run-dump directory that cannot be created (here in /proc, where
+// nothing can be made, even by root) is a command-line error found before
+// any input is read: exit 2, no STATE on stdout. A directory that can be
+// created is not left behind by the check when the run stops at a
+// configuration error.
+func TestDumpDirThatCannotBeCreated(t *testing.T) {
+	if _, err := os.Stat("/proc/self"); err != nil {
+		t.Skip("no /proc here: no directory that cannot be created")
+	}
+	out, errs, code := runMain(t, example, nil, "--dry-run", "--dry-run-dump", "/proc/target-oracle-test/dump")
+	if code != ExitConfig || out != "" || !strings.Contains(errs, "cannot be created") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 before the run, no states", code, out, errs)
+	}
+	fresh := filepath.Join(t.TempDir(), "a", "b", "dump")
+	_, _, code = runMain(t, example, []string{"TARGET_ORACLE_BATCH_SIZE_ROWS=0"}, "--dry-run", "--dry-run-dump", fresh)
+	if code != ExitConfig {
+		t.Fatalf("bad setting: exit %d", code)
+	}
+	if _, err := os.Stat(filepath.Dir(filepath.Dir(fresh))); !os.IsNotExist(err) {
+		t.Errorf("the check left %s behind: %v", filepath.Dir(filepath.Dir(fresh)), err)
 	}
 }

@@ -28,6 +28,9 @@ type: integers as decimal text, booleans as ` + "`true/false/1/0/yes/no/on/off`"
 comma-separated list, objects as JSON. Objects may also be given as a string holding JSON in a file.
 A setting whose value is JSON ` + "`null`" + ` is not set (the SDK targets' configs write ` + "`null`" + ` for "not given"): the default, or a later source, applies.
 A config or ` + "`.env`" + ` file must be a regular file (not a device, pipe or directory) of at most 16 MiB.
+The ` + "`.env`" + ` file is read as python-dotenv (Meltano's) reads it: ` + "`KEY=value`" + `, ` + "`export`" + ` and ` + "`#`" + ` comments allowed, a key alone sets nothing;
+a quoted value may span lines; in single quotes only ` + "`\\\\`" + ` and ` + "`\\'`" + ` are escapes, in double quotes also ` + "`\\\"`" + `,
+` + "`\\n`" + `, ` + "`\\t`" + ` and the like; any other backslash is kept (a Windows path needs no doubling).
 Any ` + "`dsn`" + ` form but a URL may start with SQL*Plus's ` + "`user/password@`" + `, which fills ` + "`user`" + ` and
 ` + "`password`" + ` when those are not set: the last ` + "`@`" + ` ends the password and the first ` + "`/`" + ` ends the user
 (see [Connecting](oracle.md#connecting)).

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -26,6 +27,7 @@ func (l *loader) resolveDSN(c *Config, final layer) {
 	if e == nil || c.DSN == "" {
 		return
 	}
+	l.warnOverridden(final, e)
 	dsn := c.DSN.Reveal()
 	scheme, rest, hasScheme := strings.Cut(dsn, "://")
 	scheme = strings.ToLower(scheme)
@@ -56,6 +58,25 @@ func (l *loader) resolveDSN(c *Config, final layer) {
 	// Parse with a plain scheme: net/url rejects "_" in schemes (cx_oracle).
 	if err := l.applySQLAlchemy(c, final, e, "oracle://"+rest); err != nil {
 		l.fail(&Error{Source: e.source, Key: e.key, Msg: err.Error()})
+	}
+}
+
+// warnOverridden names the connection settings given besides a dsn: the
+// dsn overrides them (SPEC §3), so they are ignored, and a user who edits
+// host next to a sqlalchemy_url must be told why nothing changes.
+func (l *loader) warnOverridden(final layer, e *entry) {
+	var given []string
+	for _, name := range []string{"host", "port", "service_name", "sid"} {
+		switch o := final[name]; {
+		case o == nil:
+		case o.source == e.source:
+			given = append(given, o.key)
+		default:
+			given = append(given, fmt.Sprintf("%s (in %s)", o.key, o.source))
+		}
+	}
+	if len(given) > 0 {
+		l.warn("%s: %s overrides host, port, service_name and sid; ignored: %s", e.source, e.key, strings.Join(given, ", "))
 	}
 }
 
@@ -150,6 +171,7 @@ func (l *loader) applySQLAlchemy(c *Config, final layer, e *entry, dsn string) e
 	}
 	sid := strings.TrimPrefix(u.Path, "/")
 	svc := u.Query().Get("service_name")
+	l.warnURLParameters(e, u.Query())
 	parts := []string{}
 	switch {
 	case sid != "" && svc != "":
@@ -180,6 +202,24 @@ func (l *loader) applySQLAlchemy(c *Config, final layer, e *entry, dsn string) e
 	l.report.Effective = append(l.report.Effective,
 		fmt.Sprintf("%s (given as %s in %s)", strings.Join(parts, ", "), e.key, e.source))
 	return nil
+}
+
+// warnURLParameters names the query parameters of a SQLAlchemy URL that
+// target-oracle does not use (python-oracledb's connect arguments, say
+// expire_time or protocol): only service_name is read. Names only: a
+// value may be a secret.
+func (l *loader) warnURLParameters(e *entry, q url.Values) {
+	var names []string
+	for k := range q {
+		if k != "service_name" {
+			names = append(names, strconv.Quote(k))
+		}
+	}
+	if len(names) > 0 {
+		slices.Sort(names)
+		l.warn("%s: %s: URL parameters other than service_name are not used and are ignored: %s (use the settings of the same meaning)",
+			e.source, e.key, strings.Join(names, ", "))
+	}
 }
 
 // fillCredentials copies a URL's user and password into c where the user

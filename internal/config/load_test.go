@@ -342,6 +342,41 @@ func TestDotEnv(t *testing.T) {
 	}
 }
 
+// A .env file as Meltano writes it (`meltano config set` of a secret,
+// through python-dotenv: KEY='value' with a ' escaped as \') and as
+// python-dotenv reads it: a Windows path in double quotes keeps its
+// backslashes, a quoted PEM key spans lines, and lines after it are
+// counted right in errors; a key alone (another tool's flag) sets
+// nothing. Each value is the one python-dotenv reads.
+func TestDotEnvAsPythonDotenv(t *testing.T) {
+	dir := t.TempDir()
+	content := "OTHER_TOOL_FLAG\nexport TARGET_ORACLE_TABLE_SUFFIX # a key alone sets nothing\n" +
+		"TARGET_ORACLE_PASSWORD='it\\'s'\n" +
+		"TARGET_ORACLE_WALLET_LOCATION=\"C:\\wallets\\db1 x\"\n" +
+		"TARGET_ORACLE_SSH_TUNNEL_PRIVATE_KEY='-----BEGIN KEY-----\nabc\n-----END KEY-----'\n" +
+		"  export TARGET_ORACLE_HOST = h1\t# c\n" +
+		"TARGET_ORACLE_USER='a\\\\b' # c\n" +
+		"TARGET_ORACLE_TABLE_PREFIX=\"p\\\"q\\tr\"\r\n"
+	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, r, err := Load(Sources{ConfigArgs: []string{"ENV"}, WorkDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []string{c.Password.Reveal(), c.WalletLocation, c.SSHTunnel.PrivateKey.Reveal(), c.Host, c.User, c.TablePrefix, c.TableSuffix}
+	want := []string{"it's", `C:\wallets\db1 x`, "-----BEGIN KEY-----\nabc\n-----END KEY-----", "h1", `a\b`, "p\"q\tr", ""}
+	if !reflect.DeepEqual(got, want) || len(r.Warnings) != 0 {
+		t.Errorf("got %q (warnings %q), want %q", got, r.Warnings, want)
+	}
+	bad := "TARGET_ORACLE_SSH_TUNNEL_PRIVATE_KEY='-----BEGIN KEY-----\nabc\n-----END KEY-----'\nTARGET_ORACLE_HOST='h' x\n"
+	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte(bad), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = Load(Sources{ConfigArgs: []string{"ENV"}, WorkDir: dir})
+	configError(t, err, "line 4: TARGET_ORACLE_HOST: unexpected text after the quoted value")
+}
+
 func TestFlextNesting(t *testing.T) {
 	doc := `{"TargetOracle": {
 		"oracle_host": "h", "oracle_port": 1522, "oracle_service_name": "XEPDB1",
@@ -403,6 +438,68 @@ func TestSQLAlchemyURL(t *testing.T) {
 				t.Errorf("got %+v, want %+v", got, tc.want)
 			}
 		})
+	}
+}
+
+// A dsn (or sqlalchemy_url) overrides host, port, service_name and sid
+// (SPEC §3): given besides it, they are named in a warning, not ignored
+// in silence, and so are the parameters of a SQLAlchemy URL that nothing
+// reads (python-oracledb's connect arguments), by name only. A dsn alone,
+// or a URL with only service_name, draws no warning.
+// Configs written for MeltanoLabs target-postgres (the SDK target that
+// sets the conventions) and for the PipelineWise targets load: each of
+// their settings is honoured or warned about as not applicable, naming
+// the peer and what to use instead, never as an "unknown setting" whose
+// closest name is a guess (SPEC §3).
+func TestPeerTargetConfigs(t *testing.T) {
+	for _, doc := range []string{
+		`{"host":"db","port":5432,"user":"u","password":"p","database":"ORCL","default_target_schema":"s",
+		  "dialect+driver":"postgresql+psycopg","use_copy":true,"sanitize_null_text_characters":false,
+		  "ssl_enable":true,"ssl_mode":"verify-full","ssl_certificate_authority":"~/.postgresql/root.crl",
+		  "ssl_client_certificate_enable":false,"ssl_client_certificate":"c","ssl_client_private_key":"k",
+		  "ssl_storage_directory":".secrets","activate_version":true,"hard_delete":false,
+		  "interpret_content_encoding":false,"add_record_metadata":true,"validate_records":true,
+		  "batch_size_rows":1000,"load_method":"append-only","stream_maps":{},"stream_map_config":{}}`,
+		`{"host":"db","port":1521,"user":"u","password":"p","default_target_schema":"s",
+		  "default_target_schema_select_permissions":["r"],"schema_mapping":{},"batch_size_rows":1000,
+		  "flush_all_streams":false,"parallelism":0,"parallelism_max":4,"add_metadata_columns":true,
+		  "hard_delete":false,"data_flattening_max_level":2,"primary_key_required":true,
+		  "validate_records":false,"temp_dir":"/tmp","disable_table_cache":false}`,
+	} {
+		_, r := mustLoad(t, nil, doc)
+		for _, w := range r.Warnings {
+			if !strings.Contains(w, "does not apply to target-oracle") {
+				t.Errorf("warning %q: want only not-applicable warnings", w)
+			}
+		}
+	}
+}
+
+func TestDSNOverridesAreWarned(t *testing.T) {
+	for _, tc := range []struct {
+		env  []string
+		doc  string
+		want []string // substrings of one warning each; none: no warning
+	}{
+		{nil, `{"sqlalchemy_url":"oracle+oracledb://u:p@db:1521/?service_name=X","host":"other","sid":"Z"}`,
+			[]string{`sqlalchemy_url overrides host, port, service_name and sid; ignored: host, sid`}},
+		{[]string{"TARGET_ORACLE_PORT=1522"}, `{"dsn":"db:1521/X"}`,
+			[]string{`dsn overrides host, port, service_name and sid; ignored: TARGET_ORACLE_PORT (in environment)`}},
+		{nil, `{"sqlalchemy_url":"oracle+oracledb://u:p@db/?service_name=X&expire_time=5&protocol=tcps&password=s3cret"}`,
+			[]string{`URL parameters other than service_name are not used and are ignored: "expire_time", "password", "protocol"`}},
+		{nil, `{"sqlalchemy_url":"oracle+oracledb://u:p@db/?service_name=X"}`, nil},
+		{nil, `{"dsn":"db:1521/X","user":"u"}`, nil},
+	} {
+		_, r := mustLoad(t, tc.env, tc.doc)
+		if len(r.Warnings) != len(tc.want) {
+			t.Errorf("%s: warnings %q, want %d", tc.doc, r.Warnings, len(tc.want))
+			continue
+		}
+		for i, w := range tc.want {
+			if !strings.Contains(r.Warnings[i], w) || strings.Contains(r.Warnings[i], "s3cret") {
+				t.Errorf("%s: warning %q, want %q (and no secret)", tc.doc, r.Warnings[i], w)
+			}
+		}
 	}
 }
 

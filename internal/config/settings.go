@@ -376,6 +376,7 @@ type peerSetting struct {
 
 func peerSettings() []peerSetting {
 	const sdk, flext, radbrt = "Singer SDK", "flext-target-oracle", "radbrt's target-oracle"
+	const postgres, pipelinewise = "MeltanoLabs target-postgres", "PipelineWise"
 	return []peerSetting{
 		{"batch_config", sdk, "BATCH messages name their own files and encoding"},
 		{"faker_config", sdk, "stream-map expressions have no faker"},
@@ -395,6 +396,20 @@ func peerSettings() []peerSetting {
 		{"create_foreign_key_indexes", flext, "use custom_indexes"},
 		{"driver_name", radbrt, "the Oracle driver is built in (pure Go)"},
 		{"prefer_float_over_numeric", radbrt, "numbers are stored exactly as NUMBER"},
+		{"dialect+driver", postgres, "the Oracle driver is built in (pure Go)"},
+		{"use_copy", postgres, "loading always uses array binds"},
+		{"sanitize_null_text_characters", postgres, "strings are loaded byte-exact, NUL characters included"},
+		{"ssl_enable", postgres, "use protocol: tcps"},
+		{"ssl_mode", postgres, "use ssl_verify and ssl_server_dn_match"},
+		{"ssl_certificate_authority", postgres, "use wallet_location (the trusted certificates)"},
+		{"ssl_client_certificate_enable", postgres, "use wallet_location (a wallet holding the client certificate)"},
+		{"ssl_client_certificate", postgres, "use wallet_location (a wallet holding the client certificate)"},
+		{"ssl_client_private_key", postgres, "use wallet_location (a wallet holding the client certificate)"},
+		{"ssl_storage_directory", postgres, "use wallet_location"},
+		{"data_flattening_max_level", pipelinewise, "use flattening_enabled: true and flattening_max_depth"},
+		{"parallelism_max", pipelinewise, "use max_parallelism"},
+		{"temp_dir", pipelinewise, "nothing is staged in local files"},
+		{"disable_table_cache", pipelinewise, "table shapes are read from the catalog as needed; there is no cache to turn off"},
 	}
 }
 

@@ -128,6 +128,9 @@ func (tm timing) bound(ctx context.Context, what string, connect func(context.Co
 	cctx, cancel := context.WithTimeout(ctx, tm.timeout)
 	defer cancel()
 	watchdog := time.AfterFunc(tm.timeout, a.expire)
+	// The caller's context ending (a signal while connecting) closes the
+	// sockets as the timeout does: go-ora does not stop a handshake for it.
+	stopOnCancel := context.AfterFunc(ctx, a.expire)
 	var slow *time.Timer
 	if tm.slow > 0 && tm.slow < tm.timeout && tm.log != nil {
 		slow = time.AfterFunc(tm.slow, func() {
@@ -137,6 +140,7 @@ func (tm timing) bound(ctx context.Context, what string, connect func(context.Co
 	}
 	err := connect(cctx, a)
 	watchdog.Stop()
+	stopOnCancel()
 	if slow != nil {
 		slow.Stop()
 	}
@@ -145,6 +149,9 @@ func (tm timing) bound(ctx context.Context, what string, connect func(context.Co
 	case err == nil && !expired:
 		return nil
 	case ctx.Err() != nil:
+		if err == nil { // connected as the caller gave up, on a socket now closed
+			err = ctx.Err()
+		}
 		return err // the caller's context ended first: its error stands
 	case expired || errors.Is(cctx.Err(), context.DeadlineExceeded):
 		return &timeoutError{what: what, addr: a.address(), after: tm.timeout, cause: err}

@@ -102,6 +102,7 @@ func TestExampleMeltanoProject(t *testing.T) {
 	section := ""
 	var declared, configured []string
 	sensitive := map[string]bool{}
+	options := map[string][]string{}
 	last := ""
 	for _, line := range strings.Split(loader, "\n") {
 		switch {
@@ -112,6 +113,8 @@ func TestExampleMeltanoProject(t *testing.T) {
 			declared = append(declared, last)
 		case section == "settings" && line == "      sensitive: true":
 			sensitive[last] = true
+		case section == "settings" && strings.HasPrefix(line, "        value: "):
+			options[last] = append(options[last], strings.Trim(strings.TrimPrefix(line, "        value: "), `"`))
 		case section == "config" && strings.HasPrefix(line, "      ") && !strings.HasPrefix(line, "       "):
 			if k, _, ok := strings.Cut(strings.TrimSpace(line), ":"); ok && !strings.HasPrefix(k, "#") {
 				configured = append(configured, k)
@@ -129,6 +132,11 @@ func TestExampleMeltanoProject(t *testing.T) {
 	for _, n := range declared {
 		if byName[n].Secret != sensitive[n] {
 			t.Errorf("%s: sensitive = %v, secret = %v", n, sensitive[n], byName[n].Secret)
+		}
+		// A setting shown with options offers every value the binary
+		// takes: a user picks from this list in Meltano.
+		if o, ok := options[n]; ok && !slices.Equal(o, byName[n].Enum) {
+			t.Errorf("%s: options %v, the setting takes %v", n, o, byName[n].Enum)
 		}
 	}
 }

@@ -29,7 +29,7 @@ func CheckDumpDir(dir string) error {
 	}
 	fi, err := os.Stat(abs)
 	if os.IsNotExist(err) {
-		return nil
+		return canCreate(dir, abs)
 	}
 	if err != nil {
 		return fmt.Errorf("dump directory %s: %w", dir, err)
@@ -66,4 +66,23 @@ func onlyRowFiles(dir string) error {
 		}
 	}
 	return nil
+}
+
+// canCreate proves that a dump directory which does not exist yet can be
+// made, by making it and removing what was made: a dump to a place that
+// cannot be written (a path under a file, a read-only file system, a
+// folder without permission) fails before the run, not after it has read
+// its whole input and written its states.
+func canCreate(dir, abs string) error {
+	first := abs // the highest directory that MkdirAll makes
+	for p := filepath.Dir(abs); p != first; p = filepath.Dir(p) {
+		if _, err := os.Lstat(p); err == nil {
+			break
+		}
+		first = p
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return fmt.Errorf("dump directory %s cannot be created: %w", dir, err)
+	}
+	return os.RemoveAll(first)
 }
