@@ -76,6 +76,20 @@ var transientCodes = map[int]bool{
 	1033:  true, // ORACLE initialization or shutdown in progress
 	1034:  true, // ORACLE not available
 	1089:  true, // immediate shutdown or close in progress
+	// A busy server, not a broken request: the same call succeeds once
+	// other sessions are done. The listener refuses a connect with
+	// 12516/12519/12520 when the instance is at its PROCESSES limit
+	// (go-ora returns the refusal's CODE as the OracleError,
+	// network/refuse_packet.go:65-88), the logon fails with 18/20; a DDL
+	// that waits too long for a library-cache lock fails with 4021
+	// ("Retry the operation later"), a LOCK TABLE … WAIT n with 30006.
+	18:    true, // maximum number of sessions exceeded
+	20:    true, // maximum number of processes exceeded
+	4021:  true, // timeout occurred while waiting to lock object
+	12516: true, // TNS: listener could not find available handler with matching protocol stack
+	12519: true, // TNS: no appropriate service handler found
+	12520: true, // TNS: listener could not find available handler for requested type of server
+	30006: true, // resource busy; acquire with WAIT timeout expired
 }
 
 // protocolCodes are the ORA errors of go-ora protocol bugs open at v2.9.0:

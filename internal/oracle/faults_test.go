@@ -210,6 +210,46 @@ func checkStatesCovered(t *testing.T, db *fake.DB, states []string) {
 
 // TestRetriesGiveUp: a transient error that does not go away fails the
 // run after the configured attempts, each on a fresh session.
+// TestBusyServerErrorsAreRetried: a server at its PROCESSES or SESSIONS
+// limit refuses connects (the listener's ORA-12516/12519/12520, the
+// logon's ORA-00018/00020), and a lock wait can time out (ORA-04021 on a
+// DDL, ORA-30006 on LOCK TABLE … WAIT, injected here at a MERGE: every
+// statement is retried alike): each is retried on a fresh
+// session and the run ends with the tables and states of a run without
+// the fault. They failed the run before.
+func TestBusyServerErrorsAreRetried(t *testing.T) {
+	input := faultInput()
+	mem, wantStates, err := runMemory(t, upsertSettings, input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		op   fake.Op
+		nth  int
+		code int
+	}{
+		{fake.OpDial, 2, 12516}, {fake.OpDial, 2, 12519}, {fake.OpDial, 1, 12520},
+		{fake.OpDial, 2, 18}, {fake.OpDial, 2, 20},
+		{fake.OpDDL, 1, 4021}, {fake.OpDDL, 13, 4021}, {fake.OpMerge, 2, 30006},
+	} {
+		t.Run(fmt.Sprintf("%s#%d/ORA-%05d", c.op, c.nth, c.code), func(t *testing.T) {
+			r := defaultRig(t)
+			r.db.Inject(fake.Fault{Op: c.op, Nth: c.nth, Code: c.code})
+			states, err := run(t, r.eng, upsertSettings, input)
+			if err != nil {
+				t.Fatalf("run failed: %v", err)
+			}
+			if r.db.Calls(c.op) < c.nth {
+				t.Fatalf("the fault at %s #%d never fired", c.op, c.nth)
+			}
+			if got, want := strings.Join(states, "|"), strings.Join(wantStates, "|"); got != want {
+				t.Errorf("states %s, want %s", got, want)
+			}
+			compare(t, oracleSnapshot(t, r, nil), memorySnapshot(mem, nil))
+		})
+	}
+}
+
 func TestRetriesGiveUp(t *testing.T) {
 	r := newRig(t, oracle.Options{Retry: oracle.Retry{Attempts: 3}}, oraclesql.Options{})
 	r.db.Inject(fake.Fault{Op: fake.OpMerge, Code: 3113, Times: 100})

@@ -39,6 +39,16 @@ func TestClassify(t *testing.T) {
 		{ora(12541), true, true},
 		{ora(60), true, false},
 		{ora(54), true, false},
+		// A busy server: the listener or the logon refuses, a lock wait
+		// times out. Retried, the session is not lost.
+		{ora(12516), true, false},
+		{ora(12519), true, false},
+		{ora(12520), true, false},
+		{ora(18), true, false},
+		{ora(20), true, false},
+		{ora(4021), true, false},
+		{ora(30006), true, false},
+		{ora(12514), false, false}, // the listener does not know the service: configuration
 		{fmt.Errorf("load: %w", ora(60)), true, false},
 		{ora(1), false, false},
 		{ora(1400), false, false},

@@ -148,11 +148,11 @@ func TestTableCommentDecidesTheStreamsTable(t *testing.T) {
 		}
 		eng.Close()
 	}
-	if got := r.db.TableComment("DRY_RUN.__"); got != `target-oracle:streams=["日本"]` {
+	if got := r.db.TableComment("DRY_RUN.__"); got != `target-oracle:streams=["\u65e5\u672c"]` {
 		t.Errorf("comment of __: %q", got)
 	}
 	hashed := "DRY_RUN.__" + table.NameHash("中国")
-	if got := r.db.TableComment(hashed); got != `target-oracle:streams=["中国"]` {
+	if got := r.db.TableComment(hashed); got != `target-oracle:streams=["\u4e2d\u56fd"]` {
 		t.Errorf("comment of %s: %q", hashed, got)
 	}
 	if ids := rowIDs(r.db.Rows("DRY_RUN.__")); ids != "1,3" {
@@ -191,7 +191,7 @@ func TestConcurrentCreateForAnotherStream(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "another run") || !strings.Contains(err.Error(), "日本") {
 		t.Fatalf("err = %v, want the table named as another run's", err)
 	}
-	if got := r.db.TableComment("DRY_RUN.__"); got != `target-oracle:streams=["日本"]` {
+	if got := r.db.TableComment("DRY_RUN.__"); got != `target-oracle:streams=["\u65e5\u672c"]` {
 		t.Errorf("comment relabelled: %q", got)
 	}
 }

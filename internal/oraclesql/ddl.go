@@ -122,12 +122,40 @@ func (r *Renderer) MigrationColumn(column string) string {
 
 // JSONCheckName is the name of the IS JSON check of a CLOB JSON column.
 func (r *Renderer) JSONCheckName(tableName, column string) string {
-	return table.DerivedName(tableName+"_"+column, "_JSON", r.maxBytes())
+	return r.checkName(tableName, column, "_JSON")
 }
 
 // BoolCheckName is the name of the IN (0, 1) check of a NUMBER(1) boolean.
 func (r *Renderer) BoolCheckName(tableName, column string) string {
-	return table.DerivedName(tableName+"_"+column, "_BOOL", r.maxBytes())
+	return r.checkName(tableName, column, "_BOOL")
+}
+
+// checkName is <TABLE>_<COLUMN> + suffix, fitted to the identifier limit.
+// Oracle's constraint names are unique per schema, not per table, and
+// with an underscore in either name that text is ambiguous: "ORDER" +
+// "LINE_ACTIVE" and "ORDER_LINE" + "ACTIVE" both give
+// ORDER_LINE_ACTIVE_BOOL, and the second CREATE TABLE fails with
+// ORA-02264. Then the hash of the pair follows the names
+// (ORDER_LINE_ACTIVE_1a2b3c4d_BOOL). A name without the hash has exactly
+// one underscore before the suffix, so it never equals a hashed one.
+func (r *Renderer) checkName(tableName, column, suffix string) string {
+	base := tableName + "_" + column
+	if strings.Contains(tableName, "_") || strings.Contains(column, "_") {
+		base += table.NameHash(tableName + "\x00" + column)
+	}
+	return table.DerivedName(base, suffix, r.maxBytes())
+}
+
+// dropCheck drops a check constraint of column c by its name, and by the
+// name releases before the hashed names gave it, so that a
+// table made then loses its check too. Each drop ignores ORA-02443.
+func (r *Renderer) dropCheck(t *table.Table, c *table.Column, suffix string) []Statement {
+	name := r.checkName(t.Name, c.Name, suffix)
+	out := []Statement{r.dropConstraint(t, name)}
+	if legacy := table.DerivedName(t.Name+"_"+c.Name, suffix, r.maxBytes()); legacy != name {
+		out = append(out, r.dropConstraint(t, legacy))
+	}
+	return out
 }
 
 // objectNames lists every name in t's DDL besides the table's own.
@@ -295,10 +323,10 @@ func (r *Renderer) addColumnAs(t *table.Table, c *table.Column, as string) State
 func (r *Renderer) widen(t *table.Table, c *table.Column, from, to table.Type) []Statement {
 	var out []Statement
 	if from.Kind == table.KindNumber && from.BoolNumber && !to.BoolNumber {
-		out = append(out, r.dropConstraint(t, r.BoolCheckName(t.Name, c.Name)))
+		out = append(out, r.dropCheck(t, c, "_BOOL")...)
 	}
 	if jsonChecked(from) && !jsonChecked(to) {
-		out = append(out, r.dropConstraint(t, r.JSONCheckName(t.Name, c.Name)))
+		out = append(out, r.dropCheck(t, c, "_JSON")...)
 	}
 	if from.String() != to.String() {
 		out = append(out, Statement{

@@ -204,6 +204,9 @@ func baseGoldenCases() []goldenCase {
 		{name: "widen_number_precision", render: chg(plain, widenChange(at, "AMOUNT", tDec, table.Type{Kind: table.KindNumber, Precision: 13, Scale: 3}))},
 		{name: "widen_number_unconstrained", render: chg(plain, widenChange(at, "AMOUNT", tDec, tNum))},
 		{name: "widen_bool_number", render: chg(plain, widenChange(at, "PAID", tBoolNum, tInt))},
+		// An underscore in the names: the check has the hashed name, and the
+		// name without the hash (tables made before) is dropped too.
+		{name: "widen_bool_number_underscores", render: chg(short, widenChange(long, "A_BOOLEAN_COLUMN_WITH_LONG_NAME", tBoolNum, tInt))},
 		{name: "widen_timestamp_fraction", render: chg(plain, widenChange(at, "CREATED_AT", tTSTZ, table.Type{Kind: table.KindTimestamp, Frac: 9, TZ: true}))},
 		{name: "widen_json_clob_to_clob", render: chg(plain, widenChange(at, "TAGS", tJSONClob, tClob))},
 

@@ -59,7 +59,7 @@ func TestPlanShowsTableCollisions(t *testing.T) {
 	}
 	sql := strings.Join(eng.Statements(), "\n/\n")
 	hashed := `"DRY_RUN"."__` + table.NameHash("中国") + `"`
-	for _, want := range []string{"CREATE TABLE " + hashed, "COMMENT ON TABLE " + hashed + ` IS 'target-oracle:streams=["中国"]'`, "MERGE INTO " + hashed} {
+	for _, want := range []string{"CREATE TABLE " + hashed, "COMMENT ON TABLE " + hashed + ` IS 'target-oracle:streams=["\u4e2d\u56fd"]'`, "MERGE INTO " + hashed} {
 		if !strings.Contains(sql, want) {
 			t.Errorf("plan lacks %s:\n%s", want, sql)
 		}

@@ -194,8 +194,13 @@ const tableCommentPrefix = commentPrefix + "streams="
 // follow, oldest first; the oldest are left out should they not fit:
 //
 //	target-oracle:streams=["s"]; replaced_key=["B"]; earlier_keys=[["A"]]
+//
+// The JSON is ASCII (ASCIIJSON), as a column comment's path: go-ora sends
+// SQL text in the database character set, and a stream name such as
+// "日本" is text a WE8MSWIN1252 database cannot hold, so the run failed at
+// the table's first comment.
 func FormatTableComment(streams, replacedKey []string, earlier ...[]string) string {
-	b, _ := json.Marshal(streams) // []string always marshals
+	b := asciiList(streams)
 	key := replacedKeySuffix(replacedKey)
 	if replacedKey != nil {
 		key += earlierKeysSuffix(earlier, maxCommentBytes-len(tableCommentPrefix)-len(b)-len(key))
@@ -205,13 +210,19 @@ func FormatTableComment(streams, replacedKey []string, earlier ...[]string) stri
 		for i, s := range streams {
 			hashed[i] = streamDigest(s)
 		}
-		b, _ = json.Marshal(hashed)
+		b = asciiList(hashed)
 	}
 	if len(tableCommentPrefix)+len(b)+len(key) > maxCommentBytes {
 		k, _ := json.Marshal(replacedKey)
 		key = replacedKeySuffix([]string{streamDigest(string(k))})
 	}
-	return tableCommentPrefix + string(b) + key
+	return tableCommentPrefix + b + key
+}
+
+// asciiList is the JSON of names with non-ASCII written as \uXXXX.
+func asciiList(names []string) string {
+	b, _ := json.Marshal(names) // []string always marshals
+	return ASCIIJSON(string(b))
 }
 
 const replacedKeyPrefix = "; replaced_key="
@@ -223,7 +234,7 @@ const earlierKeysPrefix = "; earlier_keys="
 func earlierKeysSuffix(keys [][]string, room int) string {
 	for ; len(keys) > 0; keys = keys[1:] {
 		k, _ := json.Marshal(keys)
-		if s := earlierKeysPrefix + string(k); len(s) <= room {
+		if s := earlierKeysPrefix + ASCIIJSON(string(k)); len(s) <= room {
 			return s
 		}
 	}
@@ -234,8 +245,7 @@ func replacedKeySuffix(key []string) string {
 	if key == nil {
 		return ""
 	}
-	k, _ := json.Marshal(key)
-	return replacedKeyPrefix + string(k)
+	return replacedKeyPrefix + asciiList(key)
 }
 
 // ReplacedKeyIs reports whether a table comment's replaced key is key,

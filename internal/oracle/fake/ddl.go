@@ -432,7 +432,30 @@ func (db *DB) createTable(s string) error {
 	if t.part, err = t.partitioning(tail); err != nil {
 		return err
 	}
+	if err := db.constraintsFree(t, nil); err != nil {
+		return err
+	}
 	db.tables[q] = t
+	return nil
+}
+
+// constraintsFree returns ORA-02264 when a constraint of t not in before
+// has the name of a constraint of another table of t's schema: constraint
+// names are unique per schema in Oracle, not per table.
+func (db *DB) constraintsFree(t *tbl, before map[string]check) error {
+	for name := range t.checks {
+		if _, old := before[name]; old {
+			continue
+		}
+		for _, o := range db.tables {
+			if o == t || o.schema != t.schema {
+				continue
+			}
+			if _, ok := o.checks[name]; ok || o.pkName == name && len(o.pk) > 0 {
+				return oraError(2264, "name already used by an existing constraint")
+			}
+		}
+	}
 	return nil
 }
 
@@ -537,7 +560,15 @@ func (db *DB) alterTable(s string) error {
 		if err != nil {
 			return err
 		}
-		return t.addColumn(inner)
+		cols, checks := t.cols, t.checks
+		if err := t.addColumn(inner); err != nil {
+			return err
+		}
+		if err := db.constraintsFree(t, checks); err != nil {
+			t.cols, t.checks = cols, checks // the statement did nothing
+			return err
+		}
+		return nil
 	case strings.HasPrefix(rest, " MODIFY ("):
 		inner, _, err := parens(strings.TrimPrefix(rest, " MODIFY "))
 		if err != nil {
