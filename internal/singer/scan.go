@@ -24,16 +24,6 @@ func (e *scanError) Error() string {
 	return fmt.Sprintf("%s at byte %d", e.msg, e.off+1)
 }
 
-// plainByte reports the string bytes that need no further look: printable
-// ASCII other than the quote and the backslash. It is never written after
-// initialization.
-var plainByte = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
 // scanner validates JSON text in place. It checks the full grammar of RFC
 // 8259, that strings are valid UTF-8 and hold no unpaired surrogate escape,
 // and the nesting limit. It never converts numbers and never allocates
