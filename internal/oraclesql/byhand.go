@@ -45,8 +45,16 @@ func HistoryByHand(cur, want *table.Table) []string {
 	if len(add) > 0 {
 		steps = append(steps, fmt.Sprintf("ALTER TABLE %s ADD (%s);", name, strings.Join(add, ", ")))
 	}
+	epoch := "TIMESTAMP '1970-01-01 00:00:00'" // a UTC wall clock for TIMESTAMP(9)
+	vf := cur.Column(table.MetaValidFrom)
+	if vf == nil {
+		vf = want.Column(table.MetaValidFrom)
+	}
+	if vf != nil && vf.Type.TZ {
+		epoch = "TIMESTAMP '1970-01-01 00:00:00 +00:00'"
+	}
 	steps = append(steps,
-		fmt.Sprintf("UPDATE %s SET %s = TIMESTAMP '1970-01-01 00:00:00 +00:00', %s = 1; COMMIT;", name, table.Quote(table.MetaValidFrom), table.Quote(table.MetaIsCurrent)))
+		fmt.Sprintf("UPDATE %s SET %s = %s, %s = 1; COMMIT;", name, table.Quote(table.MetaValidFrom), epoch, table.Quote(table.MetaIsCurrent)))
 	if len(cur.PrimaryKey) > 0 {
 		steps = append(steps, fmt.Sprintf("ALTER TABLE %s DROP PRIMARY KEY;", name))
 	}

@@ -172,7 +172,7 @@ func TestHistoryTableShape(t *testing.T) {
 		cols = append(cols, fmt.Sprintf("%s %s null=%v", c.Name, c.Type, c.Nullable))
 	}
 	want := []string{"ID NUMBER(38,0) null=false", "NAME VARCHAR2(4000 BYTE) null=true", "UPDATED_AT TIMESTAMP(6) WITH TIME ZONE null=true",
-		"_SDC_VALID_FROM TIMESTAMP(9) WITH TIME ZONE null=false", "_SDC_VALID_TO TIMESTAMP(9) WITH TIME ZONE null=true",
+		"_SDC_VALID_FROM TIMESTAMP(9) null=false", "_SDC_VALID_TO TIMESTAMP(9) null=true",
 		"_SDC_IS_CURRENT NUMBER(1) null=true", "_SDC_ROW_HASH VARCHAR2(64 BYTE) null=true"}
 	if !reflect.DeepEqual(cols, want) {
 		t.Errorf("columns:\n got %q\nwant %q", cols, want)
@@ -294,7 +294,7 @@ func TestHistoryExistingTables(t *testing.T) {
 		t.Fatalf("error %v (%T), want an input error at the SCHEMA's line 1", err, err)
 	}
 	for _, part := range []string{"table DRY_RUN.DIM is not one",
-		`ALTER TABLE "DRY_RUN"."DIM" ADD ("_SDC_VALID_FROM" TIMESTAMP(9) WITH TIME ZONE, "_SDC_VALID_TO" TIMESTAMP(9) WITH TIME ZONE, "_SDC_IS_CURRENT" NUMBER(1), "_SDC_ROW_HASH" VARCHAR2(64 BYTE));`,
+		`ALTER TABLE "DRY_RUN"."DIM" ADD ("_SDC_VALID_FROM" TIMESTAMP(9), "_SDC_VALID_TO" TIMESTAMP(9), "_SDC_IS_CURRENT" NUMBER(1), "_SDC_ROW_HASH" VARCHAR2(64 BYTE));`,
 		`ALTER TABLE "DRY_RUN"."DIM" DROP PRIMARY KEY; ALTER TABLE "DRY_RUN"."DIM" ADD PRIMARY KEY ("ID", "_SDC_VALID_FROM");`} {
 		if !strings.Contains(err.Error(), part) {
 			t.Errorf("error %q does not contain %q", err, part)
@@ -354,9 +354,9 @@ func TestHistoryPlan(t *testing.T) {
 	sql := strings.Join(eng.Statements(), "\n/\n")
 	for _, want := range []string{
 		`CONSTRAINT "DIM_PK" PRIMARY KEY ("ID", "_SDC_VALID_FROM")`,
-		`"_SDC_VALID_FROM" TIMESTAMP(9) WITH TIME ZONE NOT NULL`,
+		`"_SDC_VALID_FROM" TIMESTAMP(9) NOT NULL`,
 		`FROM "DRY_RUN"."DIM" WHERE "ID" IN (TO_NUMBER(:1)) FOR UPDATE`,
-		`UPDATE "DRY_RUN"."DIM" SET "_SDC_VALID_TO" = TO_TIMESTAMP_TZ(:1, 'YYYY-MM-DD"T"HH24:MI:SS.FF9 TZH:TZM'), "_SDC_IS_CURRENT" = TO_NUMBER(:2) WHERE "ID" = TO_NUMBER(:3) AND "_SDC_VALID_FROM" = `,
+		`UPDATE "DRY_RUN"."DIM" SET "_SDC_VALID_TO" = TO_TIMESTAMP(:1, 'YYYY-MM-DD"T"HH24:MI:SS.FF9'), "_SDC_IS_CURRENT" = TO_NUMBER(:2) WHERE "ID" = TO_NUMBER(:3) AND "_SDC_VALID_FROM" = `,
 		`INSERT INTO "DRY_RUN"."DIM" ("ID", "NAME", "UPDATED_AT", "_SDC_VALID_FROM", "_SDC_VALID_TO", "_SDC_IS_CURRENT", "_SDC_ROW_HASH") VALUES (`,
 	} {
 		if !strings.Contains(sql, want) {

@@ -205,7 +205,7 @@ func TestKeyValueThatDoesNotFit(t *testing.T) {
 			`line 3: stream "d": property "k": key value 2.125 does not fit its column NUMBER(5,2); keys never widen`, "1.25,2"},
 		{"seventh fraction digit in TIMESTAMP(6)", "T", "TS", input(tsSchema("id")),
 			input(tsSchema("ts"), recT(1, "2025-01-01T00:00:00.123456Z"), recT(2, "2025-01-01T00:00:00.1234567Z"), state(1), recT(3, "2025-01-02T00:00:00Z"), state(2)),
-			`line 3: stream "t": property "ts": key value 2025-01-01T00:00:00.1234567Z does not fit its column TIMESTAMP(6) WITH TIME ZONE; keys never widen`,
+			`line 3: stream "t": property "ts": key value 2025-01-01T00:00:00.1234567Z does not fit its column TIMESTAMP(6); keys never widen`,
 			"2025-01-01T00:00:00.123456Z,2025-01-02T00:00:00Z"},
 	}
 	for _, c := range cases {
@@ -213,11 +213,12 @@ func TestKeyValueThatDoesNotFit(t *testing.T) {
 			t.Run(c.name+" "+policy, func(t *testing.T) {
 				eng := newEngine()
 				if c.prepare != "" {
-					if _, err := run(t, eng, loadConfig(t, ""), c.prepare); err != nil {
+					// timestamp_type timestamp: a key may not be WITH TIME ZONE (ORA-02329).
+					if _, err := run(t, eng, loadConfig(t, `{"timestamp_type": "timestamp"}`), c.prepare); err != nil {
 						t.Fatal(err)
 					}
 				}
-				states, err := run(t, eng, loadConfig(t, `{"on_invalid_record": "`+policy+`"}`), c.in)
+				states, err := run(t, eng, loadConfig(t, `{"timestamp_type": "timestamp", "on_invalid_record": "`+policy+`"}`), c.in)
 				if policy == "fail" {
 					wantInputError(t, err, c.err)
 					if !strings.HasPrefix(err.Error(), c.err) {
@@ -236,7 +237,7 @@ func TestKeyValueThatDoesNotFit(t *testing.T) {
 					t.Errorf("states %q", states)
 				}
 				wantValues(t, eng, c.table, c.col, strings.Split(c.want, ",")...)
-				if typ := eng.Tables()["DRY_RUN."+c.table].Column(c.col).Type.String(); typ != map[string]string{"D": "NUMBER(5,2)", "T": "TIMESTAMP(6) WITH TIME ZONE"}[c.table] {
+				if typ := eng.Tables()["DRY_RUN."+c.table].Column(c.col).Type.String(); typ != map[string]string{"D": "NUMBER(5,2)", "T": "TIMESTAMP(6)"}[c.table] {
 					t.Errorf("key column widened to %s", typ)
 				}
 			})
@@ -247,9 +248,19 @@ func TestKeyValueThatDoesNotFit(t *testing.T) {
 		if _, err := run(t, eng, loadConfig(t, ""), input(tsSchema("ts"), recT(1, "2025-01-01T00:00:00.123456789Z"))); err != nil {
 			t.Fatal(err)
 		}
-		wantColumnType(t, eng, "T", "TS", "TIMESTAMP(9) WITH TIME ZONE")
+		// Never WITH TIME ZONE in a key: Oracle refuses it there (ORA-02329).
+		wantColumnType(t, eng, "T", "TS", "TIMESTAMP(9)")
 		wantColumnType(t, eng, "T", "_SDC_RECEIVED_AT", "TIMESTAMP(6) WITH TIME ZONE")
 		wantValues(t, eng, "T", "TS", "2025-01-01T00:00:00.123456789Z")
+	})
+	t.Run("a key on an existing WITH TIME ZONE column is refused", func(t *testing.T) {
+		eng := newEngine()
+		if _, err := run(t, eng, loadConfig(t, ""), input(tsSchema("id"), recT(1, "2025-01-01T00:00:00Z"))); err != nil {
+			t.Fatal(err)
+		}
+		_, err := run(t, eng, loadConfig(t, ""), input(tsSchema("ts"), recT(2, "2025-01-02T00:00:00Z")))
+		wantInputError(t, err, `stream "t": property "ts": key property's existing column "TS" is TIMESTAMP(6) WITH TIME ZONE, which Oracle cannot put in a primary key (ORA-02329)`)
+		wantColumnType(t, eng, "T", "TS", "TIMESTAMP(6) WITH TIME ZONE")
 	})
 }
 

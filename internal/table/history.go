@@ -18,7 +18,12 @@ func HistoryColumns() [4]string {
 
 // HistoryType is the type of a history column. Valid-froms keep
 // nanoseconds whatever timestamp_type says: a version 1 µs after another
-// must stay apart, and property values may carry 9 digits.
+// must stay apart, and property values may carry 9 digits. Both are
+// TIMESTAMP(9) holding the UTC instant, without TIME ZONE: the valid-from
+// is in the primary key, and Oracle refuses a TIMESTAMP WITH TIME ZONE
+// column there (ORA-02329; SPEC §6.2 names WITH TIME ZONE, which no
+// Oracle server accepts in a key); the valid-to takes the same type, as
+// it is set from a valid-from.
 func (o *Options) HistoryType(name string) Type {
 	switch name {
 	case MetaIsCurrent:
@@ -26,7 +31,7 @@ func (o *Options) HistoryType(name string) Type {
 	case MetaRowHash:
 		return Type{Kind: KindVarchar, Length: 64} // hex SHA-256
 	}
-	return Type{Kind: KindTimestamp, Frac: 9, TZ: true}
+	return Type{Kind: KindTimestamp, Frac: 9}
 }
 
 // IsHistory reports whether t has the shape a history load made: the four

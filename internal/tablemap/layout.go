@@ -552,6 +552,9 @@ func (b *builder) table(name string, existing *table.Table) (*table.Table, error
 			if c.key && c.typ.IsLOB() {
 				return nil, inputError(b.stream, c.path, "key property's existing column %s is a LOB", table.Quote(col.Name))
 			}
+			if c.key && c.typ.Kind == table.KindTimestamp && c.typ.TZ {
+				return nil, inputError(b.stream, c.path, "key property's existing column %s is %s, which Oracle cannot put in a primary key (ORA-02329): key the stream on another property, or load it into a new table (table_name_mappings)", table.Quote(col.Name), col.Type)
+			}
 			nc := b.column(c, col.Nullable)
 			nc.Fill, nc.Hidden = col.Fill, col.Hidden
 			t.Columns = append(t.Columns, nc)
@@ -570,7 +573,11 @@ func (b *builder) table(name string, existing *table.Table) (*table.Table, error
 	for _, c := range b.keys {
 		if c.existing < 0 {
 			if c.typ.Kind == table.KindTimestamp {
-				c.typ.Frac = 9 // keys never widen: no fraction is too fine (SPEC §5.2)
+				// Keys never widen: no fraction is too fine (SPEC §5.2).
+				// And never WITH TIME ZONE, whatever timestamp_type says:
+				// Oracle refuses such a column in a primary key
+				// (ORA-02329); the value is the UTC instant either way.
+				c.typ.Frac, c.typ.TZ = 9, false
 			}
 			fresh = append(fresh, c)
 		}

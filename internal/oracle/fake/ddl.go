@@ -517,6 +517,9 @@ func (t *tbl) addPrimaryKey(db *DB, s string) error {
 		if col.typ.IsLOB() {
 			return oraError(2329, "column of datatype LOB cannot be unique or a primary key")
 		}
+		if col.typ.Kind == table.KindTimestamp && col.typ.TZ {
+			return oraError(2329, "column of datatype TIME/TIMESTAMP WITH TIME ZONE cannot be unique or a primary key")
+		}
 	}
 	seen := map[string]bool{}
 	for _, r := range t.rows {
