@@ -96,7 +96,12 @@ type CharsetError struct {
 
 func (e *CharsetError) Error() string {
 	where := "the SQL text of " + e.What
+	// national_characters changes the type of columns, not the character
+	// set SQL text travels in: for a comment's text (a property's
+	// description) the way out is to leave descriptions out.
+	fix := "leave property descriptions out of column comments (column_comments: false) or use a Unicode database"
 	if e.Column != "" {
+		fix = "use national_characters: always (NVARCHAR2/NCLOB) or a Unicode database"
 		where = fmt.Sprintf("the value of column %q", e.Column)
 		if e.Property != "" {
 			where = fmt.Sprintf("property %q (column %q)", e.Property, e.Column)
@@ -106,8 +111,8 @@ func (e *CharsetError) Error() string {
 		}
 	}
 	return fmt.Sprintf("%s has the character %q (U+%04X), which the database character set %s cannot hold "+
-		"(it would be stored as \"\u00fd\"); use national_characters: always (NVARCHAR2/NCLOB) or a Unicode database",
-		where, e.Char, e.Char, e.Charset)
+		"(it would be stored as \"\u00fd\"); %s",
+		where, e.Char, e.Char, e.Charset, fix)
 }
 
 // Unwrap makes the error invalid input.

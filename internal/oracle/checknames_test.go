@@ -67,3 +67,19 @@ func TestNonASCIIStreamOnANonUnicodeDatabase(t *testing.T) {
 		t.Errorf("the table comment reads back as streams %q, want [日本]", got.Streams)
 	}
 }
+
+// A property description the database character set cannot hold fails
+// the run at its COMMENT, and the error names the setting that helps
+// (column_comments), not national_characters, which changes column types
+// only.
+func TestNonASCIIDescriptionOnANonUnicodeDatabase(t *testing.T) {
+	r := fakeRig(t, fake.Options{Charset: "WE8MSWIN1252"}, oracle.Options{Charset: "WE8MSWIN1252"})
+	input := strings.Join([]string{
+		`{"type":"SCHEMA","stream":"d","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"v":{"type":["null","string"],"description":"a → b"}}}}`,
+		`{"type":"RECORD","stream":"d","record":{"id":1,"v":"a"}}`,
+	}, "\n") + "\n"
+	_, err := run(t, r.eng, `{}`, input)
+	if err == nil || !strings.Contains(err.Error(), "column_comments: false") || strings.Contains(err.Error(), "national_characters") {
+		t.Fatalf("error %v, want one naming column_comments: false and not national_characters", err)
+	}
+}
