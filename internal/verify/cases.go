@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -60,13 +61,44 @@ func b64(b []byte) string { return str(base64.StdEncoding.EncodeToString(b)) }
 // rawKeyProperty is the key of the binary-key table: a RAW(16).
 const rawKeyProperty = `"k":{"type":"string","contentEncoding":"base16","maxLength":32},`
 
-// schemaOf is the scratch stream's schema: Properties, with a RAW(16) key
-// for the binary-key table.
-func schemaOf(rawKey bool) string {
-	if !rawKey {
-		return Properties
+// dateTimeKeyProperty is the key of the date-time-key table: a
+// TIMESTAMP(9), never WITH TIME ZONE, which Oracle refuses in a primary key
+// (ORA-02329).
+const dateTimeKeyProperty = `"k":{"type":"string","format":"date-time"},`
+
+// keyKind is the kind of a scratch table's key.
+type keyKind uint8
+
+const (
+	keyText     keyKind = iota // VARCHAR2(64)
+	keyRaw                     // RAW(16): MERGE ON a RAW bind, the readback by HEXTORAW
+	keyDateTime                // TIMESTAMP(9): a date-time primary key, bound and read back in UTC
+)
+
+// schemaOf is the scratch stream's schema: Properties, with the key of
+// the table's kind.
+func schemaOf(k keyKind) string {
+	text := `"k":{"type":"string","maxLength":64},`
+	switch k {
+	case keyRaw:
+		return strings.Replace(Properties, text, rawKeyProperty, 1)
+	case keyDateTime:
+		return strings.Replace(Properties, text, dateTimeKeyProperty, 1)
 	}
-	return strings.Replace(Properties, `"k":{"type":"string","maxLength":64},`, rawKeyProperty, 1)
+	return Properties
+}
+
+// casesFor keeps the cases a table of key kind k runs: all of them under
+// a text key, the binary ones under the RAW key, the date-time ones under
+// the date-time key.
+func casesFor(k keyKind, cases []Case) []Case {
+	switch k {
+	case keyRaw:
+		return slices.DeleteFunc(cases, func(c Case) bool { return !binaryCase(c) })
+	case keyDateTime:
+		return slices.DeleteFunc(cases, func(c Case) bool { return c.Property != "t" && c.Property != "t9" })
+	}
+	return cases
 }
 
 // binaryCase reports whether c writes a binary column (the cases of the

@@ -28,6 +28,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"log/slog"
 	"regexp"
@@ -157,7 +158,7 @@ func ScratchName(name string) bool { return scratchName.MatchString(name) }
 type variant struct {
 	name     string
 	national bool
-	rawKey   bool
+	key      keyKind
 }
 
 // Run runs --verify. The error is for a run that could not be made (the
@@ -194,7 +195,8 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if !o.Facts.National {
 		variants = append(variants, variant{name: "national", national: true})
 	}
-	variants = append(variants, variant{name: "binary key", national: o.Facts.National, rawKey: true})
+	variants = append(variants, variant{name: "binary key", national: o.Facts.National, key: keyRaw},
+		variant{name: "date-time key", national: o.Facts.National, key: keyDateTime})
 	for _, v := range variants {
 		if err := s.runVariant(ctx, v); err != nil {
 			if ctx.Err() != nil {
@@ -234,11 +236,8 @@ func (s *scratch) runVariant(ctx context.Context, v variant) error {
 	if s.o.Only != nil {
 		cases = slices.DeleteFunc(cases, func(c Case) bool { return !s.o.Only(c) })
 	}
-	if v.rawKey {
-		cases = slices.DeleteFunc(cases, func(c Case) bool { return !binaryCase(c) })
-		if len(cases) == 0 {
-			return nil
-		}
+	if cases = casesFor(v.key, cases); len(cases) == 0 {
+		return nil
 	}
 	name, err := s.newName()
 	if err != nil {
@@ -248,12 +247,12 @@ func (s *scratch) runVariant(ctx context.Context, v variant) error {
 	s.rep.Tables = append(s.rep.Tables, name)
 	cfg, srv := runSettings(s.o.Config, s.o.Server, s.schema, name, v.national)
 	mem := memory.New(memory.Options{KeepRows: true})
-	ks := keys{raw: v.rawKey}
+	ks := keys{kind: v.key}
 	// The table is made by an upsert, so that it has its primary key (an
 	// append-only stream's table has none) and every MERGE runs as a load's.
 	cfg.LoadMethod = "upsert"
 	setup := fmt.Sprintf(`{"type":"SCHEMA","stream":%s,"key_properties":["k"],"schema":%s}`+"\n"+`{"type":"RECORD","stream":%s,"record":{"k":%s}}`+"\n",
-		str(stream), schemaOf(v.rawKey), str(stream), str(ks.input("setup")))
+		str(stream), schemaOf(v.key), str(stream), str(ks.input("setup")))
 	if err := load(ctx, s.o.Engine, cfg, srv, setup, s.o.Log); err != nil {
 		return fmt.Errorf("create the scratch table %s: %w", name, err)
 	}
@@ -361,21 +360,39 @@ func keyOf(i int, path byte, j int) string { return fmt.Sprintf("c%02d/%c#%d", i
 
 // keys turns the keys of keyOf into the forms of one table: as they are
 // for a text key; for the RAW(16) key the bytes of the text, in base16 in
-// the input and the readback, padded base64 as stored.
-type keys struct{ raw bool }
+// the input and the readback, padded base64 as stored; for the date-time
+// key an instant of its own (instantOf), the same text in and out.
+type keys struct{ kind keyKind }
 
 func (k keys) input(s string) string {
-	if k.raw {
+	switch k.kind {
+	case keyRaw:
 		return hex.EncodeToString([]byte(s))
+	case keyDateTime:
+		return instantOf(s)
 	}
 	return s
 }
 
 func (k keys) stored(s string) string {
-	if k.raw {
+	switch k.kind {
+	case keyRaw:
 		return base64.StdEncoding.EncodeToString([]byte(s))
+	case keyDateTime:
+		return instantOf(s)
 	}
 	return s
+}
+
+// instantOf is the date-time key standing for key text s: a second of the
+// 31 years after 2000 chosen by the text's hash, with all nine fraction
+// digits, in the canonical UTC form the embedded engine stores (no zero
+// to trim), so that a key with a lost digit or a shifted zone differs.
+func instantOf(s string) string {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	sec := int64(h.Sum64() % 1_000_000_000)
+	return time.Unix(946_684_800+sec, 123_456_789).UTC().Format("2006-01-02T15:04:05.000000000Z")
 }
 
 // input is the Singer input of case i for load method m: SCHEMA, then
@@ -383,7 +400,7 @@ func (k keys) stored(s string) string {
 // append-only, the value for upsert).
 func input(c Case, i int, m string, ks keys) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, `{"type":"SCHEMA","stream":%s,"key_properties":["k"],"schema":%s}`+"\n", str(stream), schemaOf(ks.raw))
+	fmt.Fprintf(&b, `{"type":"SCHEMA","stream":%s,"key_properties":["k"],"schema":%s}`+"\n", str(stream), schemaOf(ks.kind))
 	path := byte('i')
 	if m == "upsert" {
 		path = 'm'

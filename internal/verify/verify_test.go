@@ -94,8 +94,8 @@ func TestVerifyPasses(t *testing.T) {
 	if f := failures(rep); len(f) > 0 || !rep.OK() {
 		t.Fatalf("verify failed on the fake:\n%s", strings.Join(f, "\n"))
 	}
-	if len(rep.Tables) != 3 || len(rep.Dropped) != 3 {
-		t.Errorf("tables %v, dropped %v: want the settings' table, the national one and the binary-key one, all dropped", rep.Tables, rep.Dropped)
+	if len(rep.Tables) != 4 || len(rep.Dropped) != 4 {
+		t.Fatalf("tables %v, dropped %v: want the settings' table, the national one, the binary-key one and the date-time-key one, all dropped", rep.Tables, rep.Dropped)
 	}
 	if left := r.scratchTables(); len(left) > 0 {
 		t.Errorf("scratch tables left: %v", left)
@@ -112,13 +112,24 @@ func TestVerifyPasses(t *testing.T) {
 			purged++
 		}
 	}
-	if purged != 3 {
-		t.Errorf("%d DROP TABLE … PURGE statements, want 3", purged)
+	if purged != 4 {
+		t.Errorf("%d DROP TABLE … PURGE statements, want 4", purged)
 	}
-	binary := slices.DeleteFunc(Cases(r.facts.VarcharMaxBytes), func(c Case) bool { return !binaryCase(c) })
-	want := len(Cases(r.facts.VarcharMaxBytes)) + len(Cases(r.facts.VarcharMaxBytes/2)) + len(binary)
-	if got := len(rep.Results); got != 3*want+3 || len(binary) < 10 {
-		t.Errorf("%d results, want %d (3 paths per case, and the three shapes); %d binary cases", got, 3*want+3, len(binary))
+	binary := casesFor(keyRaw, Cases(r.facts.VarcharMaxBytes))
+	dateTimes := casesFor(keyDateTime, Cases(r.facts.VarcharMaxBytes))
+	want := len(Cases(r.facts.VarcharMaxBytes)) + len(Cases(r.facts.VarcharMaxBytes/2)) + len(binary) + len(dateTimes)
+	if got := len(rep.Results); got != 3*want+4 || len(binary) < 10 || len(dateTimes) < 5 {
+		t.Errorf("%d results, want %d (3 paths per case, and the four shapes); %d binary cases, %d date-time cases", got, 3*want+4, len(binary), len(dateTimes))
+	}
+	// The date-time-key table: a TIMESTAMP(9) primary key (never WITH
+	// TIME ZONE: ORA-02329, which the fake raises too), MERGE ON it.
+	var created, mergedTS bool
+	for _, s := range r.db.Statements() {
+		created = created || strings.Contains(s, rep.Tables[3]+`" ("K" TIMESTAMP(9) NOT NULL`)
+		mergedTS = mergedTS || strings.HasPrefix(s, "MERGE INTO \"LOADER\".\""+rep.Tables[3]+"\"")
+	}
+	if !created || !mergedTS {
+		t.Errorf("date-time-key table %s: CREATE with a TIMESTAMP(9) key %v, MERGE %v", rep.Tables[3], created, mergedTS)
 	}
 	// The binary-key table: a RAW(16) key, MERGE ON a RAW bind, the
 	// readback by HEXTORAW.
