@@ -143,10 +143,10 @@ func parseFlags(args []string, stdout, stderr io.Writer) (options, int, bool) {
 		o.configs = append(o.configs, s)
 		return nil
 	})
-	fs.StringVar(&o.input, "input", "", "read messages from `FILE` instead of stdin")
+	fs.Func("input", "read messages from `FILE` instead of stdin", once(&o.input, "a file name"))
 	fs.BoolVar(&o.dryRun, "dry-run", false, "run on the embedded engine: no database")
 	fs.BoolVar(&o.plan, "plan", false, "connect read-only and show the DDL and DML a run would execute")
-	fs.StringVar(&o.dumpDir, "dry-run-dump", "", "with --dry-run: write statements, tables and rows to `DIR` (replaced)")
+	fs.Func("dry-run-dump", "with --dry-run: write statements, tables and rows to `DIR` (replaced)", once(&o.dumpDir, "a directory"))
 	fs.BoolVar(&o.check, "check", false, "connect and report whether loading can work")
 	fs.BoolVar(&o.verify, "verify", false, "prove on the database, in scratch tables it drops, that every value path lands exactly")
 	fs.BoolVar(&o.bench, "benchmark", false, "load synthetic streams into scratch tables it drops and report rows/s, MB/s and round trips")
@@ -209,6 +209,23 @@ func parseFlags(args []string, stdout, stderr io.Writer) (options, int, bool) {
 		return o, ExitConfig, true
 	}
 	return o, 0, false
+}
+
+// once is a flag that takes one non-empty value: an empty one (`--input
+// ""`, an unset variable in a script) would silently mean stdin or no
+// dump, and a second one silently replaced the first.
+func once(dst *string, what string) func(string) error {
+	set := false
+	return func(s string) error {
+		switch {
+		case set:
+			return errors.New("given twice")
+		case s == "":
+			return fmt.Errorf("needs %s, not an empty value", what)
+		}
+		*dst, set = s, true
+		return nil
+	}
 }
 
 func usage(fs *flag.FlagSet) {

@@ -29,6 +29,9 @@ func TestOneShotFlags(t *testing.T) {
 		{[]string{"--verify", "--format", "markdown"}, "must be text or json"},
 		{[]string{"--format", "json"}, "--format needs --about, --verify or --benchmark"},
 		{[]string{"--verify"}, "configuration"},
+		{[]string{"--dry-run", "--input", ""}, `invalid value "" for flag -input: needs a file name, not an empty value`},
+		{[]string{"--dry-run", "--input", in, "--input", in}, `for flag -input: given twice`},
+		{[]string{"--dry-run", "--dry-run-dump", ""}, `for flag -dry-run-dump: needs a directory, not an empty value`},
 	} {
 		out, errs, code := runMain(t, "", nil, tc.args...)
 		if code != ExitConfig || out != "" || !strings.Contains(errs, tc.want) {
