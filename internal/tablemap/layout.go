@@ -552,7 +552,9 @@ func (b *builder) table(name string, existing *table.Table) (*table.Table, error
 			if c.key && c.typ.IsLOB() {
 				return nil, inputError(b.stream, c.path, "key property's existing column %s is a LOB", table.Quote(col.Name))
 			}
-			if c.key && c.typ.Kind == table.KindTimestamp && c.typ.TZ {
+			if c.key && c.typ.Kind == table.KindTimestamp && c.typ.TZ && !b.opts.NoKeyConstraint {
+				// Only a PRIMARY KEY constraint refuses the type: an
+				// append-only stream's key makes none.
 				return nil, inputError(b.stream, c.path, "key property's existing column %s is %s, which Oracle cannot put in a primary key (ORA-02329): key the stream on another property, or load it into a new table (table_name_mappings)", table.Quote(col.Name), col.Type)
 			}
 			nc := b.column(c, col.Nullable)
