@@ -51,12 +51,16 @@ func TestOneShotOverTheWirePeer(t *testing.T) {
 		}
 		switch mode[0] {
 		case "--verify":
-			types := map[string]bool{}
+			types, paths := map[string]bool{}, map[string]bool{}
 			for _, r := range rep.Results {
 				if r.Status != "pass" {
 					t.Errorf("--verify: %s %s: %s %s", r.Path, r.Case, r.Status, r.Detail)
 				}
-				types[r.Type] = true
+				types[r.Type], paths[r.Path] = true, true
+			}
+			// The history table's three batches went through go-ora too.
+			if !paths["history-insert"] || !paths["history-close"] || !paths["history-rerun"] {
+				t.Errorf("--verify: paths %v, want the history table's", paths)
 			}
 			// Two tables (settings, national), three paths per case.
 			if len(rep.Results) < 100 || !types["RAW(2000)"] || !types["BLOB"] || !types["NCLOB"] {

@@ -117,6 +117,28 @@ func ReadsLength(c *table.Column) bool {
 // ReadRow reads cols of the row of t whose key column holds key, one
 // ReadExpr each.
 func ReadRow(t *table.Table, keyCol, key string, cols []*table.Column) (Statement, error) {
+	return readRows(t, keyCol, key, cols, "")
+}
+
+// ReadVersions reads cols of every row of t whose key column holds key,
+// ordered by orderCol: the versions of a key of a history table
+// (load_method history) by _SDC_VALID_FROM, oldest first. It reads no
+// LOB by chunks (ReadLOBChunk names one row by its key alone), so cols
+// hold no LOB.
+func ReadVersions(t *table.Table, keyCol, key, orderCol string, cols []*table.Column) (Statement, error) {
+	if err := checkNames(t, orderCol); err != nil {
+		return Statement{}, err
+	}
+	for _, c := range cols {
+		if ReadsLength(c) {
+			return Statement{}, fmt.Errorf("oraclesql: column %s: a LOB has no readback by version", c.Name)
+		}
+	}
+	return readRows(t, keyCol, key, cols, orderCol)
+}
+
+// readRows is ReadRow, ordered by orderCol unless it is "".
+func readRows(t *table.Table, keyCol, key string, cols []*table.Column, orderCol string) (Statement, error) {
 	if err := checkNames(t, keyCol); err != nil {
 		return Statement{}, err
 	}
@@ -131,11 +153,11 @@ func ReadRow(t *table.Table, keyCol, key string, cols []*table.Column) (Statemen
 		}
 		exprs[i] = e
 	}
-	return Statement{
-		SQL:   "SELECT " + strings.Join(exprs, ", ") + " FROM " + tableName(t) + " WHERE " + keyEquals(t, keyCol, ":1"),
-		Binds: []Bind{fixed("key", key)},
-		Kind:  KindQuery,
-	}, nil
+	sql := "SELECT " + strings.Join(exprs, ", ") + " FROM " + tableName(t) + " WHERE " + keyEquals(t, keyCol, ":1")
+	if orderCol != "" {
+		sql += " ORDER BY " + table.Quote(orderCol)
+	}
+	return Statement{SQL: sql, Binds: []Bind{fixed("key", key)}, Kind: KindQuery}, nil
 }
 
 // keyEquals is the condition on the key column: against the key text,

@@ -42,6 +42,11 @@ func scratchGoldenCases() []goldenCase {
 	rawKey := *bin // the binary-key table of --verify: a RAW(16) key
 	rawKey.Columns = append([]table.Column{{Name: "K", Type: table.Type{Kind: table.KindRaw, Length: 16}}}, bin.Columns[1:]...)
 	rawKeyCols := []*table.Column{rawKey.Column("R16"), rawKey.Column("BL")}
+	hist := historyScratchTable()
+	var histCols []*table.Column
+	for i := 1; i < len(hist.Columns); i++ {
+		histCols = append(histCols, &hist.Columns[i])
+	}
 	must := func(st Statement, err error) Statement {
 		if err != nil {
 			panic(err)
@@ -65,6 +70,8 @@ func scratchGoldenCases() []goldenCase {
 			must(ReadRow(&rawKey, "K", "6330312f692330", rawKeyCols)),
 			must(ReadBinaryChunk(&rawKey, "K", "6330312f692330", "BL", 2000, 1)),
 			must(DumpValue(&rawKey, "K", "6330312f692330", rawKey.Column("R16"), 3))}, dumps(bin, "R16", "BL")...)...)},
+		// The versions of a key of a history table, oldest first.
+		{name: "scratch_readback_history", render: stmts(must(ReadVersions(hist, "K", "h/new", table.MetaValidFrom, histCols)))},
 		// FROM_VECTOR … RETURNING: a 23ai shape the lint grammar may not parse.
 		{name: "scratch_readback_vector", nolint: true, render: stmts(append([]Statement{
 			must(ReadRow(bin, "K", "c01/i#0", []*table.Column{bin.Column("V")}))}, dumps(bin, "V")...)...)},
@@ -76,8 +83,23 @@ func scratchGoldenCases() []goldenCase {
 	}
 }
 
+// historyScratchTable is the history table of --verify: the key, a value
+// and the four history columns, keyed on the key and _SDC_VALID_FROM.
+func historyScratchTable() *table.Table {
+	ts := table.Type{Kind: table.KindTimestamp, Frac: 9}
+	return &table.Table{Schema: "LOADER", Name: "TARGET_ORACLE$VERIFY_0123ABCD", PrimaryKey: []string{"K", table.MetaValidFrom}, Columns: []table.Column{
+		{Name: "K", Type: table.Type{Kind: table.KindVarchar, Length: 64, CharSemantics: true}},
+		{Name: "S", Type: table.Type{Kind: table.KindVarchar, Length: 100, CharSemantics: true}, Nullable: true},
+		{Name: table.MetaValidFrom, Type: ts},
+		{Name: table.MetaValidTo, Type: ts, Nullable: true},
+		{Name: table.MetaIsCurrent, Type: table.Type{Kind: table.KindNumber, Precision: 1}},
+		{Name: table.MetaRowHash, Type: table.Type{Kind: table.KindVarchar, Length: 64}, Nullable: true},
+	}}
+}
+
 // TestScratchStatementsRefuseBadNames: a name that cannot be quoted never
-// reaches the SQL text.
+// reaches the SQL text; the versions of a key are never read with a LOB
+// (whose chunks name one row by its key alone).
 func TestScratchStatementsRefuseBadNames(t *testing.T) {
 	if _, err := DropTable("LOADER", `X" PURGE; DROP TABLE "Y`); err == nil {
 		t.Error("DropTable took a name with a double quote")
@@ -85,5 +107,11 @@ func TestScratchStatementsRefuseBadNames(t *testing.T) {
 	tb := scratchTable()
 	if _, err := ReadLOBChunk(tb, "K", "k", "C\"", 1, 1); err == nil {
 		t.Error("ReadLOBChunk took a column with a double quote")
+	}
+	if _, err := ReadVersions(tb, "K", "k", "T\"", []*table.Column{tb.Column("I")}); err == nil {
+		t.Error("ReadVersions took an order column with a double quote")
+	}
+	if _, err := ReadVersions(tb, "K", "k", "TS", []*table.Column{tb.Column("C")}); err == nil {
+		t.Error("ReadVersions took a CLOB column")
 	}
 }

@@ -70,55 +70,100 @@ func scalarArgs(st *oraclesql.Statement) []any {
 // (the embedded engine's row; nil when it has none). It records the first
 // difference in r and reports whether there was one.
 func (rd *reader) compare(ctx context.Context, k string, want map[string]string, r *Result) bool {
-	fail := func(col *table.Column, detail, expected, got string) bool {
-		r.Status, r.Detail = Fail, detail
-		r.Expected, r.Got = short(expected), short(got)
-		if col != nil {
-			r.Column, r.Type = col.Name, col.Type.String()
-		}
-		return true
+	cols := rd.valueColumns()
+	st, err := oraclesql.ReadRow(rd.t, rd.key, k, cols)
+	if err != nil {
+		return failed(r, nil, err.Error(), "", "")
 	}
+	rows, err := rd.query(ctx, st)
+	switch {
+	case err != nil:
+		return failed(r, nil, "read back: "+err.Error(), "", "")
+	case len(rows) == 0 && want == nil:
+		return false
+	case len(rows) == 0:
+		return failed(r, nil, fmt.Sprintf("row %s is missing on Oracle", k), "", "")
+	case want == nil:
+		return failed(r, nil, fmt.Sprintf("row %s is on Oracle only (the embedded engine has none)", k), "", "")
+	}
+	return rd.compareRow(ctx, k, "row "+k, cols, rows[0], want, r, true)
+}
+
+// compareVersions reads every version of key k of a history table, oldest
+// first, and compares them with want (the embedded engine's, oldest
+// first). It records the first difference in r and reports whether there
+// was one. A mismatch has no DUMP: DumpValue names a row by its key
+// alone, which a history table's versions share.
+func (rd *reader) compareVersions(ctx context.Context, k string, want []map[string]string, r *Result) bool {
+	cols := rd.valueColumns()
+	st, err := oraclesql.ReadVersions(rd.t, rd.key, k, table.MetaValidFrom, cols)
+	if err != nil {
+		return failed(r, nil, err.Error(), "", "")
+	}
+	rows, err := rd.query(ctx, st)
+	if err != nil {
+		return failed(r, nil, "read back: "+err.Error(), "", "")
+	}
+	for i := range min(len(rows), len(want)) {
+		row := fmt.Sprintf("key %s, version %d (oldest first)", k, i+1)
+		if rd.compareRow(ctx, k, row, cols, rows[i], want[i], r, false) {
+			return true
+		}
+	}
+	if len(rows) != len(want) {
+		return failed(r, nil, fmt.Sprintf("key %s: Oracle holds %d versions, the embedded engine %d", k, len(rows), len(want)),
+			fmt.Sprintf("%d versions", len(want)), fmt.Sprintf("%d versions", len(rows)))
+	}
+	return false
+}
+
+// valueColumns are the columns read back: all but the key.
+func (rd *reader) valueColumns() []*table.Column {
 	var cols []*table.Column
 	for i := range rd.t.Columns {
 		if rd.t.Columns[i].Name != rd.key {
 			cols = append(cols, &rd.t.Columns[i])
 		}
 	}
-	st, err := oraclesql.ReadRow(rd.t, rd.key, k, cols)
-	if err != nil {
-		return fail(nil, err.Error(), "", "")
+	return cols
+}
+
+// failed records a difference in r and reports that there was one.
+func failed(r *Result, col *table.Column, detail, expected, got string) bool {
+	r.Status, r.Detail = Fail, detail
+	r.Expected, r.Got = short(expected), short(got)
+	if col != nil {
+		r.Column, r.Type = col.Name, col.Type.String()
 	}
-	rows, err := rd.query(ctx, st)
-	switch {
-	case err != nil:
-		return fail(nil, "read back: "+err.Error(), "", "")
-	case len(rows) == 0 && want == nil:
-		return false
-	case len(rows) == 0:
-		return fail(nil, fmt.Sprintf("row %s is missing on Oracle", k), "", "")
-	case want == nil:
-		return fail(nil, fmt.Sprintf("row %s is on Oracle only (the embedded engine has none)", k), "", "")
-	}
+	return true
+}
+
+// compareRow compares the values read back of one row (named row in the
+// report) with want, column by column; with dump a mismatch gets the
+// DUMP of the value where it first differs.
+func (rd *reader) compareRow(ctx context.Context, k, row string, cols []*table.Column, got []sql.NullString, want map[string]string, r *Result, dump bool) bool {
 	for i, c := range cols {
-		got, err := rd.text(ctx, k, c, rows[0][i])
+		g, err := rd.text(ctx, k, c, got[i])
 		if err != nil {
-			return fail(c, fmt.Sprintf("read back row %s: %v", k, err), want[c.Name], "")
+			return failed(r, c, fmt.Sprintf("read back %s: %v", row, err), want[c.Name], "")
 		}
 		exp := canonical(c, want[c.Name])
 		if rd.asciiJSON && c.Type.Kind == table.KindJSON {
 			exp = table.ASCIIJSON(exp)
 		}
-		if got == exp {
+		if g == exp {
 			continue
 		}
-		detail := fmt.Sprintf("row %s, column %s: Oracle holds another value than the embedded engine", k, c.Name)
-		if c.Type.Kind == table.KindJSON && NormalJSON(got) == NormalJSON(exp) {
-			detail = fmt.Sprintf("row %s, column %s: the same JSON value, but Oracle returns other text (JSON_SERIALIZE)", k, c.Name)
+		detail := fmt.Sprintf("%s, column %s: Oracle holds another value than the embedded engine", row, c.Name)
+		if c.Type.Kind == table.KindJSON && NormalJSON(g) == NormalJSON(exp) {
+			detail = fmt.Sprintf("%s, column %s: the same JSON value, but Oracle returns other text (JSON_SERIALIZE)", row, c.Name)
 		}
-		fail(c, detail, exp, got)
-		r.Dump = rd.dump(ctx, k, c, firstDiff(exp, got))
+		failed(r, c, detail, exp, g)
+		if dump {
+			r.Dump = rd.dump(ctx, k, c, firstDiff(exp, g))
+		}
 		if exp != "" {
-			r.Detail += fmt.Sprintf(" (%d vs %d bytes; first difference at character %d)", len(exp), len(got), firstDiff(exp, got))
+			r.Detail += fmt.Sprintf(" (%d vs %d bytes; first difference at character %d)", len(exp), len(g), firstDiff(exp, g))
 		}
 		return true
 	}

@@ -186,11 +186,12 @@ func (r *Report) Write(w io.Writer, format string) error {
 		default:
 			skip++
 		}
-		where := c.Column
-		if c.Type != "" {
-			where += " " + c.Type
+		where := strings.TrimSpace(c.Column + " " + c.Type)
+		if where != "" {
+			// A table's shape and the history cases name no column.
+			where = " (" + where + ")"
 		}
-		fmt.Fprintf(&b, "%-5s %s [%s] %s (%s)\n", label(c.Status), c.Table, c.Path, c.Case, strings.TrimSpace(where))
+		fmt.Fprintf(&b, "%-5s %s [%s] %s%s\n", label(c.Status), c.Table, c.Path, c.Case, where)
 		if c.Status != Pass {
 			if c.Detail != "" {
 				b.WriteString("      " + c.Detail + "\n")

@@ -14,7 +14,9 @@
 // the text cases through the national bind class (NVARCHAR2/NCLOB) when
 // the settings do not already choose it; a third runs the binary cases
 // (RAW, BLOB: the run turns interpret_content_encoding on) under a
-// RAW(16) key.
+// RAW(16) key; a fourth the date-time cases under a TIMESTAMP(9) key;
+// a fifth is a load_method history table (history.go), loaded in three
+// batches whose versions are compared after each.
 //
 // It drops what it made with DROP TABLE … PURGE, also after a failure or a
 // cancelled context (a signal), and drops scratch tables of its prefix
@@ -197,8 +199,12 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	variants = append(variants, variant{name: "binary key", national: o.Facts.National, key: keyRaw},
 		variant{name: "date-time key", national: o.Facts.National, key: keyDateTime})
+	runs := make([]func(context.Context) error, 0, len(variants)+1)
 	for _, v := range variants {
-		if err := s.runVariant(ctx, v); err != nil {
+		runs = append(runs, func(ctx context.Context) error { return s.runVariant(ctx, v) })
+	}
+	for _, run := range append(runs, s.runHistory) {
+		if err := run(ctx); err != nil {
 			if ctx.Err() != nil {
 				rep.Stopped = true
 				return rep, ctx.Err()
@@ -302,14 +308,26 @@ func (s *scratch) runVariant(ctx context.Context, v variant) error {
 		}
 		s.rep.Results = append(s.rep.Results, s.compareCase(ctx, rd, name, want, rows, c, i, runErr[i], ks)...)
 	}
-	if got, err := s.o.Engine.Describe(ctx, s.schema, name); err != nil {
-		s.rep.Errors = append(s.rep.Errors, fmt.Sprintf("describe %s: %v", q, err))
-	} else if d := shapeDiff(got, want); d != "" {
-		s.rep.Results = append(s.rep.Results, Result{Table: name, Case: "table shape (catalog vs embedded engine)", Path: "ddl", Status: Fail, Detail: d})
-	} else {
-		s.rep.Results = append(s.rep.Results, Result{Table: name, Case: "table shape (catalog vs embedded engine)", Path: "ddl", Status: Pass})
-	}
+	s.compareShape(ctx, name, "table shape (catalog vs embedded engine)", want)
 	return nil
+}
+
+// compareShape compares the catalog's scratch table name with want (the
+// embedded engine's; nil: none to compare) as the result named label.
+func (s *scratch) compareShape(ctx context.Context, name, label string, want *table.Table) {
+	if want == nil {
+		return
+	}
+	got, err := s.o.Engine.Describe(ctx, s.schema, name)
+	if err != nil {
+		s.rep.Errors = append(s.rep.Errors, fmt.Sprintf("describe %s: %v", qualified(s.schema, name), err))
+		return
+	}
+	r := Result{Table: name, Case: label, Path: "ddl", Status: Pass}
+	if d := shapeDiff(got, want); d != "" {
+		r.Status, r.Detail = Fail, d
+	}
+	s.rep.Results = append(s.rep.Results, r)
 }
 
 // runSettings are the settings of a verify run: the user's (so the types
@@ -418,7 +436,14 @@ func input(c Case, i int, m string, ks keys) string {
 
 // load runs the pipeline once on eng.
 func load(ctx context.Context, eng engine.Engine, cfg *config.Config, srv pipeline.Server, in string, log *slog.Logger) error {
-	return pipeline.Run(ctx, pipeline.Options{Config: cfg, Engine: eng, Server: srv, Input: strings.NewReader(in), StateOut: io.Discard, Log: log})
+	return loadAt(ctx, eng, cfg, srv, in, nil, log)
+}
+
+// loadAt is load with the pipeline's clock for metadata and batch times
+// (nil: the real one), so that two engines loading the same input at the
+// same now store the same history valid-froms.
+func loadAt(ctx context.Context, eng engine.Engine, cfg *config.Config, srv pipeline.Server, in string, now func() time.Time, log *slog.Logger) error {
+	return pipeline.Run(ctx, pipeline.Options{Config: cfg, Engine: eng, Server: srv, Input: strings.NewReader(in), StateOut: io.Discard, Log: log, Now: now})
 }
 
 func qualified(schema, name string) string {

@@ -3,6 +3,7 @@ package verify
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"path/filepath"
 	"slices"
@@ -18,6 +19,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/oracle/fake"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/pipeline"
+	"github.com/target-oracle/target-oracle/internal/table"
 	"github.com/target-oracle/target-oracle/internal/testkit"
 )
 
@@ -94,8 +96,8 @@ func TestVerifyPasses(t *testing.T) {
 	if f := failures(rep); len(f) > 0 || !rep.OK() {
 		t.Fatalf("verify failed on the fake:\n%s", strings.Join(f, "\n"))
 	}
-	if len(rep.Tables) != 4 || len(rep.Dropped) != 4 {
-		t.Fatalf("tables %v, dropped %v: want the settings' table, the national one, the binary-key one and the date-time-key one, all dropped", rep.Tables, rep.Dropped)
+	if len(rep.Tables) != 5 || len(rep.Dropped) != 5 {
+		t.Fatalf("tables %v, dropped %v: want the settings' table, the national one, the binary-key one, the date-time-key one and the history one, all dropped", rep.Tables, rep.Dropped)
 	}
 	if left := r.scratchTables(); len(left) > 0 {
 		t.Errorf("scratch tables left: %v", left)
@@ -112,14 +114,19 @@ func TestVerifyPasses(t *testing.T) {
 			purged++
 		}
 	}
-	if purged != 4 {
-		t.Errorf("%d DROP TABLE … PURGE statements, want 4", purged)
+	if purged != 5 {
+		t.Errorf("%d DROP TABLE … PURGE statements, want 5", purged)
 	}
 	binary := casesFor(keyRaw, Cases(r.facts.VarcharMaxBytes))
 	dateTimes := casesFor(keyDateTime, Cases(r.facts.VarcharMaxBytes))
 	want := len(Cases(r.facts.VarcharMaxBytes)) + len(Cases(r.facts.VarcharMaxBytes/2)) + len(binary) + len(dateTimes)
-	if got := len(rep.Results); got != 3*want+4 || len(binary) < 10 || len(dateTimes) < 5 {
-		t.Errorf("%d results, want %d (3 paths per case, and the four shapes); %d binary cases, %d date-time cases", got, 3*want+4, len(binary), len(dateTimes))
+	// The history table: its cases after each of its three runs, and its shape.
+	history := 1
+	for _, run := range historyRuns() {
+		history += len(historyCasesOf(run))
+	}
+	if got := len(rep.Results); got != 3*want+4+history || len(binary) < 10 || len(dateTimes) < 5 {
+		t.Errorf("%d results, want %d (3 paths per case, the four shapes, %d history results); %d binary cases, %d date-time cases", got, 3*want+4+history, history, len(binary), len(dateTimes))
 	}
 	// The date-time-key table: a TIMESTAMP(9) primary key (never WITH
 	// TIME ZONE: ORA-02329, which the fake raises too), MERGE ON it.
@@ -145,7 +152,8 @@ func TestVerifyPasses(t *testing.T) {
 	for _, c := range rep.Results {
 		paths[c.Path]++
 	}
-	if paths["insert"] == 0 || paths["merge-insert"] == 0 || paths["merge-update"] == 0 {
+	if paths["insert"] == 0 || paths["merge-insert"] == 0 || paths["merge-update"] == 0 ||
+		paths["history-insert"] != 4 || paths["history-close"] != 4 || paths["history-rerun"] != 1 {
 		t.Errorf("paths %v", paths)
 	}
 	text, js := testkit.Reports(t, rep.Write)
@@ -699,5 +707,193 @@ func TestVerifyTopLevelJSONScalars(t *testing.T) {
 		if !seen[name] {
 			t.Errorf("no result for case %q (results: %v)", name, seen)
 		}
+	}
+}
+
+// historyOnly runs the history table alone.
+func historyOnly(c Case) bool { return c.Name == HistoryCase.Name }
+
+// TestVerifyHistory: the history table runs every statement a history
+// load issues, as the loader renders them — CREATE TABLE keyed on the key
+// and a TIMESTAMP(9) _SDC_VALID_FROM, the read of stored versions FOR
+// UPDATE, the UPDATE closing a version, the UPDATE moving an unchanged
+// version's table version, the INSERT, ACTIVATE_VERSION's UPDATE — and a
+// re-run of the second batch; every version is read back oldest first
+// and passes; the table holds what the docs say and is dropped.
+func TestVerifyHistory(t *testing.T) {
+	r := newRig(t, "")
+	o := r.options()
+	o.Only = historyOnly
+	var held []map[string]string
+	o.Dial = func(ctx context.Context) (oracle.Conn, error) {
+		// The rows as the re-run left them, read before the drop.
+		if len(r.db.Tables()) > 0 {
+			held = r.db.Rows(r.db.Tables()[0])
+		}
+		return r.db.Dial(ctx)
+	}
+	rep, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := failures(rep); len(f) > 0 || !rep.OK() {
+		t.Fatalf("verify failed on the fake:\n%s", strings.Join(f, "\n"))
+	}
+	if len(rep.Tables) != 1 || len(rep.Dropped) != 1 || len(r.scratchTables()) > 0 {
+		t.Fatalf("tables %v, dropped %v, left %v", rep.Tables, rep.Dropped, r.scratchTables())
+	}
+	name := `"LOADER"."` + rep.Tables[0] + `"`
+	want := map[string]bool{
+		`CREATE TABLE ` + name:                                         false,
+		`"_SDC_VALID_FROM" TIMESTAMP(9) NOT NULL`:                      false,
+		`PRIMARY KEY ("K", "_SDC_VALID_FROM")`:                         false,
+		`FOR UPDATE`:                                                   false,
+		`UPDATE ` + name + ` SET "_SDC_VALID_TO" = TO_TIMESTAMP(:1`:    false,
+		`UPDATE ` + name + ` SET "_SDC_TABLE_VERSION" = TO_NUMBER(:1)`: false,
+		`INSERT INTO ` + name:                                          false,
+		`SET "_SDC_VALID_TO" = GREATEST("_SDC_VALID_FROM"`:             false,
+		`WHERE "K" = :1 ORDER BY "_SDC_VALID_FROM"`:                    false,
+	}
+	for _, st := range r.db.Statements() {
+		for w := range want {
+			want[w] = want[w] || strings.Contains(st, w)
+		}
+	}
+	for w, seen := range want {
+		if !seen {
+			t.Errorf("no statement with %s", w)
+		}
+	}
+	// The versions on the fake, independently of the embedded engine.
+	var got []string
+	for _, row := range held {
+		got = append(got, row["K"]+" "+row["S"]+" "+row[table.MetaValidFrom]+" "+row[table.MetaValidTo]+" "+row[table.MetaIsCurrent]+" "+row[table.MetaTableVersion])
+	}
+	slices.Sort(got)
+	const (
+		jan, feb = "2024-01-01T00:00:00Z", "2024-02-01T00:00:00Z"
+		day1     = "2030-01-01T00:00:00.123456Z"
+		day2     = "2030-01-02T00:00:00.123456Z"
+	)
+	wantRows := []string{
+		"h/batch no valid-from " + day1 + " " + day2 + " 0 1",
+		"h/change v1 " + jan + " " + feb + " 0 1",
+		"h/change v2 " + feb + "  1 2",
+		"h/delete gone " + jan + " " + feb + " 0 1",
+		"h/new a 2024-01-01T00:00:00.123456789Z " + day2 + " 0 1",
+		"h/same same " + jan + "  1 2",
+		"h/twice first " + jan + " 2024-01-01T00:00:00.000000001Z 0 1",
+		"h/twice second 2024-01-01T00:00:00.000000001Z " + day2 + " 0 1",
+	}
+	if !slices.Equal(got, wantRows) {
+		t.Errorf("history rows on the fake:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantRows, "\n"))
+	}
+}
+
+// breakCloseDialer wraps the fake's sessions: the UPDATE that closes
+// history versions binds a key that matches no row, as a mis-rendered
+// bind would; the statement runs and changes nothing.
+func breakCloseDialer(db *fake.DB) oracle.Dialer {
+	return func(ctx context.Context) (oracle.Conn, error) {
+		c, err := db.Dial(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return breakConn{Conn: c}, nil
+	}
+}
+
+type breakConn struct{ oracle.Conn }
+
+func (c breakConn) Begin(ctx context.Context) (oracle.Tx, error) {
+	tx, err := c.Conn.Begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return breakTx{Tx: tx}, nil
+}
+
+type breakTx struct{ oracle.Tx }
+
+func (t breakTx) Exec(ctx context.Context, st *oraclesql.Statement, args []any) (int64, error) {
+	if strings.HasPrefix(st.SQL, "UPDATE ") && strings.Contains(st.SQL, `SET "_SDC_VALID_TO" = TO_TIMESTAMP(`) && len(args) > 2 {
+		if keys, ok := args[2].([]sql.NullString); ok {
+			wrong := make([]sql.NullString, len(keys))
+			for i := range wrong {
+				wrong[i] = sql.NullString{String: "no such key", Valid: true}
+			}
+			args = append(slices.Clone(args[:2]), append([]any{wrong}, args[3:]...)...)
+		}
+	}
+	return t.Tx.Exec(ctx, st, args)
+}
+
+// TestVerifyCatchesABrokenHistoryStatement: a history statement the
+// server refuses, one that runs but changes nothing, and a valid-from the
+// server keeps to microseconds each fail the history cases they touch
+// (and only those: an ordinary case beside them passes), and the tables
+// are dropped all the same.
+func TestVerifyCatchesABrokenHistoryStatement(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup func(r *rig, o *Options)
+		// failed are the paths that must fail; detail is in each failure.
+		failed []string
+		detail string
+	}{
+		{name: "the server refuses the UPDATEs", failed: []string{"history-close", "history-rerun"}, detail: "ORA-00904",
+			setup: func(r *rig, o *Options) { r.db.Inject(fake.Fault{Op: fake.OpUpdate, Code: 904, Times: 1000}) }},
+		{name: "the close matches no row", failed: []string{"history-close", "history-rerun"}, detail: "column _SDC_VALID_TO: Oracle holds another value",
+			setup: func(r *rig, o *Options) {
+				o.Engine = oracle.New(breakCloseDialer(r.db), oraclesql.New(oraclesql.Options{IdentifierMaxBytes: r.facts.IdentifierMaxBytes}), oracle.Options{
+					MaxStringBytes: r.facts.VarcharMaxBytes, Sleep: func(context.Context, time.Duration) error { return nil }})
+			}},
+		{name: "valid-from kept to microseconds", failed: []string{"history-insert", "history-close", "history-rerun"}, detail: "column _SDC_VALID_FROM: Oracle holds another value",
+			setup: func(r *rig, o *Options) {
+				r.db.SetTamper(func(column, text string) string {
+					if column == table.MetaValidFrom && len(text) == len("2006-01-02T15:04:05.000000000") {
+						return text[:len(text)-3] + "000"
+					}
+					return text
+				})
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, "")
+			o := r.options()
+			// One ordinary case beside the history table: it passes, so
+			// only the history case can fail the run.
+			o.Only = func(c Case) bool { return historyOnly(c) || c.Name == "boolean true" }
+			tc.setup(r, &o)
+			rep, err := Run(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.OK() {
+				t.Fatal("verify passed although a history statement was broken")
+			}
+			t.Logf("failures:\n%s", strings.Join(failures(rep), "\n"))
+			failedPaths := map[string]bool{}
+			for _, c := range rep.Results {
+				if c.Status != Fail {
+					continue
+				}
+				failedPaths[c.Path] = true
+				if !slices.Contains(tc.failed, c.Path) {
+					t.Errorf("unexpected failure %+v", c)
+				}
+			}
+			for _, p := range tc.failed {
+				if !failedPaths[p] {
+					t.Errorf("no failure on %s: %v", p, failures(rep))
+				}
+			}
+			if !slices.ContainsFunc(rep.Results, func(c Result) bool { return c.Status == Fail && strings.Contains(c.Detail, tc.detail) }) {
+				t.Errorf("no failure with %q: %v", tc.detail, failures(rep))
+			}
+			if len(rep.Dropped) != len(rep.Tables) || len(rep.Tables) < 2 || len(r.scratchTables()) > 0 {
+				t.Errorf("tables %v, dropped %v, left %v", rep.Tables, rep.Dropped, r.scratchTables())
+			}
+		})
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/sijms/go-ora/v2/network"
 
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
+	"github.com/target-oracle/target-oracle/internal/table"
 )
 
 func ddl(sql string) oraclesql.Statement {
@@ -274,5 +275,60 @@ func TestDDLCodes(t *testing.T) {
 		if _, err := db.Exec(ddl(c.sql)); code(err) != c.code {
 			t.Errorf("%s: %v, want ORA-%05d", c.sql, err, c.code)
 		}
+	}
+}
+
+// TestReadVersionsOrdered: the readback of a key's versions
+// (oraclesql.ReadVersions) returns every row of the key in the order of
+// the ORDER BY column as instants, not in insertion order; ReadRow stays
+// one row.
+func TestReadVersionsOrdered(t *testing.T) {
+	db := New(Options{Schema: "S"})
+	if _, err := db.Exec(ddl(`CREATE TABLE "S"."H" ("K" VARCHAR2(10 CHAR) NOT NULL, "_SDC_VALID_FROM" TIMESTAMP(9) NOT NULL, CONSTRAINT "H_PK" PRIMARY KEY ("K", "_SDC_VALID_FROM"))`)); err != nil {
+		t.Fatal(err)
+	}
+	ins := oraclesql.Statement{SQL: `INSERT INTO "S"."H" ("K", "_SDC_VALID_FROM") VALUES (:1, TO_TIMESTAMP(:2, 'YYYY-MM-DD"T"HH24:MI:SS.FF9'))`, Kind: oraclesql.KindDML,
+		Binds: []oraclesql.Bind{{Column: "K", Source: oraclesql.FromRow}, {Column: "_SDC_VALID_FROM", Source: oraclesql.FromRow}}}
+	// Later instants first; "…00.5" sorts before "…00Z" as text.
+	for _, vf := range []string{"2024-01-02T00:00:00.000000000", "2024-01-01T00:00:00.500000000", "2024-01-01T00:00:00.000000000"} {
+		if _, err := db.Exec(ins, "a", vf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Exec(ins, "b", "2023-01-01T00:00:00.000000000"); err != nil {
+		t.Fatal(err)
+	}
+	h := &table.Table{Schema: "S", Name: "H", PrimaryKey: []string{"K", table.MetaValidFrom}, Columns: []table.Column{
+		{Name: "K", Type: table.Type{Kind: table.KindVarchar, Length: 10, CharSemantics: true}},
+		{Name: table.MetaValidFrom, Type: table.Type{Kind: table.KindTimestamp, Frac: 9}},
+	}}
+	cols := []*table.Column{&h.Columns[1]}
+	ctx := context.Background()
+	c, err := db.Dial(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	read := func(st oraclesql.Statement, err error) []string {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := c.Query(ctx, &st, []any{sql.NullString{String: "a", Valid: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range rows {
+			out = append(out, r[0].String)
+		}
+		return out
+	}
+	got := strings.Join(read(oraclesql.ReadVersions(h, "K", "a", table.MetaValidFrom, cols)), " ")
+	if want := "2024-01-01T00:00:00.000000000 2024-01-01T00:00:00.500000000 2024-01-02T00:00:00.000000000"; got != want {
+		t.Errorf("versions %s, want %s", got, want)
+	}
+	if got := read(oraclesql.ReadRow(h, "K", "a", cols)); len(got) != 1 {
+		t.Errorf("ReadRow returned %v, want one row", got)
 	}
 }

@@ -120,7 +120,7 @@ func sortedKeys(m map[string]*tbl) []string {
 }
 
 var (
-	readbackQuery = regexp.MustCompile(`^SELECT (.+) FROM ("[^"]+"(?:\."[^"]+")?) WHERE "([^"]+)" = (HEXTORAW\()?:(\d+)\)?$`)
+	readbackQuery = regexp.MustCompile(`^SELECT (.+) FROM ("[^"]+"(?:\."[^"]+")?) WHERE "([^"]+)" = (HEXTORAW\()?:(\d+)\)?(?: ORDER BY "([^"]+)")?$`)
 	colOnly       = `"([^"]+)"`
 	readItems     = []struct {
 		kind string
@@ -148,7 +148,9 @@ var (
 	}
 )
 
-// readback answers a SELECT of readback expressions for one row by key.
+// readback answers a SELECT of readback expressions for one row by key,
+// or, with ORDER BY (oraclesql.ReadVersions), for every row of the key in
+// that column's order.
 func (db *DB) readback(st *oraclesql.Statement, b *binds) ([][]sql.NullString, error) {
 	m := readbackQuery.FindStringSubmatch(st.SQL)
 	s, n, _, err := db.qname(m[2])
@@ -169,29 +171,55 @@ func (db *DB) readback(st *oraclesql.Statement, b *binds) ([][]sql.NullString, e
 		}
 		key = base64.StdEncoding.EncodeToString(raw)
 	}
-	var row map[string]string
+	if m[6] != "" && t.col(m[6]) == nil {
+		return nil, oraError(904, "invalid identifier %q", m[6])
+	}
+	var rows []map[string]string
 	for _, r := range t.rows {
 		if r != nil && r[m[3]] == key {
-			row = r
-			break
+			rows = append(rows, r)
+			if m[6] == "" {
+				break
+			}
 		}
 	}
-	if row == nil {
-		return nil, nil
+	if m[6] != "" {
+		sortRows(rows, m[6])
 	}
 	num := func(i int) int {
 		v, _ := strconv.Atoi(b.text(i, 0))
 		return v
 	}
-	var out []sql.NullString
-	for _, item := range splitTop(m[1], ", ") {
-		v, err := db.readItem(t, row, item, num)
-		if err != nil {
-			return nil, err
+	var out [][]sql.NullString
+	for _, row := range rows {
+		var vals []sql.NullString
+		for _, item := range splitTop(m[1], ", ") {
+			v, err := db.readItem(t, row, item, num)
+			if err != nil {
+				return nil, err
+			}
+			vals = append(vals, v)
 		}
-		out = append(out, v)
+		out = append(out, vals)
 	}
-	return [][]sql.NullString{out}, nil
+	return out, nil
+}
+
+// sortRows orders rows by column col as ORDER BY does: instants by time,
+// other values by their text, NULL last.
+func sortRows(rows []map[string]string, col string) {
+	sort.SliceStable(rows, func(i, j int) bool {
+		a, b := rows[i][col], rows[j][col]
+		if a == "" || b == "" {
+			return a != "" && b == ""
+		}
+		ta, errA := instant(a)
+		tb, errB := instant(b)
+		if errA == nil && errB == nil {
+			return ta.Before(tb)
+		}
+		return a < b
+	})
 }
 
 // readItem evaluates one select-list item on row.
