@@ -194,6 +194,11 @@ func (s *session) runDDL(ctx context.Context, t *table.Table, stmts []oraclesql.
 					s.dropIfLost(err)
 					return err
 				}
+				if st.Index != nil {
+					if err := s.indexDone(ctx, t, st.Index, err); err != nil {
+						return err
+					}
+				}
 				s.e.o.Log.Debug("DDL already done", "table", t.QualifiedName(), "code", oraCode(err))
 				ignored++
 			}

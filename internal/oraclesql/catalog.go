@@ -115,6 +115,23 @@ func DescribeTable(schema, name string) Statement {
 	return Statement{SQL: b.String(), Binds: binds, Kind: KindQuery}
 }
 
+// DescribeIndexes lists the indexes of a table, the primary key's too: a
+// row per index column, in column order, with
+//
+//	OWNER, INDEX_NAME, UNIQUENESS ('UNIQUE'/'NONUNIQUE'), COLUMN_NAME.
+//
+// A CREATE INDEX that fails with ORA-00955 or ORA-01408 is done when one
+// of them has its columns (Statement.Index).
+func DescribeIndexes(schema, name string) Statement {
+	var binds []Bind
+	sql := "SELECT IND.OWNER, IND.INDEX_NAME, IND.UNIQUENESS, COL.COLUMN_NAME FROM ALL_INDEXES IND" +
+		" JOIN ALL_IND_COLUMNS COL ON COL.INDEX_OWNER = IND.OWNER AND COL.INDEX_NAME = IND.INDEX_NAME" +
+		" WHERE IND.TABLE_OWNER = " + owner(schema, &binds)
+	binds = append(binds, fixed("table", name))
+	sql += " AND IND.TABLE_NAME = " + placeholder(len(binds)) + " ORDER BY IND.OWNER, IND.INDEX_NAME, COL.COLUMN_POSITION"
+	return Statement{SQL: sql, Binds: binds, Kind: KindQuery}
+}
+
 // HasRows asks whether a table has at least one row (one round trip,
 // reads one block): a changed key may only replace the primary key of an
 // empty table.

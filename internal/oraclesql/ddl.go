@@ -130,20 +130,11 @@ func (r *Renderer) BoolCheckName(tableName, column string) string {
 	return r.checkName(tableName, column, "_BOOL")
 }
 
-// checkName is <TABLE>_<COLUMN> + suffix, fitted to the identifier limit.
-// Oracle's constraint names are unique per schema, not per table, and
-// with an underscore in either name that text is ambiguous: "ORDER" +
-// "LINE_ACTIVE" and "ORDER_LINE" + "ACTIVE" both give
-// ORDER_LINE_ACTIVE_BOOL, and the second CREATE TABLE fails with
-// ORA-02264. Then the hash of the pair follows the names
-// (ORDER_LINE_ACTIVE_1a2b3c4d_BOOL). A name without the hash has exactly
-// one underscore before the suffix, so it never equals a hashed one.
+// checkName is <TABLE>_<COLUMN> + suffix, unique per schema as Oracle's
+// constraint names are (table.SchemaUniqueName: a second CREATE TABLE
+// with a check name another table has fails with ORA-02264).
 func (r *Renderer) checkName(tableName, column, suffix string) string {
-	base := tableName + "_" + column
-	if strings.Contains(tableName, "_") || strings.Contains(column, "_") {
-		base += table.NameHash(tableName + "\x00" + column)
-	}
-	return table.DerivedName(base, suffix, r.maxBytes())
+	return table.SchemaUniqueName([]string{tableName, column}, suffix, r.maxBytes())
 }
 
 // dropCheck drops a check constraint of column c by its name, and by the
@@ -292,7 +283,8 @@ func (r *Renderer) index(t *table.Table, ix table.Index) Statement {
 		b.WriteString(" TABLESPACE ")
 		b.WriteString(serverName(r.o.IndexTablespace))
 	}
-	return Statement{SQL: b.String(), Kind: KindDDL, IgnoreCodes: []int{oraNameInUse, oraColumnsIndexed}}
+	want := ix
+	return Statement{SQL: b.String(), Kind: KindDDL, IgnoreCodes: []int{oraNameInUse, oraColumnsIndexed}, Index: &want}
 }
 
 func quoteList(names []string) string {

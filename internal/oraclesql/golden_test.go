@@ -64,6 +64,38 @@ func optionTable(tz bool, part table.PartitionOption, compression string, metada
 	return l.Table()
 }
 
+// indexNames renders the CREATE INDEX statements of tables NewLayout
+// makes with unnamed custom_indexes, whose names must be unique per
+// schema: ORDER.LINE_ID and ORDER_LINE.ID both had ORDER_LINE_ID_IDX.
+func indexNames(maxBytes int, tables ...[2]string) func() ([]Statement, error) {
+	return func() ([]Statement, error) {
+		var out []Statement
+		for _, tc := range tables {
+			stream, col := tc[0], tc[1]
+			sch, err := schema.Compile([]byte(`{"type":"object","properties":{"k":{"type":"integer"},"` + col + `":{"type":["null","integer"]}}}`))
+			if err != nil {
+				return nil, err
+			}
+			o := table.Options{Schema: "SHOP", IdentifierUpper: true, IdentifierMaxBytes: maxBytes,
+				CustomIndexes: []table.Index{{Columns: []string{col}, Unique: true}, {Columns: []string{"k", col}}}}
+			l, err := tablemap.NewLayout(stream, sch.Root, []string{"k"}, o, nil)
+			if err != nil {
+				return nil, err
+			}
+			ss, err := New(Options{IdentifierMaxBytes: maxBytes}).Change(engine.Change{Table: l.Table(), Change: table.Change{Kind: table.CreateTable}})
+			if err != nil {
+				return nil, err
+			}
+			for _, st := range ss {
+				if st.Index != nil {
+					out = append(out, st)
+				}
+			}
+		}
+		return out, nil
+	}
+}
+
 func goldenCases() []goldenCase {
 	return append(append(baseGoldenCases(), scratchGoldenCases()...), historyGoldenCases()...)
 }
@@ -267,6 +299,12 @@ func baseGoldenCases() []goldenCase {
 			return plain.Change(engine.Change{Table: t, Change: table.Change{Kind: table.CreateTable}})
 		}},
 		{name: "describe_table", render: stmts(DescribeTable("SHOP", "ORDERS"), DescribeTable("", "select"))},
+		{name: "describe_indexes", render: stmts(DescribeIndexes("SHOP", "ORDERS"), DescribeIndexes("", "select"))},
+		// Unnamed custom indexes: a plain name only for one column and no
+		// "_" in the names, else the hash of the table and columns.
+		{name: "create_index_names", render: indexNames(table.MaxBytesLong, [2]string{"order", "line_id"}, [2]string{"order_line", "id"}, [2]string{"orders", "amount"})},
+		{name: "create_index_names_30_byte_identifiers", render: indexNames(table.MaxBytesShort,
+			[2]string{"a_very_long_table_name_of_30_b", "a_long_column_name"}, [2]string{"a_very_long_table_name_of_30", "b_a_long_column_name"})},
 		{name: "check_probes", render: stmts(ProbeServer(), ProbeLongIdentifiers(), ProbeExtendedStrings(), ProbeStringBind(), ProbeBoolean(), ProbeJSONType(),
 			ProbePrivileges(), ProbeQuotas(), ProbeSchema("SHOP"))},
 	}
@@ -287,6 +325,9 @@ func format(ss []Statement) string {
 		}
 		if len(s.IgnoreCodes) > 0 {
 			fmt.Fprintf(&b, " ignore=%v", s.IgnoreCodes)
+		}
+		if s.Index != nil {
+			b.WriteString(" if-indexed")
 		}
 		if s.Rows != 0 {
 			fmt.Fprintf(&b, " rows=%s", rowSetString(s.Rows))

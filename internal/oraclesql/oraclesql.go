@@ -127,6 +127,12 @@ type Statement struct {
 	// idempotent DDL: the engine treats them as success and reads the
 	// catalog again (SPEC §6.3).
 	IgnoreCodes []int
+	// Index, on a CREATE INDEX, is the index it makes. There ORA-00955
+	// (an index of the schema has the name, maybe one of another table)
+	// and ORA-01408 (the column list is indexed, maybe not uniquely)
+	// mean "done" only when the table has an index on exactly these
+	// columns, unique when Unique: the engine asks DescribeIndexes.
+	Index *table.Index
 	// Rows says which rows of a Write the statement is executed for, one
 	// array-bound execution per row; zero for every other statement.
 	Rows RowSet

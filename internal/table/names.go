@@ -255,6 +255,36 @@ func DerivedName(base, suffix string, maxBytes int) string {
 	return suffixed(full, full, maxBytes)
 }
 
+// SchemaUniqueName names a derived object whose name must be unique per
+// schema, not per table (constraints, indexes): parts joined with "_" +
+// suffix, fitted to maxBytes. Joined text is ambiguous as soon as a part
+// has an "_" or there are more than two parts: table ORDER with column
+// LINE_ACTIVE and table ORDER_LINE with ACTIVE both read
+// ORDER_LINE_ACTIVE, and so do columns (A, B_C) and (A_B, C) of one
+// index. Then the hash of the parts (NUL-separated) follows them:
+// ORDER_LINE_ACTIVE_1b976931_BOOL. Only two "_"-free parts stay plain,
+// and a plain name has exactly one "_" before the suffix, so it never
+// equals a hashed one; a name too long is cut and ends with the hash of
+// the whole text (DerivedName), which differs wherever the text does.
+func SchemaUniqueName(parts []string, suffix string, maxBytes int) string {
+	base := strings.Join(parts, "_")
+	if len(parts) != 2 || strings.Contains(parts[0], "_") || strings.Contains(parts[1], "_") {
+		base += NameHash(strings.Join(parts, "\x00"))
+	}
+	return DerivedName(base, suffix, maxBytes)
+}
+
+// IndexName is the name of a custom index without one: <TABLE>_<COLUMNS>
+// + "_IDX", unique per schema as Oracle's index names are
+// (SchemaUniqueName): ORDER.LINE_ID and ORDER_LINE.ID both had
+// ORDER_LINE_ID_IDX, and the second table's CREATE INDEX failed with
+// ORA-00955, which then counted as "done". An index an earlier release
+// made under its plain name is not made again: the CREATE INDEX meets
+// ORA-01408 on its column list (oracle's indexDone).
+func IndexName(table string, columns []string, maxBytes int) string {
+	return SchemaUniqueName(append([]string{table}, columns...), "_IDX", maxBytes)
+}
+
 // PrimaryKeyName is the primary key constraint name of a table: <TABLE>_PK.
 func PrimaryKeyName(table string, maxBytes int) string {
 	return DerivedName(table, "_PK", maxBytes)

@@ -193,6 +193,29 @@ func TestDerivedName(t *testing.T) {
 	}
 }
 
+// TestIndexNameIsUniquePerSchema: the (table, columns) pairs whose plain
+// joined names collide get different index names, within the limit, and
+// the one unambiguous shape (one column, no "_") keeps the plain name.
+func TestIndexNameIsUniquePerSchema(t *testing.T) {
+	if got := IndexName("ORDERS", []string{"AMOUNT"}, 128); got != "ORDERS_AMOUNT_IDX" {
+		t.Errorf("IndexName(ORDERS, AMOUNT) = %q", got)
+	}
+	long := strings.Repeat("T", 30)
+	for _, pair := range [][2][]string{
+		{{"ORDER", "LINE_ID"}, {"ORDER_LINE", "ID"}},
+		{{"A", "B_C"}, {"A", "B", "C"}},
+		{{"A", "B", "C"}, {"A_B", "C"}},
+		{{long, "A_LONG_COLUMN"}, {long + "_A", "LONG_COLUMN"}},
+	} {
+		for _, max := range []int{MaxBytesShort, MaxBytesLong} {
+			a, b := IndexName(pair[0][0], pair[0][1:], max), IndexName(pair[1][0], pair[1][1:], max)
+			if a == b || len(a) > max || len(b) > max {
+				t.Errorf("IndexName of %q and %q (limit %d): %q and %q", pair[0], pair[1], max, a, b)
+			}
+		}
+	}
+}
+
 func TestQuote(t *testing.T) {
 	if got := Quote("SELECT"); got != `"SELECT"` {
 		t.Errorf("Quote = %s", got)

@@ -650,7 +650,7 @@ func (b *builder) column(c *cand, nullable bool) table.Column {
 }
 
 // indexes resolves custom_indexes: each column is a property path or a
-// column name; an index without a name gets <TABLE>_<COLUMNS>_IDX.
+// column name; an index without a name gets table.IndexName.
 func (b *builder) indexes(t *table.Table) error {
 	max := b.opts.MaxBytes()
 	byPath := make(map[string]string)
@@ -675,7 +675,7 @@ func (b *builder) indexes(t *table.Table) error {
 			return &table.ConfigError{Setting: "custom_indexes", Msg: fmt.Sprintf("stream %q: an index needs columns", b.stream)}
 		}
 		if out.Name == "" {
-			out.Name = table.DerivedName(t.Name, "_"+strings.Join(out.Columns, "_")+"_IDX", max)
+			out.Name = table.IndexName(t.Name, out.Columns, max)
 		} else if err := table.CheckName(out.Name, max); err != nil {
 			return &table.ConfigError{Setting: "custom_indexes", Msg: fmt.Sprintf("stream %q: %v", b.stream, err)}
 		}

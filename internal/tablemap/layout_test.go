@@ -164,7 +164,7 @@ func TestLayoutMappingsAndOrdering(t *testing.T) {
 	if l.Table().Name != "My Table" {
 		t.Errorf("table %q", l.Table().Name)
 	}
-	if ix := l.Table().Indexes; len(ix) != 1 || ix[0].Name != "My Table_ALPHA_Postal Code_IDX" || ix[0].Columns[1] != "Postal Code" {
+	if ix := l.Table().Indexes; len(ix) != 1 || ix[0].Name != "My Table_ALPHA_Postal Code_6200c7ad_IDX" || ix[0].Columns[1] != "Postal Code" {
 		t.Errorf("indexes %+v", ix)
 	}
 	for _, bad := range []map[string]string{{"zeta": "a\"b"}, {"zeta": "a\x00"}, {"zeta": strings.Repeat("z", 129)}, {"zeta": "ID", "alpha": "ID"}, {"zeta": "ROWID"}} {

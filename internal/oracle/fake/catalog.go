@@ -2,7 +2,9 @@ package fake
 
 import (
 	"database/sql"
+	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/target-oracle/target-oracle/internal/table"
 )
@@ -110,4 +112,64 @@ func (db *DB) describe(q string) [][]sql.NullString {
 		})
 	}
 	return rows
+}
+
+// describeIndexes answers oraclesql.DescribeIndexes for a table: a row
+// per index column, ordered by index owner and name.
+func (db *DB) describeIndexes(q string) [][]sql.NullString {
+	var rows [][]sql.NullString
+	for _, ix := range db.tableIndexes(q) {
+		owner, name, _ := strings.Cut(ix.name, ".")
+		uniqueness := "NONUNIQUE"
+		if ix.unique {
+			uniqueness = "UNIQUE"
+		}
+		for _, c := range ix.columns {
+			rows = append(rows, text(owner, name, uniqueness, c))
+		}
+	}
+	return rows
+}
+
+// namedIndex is an index and its SCHEMA.NAME.
+type namedIndex struct {
+	name string
+	index
+}
+
+// tableIndexes lists the indexes of table q by name, the primary key's
+// (named as its constraint) included.
+func (db *DB) tableIndexes(q string) []namedIndex {
+	t := db.tables[q]
+	if t == nil {
+		return nil
+	}
+	var out []namedIndex
+	if len(t.pk) > 0 {
+		out = append(out, namedIndex{t.schema + "." + t.pkName, index{table: q, columns: t.pk, unique: true}})
+	}
+	for k, ix := range db.indexes {
+		if ix.table == q {
+			out = append(out, namedIndex{k, ix})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// Indexes lists the indexes of a table (SCHEMA.TABLE) as
+// `NAME (COL, …)`, with ` UNIQUE` when unique, the primary key's too.
+func (db *DB) Indexes(qualified string) []string {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	var out []string
+	for _, ix := range db.tableIndexes(qualified) {
+		_, name, _ := strings.Cut(ix.name, ".")
+		s := name + " (" + strings.Join(ix.columns, ", ") + ")"
+		if ix.unique {
+			s += " UNIQUE"
+		}
+		out = append(out, s)
+	}
+	return out
 }

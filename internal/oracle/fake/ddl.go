@@ -608,7 +608,11 @@ func (db *DB) alterTable(s string) error {
 		if err != nil {
 			return err
 		}
-		return t.rename(from, to)
+		if err := t.rename(from, to); err != nil {
+			return err
+		}
+		db.renameIndexColumn(t, from, to)
+		return nil
 	}
 	return fmt.Errorf("fake: unsupported ALTER TABLE %.60q", rest)
 }
@@ -723,8 +727,8 @@ func (db *DB) setUnused(t *tbl, name string, cascade bool) error {
 			delete(t.checks, k)
 		}
 	}
-	for k, q := range db.indexes {
-		if q == t.qualified()+"\x00"+name || strings.HasPrefix(q, t.qualified()+"\x00") && strings.Contains(q+"\x00", "\x00"+name+"\x00") {
+	for k, ix := range db.indexes {
+		if ix.table == t.qualified() && slices.Contains(ix.columns, name) {
 			delete(db.indexes, k)
 		}
 	}
@@ -817,10 +821,22 @@ func (db *DB) comment(s string) error {
 	return nil
 }
 
+// index is a CREATE INDEX the fake recorded.
+type index struct {
+	table   string // SCHEMA.TABLE
+	columns []string
+	unique  bool
+}
+
 // createIndex records an index; indexes other than the primary key's are
-// not enforced.
+// not enforced. As Oracle, it refuses a name that an index of the schema
+// has, the primary key's included (ORA-00955: index names are unique per
+// schema, not per table), and a column list of the table that an index
+// has, whatever its uniqueness (ORA-01408: a second index on the same
+// columns must be INVISIBLE, which the target never asks for).
 func (db *DB) createIndex(sql string) error {
-	s := strings.TrimPrefix(strings.TrimPrefix(sql, "CREATE "), "UNIQUE ")
+	s := strings.TrimPrefix(sql, "CREATE ")
+	s, unique := strings.CutPrefix(s, "UNIQUE ")
 	s = strings.TrimPrefix(s, "INDEX ")
 	is, in, rest, err := db.qname(s)
 	if err != nil {
@@ -842,24 +858,56 @@ func (db *DB) createIndex(sql string) error {
 	if err != nil {
 		return err
 	}
-	key := is + "." + in
-	if db.indexes[key] != "" {
+	if db.indexNameUsed(is, in) {
 		return oraError(955, "name is already used by an existing object")
-	}
-	entry := t.qualified() + "\x00" + strings.Join(cols, "\x00")
-	if slices.Equal(cols, t.pk) {
-		return oraError(1408, "such column list already indexed")
-	}
-	for _, e := range db.indexes {
-		if e == entry {
-			return oraError(1408, "such column list already indexed")
-		}
 	}
 	for _, c := range cols {
 		if t.col(c) == nil {
 			return oraError(904, "%q: invalid identifier", c)
 		}
 	}
-	db.indexes[key] = entry
+	if db.columnsIndexed(t, cols) {
+		return oraError(1408, "such column list already indexed")
+	}
+	db.indexes[is+"."+in] = index{table: t.qualified(), columns: cols, unique: unique}
 	return nil
+}
+
+// indexNameUsed reports whether an index of schema has name, a primary
+// key's (named as its constraint) included.
+func (db *DB) indexNameUsed(schema, name string) bool {
+	if _, ok := db.indexes[schema+"."+name]; ok {
+		return true
+	}
+	for _, o := range db.tables {
+		if o.schema == schema && len(o.pk) > 0 && o.pkName == name {
+			return true
+		}
+	}
+	return false
+}
+
+// columnsIndexed reports whether an index of t, the primary key's
+// included, has exactly cols, in order.
+func (db *DB) columnsIndexed(t *tbl, cols []string) bool {
+	if len(t.pk) > 0 && slices.Equal(cols, t.pk) {
+		return true
+	}
+	for _, ix := range db.indexes {
+		if ix.table == t.qualified() && slices.Equal(ix.columns, cols) {
+			return true
+		}
+	}
+	return false
+}
+
+// renameIndexColumn follows a RENAME COLUMN: indexes keep their column.
+func (db *DB) renameIndexColumn(t *tbl, from, to string) {
+	for k, ix := range db.indexes {
+		if ix.table == t.qualified() && slices.Contains(ix.columns, from) {
+			ix.columns = slices.Clone(ix.columns)
+			ix.columns[slices.Index(ix.columns, from)] = to
+			db.indexes[k] = ix
+		}
+	}
 }

@@ -25,7 +25,9 @@
 // call (Fault).
 //
 // It does not model locks, concurrency beyond whole-table last-commit-wins,
-// unique indexes other than the primary key, NLS settings, Oracle's
+// the uniqueness of indexes other than the primary key (it records them,
+// with their columns, and refuses a second index of a name in a schema,
+// ORA-00955, or on a table's indexed column list, ORA-01408), NLS settings, Oracle's
 // silent rounding (it refuses what the embedded engine refuses), or the
 // conversion SQL of a migration (it applies table.MigrateValue instead).
 package fake
@@ -173,7 +175,7 @@ type DB struct {
 
 	mu      sync.Mutex
 	tables  map[string]*tbl    // SCHEMA.NAME
-	indexes map[string]string  // SCHEMA.INDEX -> SCHEMA.TABLE
+	indexes map[string]index   // SCHEMA.INDEX, the primary keys' not included
 	faults  []*Fault           //
 	calls   [opCount]int       // calls per op
 	actions []string           // V$SESSION.ACTION of every session set up
@@ -209,7 +211,7 @@ func New(o Options) *DB {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	db := &DB{o: o, tables: map[string]*tbl{}, indexes: map[string]string{}}
+	db := &DB{o: o, tables: map[string]*tbl{}, indexes: map[string]index{}}
 	db.nconv = converters.NewStringConverter(2000)
 	if id := oracle.CharsetID(o.Charset); o.Charset != "" && id != 871 && id != 873 {
 		db.conv = converters.NewStringConverter(id)
@@ -649,7 +651,8 @@ func (c *conn) Query(ctx context.Context, st *oraclesql.Statement, args []any) (
 		return rows, err
 	}
 	isComment := strings.HasPrefix(st.SQL, "SELECT TC.COMMENTS")
-	if !strings.HasPrefix(st.SQL, "SELECT COL.COLUMN_NAME, COL.DATA_TYPE") && !isComment {
+	isIndexes := strings.HasPrefix(st.SQL, "SELECT IND.OWNER, IND.INDEX_NAME")
+	if !strings.HasPrefix(st.SQL, "SELECT COL.COLUMN_NAME, COL.DATA_TYPE") && !isComment && !isIndexes {
 		return nil, fmt.Errorf("fake: unsupported query %.60q", st.SQL)
 	}
 	b, err := c.db.decodeArgs(st, args)
@@ -667,6 +670,9 @@ func (c *conn) Query(ctx context.Context, st *oraclesql.Statement, args []any) (
 	}
 	if isComment {
 		return c.db.describeComment(owner + "." + name), nil
+	}
+	if isIndexes {
+		return c.db.describeIndexes(owner + "." + name), nil
 	}
 	return c.db.describe(owner + "." + name), nil
 }

@@ -62,7 +62,7 @@ func (db *DB) dropTable(rest string) error {
 	}
 	delete(db.tables, q)
 	for k, v := range db.indexes {
-		if v == q {
+		if v.table == q {
 			delete(db.indexes, k)
 		}
 	}

@@ -22,10 +22,10 @@ COMMENT ON COLUMN "SHOP"."CUSTOMERS"."_SDC_DELETED_AT" IS 'target-oracle:metadat
 -- DDL
 COMMENT ON COLUMN "SHOP"."CUSTOMERS"."_SDC_TABLE_VERSION" IS 'target-oracle:metadata=_sdc_table_version'
 /
--- DDL ignore=[955 1408]
+-- DDL ignore=[955 1408] if-indexed
 CREATE INDEX "SHOP"."CUSTOMERS_CITY_IX" ON "SHOP"."CUSTOMERS" ("CITY")
 /
--- DDL ignore=[955 1408]
+-- DDL ignore=[955 1408] if-indexed
 CREATE UNIQUE INDEX "SHOP"."CUSTOMERS_NOTE_UX" ON "SHOP"."CUSTOMERS" ("NOTE", "CITY")
 /
 -- DDL

@@ -7,7 +7,7 @@ COMMENT ON COLUMN "SHOP"."DOCS"."ID" IS 'target-oracle:path=["ID"]'
 -- DDL
 COMMENT ON COLUMN "SHOP"."DOCS"."BODY" IS 'target-oracle:path=["BODY"]'
 /
--- DDL ignore=[955 1408]
+-- DDL ignore=[955 1408] if-indexed
 CREATE INDEX "SHOP"."DOCS_ID_BODY_IX" ON "SHOP"."DOCS" ("ID") TABLESPACE IDX_TS
 /
 -- DDL

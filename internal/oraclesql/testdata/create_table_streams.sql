@@ -4,9 +4,9 @@ CREATE TABLE "SHOP"."__" ("ID" NUMBER(38,0) NOT NULL, "NOTE" VARCHAR2(100 CHAR),
 -- DDL
 COMMENT ON TABLE "SHOP"."__" IS 'target-oracle:streams=["\u65e5\u672c","it''s"]'
 /
--- DDL ignore=[955 1408]
+-- DDL ignore=[955 1408] if-indexed
 CREATE INDEX "SHOP"."CUSTOMERS_CITY_IX" ON "SHOP"."__" ("CITY")
 /
--- DDL ignore=[955 1408]
+-- DDL ignore=[955 1408] if-indexed
 CREATE UNIQUE INDEX "SHOP"."CUSTOMERS_NOTE_UX" ON "SHOP"."__" ("NOTE", "CITY")
 /
