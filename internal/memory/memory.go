@@ -341,7 +341,8 @@ func (s *session) Close() error { s.closed = true; return nil }
 
 // Apply implements engine.Session. The change carries the table's shape
 // after it; stored values of a column whose type changed are migrated
-// exactly as a new value of the new type would be written.
+// exactly as a new value of the new type would be written. Its errors do
+// not name the table: the loader's do, as for the Oracle engine.
 func (s *session) Apply(ctx context.Context, ch engine.Change) error {
 	if err := delay(ctx, s.e.opts.ApplyDelay); err != nil {
 		return fmt.Errorf("DDL interrupted: %w", err)
@@ -357,7 +358,7 @@ func (s *session) Apply(ctx context.Context, ch engine.Change) error {
 	key := ch.Table.QualifiedName()
 	t := e.tables[key]
 	if err := t.columnLimit(ch, e.opts.MaxColumns); err != nil {
-		return fmt.Errorf("%s: %w", key, err)
+		return err // the caller names the table
 	}
 	switch {
 	case t == nil:
@@ -365,26 +366,26 @@ func (s *session) Apply(ctx context.Context, ch engine.Change) error {
 		e.tables[key] = t
 	case ch.Change.Kind == table.Migrate && t.rewrites(ch):
 		if err := t.warmAll(); err != nil { // a rewrite reads every row (spill.go)
-			return fmt.Errorf("%s: %w", key, err)
+			return err // the caller names the table
 		}
 		if err := e.rewrite(t, ch); err != nil {
-			return fmt.Errorf("%s: %w", key, err)
+			return err // the caller names the table
 		}
 	default:
 		next := t.inPlace(ch.Table)
 		if t.retypes(next) {
 			if err := t.warmAll(); err != nil { // migrate converts stored values
-				return fmt.Errorf("%s: %w", key, err)
+				return err // the caller names the table
 			}
 		}
 		if err := t.migrate(next); err != nil {
-			return fmt.Errorf("%s: %w", key, err)
+			return err // the caller names the table
 		}
 		t.def = next
 	}
 	t.reindex()
 	if err := t.spillRows(); err != nil {
-		return fmt.Errorf("%s: %w", key, err)
+		return err // the caller names the table
 	}
 	if err := e.commit(); err != nil {
 		return err

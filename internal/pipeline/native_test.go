@@ -224,6 +224,9 @@ func TestMaxColumns(t *testing.T) {
 	if !strings.Contains(err.Error(), "temporary column") {
 		t.Errorf("error lacks the manual procedure: %v", err)
 	}
+	if n := strings.Count(err.Error(), "DRY_RUN.FULL"); n != 1 {
+		t.Errorf("the error names the table %d times, want once: %v", n, err)
+	}
 
 	// The setting alone (as in a dry run): max_columns 4096.
 	c4096 := loadConfig(t, `{"add_record_metadata": false, "max_columns": "4096"}`)
