@@ -240,16 +240,8 @@ func (e *Engine) SchemaExists(ctx context.Context, schema string) (bool, error) 
 	}
 	var exists bool
 	err = e.retry(ctx, "read ALL_USERS", func() error {
-		c, err := e.cat.connect(ctx)
+		rows, err := e.cat.query(ctx, &st, args)
 		if err != nil {
-			return err
-		}
-		sctx, cancel := e.cat.statementContext(ctx)
-		rows, err := c.Query(sctx, &st, args)
-		err = e.cat.timedOut(ctx, sctx, err)
-		cancel()
-		if err != nil {
-			e.cat.dropIfLost(err)
 			return err
 		}
 		exists = len(rows) > 0
@@ -273,16 +265,8 @@ func (s *session) hasRows(ctx context.Context, t *table.Table) (bool, error) {
 	st := oraclesql.HasRows(t)
 	var has bool
 	err := s.e.retry(ctx, "read "+t.QualifiedName(), func() error {
-		c, err := s.connect(ctx)
+		rows, err := s.query(ctx, &st, nil)
 		if err != nil {
-			return err
-		}
-		sctx, cancel := s.statementContext(ctx)
-		rows, err := c.Query(sctx, &st, nil)
-		err = s.timedOut(ctx, sctx, err)
-		cancel()
-		if err != nil {
-			s.dropIfLost(err)
 			return err
 		}
 		has = len(rows) > 0
@@ -303,16 +287,8 @@ func (s *session) describe(ctx context.Context, schema, name string) (*table.Tab
 	}
 	var t *table.Table
 	err = s.e.retry(ctx, "describe "+schema+"."+name, func() error {
-		c, err := s.connect(ctx)
+		rows, err := s.query(ctx, &st, args)
 		if err != nil {
-			return err
-		}
-		sctx, cancel := s.statementContext(ctx)
-		rows, err := c.Query(sctx, &st, args)
-		err = s.timedOut(ctx, sctx, err)
-		cancel()
-		if err != nil {
-			s.dropIfLost(err)
 			return err
 		}
 		t, err = tableFromCatalog(schema, name, rows)

@@ -40,16 +40,8 @@ func (s *session) indexDone(ctx context.Context, t *table.Table, want *table.Ind
 	if err != nil {
 		return err
 	}
-	c, err := s.connect(ctx)
-	if err != nil {
-		return err
-	}
-	sctx, cancel := s.statementContext(ctx)
-	rows, err := c.Query(sctx, &st, args)
-	err = s.timedOut(ctx, sctx, err)
-	cancel()
-	if err != nil {
-		s.dropIfLost(err) // a transient error retries from the CREATE INDEX
+	rows, err := s.query(ctx, &st, args)
+	if err != nil { // a lost connection retries from the CREATE INDEX
 		return fmt.Errorf("read the indexes after ORA-%05d: %w", oraCode(failed), err)
 	}
 	have, err := indexesFromCatalog(rows)

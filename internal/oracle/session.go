@@ -2,6 +2,7 @@ package oracle
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"slices"
@@ -60,6 +61,25 @@ func (s *session) drop() {
 		_ = s.conn.Close()
 		s.conn = nil
 	}
+}
+
+// query runs a query on the session's connection, bounded by
+// statement_timeout_seconds. A lost connection is dropped, so that the
+// caller's retry (or the next statement) dials again.
+func (s *session) query(ctx context.Context, st *oraclesql.Statement, args []any) ([][]sql.NullString, error) {
+	c, err := s.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sctx, cancel := s.statementContext(ctx)
+	rows, err := c.Query(sctx, st, args)
+	err = s.timedOut(ctx, sctx, err)
+	cancel()
+	if err != nil {
+		s.dropIfLost(err)
+		return nil, err
+	}
+	return rows, nil
 }
 
 // dropIfLost drops the connection when err broke it, when err is

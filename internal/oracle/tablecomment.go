@@ -19,15 +19,8 @@ func (s *session) describeComment(ctx context.Context, t *table.Table) error {
 		return err
 	}
 	err = s.e.retry(ctx, "describe "+t.QualifiedName(), func() error {
-		c, err := s.connect(ctx)
+		rows, err := s.query(ctx, &st, args)
 		if err != nil {
-			return err
-		}
-		sctx, cancel := s.statementContext(ctx)
-		rows, err := c.Query(sctx, &st, args)
-		cancel()
-		if err != nil {
-			s.dropIfLost(err)
 			return err
 		}
 		t.Streams, t.ReplacedKey, t.EarlierKeys, t.Unused = nil, nil, nil, 0
