@@ -157,7 +157,7 @@ func connectionSettings() []setting {
 			members: sshTunnelMembers(),
 			field:   func(c *Config) any { return &c.SSHTunnel }, conv: convSSHTunnel},
 		{name: "connect_timeout_seconds", kind: kindInteger, def: 30, min: 1, max: 3600,
-			desc: "Seconds to wait for a connection.", aliases: names("connection_timeout"),
+			desc: "Seconds to wait for a connection (TCP, TLS, TNS and login). A dsn's own CONNECT_TIMEOUT (descriptor, tnsnames.ora entry or Easy Connect connect_timeout) takes its place for that dsn.", aliases: names("connection_timeout"),
 			field: func(c *Config) any { return &c.ConnectTimeoutSeconds }},
 	}
 }

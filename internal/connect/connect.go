@@ -71,9 +71,10 @@ func connectorWrapped(cfg *config.Config, log *slog.Logger, wrap func(net.Conn) 
 	if err != nil {
 		return nil, &SettingsError{Err: red.wrap("settings for "+t.where, err)}
 	}
+	timeout, from := t.connectTimeout()
 	return &connector{
 		inner: go_ora.NewConnector(dsn), perAttempt: goOraConnector(dsn, tlsSet), tlsSet: tlsSet, red: red, where: t.where,
-		timing: timing{timeout: t.connectTimeout(), slow: slowConnect, log: log, tunnel: tun, wrap: wrap},
+		timing: timing{timeout: timeout, setting: from, dial: t.netTimeouts.dial(), slow: slowConnect, log: log, tunnel: tun, wrap: wrap},
 	}, nil
 }
 

@@ -56,6 +56,10 @@ type target struct {
 	descCertDN             string // the descriptor's (or Easy Connect's) SSL_SERVER_CERT_DN
 	where                  string // what the error messages call the database
 	warnings               []string
+	// netTimeouts are the dsn's own CONNECT_TIMEOUT and
+	// TRANSPORT_CONNECT_TIMEOUT (descriptor or Easy Connect), which
+	// go-ora v2.9.0 does not read (timeouts.go).
+	netTimeouts netTimeouts
 }
 
 // env reads an environment variable; tests replace it.
@@ -230,6 +234,8 @@ func (t *target) fromDescriptor(d string) error {
 		return errors.New("the connect descriptor has no (SERVICE_NAME=…) or (SID=…)")
 	}
 	t.descriptor = compact
+	t.netTimeouts.addresses = strings.Count(upper, "(ADDRESS=")
+	t.readNetTimeouts("the descriptor's ", func(name string) (string, bool) { return descriptorValue(compact, name) })
 	if v, ok := descriptorValue(compact, "SSL_SERVER_DN_MATCH"); ok {
 		b := yes(v)
 		t.descDNMatch = &b
@@ -415,7 +421,19 @@ func (t *target) easyParams(params string) error {
 	if err != nil {
 		return errors.New("dsn: Easy Connect parameters (after '?') are malformed")
 	}
+	t.netTimeouts.addresses = 1
+	t.readNetTimeouts("the Easy Connect parameter ", func(name string) (string, bool) {
+		for k, vs := range q {
+			if strings.EqualFold(k, name) && len(vs) > 0 {
+				return vs[0], true
+			}
+		}
+		return "", false
+	})
 	for k, vs := range q {
+		if isNetTimeout(k) {
+			continue
+		}
 		if len(vs) > 0 {
 			switch strings.ToLower(k) {
 			case "wallet_location":
@@ -491,14 +509,19 @@ func (t *target) applySettings(cfg *config.Config) {
 	}
 }
 
-// connectTimeout is the bound of one connection attempt: the dsn URL's
-// CONNECT TIMEOUT, else connect_timeout_seconds (applySettings put either
-// in opts), else defaultConnectTimeout.
-func (t *target) connectTimeout() time.Duration {
-	if n, err := strconv.Atoi(t.opts.Get(optConnTimeout)); err == nil && n > 0 {
-		return time.Duration(n) * time.Second
+// connectTimeout is the bound of one connection attempt and the setting
+// that gave it: the dsn's CONNECT_TIMEOUT (descriptor or Easy Connect)
+// times its addresses, else the dsn URL's CONNECT TIMEOUT, else
+// connect_timeout_seconds (applySettings put either of those in opts),
+// else defaultConnectTimeout.
+func (t *target) connectTimeout() (time.Duration, string) {
+	if d := t.netTimeouts.attempt(); d > 0 {
+		return d, t.netTimeouts.connectFrom
 	}
-	return defaultConnectTimeout
+	if n, err := strconv.Atoi(t.opts.Get(optConnTimeout)); err == nil && n > 0 {
+		return time.Duration(n) * time.Second, "connect_timeout_seconds"
+	}
+	return defaultConnectTimeout, "connect_timeout_seconds"
 }
 
 // urlWithWallet is url with the wallet options, for go-ora to look up
