@@ -4,7 +4,8 @@
 #   packaging/build-wheel.sh GOOS GOARCH OUTDIR
 #
 # Environment:
-#   VERSION       PEP 440 version for the wheel and --version (default 0.0.0.dev0;
+#   VERSION       PEP 440 version for the wheel and --version (default: the development
+#                 release of internal/about/VERSION, e.g. 0.1.0.dev0, as an unstamped build reports;
 #                 a leading v and SemVer pre-releases like 1.2.3-rc.1 are accepted).
 #   WHEEL_BINARY  wrap this prebuilt binary instead of running go build.
 # Needs Go (unless WHEEL_BINARY is set) and python3 (standard library only).
@@ -17,7 +18,7 @@ if [ $# -ne 3 ]; then
 fi
 goos=$1 goarch=$2 out=$3
 root=$(cd "$(dirname "$0")/.." && pwd)
-version=${VERSION:-0.0.0.dev0}
+version=${VERSION:-$(tr -d '[:space:]' <"$root/internal/about/VERSION").dev0}
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -7,12 +7,13 @@
 #   packaging/crossbuild.sh --ci       CI budget mode: build linux/arm64 only, and
 #                                      type-check darwin/arm64 and windows/amd64 with go vet
 #
-# Environment: VERSION (default 0.0.0.dev0) is stamped into --version;
+# Environment: VERSION (default: internal/about/VERSION's development release,
+# e.g. 0.1.0.dev0) is stamped into --version;
 # DIST (default dist) is the output folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-version=${VERSION:-0.0.0.dev0}
+version=${VERSION:-$(tr -d '[:space:]' <internal/about/VERSION).dev0}
 dist=${DIST:-dist}
 mode=${1:-full}
 targets="linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64"

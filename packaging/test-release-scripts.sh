@@ -11,8 +11,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "test-release-scripts: FAIL: $*" >&2; exit 1; }
 
-pinned=$(sed -n 's/^const DefaultVersion = "\(.*\)"$/\1/p' "$root/internal/meltano/meltano.go")
-[ -n "$pinned" ] || fail "no DefaultVersion in internal/meltano/meltano.go"
+pinned=$(tr -d '[:space:]' <"$root/internal/about/VERSION")
+[ -n "$pinned" ] || fail "internal/about/VERSION is empty"
 "$root/packaging/check-release-version.sh" "v$pinned" >/dev/null || fail "check-release-version refuses v$pinned"
 if "$root/packaging/check-release-version.sh" "v$pinned.post99" 2>/dev/null; then
 	fail "check-release-version accepts a version the definition does not pin"

@@ -9,7 +9,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 PYTHONDONTWRITEBYTECODE=1
-export VERSION=${VERSION:-0.0.0.dev0}
+export VERSION=${VERSION:-$(tr -d '[:space:]' <"$root/internal/about/VERSION").dev0}
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -150,7 +150,7 @@ func check(cfg *config.Config, std IO, log *slog.Logger) int {
 		return probeServer(ctx, cfg, log, nil)
 	})
 	if err != nil {
-		fail("--check", err)
+		fail("--check: connect", err)
 		return code
 	}
 	db, facts := srv.db, srv.facts

@@ -27,6 +27,9 @@ work the same way (` + "`TARGET_ORACLE_SQLALCHEMY_URL`" + `). Environment values
 type: integers as decimal text, booleans as ` + "`true/false/1/0/yes/no/on/off`" + `, arrays as JSON or a
 comma-separated list, objects as JSON. Objects may also be given as a string holding JSON in a file.
 A setting whose value is JSON ` + "`null`" + ` is not set (the SDK targets' configs write ` + "`null`" + ` for "not given"): the default, or a later source, applies.
+So is a null anywhere inside one (a ` + "`TargetOracle`" + ` block, an entry of a mapping, a ` + "`stream_overrides`" + ` value, an index's ` + "`name`" + `),
+except in ` + "`stream_maps`" + ` and ` + "`stream_map_config`" + `, where null is a value (the SDK's "remove this property").
+An empty environment or ` + "`.env`" + ` value (` + "`TARGET_ORACLE_HOST=`" + `) is not set either: it overrides no file value.
 A config or ` + "`.env`" + ` file must be a regular file (not a device, pipe or directory) of at most 16 MiB.
 The ` + "`.env`" + ` file is read as python-dotenv (Meltano's) reads it: ` + "`KEY=value`" + `, ` + "`export`" + ` and ` + "`#`" + ` comments allowed, a key alone sets nothing;
 a quoted value may span lines; in single quotes only ` + "`\\\\`" + ` and ` + "`\\'`" + ` are escapes, in double quotes also ` + "`\\\"`" + `,

@@ -167,6 +167,9 @@ func (l *loader) addObject(src string, lay layer, obj *object) {
 	for _, m := range obj.members {
 		if strings.EqualFold(m.key, flextGroup) {
 			l.noteFlextShape("a "+flextGroup+" block", src)
+			if m.val == nil {
+				continue // "TargetOracle": null sets nothing
+			}
 			group, ok := asObject(m.val)
 			if !ok {
 				l.fail(&Error{Source: src, Key: m.key, Msg: "expected an object of settings"})
@@ -186,6 +189,12 @@ func (l *loader) add(src string, lay layer, key, display string, raw any) {
 		l.noteFlextShape(display, src)
 	}
 	s, a := lookup(l.t, key)
+	if raw == nil && (s != nil || a != nil) {
+		// JSON null is "not set", as for the SDK targets, which declare
+		// optional settings ["<type>", "null"]: generated configs write
+		// "ssh_tunnel": null. The default (or a later source) applies.
+		return
+	}
 	if a != nil && a.name == sdcModeKey {
 		l.addSDCMode(src, lay, a, display, raw)
 		return
@@ -198,12 +207,6 @@ func (l *loader) add(src string, lay layer, key, display string, raw any) {
 			return
 		}
 		l.unknown(src, key, display)
-		return
-	}
-	if raw == nil {
-		// JSON null is "not set", as for the SDK targets, which declare
-		// optional settings ["<type>", "null"]: generated configs write
-		// "ssh_tunnel": null. The default (or a later source) applies.
 		return
 	}
 	if s.members != nil {
@@ -295,8 +298,10 @@ func envVar(name string) string {
 }
 
 // envLayer reads the TARGET_ORACLE_* variables of environ ("KEY=value"
-// strings). An empty value leaves a non-text setting unset, as an unset
-// variable would. TARGET_ORACLE__* (a double underscore) are Meltano's
+// strings). An empty value is not set, as an unset variable, and JSON
+// null in a file: docker-compose's "VAR=", CI templates and .env lines
+// "KEY=" pass it for a setting left unset, and it must not override a
+// file's value (nor fail a non-empty setting such as json_column_name). TARGET_ORACLE__* (a double underscore) are Meltano's
 // own variables for the plugin's extras, never settings: they are skipped
 // without a warning.
 func (l *loader) envLayer(src string, environ []string) layer {
@@ -310,10 +315,7 @@ func (l *loader) envLayer(src string, environ []string) layer {
 			continue
 		}
 		name := strings.ToLower(k[len(EnvPrefix):])
-		if s, a := lookup(l.t, name); s != nil && v == "" && !isText(s, a) {
-			continue
-		}
-		if _, m := lookupMember(l.t, name, true); m != nil && v == "" && !isText(m, nil) {
+		if v == "" && l.known(name) {
 			continue
 		}
 		l.add(src, lay, name, k, v)
@@ -321,11 +323,14 @@ func (l *loader) envLayer(src string, environ []string) layer {
 	return lay
 }
 
-func isText(s *setting, a *alias) bool {
-	if a != nil && a.kind != kindSame {
-		return false
+// known reports whether an environment variable's name (without the
+// prefix, lower-cased) is a setting, an alias or a member of one.
+func (l *loader) known(name string) bool {
+	if s, a := lookup(l.t, name); s != nil || a != nil {
+		return true
 	}
-	return s.kind == kindString || s.kind == kindSecret
+	_, m := lookupMember(l.t, name, true)
+	return m != nil
 }
 
 func (l *loader) dotEnvLayer(path string) layer {

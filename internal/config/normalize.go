@@ -22,6 +22,17 @@ func (s *setting) check(t []setting, raw any) (any, error) {
 }
 
 func (s *setting) checkKind(raw any) (any, error) {
+	v, err := s.checkShape(raw)
+	if obj, ok := v.(*object); ok && !s.nullIsValue {
+		// JSON null is "not set" at every level, as at the top
+		// (loader.add): {"stream_overrides": {"s": {"load_method": null}}}
+		// overrides nothing, {"custom_indexes": {"s": null}} adds none.
+		v = withoutNulls(obj)
+	}
+	return v, err
+}
+
+func (s *setting) checkShape(raw any) (any, error) {
 	switch s.kind {
 	case kindString, kindSecret:
 		str, ok := text(raw)

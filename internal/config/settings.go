@@ -49,8 +49,12 @@ type setting struct {
 	nonEmpty bool       // kindString: "" is rejected
 	required bool       // needed to connect (checked by CheckConnection, not Load)
 	keysOnly bool       // kindObject whose values may be secrets (hash salts): logs show the keys only
-	desc     string
-	aliases  []alias
+	// nullIsValue: a null inside the object is a value (stream maps: a
+	// property mapped to null is removed; config values read by
+	// expressions), not "not set" as it is in every other setting.
+	nullIsValue bool
+	desc        string
+	aliases     []alias
 	// field returns a pointer to the Config field the value is stored in.
 	field func(*Config) any
 	// conv, when set, turns the checked value into the field's type and
@@ -153,7 +157,7 @@ func connectionSettings() []setting {
 			members: sshTunnelMembers(),
 			field:   func(c *Config) any { return &c.SSHTunnel }, conv: convSSHTunnel},
 		{name: "connect_timeout_seconds", kind: kindInteger, def: 30, min: 1, max: 3600,
-			desc: "Seconds to wait for a connection.", aliases: names("connection_timeout"),
+			desc: "Seconds to wait for a connection (TCP, TLS, TNS and login). A dsn's own CONNECT_TIMEOUT (descriptor, tnsnames.ora entry or Easy Connect connect_timeout) takes its place for that dsn.", aliases: names("connection_timeout"),
 			field: func(c *Config) any { return &c.ConnectTimeoutSeconds }},
 	}
 }
@@ -349,9 +353,9 @@ func typeSettings() []setting {
 
 func operationSettings() []setting {
 	return []setting{
-		{name: "stream_maps", kind: kindObject, def: map[string]any{}, desc: "Singer SDK stream maps.",
+		{name: "stream_maps", kind: kindObject, def: map[string]any{}, nullIsValue: true, desc: "Singer SDK stream maps.",
 			field: func(c *Config) any { return &c.StreamMaps }},
-		{name: "stream_map_config", kind: kindObject, def: map[string]any{}, keysOnly: true,
+		{name: "stream_map_config", kind: kindObject, def: map[string]any{}, keysOnly: true, nullIsValue: true,
 			desc: "Values that stream-map expressions read as config.", field: func(c *Config) any { return &c.StreamMapConfig }},
 		{name: "log_level", kind: kindEnum, def: "info", enum: []string{"debug", "info", "warn", "error"},
 			values: vm("warning", "warn"), desc: "Least severe log level written to stderr.",

@@ -150,6 +150,7 @@ func convOverride(t []setting, pattern string, v any) (StreamOverride, error) {
 	if !ok {
 		return o, fmt.Errorf("expected an object of settings")
 	}
+	obj = withoutNulls(obj).(*object) // a JSON string's nulls too
 	for _, m := range obj.members {
 		s, a := lookup(t, m.key)
 		if s == nil || !isOverridable(s.name) {

@@ -241,3 +241,26 @@ func asObject(v any) (*object, bool) {
 	obj, ok := v.(*object)
 	return obj, ok
 }
+
+// withoutNulls returns v without its null members, in nested objects and
+// in the objects of arrays too. Null elements of arrays stay (and fail
+// as the wrong type: a list of names with a hole is not "not set").
+func withoutNulls(v any) any {
+	switch v := v.(type) {
+	case *object:
+		out := &object{members: make([]member, 0, len(v.members))}
+		for _, m := range v.members {
+			if m.val != nil {
+				out.members = append(out.members, member{m.key, withoutNulls(m.val)})
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = withoutNulls(e)
+		}
+		return out
+	}
+	return v
+}

@@ -21,6 +21,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"syscall"
 
 	go_ora "github.com/sijms/go-ora/v2"
 	"github.com/sijms/go-ora/v2/configurations"
@@ -55,7 +56,7 @@ func connectorWrapped(cfg *config.Config, log *slog.Logger, wrap func(net.Conn) 
 	}
 	tun, err := tunnelFor(cfg.SSHTunnel)
 	if err != nil {
-		return nil, fmt.Errorf("connect: %w", err)
+		return nil, err
 	}
 	red := newRedactor(t.secrets(cfg))
 	if err := t.walletCredentials(red); err != nil {
@@ -68,11 +69,12 @@ func connectorWrapped(cfg *config.Config, log *slog.Logger, wrap func(net.Conn) 
 		return err
 	})
 	if err != nil {
-		return nil, &SettingsError{Err: red.wrap("connect: settings for "+t.where, err)}
+		return nil, &SettingsError{Err: red.wrap("settings for "+t.where, err)}
 	}
+	timeout, from := t.connectTimeout()
 	return &connector{
 		inner: go_ora.NewConnector(dsn), perAttempt: goOraConnector(dsn, tlsSet), tlsSet: tlsSet, red: red, where: t.where,
-		timing: timing{timeout: t.connectTimeout(), slow: slowConnect, log: log, tunnel: tun, wrap: wrap},
+		timing: timing{timeout: timeout, setting: from, dial: t.netTimeouts.dial(), slow: slowConnect, log: log, tunnel: tun, wrap: wrap},
 	}, nil
 }
 
@@ -94,15 +96,15 @@ func (t *target) walletCredentials(red redactor) error {
 	})
 	switch {
 	case err != nil && strings.Contains(err.Error(), "specify server/service"):
-		return fmt.Errorf("connect: %s: no password is set, and go-ora v2.9.0 reads the wallet's stored credentials "+
+		return fmt.Errorf("%s: no password is set, and go-ora v2.9.0 reads the wallet's stored credentials "+
 			"only for a service name, not a SID (sid, database, SID=): set password, or connect by service_name", t.where)
 	case err != nil && strings.Contains(err.Error(), "cannot find credentials"):
-		return fmt.Errorf("connect: %s: no password is set and the wallet %s holds no credential for user %s at this "+
+		return fmt.Errorf("%s: no password is set and the wallet %s holds no credential for user %s at this "+
 			"address: go-ora matches a stored credential only by a connect string holding the same HOST, PORT and "+
 			"SERVICE_NAME; one made with mkstore -createCredential <alias> is keyed by the alias and is not found. "+
 			"Set password, or store the credential under the full connect descriptor", t.where, t.wallet, t.user)
 	case err != nil:
-		return red.wrap("connect: read the credentials of wallet "+t.wallet, err)
+		return red.wrap("read the credentials of wallet "+t.wallet, err)
 	}
 	t.password = pc.DatabaseInfo.Password
 	return nil
@@ -137,7 +139,9 @@ func goOraConnector(dsn string, tlsSet *tlsSetup) func(*attempt) driver.Connecto
 
 func (c *connector) Connect(ctx context.Context) (driver.Conn, error) {
 	var conn driver.Conn
+	var addr string // the address dialled last
 	err := c.timing.bound(ctx, c.where, func(ctx context.Context, a *attempt) error {
+		defer func() { addr = a.address() }()
 		inner := c.inner
 		if c.perAttempt != nil {
 			inner = c.perAttempt(a)
@@ -152,20 +156,75 @@ func (c *connector) Connect(ctx context.Context) (driver.Conn, error) {
 		if conn != nil { // connected just after the timeout closed its socket
 			conn.Close()
 		}
-		e := c.red.wrap("connect to Oracle at "+c.where, err)
-		if h := listenerHint(Code(err)); h != "" {
-			e.(*Error).msg += "; " + h
-		}
-		return nil, e
+		return nil, c.failure(addr, err)
 	}
 	return &guardedConn{inner: conn, red: c.red}, nil
 }
 
+// failure is the error of a failed connection attempt, read once under
+// the caller's "connect" label: what was tried (the dsn's TNS alias or
+// descriptor, or host:port/service, and the address dialled when the
+// name does not show it), the driver's or the server's error, and a hint
+// at the setting to look at.
+func (c *connector) failure(addr string, err error) error {
+	what := "Oracle at " + c.where
+	if addr != "" && !strings.Contains(c.where, addr) {
+		what += " (address " + addr + ")"
+	}
+	e := c.red.wrap(what, err).(*Error)
+	if !strings.HasSuffix(e.msg, "malformed connection URL") {
+		text, hint := explain(err)
+		e.msg = what + ": " + c.red.clean(text)
+		if hint != "" {
+			e.msg += "; " + hint
+		}
+	}
+	return e
+}
 func (c *connector) Driver() driver.Driver { return c.inner.Driver() }
 
-// listenerHint explains the listener's refusals that come from a setting
-// in the wrong place.
-func listenerHint(code int) string {
+// explain returns err's text with Go's dial errors ("dial tcp
+// 10.0.0.1:1521: connect: connection refused") said plainly, and a hint
+// at what to check ("" when there is none to give).
+func explain(err error) (text, hint string) {
+	text = err.Error()
+	var oe *net.OpError
+	if errors.As(err, &oe) && oe.Op == "dial" {
+		plain, h := dialFailure(oe)
+		return strings.Replace(text, oe.Error(), plain, 1), h
+	}
+	return text, oracleHint(Code(err))
+}
+
+// dialFailure says why a TCP connection could not be made.
+func dialFailure(oe *net.OpError) (text, hint string) {
+	addr := "the listener"
+	if oe.Addr != nil {
+		addr = oe.Addr.String()
+	}
+	var dns *net.DNSError
+	switch {
+	case errors.As(oe.Err, &dns):
+		return fmt.Sprintf("host %q not found (%s)", dns.Name, dns.Err),
+			"check host (or the HOST of the dsn's descriptor or tnsnames.ora entry)"
+	case errors.Is(oe.Err, syscall.ECONNREFUSED):
+		return fmt.Sprintf("TCP connection to %s: connection refused", addr),
+			"nothing listens there: check host and port (or the descriptor's HOST and PORT) and that the listener runs (lsnrctl status)"
+	case oe.Timeout():
+		return fmt.Sprintf("TCP connection to %s: timed out", addr),
+			"check host and port, and that no firewall drops the connection (an ssh_tunnel may be needed)"
+	}
+	cause := oe.Err
+	var se *os.SyscallError
+	if errors.As(cause, &se) {
+		cause = se.Err
+	}
+	return fmt.Sprintf("TCP connection to %s failed: %v", addr, cause),
+		"check host and port, and the network route to them"
+}
+
+// oracleHint explains the server's refusals that come from a setting.
+func oracleHint(code int) string {
 	switch code {
 	case 12505:
 		return "the listener knows no such SID: sid (and its alias database) names a SID; " +
@@ -173,6 +232,12 @@ func listenerHint(code int) string {
 	case 12514:
 		return "the listener knows no such service: check service_name (or the descriptor's SERVICE_NAME) " +
 			"against lsnrctl services; a SID belongs in sid"
+	case 1017:
+		return "check user and password (passwords are case-sensitive)"
+	case 28000:
+		return "the account is locked: a DBA runs ALTER USER <user> ACCOUNT UNLOCK"
+	case 28001:
+		return "the password has expired: a DBA (or the user in SQL*Plus) sets a new one"
 	}
 	return ""
 }

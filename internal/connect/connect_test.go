@@ -99,7 +99,7 @@ func TestOpenRefusedHidesPassword(t *testing.T) {
 		if strings.Contains(msg, "pa ss") || strings.Contains(msg, url.QueryEscape(secretPW)) {
 			t.Errorf("%s: error reveals the password: %s", form, msg)
 		}
-		if !strings.Contains(msg, "connect to Oracle at "+addr.String()+"/FREEPDB1") {
+		if !strings.HasPrefix(msg, "Oracle at "+addr.String()+"/FREEPDB1: TCP connection to "+addr.String()+": connection refused; nothing listens there") {
 			t.Errorf("%s: error does not name the address: %s", form, msg)
 		}
 	}

@@ -42,6 +42,11 @@ type attempt struct {
 	done    bool    // the attempt ended; no more sockets are kept
 	tunnel  *tunnel // nil: dial directly
 	wrap    func(net.Conn) net.Conn
+	// dial bounds each address's TCP connect (the dsn's
+	// TRANSPORT_CONNECT_TIMEOUT or CONNECT_TIMEOUT; 0: the attempt's
+	// bound only). go-ora tries the next address of a descriptor when a
+	// dial fails, so a dead first address leaves time for the others.
+	dial time.Duration
 }
 
 // DialContext implements go-ora's configurations.DialerContext.
@@ -49,6 +54,11 @@ func (a *attempt) DialContext(ctx context.Context, network, address string) (net
 	a.mu.Lock()
 	a.addr = address
 	a.mu.Unlock()
+	if a.dial > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, a.dial)
+		defer cancel()
+	}
 	var conn net.Conn
 	var err error
 	if a.tunnel != nil {
@@ -110,6 +120,8 @@ func (a *attempt) address() string {
 // timing bounds a connection attempt and reports a slow one.
 type timing struct {
 	timeout time.Duration // the whole attempt: TCP, TLS, TNS and login
+	setting string        // what gave timeout, for the error: connect_timeout_seconds, the descriptor's CONNECT_TIMEOUT
+	dial    time.Duration // each address's TCP connect; 0: timeout only
 	slow    time.Duration // warn once when an attempt takes longer
 	log     *slog.Logger
 	tunnel  *tunnel // ssh_tunnel, when enabled
@@ -124,7 +136,10 @@ func (tm timing) bound(ctx context.Context, what string, connect func(context.Co
 	if tm.timeout <= 0 {
 		tm.timeout = defaultConnectTimeout
 	}
-	a := &attempt{tunnel: tm.tunnel, wrap: tm.wrap}
+	if tm.setting == "" {
+		tm.setting = "connect_timeout_seconds"
+	}
+	a := &attempt{tunnel: tm.tunnel, wrap: tm.wrap, dial: tm.dial}
 	cctx, cancel := context.WithTimeout(ctx, tm.timeout)
 	defer cancel()
 	watchdog := time.AfterFunc(tm.timeout, a.expire)
@@ -154,7 +169,7 @@ func (tm timing) bound(ctx context.Context, what string, connect func(context.Co
 		}
 		return err // the caller's context ended first: its error stands
 	case expired || errors.Is(cctx.Err(), context.DeadlineExceeded):
-		return &timeoutError{what: what, addr: a.address(), after: tm.timeout, cause: err}
+		return &timeoutError{what: what, addr: a.address(), after: tm.timeout, setting: tm.setting, cause: err}
 	}
 	return err
 }
@@ -164,12 +179,13 @@ func (tm timing) bound(ctx context.Context, what string, connect func(context.Co
 type timeoutError struct {
 	what, addr string
 	after      time.Duration
-	cause      error // what go-ora returned when its socket was closed; nil if it succeeded just too late
+	setting    string // what gave the bound
+	cause      error  // what go-ora returned when its socket was closed; nil if it succeeded just too late
 }
 
 func (e *timeoutError) Error() string {
 	return fmt.Sprintf("timed out after %s connecting to %s (TCP connect, SSH tunnel, TLS, TNS and login handshake; "+
-		"connect_timeout_seconds)", e.after, orUnknown(e.addr))
+		"%s)", e.after, orUnknown(e.addr), e.setting)
 }
 
 // Timeout and Temporary make it a net.Error, as a dial timeout is: the

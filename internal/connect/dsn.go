@@ -56,6 +56,10 @@ type target struct {
 	descCertDN             string // the descriptor's (or Easy Connect's) SSL_SERVER_CERT_DN
 	where                  string // what the error messages call the database
 	warnings               []string
+	// netTimeouts are the dsn's own CONNECT_TIMEOUT and
+	// TRANSPORT_CONNECT_TIMEOUT (descriptor or Easy Connect), which
+	// go-ora v2.9.0 does not read (timeouts.go).
+	netTimeouts netTimeouts
 }
 
 // env reads an environment variable; tests replace it.
@@ -93,13 +97,13 @@ func (t *target) fromSettings(cfg *config.Config) error {
 	}
 	switch {
 	case cfg.ServiceName != "" && cfg.SID != "":
-		return errors.New("connect: set service_name or sid, not both")
+		return errors.New("set service_name or sid, not both")
 	case cfg.ServiceName != "":
 		t.service = cfg.ServiceName
 	case cfg.SID != "":
 		t.sid = cfg.SID
 	default:
-		return errors.New("connect: set service_name or sid (or dsn)")
+		return errors.New("set service_name or sid (or dsn)")
 	}
 	t.where = t.address()
 	return nil
@@ -153,7 +157,7 @@ func (t *target) fromURL(s string) error {
 	u, err := url.Parse(s)
 	if err != nil {
 		// url's error would quote the password.
-		return errors.New("connect: dsn is not a valid oracle:// URL: " + config.URLProblem(err))
+		return errors.New("dsn is not a valid oracle:// URL: " + config.URLProblem(err))
 	}
 	if u.User != nil {
 		if t.user == "" {
@@ -167,7 +171,7 @@ func (t *target) fromURL(s string) error {
 	if p := u.Port(); p != "" {
 		n, err := strconv.Atoi(p)
 		if err != nil || n < 1 || n > 65535 {
-			return errors.New("connect: the port in dsn must be an integer from 1 to 65535")
+			return errors.New("the port in dsn must be an integer from 1 to 65535")
 		}
 		t.port = n
 	}
@@ -191,10 +195,10 @@ func (t *target) fromURL(s string) error {
 		t.opts.Del(optSID)
 	}
 	if t.host == "" {
-		return errors.New("connect: the oracle:// URL in dsn has no host")
+		return errors.New("the oracle:// URL in dsn has no host")
 	}
 	if t.service == "" && t.sid == "" {
-		return errors.New("connect: the oracle:// URL in dsn names no service (path) or SID (?SID=)")
+		return errors.New("the oracle:// URL in dsn names no service (path) or SID (?SID=)")
 	}
 	t.where = t.address()
 	return nil
@@ -216,20 +220,22 @@ func (t *target) fromDescriptor(d string) error {
 	s := scanner{text: strings.TrimSpace(d), line: 1}
 	compact, err := s.descriptor()
 	if err != nil {
-		return fmt.Errorf("connect: connect descriptor: %w", err)
+		return fmt.Errorf("the connect descriptor: %w", err)
 	}
 	s.skipSpaceAndComments()
 	if !s.eof() {
-		return errors.New("connect: connect descriptor: text after the closing parenthesis")
+		return errors.New("the connect descriptor: text after the closing parenthesis")
 	}
 	upper := strings.ToUpper(compact)
 	if !strings.Contains(upper, "(HOST=") {
-		return errors.New("connect: connect descriptor has no (HOST=…)")
+		return errors.New("the connect descriptor has no (HOST=…)")
 	}
 	if !strings.Contains(upper, "(SERVICE_NAME=") && !strings.Contains(upper, "(SID=") {
-		return errors.New("connect: connect descriptor has no (SERVICE_NAME=…) or (SID=…)")
+		return errors.New("the connect descriptor has no (SERVICE_NAME=…) or (SID=…)")
 	}
 	t.descriptor = compact
+	t.netTimeouts.addresses = strings.Count(upper, "(ADDRESS=")
+	t.readNetTimeouts("the descriptor's ", func(name string) (string, bool) { return descriptorValue(compact, name) })
 	if v, ok := descriptorValue(compact, "SSL_SERVER_DN_MATCH"); ok {
 		b := yes(v)
 		t.descDNMatch = &b
@@ -300,16 +306,16 @@ func tnsDir(cfg *config.Config, getenv env) string {
 func (t *target) fromAlias(alias string, cfg *config.Config, getenv env) error {
 	dir := tnsDir(cfg, getenv)
 	if dir == "" {
-		return fmt.Errorf("connect: dsn %q looks like a TNS alias, but neither tns_admin, $TNS_ADMIN nor wallet_location says where tnsnames.ora is", alias)
+		return fmt.Errorf("dsn %q looks like a TNS alias, but neither tns_admin, $TNS_ADMIN nor wallet_location says where tnsnames.ora is", alias)
 	}
 	names, err := readTNSNames(dir)
 	if err != nil {
-		return fmt.Errorf("connect: resolve TNS alias %q: %w", alias, err)
+		return fmt.Errorf("resolve TNS alias %q: %w", alias, err)
 	}
 	t.warnings = append(t.warnings, names.warnings...)
 	value, ok := names.lookup(alias)
 	if !ok {
-		return fmt.Errorf("connect: TNS alias %q is not in %s (aliases there: %s)", alias, names.path, names.known())
+		return fmt.Errorf("TNS alias %q is not in %s (aliases there: %s)", alias, names.path, names.known())
 	}
 	t.where = fmt.Sprintf("TNS alias %s", alias)
 	if strings.HasPrefix(value, "(") {
@@ -350,7 +356,7 @@ func (t *target) fromEasyConnect(s string) error {
 		case "tcps":
 			t.opts.Set(optSSL, "true")
 		default:
-			return errors.New("connect: dsn: Easy Connect protocol must be tcp:// or tcps://")
+			return errors.New("dsn: Easy Connect protocol must be tcp:// or tcps://")
 		}
 		rest = r
 	}
@@ -358,7 +364,7 @@ func (t *target) fromEasyConnect(s string) error {
 	rest, params, _ := strings.Cut(rest, "?")
 	hostPort, path, ok := strings.Cut(rest, "/")
 	if !ok || path == "" {
-		return errors.New("connect: dsn: Easy Connect needs a service name (host[:port]/service); go-ora has no default service")
+		return errors.New("dsn: Easy Connect needs a service name (host[:port]/service); go-ora has no default service")
 	}
 	if err := t.easyHost(hostPort); err != nil {
 		return err
@@ -366,7 +372,7 @@ func (t *target) fromEasyConnect(s string) error {
 	svc, instance, _ := strings.Cut(path, "/")
 	svc, server, _ := strings.Cut(svc, ":")
 	if svc == "" {
-		return errors.New("connect: dsn: Easy Connect has an empty service name")
+		return errors.New("dsn: Easy Connect has an empty service name")
 	}
 	t.service = svc
 	if server != "" && !strings.EqualFold(server, "dedicated") {
@@ -384,20 +390,20 @@ func (t *target) easyHost(hostPort string) error {
 	if strings.HasPrefix(hostPort, "[") { // IPv6
 		end := strings.IndexByte(hostPort, ']')
 		if end < 0 {
-			return errors.New("connect: dsn: Easy Connect IPv6 address lacks ']'")
+			return errors.New("dsn: Easy Connect IPv6 address lacks ']'")
 		}
 		host, port = hostPort[1:end], strings.TrimPrefix(hostPort[end+1:], ":")
 	} else if h, p, ok := strings.Cut(hostPort, ":"); ok {
 		host, port = h, p
 	}
 	if host == "" {
-		return errors.New("connect: dsn: Easy Connect has no host")
+		return errors.New("dsn: Easy Connect has no host")
 	}
 	t.host, t.port = host, defaultPort
 	if port != "" {
 		n, err := strconv.Atoi(port)
 		if err != nil || n < 1 || n > 65535 {
-			return errors.New("connect: dsn: Easy Connect port must be an integer from 1 to 65535")
+			return errors.New("dsn: Easy Connect port must be an integer from 1 to 65535")
 		}
 		t.port = n
 	}
@@ -413,9 +419,21 @@ func (t *target) easyParams(params string) error {
 	}
 	q, err := url.ParseQuery(params)
 	if err != nil {
-		return errors.New("connect: dsn: Easy Connect parameters (after '?') are malformed")
+		return errors.New("dsn: Easy Connect parameters (after '?') are malformed")
 	}
+	t.netTimeouts.addresses = 1
+	t.readNetTimeouts("the Easy Connect parameter ", func(name string) (string, bool) {
+		for k, vs := range q {
+			if strings.EqualFold(k, name) && len(vs) > 0 {
+				return vs[0], true
+			}
+		}
+		return "", false
+	})
 	for k, vs := range q {
+		if isNetTimeout(k) {
+			continue
+		}
 		if len(vs) > 0 {
 			switch strings.ToLower(k) {
 			case "wallet_location":
@@ -443,7 +461,7 @@ func (t *target) splitProxy(proxyUser string) error {
 		client := t.user[i+1 : len(t.user)-1]
 		t.user = t.user[:i]
 		if proxyUser != "" && !strings.EqualFold(proxyUser, client) {
-			return errors.New("connect: user names a proxy client in [brackets] and proxy_user names another; give one")
+			return errors.New("user names a proxy client in [brackets] and proxy_user names another; give one")
 		}
 		proxyUser = client
 	}
@@ -491,14 +509,19 @@ func (t *target) applySettings(cfg *config.Config) {
 	}
 }
 
-// connectTimeout is the bound of one connection attempt: the dsn URL's
-// CONNECT TIMEOUT, else connect_timeout_seconds (applySettings put either
-// in opts), else defaultConnectTimeout.
-func (t *target) connectTimeout() time.Duration {
-	if n, err := strconv.Atoi(t.opts.Get(optConnTimeout)); err == nil && n > 0 {
-		return time.Duration(n) * time.Second
+// connectTimeout is the bound of one connection attempt and the setting
+// that gave it: the dsn's CONNECT_TIMEOUT (descriptor or Easy Connect)
+// times its addresses, else the dsn URL's CONNECT TIMEOUT, else
+// connect_timeout_seconds (applySettings put either of those in opts),
+// else defaultConnectTimeout.
+func (t *target) connectTimeout() (time.Duration, string) {
+	if d := t.netTimeouts.attempt(); d > 0 {
+		return d, t.netTimeouts.connectFrom
 	}
-	return defaultConnectTimeout
+	if n, err := strconv.Atoi(t.opts.Get(optConnTimeout)); err == nil && n > 0 {
+		return time.Duration(n) * time.Second, "connect_timeout_seconds"
+	}
+	return defaultConnectTimeout, "connect_timeout_seconds"
 }
 
 // urlWithWallet is url with the wallet options, for go-ora to look up

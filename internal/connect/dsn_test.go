@@ -72,7 +72,7 @@ func TestResolveURL(t *testing.T) {
 		{"Easy Connect shared server warns", func(c *config.Config) { c.DSN = "h/svc:shared" },
 			want{host: "h", port: 1521, service: "svc", user: "loader", password: "s3cret!", sslVerify: true, timeout: 30 * time.Second, warning: `server type "shared"`}},
 		{"Easy Connect parameters warn", func(c *config.Config) { c.DSN = "h:1522/svc?retry_count=20" },
-			want{host: "h", port: 1522, service: "svc", user: "loader", password: "s3cret!", sslVerify: true, timeout: 30 * time.Second, warning: `"retry_count"`}},
+			want{host: "h", port: 1522, service: "svc", user: "loader", password: "s3cret!", sslVerify: true, timeout: 30 * time.Second, warning: `RETRY_COUNT=20 is not honoured`}},
 		{"SQL*Plus quoted password", func(c *config.Config) { c.User, c.Password, c.DSN = "", "", `scott/"p@ss/w?rd"@h/svc` },
 			want{host: "h", port: 1521, service: "svc", user: "scott", password: "p@ss/w?rd", sslVerify: true, timeout: 30 * time.Second}},
 		{"SQL*Plus user/password@easy connect", func(c *config.Config) { c.User, c.Password, c.DSN = "", "", "scott/p@ss@h:1521/svc" },

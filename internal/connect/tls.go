@@ -96,7 +96,7 @@ func (t *target) tlsConfig() (*tlsSetup, []string, error) {
 			return nil, nil, err
 		}
 		if roots, cfg.Certificates, err = walletTLS(certs, keys); err != nil {
-			return nil, nil, fmt.Errorf("connect: wallet %s: %w", t.wallet, err)
+			return nil, nil, fmt.Errorf("wallet %s: %w", t.wallet, err)
 		}
 	}
 	var warnings []string
@@ -290,10 +290,10 @@ func readWallet(dir, password string) (certs, keys [][]byte, err error) {
 		return err
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("connect: read wallet %s: %s", dir, newRedactor([]string{password}).clean(err.Error()))
+		return nil, nil, fmt.Errorf("read wallet %s: %s", dir, newRedactor([]string{password}).clean(err.Error()))
 	}
 	if w.Wallet == nil {
-		return nil, nil, fmt.Errorf("connect: read wallet %s: no wallet found", dir)
+		return nil, nil, fmt.Errorf("read wallet %s: no wallet found", dir)
 	}
 	return w.Wallet.Certificates, w.Wallet.PrivateKeys, nil
 }

@@ -32,9 +32,10 @@ const (
 	Repo      = "https://github.com/target-oracle/target-oracle"
 )
 
-// DefaultVersion is the release the shipped definition's pip_url pins. Bump it
-// with each release and regenerate: go test ./internal/meltano -update.
-const DefaultVersion = "0.1.0"
+// DefaultVersion is the release the shipped definition's pip_url pins: the
+// version of the source tree (internal/about/VERSION). Bump that file with
+// each release and regenerate: go test ./internal/meltano -update.
+var DefaultVersion = about.Release()
 
 // Capabilities returns the capabilities --about advertises (internal/cli),
 // in the same order; TestCapabilitiesMatchAbout keeps the two lists equal.

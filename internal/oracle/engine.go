@@ -167,7 +167,7 @@ func (e *Engine) Session(ctx context.Context, name string) (engine.Session, erro
 		return nil, errors.New("oracle: the engine is read-only (--plan)")
 	}
 	s := e.newSession(name)
-	err := e.retry(ctx, "connect", func() error {
+	err := e.retry(ctx, "open a session", func() error {
 		_, err := s.connect(ctx)
 		return err
 	})

@@ -333,3 +333,19 @@ func TestNoRetryAfterCancel(t *testing.T) {
 		t.Errorf("%d dials, want 1", got)
 	}
 }
+
+// TestSessionGiveUpSaysConnectOnce: a session whose every dial fails
+// transiently gives up naming the step once ("open a session: gave up
+// …: connect: …"), not "connect: gave up …: connect: …".
+func TestSessionGiveUpSaysConnectOnce(t *testing.T) {
+	r := newRig(t, oracle.Options{Retry: oracle.Retry{Attempts: 3}}, oraclesql.Options{})
+	r.db.Inject(fake.Fault{Op: fake.OpDial, Code: 12520, Times: 100})
+	_, err := r.eng.Session(context.Background(), "s")
+	if err == nil {
+		t.Fatal("a session opened although every dial fails")
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "open a session: gave up after 3 attempts: connect: ") || strings.Count(msg, "connect:") != 1 {
+		t.Errorf("err = %q, want \"open a session: gave up after 3 attempts: connect: …\" with connect once", msg)
+	}
+}
