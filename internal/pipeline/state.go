@@ -22,6 +22,7 @@ const noLine int64 = math.MaxInt64
 type stateTracker struct {
 	out     io.Writer
 	pending []pendingState // in input order
+	bytes   int            // total length of the pending values
 	last    []byte         // text of the last state written
 	written int            // number of lines written
 	// beforeWrite runs before a state line is written; it makes rejected
@@ -43,6 +44,7 @@ func (t *stateTracker) add(line int64, value []byte) {
 	// weight; advance drops them. Keep a private copy: value aliases the
 	// reader's buffer.
 	t.pending = append(t.pending, pendingState{line: line, value: append([]byte(nil), value...)})
+	t.bytes += len(value)
 }
 
 // advance writes the newest pending state read before frontier, if its text
@@ -59,6 +61,9 @@ func (t *stateTracker) advance(frontier int64) error {
 		return nil
 	}
 	st := t.pending[i]
+	for _, d := range t.pending[:i+1] {
+		t.bytes -= len(d.value)
+	}
 	t.pending = append(t.pending[:0], t.pending[i+1:]...)
 	if bytes.Equal(st.value, t.last) {
 		return nil
@@ -79,6 +84,26 @@ func (t *stateTracker) advance(frontier int64) error {
 		t.afterWrite()
 	}
 	return nil
+}
+
+// maxPendingStateBytes bounds the STATE text held while the records before
+// it are uncommitted. max_buffered_bytes counts record bytes only, so
+// without it a tap that sends a large STATE after every record would keep
+// every one of them until the batch of those records commits (10,000 rows
+// of 1 MB states: 10 GB). Past it every buffered stream flushes, so the
+// frontier moves and advance forgets the states behind it.
+const maxPendingStateBytes = 16 << 20
+
+// flushForStates flushes every stream when the pending states pass
+// maxPendingStateBytes (SPEC §10: memory is bounded by the settings, not
+// by the input).
+func (p *pipeline) flushForStates() {
+	if p.tracker.bytes <= maxPendingStateBytes {
+		return
+	}
+	for _, s := range p.order {
+		p.flush(s)
+	}
 }
 
 // noteNullState warns, once per run, of a STATE whose value is null. It is

@@ -39,6 +39,11 @@ func FuzzReader(f *testing.F) {
 		`[` + strings.Repeat(`{"a":[`, 600),
 		`{"type":"RECORD","stream":"s","record":{"a":-01.5e}}`,
 		"\n\n  \r\n",
+		// Hostile review: duplicate envelope keys, a NUL, a lone CR.
+		`{"type":"RECORD","type":"STATE","stream":"s","stream":"t","record":{"id":1,"id":2},"value":2}`,
+		"{\"type\":\"RECORD\",\"stream\":\"s\",\"record\":{\"a\":\"\x00\",\"\\u0000\":1}}",
+		`{"type":"STATE","value":1}` + "\r" + `{"type":"STATE","value":2}`,
+		`{"type":"ACTIVATE_VERSION","stream":"s","version":1e999999999}`,
 	} {
 		f.Add([]byte(s))
 	}
