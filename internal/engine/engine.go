@@ -51,6 +51,15 @@ type RowChecker interface {
 	HasRows(ctx context.Context, t *table.Table) (bool, error)
 }
 
+// IndexReader is an optional interface of an Engine whose Describe does
+// not read a table's indexes (table.Table.IndexesUnread): it lists them,
+// the primary key's index left out. The loader asks only for a table that
+// has custom indexes, to add those it lacks (table.AddIndex), so that a
+// load without custom_indexes costs no extra round trip.
+type IndexReader interface {
+	Indexes(ctx context.Context, t *table.Table) ([]table.Index, error)
+}
+
 // SchemaChecker is an optional interface of an Engine: whether a schema
 // (user) exists. A stream routed to a missing schema then fails at its
 // SCHEMA naming the schema, not at its first CREATE TABLE; an engine

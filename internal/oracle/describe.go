@@ -38,7 +38,9 @@ func tableFromCatalog(schema, name string, rows [][]sql.NullString) (*table.Tabl
 	if len(rows) == 0 {
 		return nil, nil
 	}
-	t := &table.Table{Schema: schema, Name: name}
+	// Indexes are read only for a table with custom indexes
+	// (Engine.Indexes).
+	t := &table.Table{Schema: schema, Name: name, IndexesUnread: true}
 	type pk struct {
 		pos  int
 		name string

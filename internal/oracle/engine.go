@@ -253,6 +253,35 @@ func (e *Engine) SchemaExists(ctx context.Context, schema string) (bool, error) 
 	return exists, nil
 }
 
+var _ engine.IndexReader = (*Engine)(nil)
+
+// Indexes implements engine.IndexReader: t's indexes from ALL_INDEXES,
+// without the primary key's (a unique index on exactly the key) and
+// without those on expressions or hidden columns, which no custom index
+// is.
+func (e *Engine) Indexes(ctx context.Context, t *table.Table) ([]table.Index, error) {
+	e.catMu.Lock()
+	defer e.catMu.Unlock()
+	st := oraclesql.DescribeIndexes(t.Schema, t.Name)
+	args, err := e.cat.b.scalarArgs(&st)
+	if err != nil {
+		return nil, err
+	}
+	var have []catalogIndex
+	err = e.retry(ctx, "read the indexes of "+t.QualifiedName(), func() error {
+		rows, err := e.cat.query(ctx, &st, args)
+		if err != nil {
+			return err
+		}
+		have, err = indexesFromCatalog(rows)
+		return err
+	})
+	if err != nil {
+		return nil, &Error{Table: t.QualifiedName(), Code: oraCode(err), Err: fmt.Errorf("read the indexes: %w", err)}
+	}
+	return tableIndexes(t, have), nil
+}
+
 // HasRows implements engine.RowChecker.
 func (e *Engine) HasRows(ctx context.Context, t *table.Table) (bool, error) {
 	e.catMu.Lock()

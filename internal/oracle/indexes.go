@@ -89,3 +89,21 @@ func indexesFromCatalog(rows [][]sql.NullString) ([]catalogIndex, error) {
 	}
 	return out, nil
 }
+
+// tableIndexes are the indexes of have that a custom index could be: on
+// visible columns of t, and not the primary key's. Names are the
+// catalog's without the owner.
+func tableIndexes(t *table.Table, have []catalogIndex) []table.Index {
+	var out []table.Index
+	for _, h := range have {
+		if h.unique && slices.Equal(h.columns, t.PrimaryKey) {
+			continue
+		}
+		if slices.ContainsFunc(h.columns, func(c string) bool { col := t.Column(c); return col == nil || col.Hidden }) {
+			continue
+		}
+		_, name, _ := strings.Cut(h.name, ".")
+		out = append(out, table.Index{Name: name, Columns: slices.Clone(h.columns), Unique: h.unique})
+	}
+	return out
+}

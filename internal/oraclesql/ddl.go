@@ -48,6 +48,8 @@ func (r *Renderer) Change(ch engine.Change) ([]Statement, error) {
 		return r.createTable(t), nil
 	case table.ReplaceKey:
 		return r.replaceKey(t, ch.Change.OldKey), nil
+	case table.AddIndex:
+		return r.addIndex(t, ch.Change.Index)
 	}
 	c := t.Column(ch.Change.Column)
 	if c == nil {
@@ -285,6 +287,21 @@ func (r *Renderer) index(t *table.Table, ix table.Index) Statement {
 	}
 	want := ix
 	return Statement{SQL: b.String(), Kind: KindDDL, IgnoreCodes: []int{oraNameInUse, oraColumnsIndexed}, Index: &want}
+}
+
+// addIndex is the CREATE INDEX of a custom index an existing table lacks:
+// the statement CREATE TABLE would have made, so ORA-00955 and ORA-01408
+// get the same catalog check (Statement.Index).
+func (r *Renderer) addIndex(t *table.Table, ix table.Index) ([]Statement, error) {
+	if err := checkNames(t, append([]string{ix.Name}, ix.Columns...)...); err != nil {
+		return nil, err
+	}
+	for _, c := range ix.Columns {
+		if t.Column(c) == nil {
+			return nil, &UnsupportedError{Table: t.QualifiedName(), What: fmt.Sprintf("index %q on column %q, which the table does not have", ix.Name, c)}
+		}
+	}
+	return []Statement{r.index(t, ix)}, nil
 }
 
 func quoteList(names []string) string {

@@ -193,7 +193,15 @@ func baseGoldenCases() []goldenCase {
 	keyed.Streams, keyed.ReplacedKey = []string{"customers"}, []string{}
 	addKey := engine.Change{Table: keyed, Change: table.Change{Kind: table.ReplaceKey}}
 
+	// CUSTOMERS, existing, gets a custom index added later (table.AddIndex).
+	byNote := table.Index{Name: "CUSTOMERS_NOTE_IDX", Columns: []string{"NOTE"}, Unique: true}
+	indexed := small()
+	indexed.Indexes = []table.Index{byNote}
+	addIndex := engine.Change{Table: indexed, Change: table.Change{Kind: table.AddIndex, Index: byNote}}
+
 	cases := []goldenCase{
+		{name: "add_index", render: chg(plain, addIndex)},
+		{name: "add_index_tablespace", render: chg(stored, addIndex)},
 		{name: "replace_key", render: chg(plain, replaceKey)},
 		{name: "replace_key_none", render: chg(plain, dropKey)},
 		{name: "replace_key_added", render: chg(plain, addKey)},

@@ -322,6 +322,9 @@ func (p *pipeline) reconcile(ctx context.Context, sess engine.Session, j *job, s
 	if err != nil {
 		return nil, fmt.Errorf("describe %s: %w", want.QualifiedName(), err)
 	}
+	if cur, err = p.tables.indexes(ctx, cur, want); err != nil {
+		return nil, fmt.Errorf("describe %s: %w", want.QualifiedName(), err)
+	}
 	next, changes, noWiden, err := p.reconcileRejecting(cur, want, stats, j.opts)
 	j.noWiden = noWiden
 	if err != nil {
@@ -646,6 +649,25 @@ func (c *catalog) describe(ctx context.Context, schema, name string) (*table.Tab
 		c.known[key], c.tables[key] = true, t
 	}
 	return c.tables[key], nil
+}
+
+// indexes gives cur the indexes the catalog has when want has custom
+// indexes and cur's were not read (table.AddIndex adds those missing);
+// the answer is cached like Describe's. Without custom indexes there is
+// no extra round trip.
+func (c *catalog) indexes(ctx context.Context, cur, want *table.Table) (*table.Table, error) {
+	ir, ok := c.eng.(engine.IndexReader)
+	if !ok || cur == nil || !cur.IndexesUnread || len(want.Indexes) == 0 {
+		return cur, nil
+	}
+	have, err := ir.Indexes(ctx, cur)
+	if err != nil {
+		return nil, err
+	}
+	t := cur.Clone()
+	t.Indexes, t.IndexesUnread = have, false
+	c.set(t)
+	return t, nil
 }
 
 func (c *catalog) set(t *table.Table) {

@@ -263,6 +263,10 @@ const (
 	// applying it (SPEC §4). New key columns become NOT NULL, old key
 	// columns outside the new key nullable.
 	ReplaceKey
+	// AddIndex creates the custom index Change.Index that an existing
+	// table lacks (an entry added to custom_indexes later, an index
+	// dropped by hand, a run killed before its CREATE INDEX).
+	AddIndex
 )
 
 func (k ChangeKind) String() string {
@@ -277,6 +281,8 @@ func (k ChangeKind) String() string {
 		return "migrate"
 	case ReplaceKey:
 		return "replace primary key"
+	case AddIndex:
+		return "add index"
 	}
 	return "unknown change"
 }
@@ -288,6 +294,8 @@ type Change struct {
 	From, To Type // From is zero for CreateTable and AddColumn
 	// OldKey is the primary key ReplaceKey replaces.
 	OldKey []string
+	// Index is the index AddIndex creates.
+	Index Index
 }
 
 // String describes the change, naming the DDL it stands for.
@@ -301,6 +309,12 @@ func (c Change) String() string {
 		return fmt.Sprintf("MODIFY (%s %s) -- from %s", Quote(c.Column), c.To, c.From)
 	case ReplaceKey:
 		return "replace the PRIMARY KEY constraint"
+	case AddIndex:
+		kind := "INDEX"
+		if c.Index.Unique {
+			kind = "UNIQUE INDEX"
+		}
+		return fmt.Sprintf("CREATE %s %s (%s)", kind, Quote(c.Index.Name), strings.Join(c.Index.Columns, ", "))
 	}
 	return fmt.Sprintf("rewrite %s from %s to %s (add, copy, drop, rename)", Quote(c.Column), c.From, c.To)
 }
@@ -316,6 +330,14 @@ func (e *EvolutionError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "table %s needs changes that schema_evolution %q does not allow:", e.Table, e.Policy)
 	for _, c := range e.Refused {
+		if c.Kind == AddIndex {
+			kind := "INDEX"
+			if c.Index.Unique {
+				kind = "UNIQUE INDEX"
+			}
+			fmt.Fprintf(&b, "\n  CREATE %s %s ON %s (%s)", kind, Quote(c.Index.Name), e.Table, strings.Join(c.Index.Columns, ", "))
+			continue
+		}
 		b.WriteString("\n  ALTER TABLE ")
 		b.WriteString(e.Table)
 		b.WriteString(" ")
@@ -438,6 +460,14 @@ func Reconcile(current, want *Table, stats []Stats, policy string, opts Options)
 		next.EarlierKeys = earlierKeys(current, next.ReplacedKey, next.PrimaryKey)
 		changes = append(changes, Change{Kind: ReplaceKey, OldKey: slices.Clone(current.PrimaryKey)})
 	}
+	added, err := missingIndexes(current, want)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, ix := range added {
+		next.Indexes = append(next.Indexes, ix)
+		changes = append(changes, Change{Kind: AddIndex, Index: ix})
+	}
 	for _, c := range changes {
 		if !allowed(c.Kind, policy) {
 			refused = append(refused, c)
@@ -499,6 +529,53 @@ func fitsColumnLimit(current *Table, changes []Change, limit int) error {
 	return inputError("", "", "%s", b.String())
 }
 
+// missingIndexes are the custom indexes want asks for that the existing
+// table current lacks. Indexes are matched by their column list, in
+// order, and uniqueness, not by name: releases before named them
+// differently. An index of current on the columns serves a non-unique
+// wish whether unique or not, and the primary key serves as a unique
+// index; an existing non-unique index where a unique one is wanted is an
+// error (Oracle refuses a second index on the same column list,
+// ORA-01408), naming the index and what to do. Nothing is compared when
+// the catalog read did not list current's indexes (IndexesUnread).
+func missingIndexes(current, want *Table) ([]Index, error) {
+	if current.IndexesUnread {
+		return nil, nil
+	}
+	var out []Index
+	for _, w := range want.Indexes {
+		served, err := indexServed(current, w)
+		if err != nil {
+			return nil, err
+		}
+		if !served && !slices.ContainsFunc(out, func(o Index) bool { return slices.Equal(o.Columns, w.Columns) }) {
+			out = append(out, w)
+		}
+	}
+	return out, nil
+}
+
+// indexServed reports whether an index of t (or its primary key) serves
+// the wanted index w, or why one on its columns cannot.
+func indexServed(t *Table, w Index) (bool, error) {
+	if len(t.PrimaryKey) > 0 && slices.Equal(t.PrimaryKey, w.Columns) {
+		return true, nil
+	}
+	for _, h := range t.Indexes {
+		if !slices.Equal(h.Columns, w.Columns) {
+			continue
+		}
+		if h.Unique || !w.Unique {
+			return true, nil
+		}
+		return false, &ConfigError{Setting: "custom_indexes", Msg: fmt.Sprintf(
+			"UNIQUE index %s on (%s) of table %s is not made: index %s has these columns but is not unique "+
+				"(drop it, or make the custom_indexes entry not unique)",
+			Quote(w.Name), strings.Join(w.Columns, ", "), t.QualifiedName(), Quote(h.Name))}
+	}
+	return false, nil
+}
+
 // keyChanged reports whether the stream's key differs from the table's
 // primary key. Append-only loads leave the constraint as it is (they add
 // none). A table without a primary key whose columns for the wanted key
@@ -549,11 +626,14 @@ func keyChanged(current, want *Table, opts Options) bool {
 func allowed(k ChangeKind, policy string) bool {
 	switch policy {
 	case PolicyFail:
+		// Not even a missing custom index: building one locks and reads
+		// the whole table, which a policy of no table changes (and
+		// allow_alter_table: false) rules out; the error gives the DDL.
 		return false
 	case PolicyAdditive:
 		// Replacing the key only ever happens on an empty table: it
 		// changes no data.
-		return k == AddColumn || k == WidenInPlace || k == ReplaceKey
+		return k == AddColumn || k == WidenInPlace || k == ReplaceKey || k == AddIndex
 	}
 	return true
 }

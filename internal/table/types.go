@@ -131,7 +131,8 @@ func (c *Column) NeedsValue() bool {
 	return !c.Nullable && (c.Fill == FillDefault || c.Fill == FillIdentity)
 }
 
-// Index is a custom index created with the table.
+// Index is a custom index: created with the table, or added to an
+// existing table that lacks it (AddIndex).
 type Index struct {
 	Name    string
 	Columns []string
@@ -145,6 +146,11 @@ type Table struct {
 	Columns    []Column
 	PrimaryKey []string // column names; empty when the stream has no key
 	Indexes    []Index
+	// IndexesUnread says that Indexes does not list the table's indexes:
+	// the catalog read (Oracle's Describe) skipped them, so Reconcile does
+	// not compare them. An engine.IndexReader fills them in when the
+	// wanted table has custom indexes.
+	IndexesUnread bool
 	// Streams are the source streams the table's comment records
 	// (target-oracle:streams=[…], SPEC §5.1): a created table names the
 	// stream that created it. nil when the table has no such comment (a

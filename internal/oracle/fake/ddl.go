@@ -109,6 +109,8 @@ func (db *DB) ddl(sql string) error {
 		return db.tableComment(strings.TrimPrefix(sql, "COMMENT ON TABLE "))
 	case strings.HasPrefix(sql, "CREATE INDEX "), strings.HasPrefix(sql, "CREATE UNIQUE INDEX "):
 		return db.createIndex(sql)
+	case strings.HasPrefix(sql, "DROP INDEX "):
+		return db.dropIndex(strings.TrimPrefix(sql, "DROP INDEX "))
 	case strings.HasPrefix(sql, "GRANT SELECT ON "):
 		s, n, _, err := db.qname(strings.TrimPrefix(sql, "GRANT SELECT ON "))
 		if err != nil {
@@ -870,6 +872,20 @@ func (db *DB) createIndex(sql string) error {
 		return oraError(1408, "such column list already indexed")
 	}
 	db.indexes[is+"."+in] = index{table: t.qualified(), columns: cols, unique: unique}
+	return nil
+}
+
+// dropIndex drops `"S"."NAME"`, an index dropped by hand (ORA-01418 when
+// there is none; the primary key's is not an index of the map).
+func (db *DB) dropIndex(s string) error {
+	is, in, _, err := db.qname(s)
+	if err != nil {
+		return err
+	}
+	if _, ok := db.indexes[is+"."+in]; !ok {
+		return oraError(1418, "specified index does not exist")
+	}
+	delete(db.indexes, is+"."+in)
 	return nil
 }
 
