@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/config"
-	"github.com/target-oracle/target-oracle/internal/memory"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
@@ -127,15 +126,11 @@ func (s *scratch) runHistory(ctx context.Context) error {
 	if s.o.Only != nil && !s.o.Only(HistoryCase) {
 		return nil
 	}
-	name, err := s.newName()
+	name, cfg, srv, mem, err := s.newTable(s.o.Facts.National)
 	if err != nil {
 		return err
 	}
-	s.created = append(s.created, name)
-	s.rep.Tables = append(s.rep.Tables, name)
-	cfg, srv := runSettings(s.o.Config, s.o.Server, s.schema, name, s.o.Facts.National)
 	cfg.LoadMethod, cfg.HistoryValidFrom, cfg.ProcessActivateVersionMessages = config.MethodHistory, historyValidFrom, true
-	mem := memory.New(memory.Options{KeepRows: true})
 	q := qualified(s.schema, name)
 	var rd *reader
 	defer func() {

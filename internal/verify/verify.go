@@ -223,6 +223,20 @@ type scratch struct {
 	created []string
 }
 
+// newTable names a scratch table, records it for the report and the
+// cleanup, and returns the settings that load it and the embedded engine
+// its rows are compared with.
+func (s *scratch) newTable(national bool) (string, *config.Config, pipeline.Server, *memory.Engine, error) {
+	name, err := s.newName()
+	if err != nil {
+		return "", nil, pipeline.Server{}, nil, err
+	}
+	s.created = append(s.created, name)
+	s.rep.Tables = append(s.rep.Tables, name)
+	cfg, srv := runSettings(s.o.Config, s.o.Server, s.schema, name, national)
+	return name, cfg, srv, memory.New(memory.Options{KeepRows: true}), nil
+}
+
 // newName is a fresh scratch table name.
 func (s *scratch) newName() (string, error) {
 	var b [4]byte
@@ -245,14 +259,10 @@ func (s *scratch) runVariant(ctx context.Context, v variant) error {
 	if cases = casesFor(v.key, cases); len(cases) == 0 {
 		return nil
 	}
-	name, err := s.newName()
+	name, cfg, srv, mem, err := s.newTable(v.national)
 	if err != nil {
 		return err
 	}
-	s.created = append(s.created, name)
-	s.rep.Tables = append(s.rep.Tables, name)
-	cfg, srv := runSettings(s.o.Config, s.o.Server, s.schema, name, v.national)
-	mem := memory.New(memory.Options{KeepRows: true})
 	ks := keys{kind: v.key}
 	// The table is made by an upsert, so that it has its primary key (an
 	// append-only stream's table has none) and every MERGE runs as a load's.
