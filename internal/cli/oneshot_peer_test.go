@@ -77,6 +77,16 @@ func TestOneShotOverTheWirePeer(t *testing.T) {
 			}
 		}
 	}
+	// The history table has a CLOB and a BLOB, its versions' chunks read by
+	// key and valid-from through go-ora.
+	var histLOBs, versionChunks bool
+	for _, st := range db.Statements() {
+		histLOBs = histLOBs || strings.Contains(st, `"_SDC_VALID_FROM" TIMESTAMP(9) NOT NULL`) && strings.Contains(st, `"C" CLOB`) && strings.Contains(st, `"BL" BLOB`)
+		versionChunks = versionChunks || strings.HasPrefix(st, "SELECT DBMS_LOB.SUBSTR(") && strings.Contains(st, `AND "_SDC_VALID_FROM" = TO_TIMESTAMP(`)
+	}
+	if !histLOBs || !versionChunks {
+		t.Errorf("--verify history table: CLOB and BLOB columns %v, LOB chunks read per version %v", histLOBs, versionChunks)
+	}
 	// Temporary LOBs (NCLOB, BLOB) and LONG binds (CLOB, LONG RAW) crossed
 	// the wire.
 	if l := db.LOBs(); l.TempLOBs == 0 || l.LongBinds == 0 {

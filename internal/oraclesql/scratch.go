@@ -122,19 +122,41 @@ func ReadRow(t *table.Table, keyCol, key string, cols []*table.Column) (Statemen
 
 // ReadVersions reads cols of every row of t whose key column holds key,
 // ordered by orderCol: the versions of a key of a history table
-// (load_method history) by _SDC_VALID_FROM, oldest first. It reads no
-// LOB by chunks (ReadLOBChunk names one row by its key alone), so cols
-// hold no LOB.
+// (load_method history) by _SDC_VALID_FROM, oldest first. A LOB column
+// reads its length; its chunks name one version by a Row with Version.
 func ReadVersions(t *table.Table, keyCol, key, orderCol string, cols []*table.Column) (Statement, error) {
 	if err := checkNames(t, orderCol); err != nil {
 		return Statement{}, err
 	}
-	for _, c := range cols {
-		if ReadsLength(c) {
-			return Statement{}, fmt.Errorf("oraclesql: column %s: a LOB has no readback by version", c.Name)
-		}
-	}
 	return readRows(t, keyCol, key, cols, orderCol)
+}
+
+// Row names one row of a scratch table for ReadLOBChunk,
+// ReadBinaryChunk and DumpValue: the row whose key column KeyCol holds
+// Key and, for a version of a history table, whose VersionCol (a
+// TIMESTAMP column: _SDC_VALID_FROM) holds Version, in the stored form;
+// there the key alone names every version.
+type Row struct {
+	KeyCol, Key         string
+	VersionCol, Version string
+}
+
+// where is the condition naming row r, with its binds appended to binds.
+func (r Row) where(t *table.Table, binds []Bind) (string, []Bind, error) {
+	if err := checkNames(t, r.KeyCol); err != nil {
+		return "", nil, err
+	}
+	binds = append(binds, fixed("key", r.Key))
+	cond := keyEquals(t, r.KeyCol, placeholder(len(binds)))
+	if r.VersionCol == "" {
+		return cond, binds, nil
+	}
+	c := t.Column(r.VersionCol)
+	if c == nil || c.Type.Kind != table.KindTimestamp {
+		return "", nil, &UnsupportedError{Table: t.QualifiedName(), What: fmt.Sprintf("version column %q, which is not a TIMESTAMP column of the table", r.VersionCol)}
+	}
+	binds = append(binds, Bind{Column: "version", Type: c.Type, Source: Fixed, Value: r.Version})
+	return cond + " AND " + table.Quote(c.Name) + " = " + bindExpr(c.Type, len(binds)), binds, nil
 }
 
 // readRows is ReadRow, ordered by orderCol unless it is "".
@@ -176,17 +198,22 @@ func numberBind(label string, n int) Bind {
 }
 
 // ReadLOBChunk reads amount characters of LOB column col from offset
-// (1-based) in the row whose key column holds key.
-func ReadLOBChunk(t *table.Table, keyCol, key, col string, amount, offset int) (Statement, error) {
-	if err := checkNames(t, keyCol, col); err != nil {
+// (1-based) in row.
+func ReadLOBChunk(t *table.Table, row Row, col string, amount, offset int) (Statement, error) {
+	return readChunk(t, row, col, "DBMS_LOB.SUBSTR("+table.Quote(col)+", TO_NUMBER(:1), TO_NUMBER(:2))", amount, offset)
+}
+
+// readChunk is the query of select-list expression expr, whose binds are
+// the amount and the offset, in row.
+func readChunk(t *table.Table, row Row, col, expr string, amount, offset int) (Statement, error) {
+	if err := checkNames(t, col); err != nil {
 		return Statement{}, err
 	}
-	return Statement{
-		SQL: "SELECT DBMS_LOB.SUBSTR(" + table.Quote(col) + ", TO_NUMBER(:1), TO_NUMBER(:2)) FROM " + tableName(t) +
-			" WHERE " + keyEquals(t, keyCol, ":3"),
-		Binds: []Bind{numberBind("amount", amount), numberBind("offset", offset), fixed("key", key)},
-		Kind:  KindQuery,
-	}, nil
+	where, binds, err := row.where(t, []Bind{numberBind("amount", amount), numberBind("offset", offset)})
+	if err != nil {
+		return Statement{}, err
+	}
+	return Statement{SQL: "SELECT " + expr + " FROM " + tableName(t) + " WHERE " + where, Binds: binds, Kind: KindQuery}, nil
 }
 
 // ReadVectorBytes is the longest vector text the readback returns
@@ -198,19 +225,11 @@ func vectorText(q string) string {
 }
 
 // ReadBinaryChunk reads amount bytes of BLOB column col from offset
-// (1-based) in the row whose key column holds key, as uppercase
-// hexadecimal (RAWTOHEX of DBMS_LOB.SUBSTR, a RAW of at most the RAW
-// limit: amount is at most half the VARCHAR2 limit).
-func ReadBinaryChunk(t *table.Table, keyCol, key, col string, amount, offset int) (Statement, error) {
-	if err := checkNames(t, keyCol, col); err != nil {
-		return Statement{}, err
-	}
-	return Statement{
-		SQL: "SELECT RAWTOHEX(DBMS_LOB.SUBSTR(" + table.Quote(col) + ", TO_NUMBER(:1), TO_NUMBER(:2))) FROM " + tableName(t) +
-			" WHERE " + keyEquals(t, keyCol, ":3"),
-		Binds: []Bind{numberBind("amount", amount), numberBind("offset", offset), fixed("key", key)},
-		Kind:  KindQuery,
-	}, nil
+// (1-based) in row, as uppercase hexadecimal (RAWTOHEX of
+// DBMS_LOB.SUBSTR, a RAW of at most the RAW limit: amount is at most half
+// the VARCHAR2 limit).
+func ReadBinaryChunk(t *table.Table, row Row, col string, amount, offset int) (Statement, error) {
+	return readChunk(t, row, col, "RAWTOHEX(DBMS_LOB.SUBSTR("+table.Quote(col)+", TO_NUMBER(:1), TO_NUMBER(:2)))", amount, offset)
 }
 
 // DumpChars is how many characters of text DumpValue shows.

@@ -43,6 +43,7 @@ func scratchGoldenCases() []goldenCase {
 	rawKey.Columns = append([]table.Column{{Name: "K", Type: table.Type{Kind: table.KindRaw, Length: 16}}}, bin.Columns[1:]...)
 	rawKeyCols := []*table.Column{rawKey.Column("R16"), rawKey.Column("BL")}
 	hist := historyScratchTable()
+	histRow := Row{KeyCol: "K", Key: "h/new", VersionCol: table.MetaValidFrom, Version: "2024-01-01T00:00:00.123456789Z"}
 	var histCols []*table.Column
 	for i := 1; i < len(hist.Columns); i++ {
 		histCols = append(histCols, &hist.Columns[i])
@@ -64,14 +65,16 @@ func scratchGoldenCases() []goldenCase {
 		{name: "scratch_tables", render: stmts(ListScratchTables("LOADER", "TARGET_ORACLE$VERIFY_"), ListScratchTables("", "TARGET_ORACLE$BENCH_"),
 			must(DropTable("LOADER", "TARGET_ORACLE$VERIFY_0123ABCD")), must(DropTable("", "TARGET_ORACLE$BENCH_0123ABCD")))},
 		{name: "scratch_readback", render: stmts(append([]Statement{must(ReadRow(t, "K", "c01/i#0", cols)),
-			must(ReadLOBChunk(t, "K", "c01/i#0", "C", 1333, 1334))}, dumps(t, "I", "S", "C", "DT", "T")...)...)},
+			must(ReadLOBChunk(t, Row{KeyCol: "K", Key: "c01/i#0"}, "C", 1333, 1334))}, dumps(t, "I", "S", "C", "DT", "T")...)...)},
 		{name: "scratch_readback_binary", render: stmts(append([]Statement{must(ReadRow(bin, "K", "c01/i#0", binCols)),
-			must(ReadBinaryChunk(bin, "K", "c01/i#0", "BL", 2000, 2001)),
+			must(ReadBinaryChunk(bin, Row{KeyCol: "K", Key: "c01/i#0"}, "BL", 2000, 2001)),
 			must(ReadRow(&rawKey, "K", "6330312f692330", rawKeyCols)),
-			must(ReadBinaryChunk(&rawKey, "K", "6330312f692330", "BL", 2000, 1)),
+			must(ReadBinaryChunk(&rawKey, Row{KeyCol: "K", Key: "6330312f692330"}, "BL", 2000, 1)),
 			must(DumpValue(&rawKey, "K", "6330312f692330", rawKey.Column("R16"), 3))}, dumps(bin, "R16", "BL")...)...)},
-		// The versions of a key of a history table, oldest first.
-		{name: "scratch_readback_history", render: stmts(must(ReadVersions(hist, "K", "h/new", table.MetaValidFrom, histCols)))},
+		// The versions of a key of a history table, oldest first, and the
+		// chunks of one version's LOBs, named by key and valid-from.
+		{name: "scratch_readback_history", render: stmts(must(ReadVersions(hist, "K", "h/new", table.MetaValidFrom, histCols)),
+			must(ReadLOBChunk(hist, histRow, "C", 1333, 1)), must(ReadBinaryChunk(hist, histRow, "BL", 2000, 2001)))},
 		// FROM_VECTOR … RETURNING: a 23ai shape the lint grammar may not parse.
 		{name: "scratch_readback_vector", nolint: true, render: stmts(append([]Statement{
 			must(ReadRow(bin, "K", "c01/i#0", []*table.Column{bin.Column("V")}))}, dumps(bin, "V")...)...)},
@@ -83,13 +86,16 @@ func scratchGoldenCases() []goldenCase {
 	}
 }
 
-// historyScratchTable is the history table of --verify: the key, a value
-// and the four history columns, keyed on the key and _SDC_VALID_FROM.
+// historyScratchTable is the history table of --verify: the key, a value,
+// a CLOB, a BLOB and the four history columns, keyed on the key and
+// _SDC_VALID_FROM.
 func historyScratchTable() *table.Table {
 	ts := table.Type{Kind: table.KindTimestamp, Frac: 9}
 	return &table.Table{Schema: "LOADER", Name: "TARGET_ORACLE$VERIFY_0123ABCD", PrimaryKey: []string{"K", table.MetaValidFrom}, Columns: []table.Column{
 		{Name: "K", Type: table.Type{Kind: table.KindVarchar, Length: 64, CharSemantics: true}},
 		{Name: "S", Type: table.Type{Kind: table.KindVarchar, Length: 100, CharSemantics: true}, Nullable: true},
+		{Name: "C", Type: table.Type{Kind: table.KindClob}, Nullable: true},
+		{Name: "BL", Type: table.Type{Kind: table.KindBlob}, Nullable: true},
 		{Name: table.MetaValidFrom, Type: ts},
 		{Name: table.MetaValidTo, Type: ts, Nullable: true},
 		{Name: table.MetaIsCurrent, Type: table.Type{Kind: table.KindNumber, Precision: 1}},
@@ -98,20 +104,22 @@ func historyScratchTable() *table.Table {
 }
 
 // TestScratchStatementsRefuseBadNames: a name that cannot be quoted never
-// reaches the SQL text; the versions of a key are never read with a LOB
-// (whose chunks name one row by its key alone).
+// reaches the SQL text; a version column the table lacks, or one that is
+// no TIMESTAMP, never names a version.
 func TestScratchStatementsRefuseBadNames(t *testing.T) {
 	if _, err := DropTable("LOADER", `X" PURGE; DROP TABLE "Y`); err == nil {
 		t.Error("DropTable took a name with a double quote")
 	}
 	tb := scratchTable()
-	if _, err := ReadLOBChunk(tb, "K", "k", "C\"", 1, 1); err == nil {
+	if _, err := ReadLOBChunk(tb, Row{KeyCol: "K", Key: "k"}, "C\"", 1, 1); err == nil {
 		t.Error("ReadLOBChunk took a column with a double quote")
 	}
 	if _, err := ReadVersions(tb, "K", "k", "T\"", []*table.Column{tb.Column("I")}); err == nil {
 		t.Error("ReadVersions took an order column with a double quote")
 	}
-	if _, err := ReadVersions(tb, "K", "k", "TS", []*table.Column{tb.Column("C")}); err == nil {
-		t.Error("ReadVersions took a CLOB column")
+	for _, vc := range []string{"S", "NOPE", `TS"`} {
+		if _, err := ReadLOBChunk(tb, Row{KeyCol: "K", Key: "k", VersionCol: vc, Version: "2024-01-01T00:00:00Z"}, "C", 1, 1); err == nil {
+			t.Errorf("ReadLOBChunk took version column %q", vc)
+		}
 	}
 }

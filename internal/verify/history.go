@@ -32,15 +32,18 @@ import (
 // runs when Only is nil or accepts it.
 var HistoryCase = Case{Name: "load_method history", Property: "_sdc_valid_from"}
 
-// historyProperties is the history stream's SCHEMA: no LOB (the versions
-// of a key are read back in one query, oraclesql.ReadVersions), a
-// date-time valid-from (history_valid_from) and _sdc_deleted_at for the
-// delete.
+// historyProperties is the history stream's SCHEMA: a date-time
+// valid-from (history_valid_from), a CLOB and a BLOB (as Properties's c
+// and bl: the history INSERT binds long values as a load does, and the
+// readback names a version's LOB chunks by key and valid-from) and
+// _sdc_deleted_at for the delete.
 const historyProperties = `{"type":"object","properties":{` +
 	`"k":{"type":"string","maxLength":64},` +
 	`"vf":{"type":["null","string"],"format":"date-time"},` +
 	`"s":{"type":["null","string"],"maxLength":100},` +
 	`"n":{"type":["null","number"]},` +
+	`"c":{"type":["null","string"],"maxLength":4000000},` +
+	`"bl":{"type":["null","string"],"contentEncoding":"base64"},` +
 	`"_sdc_deleted_at":{"type":["null","string"],"format":"date-time"}}}`
 
 // historyValidFrom is the property whose value is a version's valid-from.
@@ -70,23 +73,30 @@ func historySchemaLine() string {
 
 // historyRuns are the three runs: first versions (the table is created),
 // changes, an unchanged record, a delete and ACTIVATE_VERSION, then the
-// second run again.
+// second run again. The LOB values are ASCII (a database character set
+// that cannot hold a character would fail the whole run) and have the
+// lengths of the LOB cases that change the bind route: past 4000 and
+// 32767 bytes for the CLOB, past 2000 and 4000 bytes for the BLOB.
 func historyRuns() []historyRun {
 	// The batch time: the pipeline keeps microseconds of its clock.
 	at := time.Date(2030, 1, 1, 0, 0, 0, 123456000, time.UTC)
 	jan, feb := `"vf":"2024-01-01T00:00:00Z"`, `"vf":"2024-02-01T00:00:00Z"`
+	clob := func(n int, last string) string { return `"c":` + str(strings.Repeat("x", n-1)+last) }
+	blob := func(n int) string { return `"bl":` + b64(bytesPattern(n, n)) }
 	first := historySchemaLine() +
-		historyRecord(1, "h/new", `"vf":"2024-01-01T05:30:00.123456789+05:30"`, `"s":"a"`, `"n":1.5`) +
-		historyRecord(1, "h/twice", jan, `"s":"first"`) +
-		historyRecord(1, "h/twice", `"vf":"2024-01-01T00:00:00.000000001Z"`, `"s":"second"`) +
+		historyRecord(1, "h/new", `"vf":"2024-01-01T05:30:00.123456789+05:30"`, `"s":"a"`, `"n":1.5`, clob(4001, "y"), blob(2001)) +
+		historyRecord(1, "h/twice", jan, `"s":"first"`, clob(32768, "y"), blob(4001)) +
+		historyRecord(1, "h/twice", `"vf":"2024-01-01T00:00:00.000000001Z"`, `"s":"second"`, `"c":"short"`) +
 		historyRecord(1, "h/batch", `"s":"no valid-from"`) +
-		historyRecord(1, "h/change", jan, `"s":"v1"`, `"n":1`) +
-		historyRecord(1, "h/same", jan, `"s":"same"`) +
-		historyRecord(1, "h/delete", jan, `"s":"gone"`)
+		historyRecord(1, "h/change", jan, `"s":"v1"`, `"n":1`, clob(32767, "y"), blob(1)) +
+		historyRecord(1, "h/same", jan, `"s":"same"`, clob(4001, "y"), blob(32768)) +
+		historyRecord(1, "h/delete", jan, `"s":"gone"`) +
+		historyRecord(1, "h/lob", jan, clob(32768, "y"), blob(32768))
 	second := historySchemaLine() +
-		historyRecord(2, "h/change", feb, `"s":"v2"`, `"n":2`) +
-		historyRecord(2, "h/same", jan, `"s":"same"`) +
+		historyRecord(2, "h/change", feb, `"s":"v2"`, `"n":2`, clob(32768, "y"), blob(4001)) +
+		historyRecord(2, "h/same", jan, `"s":"same"`, clob(4001, "y"), blob(32768)) +
 		historyRecord(2, "h/delete", feb, `"s":"gone"`, `"_sdc_deleted_at":"2024-02-01T00:00:00Z"`) +
+		historyRecord(2, "h/lob", feb, clob(32768, "z"), blob(32768)) +
 		fmt.Sprintf(`{"type":"ACTIVATE_VERSION","stream":%s,"version":2}`+"\n", str(stream))
 	return []historyRun{
 		{path: "history-insert", at: at, input: first, cases: []historyCase{
@@ -94,12 +104,14 @@ func historyRuns() []historyRun {
 			{"history: a key twice, the first version closed at the second's valid-from 1 ns later", "h/twice"},
 			{"history: no valid-from, the batch time", "h/batch"},
 			{"history: a first version", "h/change"},
+			{"history: a first version with a CLOB and a BLOB of 32768 bytes", "h/lob"},
 		}},
 		{path: "history-close", at: at.Add(24 * time.Hour), input: second, cases: []historyCase{
 			{"history: a changed record closes the current version and adds one", "h/change"},
-			{"history: a record sent again unchanged adds no version, its table version moves (kept open by ACTIVATE_VERSION)", "h/same"},
+			{"history: a record sent again unchanged (a CLOB and a BLOB among its values) adds no version, its table version moves (kept open by ACTIVATE_VERSION)", "h/same"},
 			{"history: a delete closes the current version and adds none", "h/delete"},
 			{"history: ACTIVATE_VERSION closes the current versions of older table versions", "h/new"},
+			{"history: a CLOB changed in its last character closes the current version and adds one", "h/lob"},
 		}},
 		{path: "history-rerun", at: at.Add(48 * time.Hour), input: second},
 	}

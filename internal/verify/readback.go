@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/base64"
@@ -8,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -86,14 +88,15 @@ func (rd *reader) compare(ctx context.Context, k string, want map[string]string,
 	case want == nil:
 		return failed(r, nil, fmt.Sprintf("row %s is on Oracle only (the embedded engine has none)", k), "", "")
 	}
-	return rd.compareRow(ctx, k, "row "+k, cols, rows[0], want, r, true)
+	return rd.compareRow(ctx, oraclesql.Row{KeyCol: rd.key, Key: k}, "row "+k, cols, rows[0], want, r, true)
 }
 
 // compareVersions reads every version of key k of a history table, oldest
 // first, and compares them with want (the embedded engine's, oldest
 // first). It records the first difference in r and reports whether there
-// was one. A mismatch has no DUMP: DumpValue names a row by its key
-// alone, which a history table's versions share.
+// was one. A version's LOB chunks are read by the key and the valid-from
+// Oracle returned (the key alone names every version). A mismatch has no
+// DUMP: DumpValue names a row by its key alone.
 func (rd *reader) compareVersions(ctx context.Context, k string, want []map[string]string, r *Result) bool {
 	cols := rd.valueColumns()
 	st, err := oraclesql.ReadVersions(rd.t, rd.key, k, table.MetaValidFrom, cols)
@@ -105,8 +108,12 @@ func (rd *reader) compareVersions(ctx context.Context, k string, want []map[stri
 		return failed(r, nil, "read back: "+err.Error(), "", "")
 	}
 	for i := range min(len(rows), len(want)) {
-		row := fmt.Sprintf("key %s, version %d (oldest first)", k, i+1)
-		if rd.compareRow(ctx, k, row, cols, rows[i], want[i], r, false) {
+		label := fmt.Sprintf("key %s, version %d (oldest first)", k, i+1)
+		row, err := rd.version(k, cols, rows[i])
+		if err != nil {
+			return failed(r, nil, fmt.Sprintf("read back %s: %v", label, err), "", "")
+		}
+		if rd.compareRow(ctx, row, label, cols, rows[i], want[i], r, false) {
 			return true
 		}
 	}
@@ -115,6 +122,20 @@ func (rd *reader) compareVersions(ctx context.Context, k string, want []map[stri
 			fmt.Sprintf("%d versions", len(want)), fmt.Sprintf("%d versions", len(rows)))
 	}
 	return false
+}
+
+// version names the version of key k whose values ReadVersions returned
+// as got: by the valid-from read back with them.
+func (rd *reader) version(k string, cols []*table.Column, got []sql.NullString) (oraclesql.Row, error) {
+	i := slices.IndexFunc(cols, func(c *table.Column) bool { return c.Name == table.MetaValidFrom })
+	if i < 0 || i >= len(got) || !got[i].Valid {
+		return oraclesql.Row{}, fmt.Errorf("no %s", table.MetaValidFrom)
+	}
+	at, err := utcText(got[i].String)
+	if err != nil {
+		return oraclesql.Row{}, err
+	}
+	return oraclesql.Row{KeyCol: rd.key, Key: k, VersionCol: table.MetaValidFrom, Version: at}, nil
 }
 
 // valueColumns are the columns read back: all but the key.
@@ -141,9 +162,21 @@ func failed(r *Result, col *table.Column, detail, expected, got string) bool {
 // compareRow compares the values read back of one row (named row in the
 // report) with want, column by column; with dump a mismatch gets the
 // DUMP of the value where it first differs.
-func (rd *reader) compareRow(ctx context.Context, k, row string, cols []*table.Column, got []sql.NullString, want map[string]string, r *Result, dump bool) bool {
-	for i, c := range cols {
-		g, err := rd.text(ctx, k, c, got[i])
+//
+// The values the row's query returned are compared before the LOBs, whose
+// chunks take queries of their own: a differing valid-from, which names
+// a version's LOB chunks, is reported as itself.
+func (rd *reader) compareRow(ctx context.Context, at oraclesql.Row, row string, cols []*table.Column, got []sql.NullString, want map[string]string, r *Result, dump bool) bool {
+	order := make([]int, len(cols))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Compare(lobRank(cols[a]), lobRank(cols[b]))
+	})
+	for _, i := range order {
+		c := cols[i]
+		g, err := rd.text(ctx, at, c, got[i])
 		if err != nil {
 			return failed(r, c, fmt.Sprintf("read back %s: %v", row, err), want[c.Name], "")
 		}
@@ -160,7 +193,7 @@ func (rd *reader) compareRow(ctx context.Context, k, row string, cols []*table.C
 		}
 		failed(r, c, detail, exp, g)
 		if dump {
-			r.Dump = rd.dump(ctx, k, c, firstDiff(exp, g))
+			r.Dump = rd.dump(ctx, at.Key, c, firstDiff(exp, g))
 		}
 		if exp != "" {
 			r.Detail += fmt.Sprintf(" (%d vs %d bytes; first difference at character %d)", len(exp), len(g), firstDiff(exp, g))
@@ -170,9 +203,17 @@ func (rd *reader) compareRow(ctx context.Context, k, row string, cols []*table.C
 	return false
 }
 
+// lobRank is 1 for a column read in chunks, else 0.
+func lobRank(c *table.Column) int {
+	if oraclesql.ReadsLength(c) {
+		return 1
+	}
+	return 0
+}
+
 // text turns what ReadExpr selected into the stored form of docs/types.md
-// (reading a LOB in chunks).
-func (rd *reader) text(ctx context.Context, k string, c *table.Column, v sql.NullString) (string, error) {
+// (reading a LOB of row at in chunks).
+func (rd *reader) text(ctx context.Context, at oraclesql.Row, c *table.Column, v sql.NullString) (string, error) {
 	if !v.Valid || v.String == "" {
 		return "", nil
 	}
@@ -182,7 +223,7 @@ func (rd *reader) text(ctx context.Context, k string, c *table.Column, v sql.Nul
 		if err != nil {
 			return "", fmt.Errorf("LOB length %q", v.String)
 		}
-		return rd.lob(ctx, k, c, n)
+		return rd.lob(ctx, at, c, n)
 	case c.Type.Kind == table.KindNumber:
 		return NumberFromDump(v.String)
 	case c.Type.Kind == table.KindTimestamp:
@@ -196,19 +237,19 @@ func (rd *reader) text(ctx context.Context, k string, c *table.Column, v sql.Nul
 }
 
 // lob reads n characters (UTF-16 code units, as DBMS_LOB counts them) of
-// a LOB in chunks that fit a VARCHAR2 result of at most 3 bytes per code
+// a LOB of row at in chunks that fit a VARCHAR2 result of at most 3 bytes per code
 // unit.
 //
 // A BLOB's n is bytes, each chunk the hexadecimal of at most half the
 // VARCHAR2 limit of bytes (a RAW of at most the RAW limit).
-func (rd *reader) lob(ctx context.Context, k string, c *table.Column, n int) (string, error) {
+func (rd *reader) lob(ctx context.Context, at oraclesql.Row, c *table.Column, n int) (string, error) {
 	amount, chunk := max(1, rd.maxString/3), oraclesql.ReadLOBChunk
 	if c.Type.Kind == table.KindBlob {
 		amount, chunk = max(1, rd.maxString/2), oraclesql.ReadBinaryChunk
 	}
 	var b strings.Builder
 	for off := 1; off <= n; off += amount {
-		st, err := chunk(rd.t, rd.key, k, c.Name, amount, off)
+		st, err := chunk(rd.t, at, c.Name, amount, off)
 		if err != nil {
 			return "", err
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -153,7 +154,7 @@ func TestVerifyPasses(t *testing.T) {
 		paths[c.Path]++
 	}
 	if paths["insert"] == 0 || paths["merge-insert"] == 0 || paths["merge-update"] == 0 ||
-		paths["history-insert"] != 4 || paths["history-close"] != 4 || paths["history-rerun"] != 1 {
+		paths["history-insert"] != 5 || paths["history-close"] != 5 || paths["history-rerun"] != 1 {
 		t.Errorf("paths %v", paths)
 	}
 	text, js := testkit.Reports(t, rep.Write)
@@ -718,8 +719,9 @@ func historyOnly(c Case) bool { return c.Name == HistoryCase.Name }
 // and a TIMESTAMP(9) _SDC_VALID_FROM, the read of stored versions FOR
 // UPDATE, the UPDATE closing a version, the UPDATE moving an unchanged
 // version's table version, the INSERT, ACTIVATE_VERSION's UPDATE — and a
-// re-run of the second batch; every version is read back oldest first
-// and passes; the table holds what the docs say and is dropped.
+// re-run of the second batch; every version is read back oldest first,
+// its CLOB and BLOB by chunks named by key and valid-from, and passes;
+// the table holds what the docs say and is dropped.
 func TestVerifyHistory(t *testing.T) {
 	r := newRig(t, "")
 	o := r.options()
@@ -753,6 +755,11 @@ func TestVerifyHistory(t *testing.T) {
 		`INSERT INTO ` + name:                                          false,
 		`SET "_SDC_VALID_TO" = GREATEST("_SDC_VALID_FROM"`:             false,
 		`WHERE "K" = :1 ORDER BY "_SDC_VALID_FROM"`:                    false,
+		// The LOB columns, and their chunks read per version.
+		`"C" CLOB`:  false,
+		`"BL" BLOB`: false,
+		`SELECT DBMS_LOB.SUBSTR("C", TO_NUMBER(:1), TO_NUMBER(:2)) FROM ` + name + ` WHERE "K" = :3 AND "_SDC_VALID_FROM" = TO_TIMESTAMP(:4`:            false,
+		`SELECT RAWTOHEX(DBMS_LOB.SUBSTR("BL", TO_NUMBER(:1), TO_NUMBER(:2))) FROM ` + name + ` WHERE "K" = :3 AND "_SDC_VALID_FROM" = TO_TIMESTAMP(:4`: false,
 	}
 	for _, st := range r.db.Statements() {
 		for w := range want {
@@ -764,10 +771,24 @@ func TestVerifyHistory(t *testing.T) {
 			t.Errorf("no statement with %s", w)
 		}
 	}
-	// The versions on the fake, independently of the embedded engine.
+	// The history INSERT bound the long values as a load does: LONG and
+	// LONG RAW past 4000 bytes, a temporary BLOB for 2001 bytes.
+	if l := r.db.LOBs(); l.TempLOBs == 0 || l.LongBinds == 0 {
+		t.Errorf("LOB statistics %+v: want temporary LOBs and LONG binds in the history INSERT", l)
+	}
+	// The versions on the fake, independently of the embedded engine: the
+	// LOBs as their length in bytes and last character (BLOBs stored as
+	// base64).
+	lob := func(v string) string {
+		if v == "" {
+			return "-"
+		}
+		return fmt.Sprintf("%d%s", len(v), v[len(v)-1:])
+	}
 	var got []string
 	for _, row := range held {
-		got = append(got, row["K"]+" "+row["S"]+" "+row[table.MetaValidFrom]+" "+row[table.MetaValidTo]+" "+row[table.MetaIsCurrent]+" "+row[table.MetaTableVersion])
+		got = append(got, row["K"]+" "+row["S"]+" "+row[table.MetaValidFrom]+" "+row[table.MetaValidTo]+" "+row[table.MetaIsCurrent]+" "+row[table.MetaTableVersion]+
+			" "+lob(row["C"])+" "+lob(row["BL"]))
 	}
 	slices.Sort(got)
 	const (
@@ -776,14 +797,16 @@ func TestVerifyHistory(t *testing.T) {
 		day2     = "2030-01-02T00:00:00.123456Z"
 	)
 	wantRows := []string{
-		"h/batch no valid-from " + day1 + " " + day2 + " 0 1",
-		"h/change v1 " + jan + " " + feb + " 0 1",
-		"h/change v2 " + feb + "  1 2",
-		"h/delete gone " + jan + " " + feb + " 0 1",
-		"h/new a 2024-01-01T00:00:00.123456789Z " + day2 + " 0 1",
-		"h/same same " + jan + "  1 2",
-		"h/twice first " + jan + " 2024-01-01T00:00:00.000000001Z 0 1",
-		"h/twice second 2024-01-01T00:00:00.000000001Z " + day2 + " 0 1",
+		"h/batch no valid-from " + day1 + " " + day2 + " 0 1 - -",
+		"h/change v1 " + jan + " " + feb + " 0 1 32767y 4=",
+		"h/change v2 " + feb + "  1 2 32768y 5336=",
+		"h/delete gone " + jan + " " + feb + " 0 1 - -",
+		"h/lob  " + jan + " " + feb + " 0 1 32768y 43692=",
+		"h/lob  " + feb + "  1 2 32768z 43692=",
+		"h/new a 2024-01-01T00:00:00.123456789Z " + day2 + " 0 1 4001y 2668I",
+		"h/same same " + jan + "  1 2 4001y 43692=",
+		"h/twice first " + jan + " 2024-01-01T00:00:00.000000001Z 0 1 32768y 5336=",
+		"h/twice second 2024-01-01T00:00:00.000000001Z " + day2 + " 0 1 5t -",
 	}
 	if !slices.Equal(got, wantRows) {
 		t.Errorf("history rows on the fake:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantRows, "\n"))

@@ -120,9 +120,10 @@ func sortedKeys(m map[string]*tbl) []string {
 }
 
 var (
-	readbackQuery = regexp.MustCompile(`^SELECT (.+) FROM ("[^"]+"(?:\."[^"]+")?) WHERE "([^"]+)" = (HEXTORAW\()?:(\d+)\)?(?: ORDER BY "([^"]+)")?$`)
-	colOnly       = `"([^"]+)"`
-	readItems     = []struct {
+	readbackQuery = regexp.MustCompile(`^SELECT (.+) FROM ("[^"]+"(?:\."[^"]+")?) WHERE "([^"]+)" = (HEXTORAW\()?:(\d+)\)?` +
+		`(?: AND "([^"]+)" = TO_TIMESTAMP(?:_TZ)?\(:(\d+), '[^']+'\))?(?: ORDER BY "([^"]+)")?$`)
+	colOnly   = `"([^"]+)"`
+	readItems = []struct {
 		kind string
 		re   *regexp.Regexp
 	}{
@@ -148,9 +149,10 @@ var (
 	}
 )
 
-// readback answers a SELECT of readback expressions for one row by key,
-// or, with ORDER BY (oraclesql.ReadVersions), for every row of the key in
-// that column's order.
+// readback answers a SELECT of readback expressions for one row by key
+// (and valid-from: oraclesql.Row with a version), or, with ORDER BY
+// (oraclesql.ReadVersions), for every row of the key in that column's
+// order.
 func (db *DB) readback(st *oraclesql.Statement, b *binds) ([][]sql.NullString, error) {
 	m := readbackQuery.FindStringSubmatch(st.SQL)
 	s, n, _, err := db.qname(m[2])
@@ -171,20 +173,30 @@ func (db *DB) readback(st *oraclesql.Statement, b *binds) ([][]sql.NullString, e
 		}
 		key = base64.StdEncoding.EncodeToString(raw)
 	}
-	if m[6] != "" && t.col(m[6]) == nil {
-		return nil, oraError(904, "invalid identifier %q", m[6])
-	}
-	var rows []map[string]string
-	for _, r := range t.rows {
-		if r != nil && r[m[3]] == key {
-			rows = append(rows, r)
-			if m[6] == "" {
-				break
-			}
+	order, version := m[8], m[6]
+	for _, c := range []string{order, version} {
+		if c != "" && t.col(c) == nil {
+			return nil, oraError(904, "invalid identifier %q", c)
 		}
 	}
-	if m[6] != "" {
-		sortRows(rows, m[6])
+	var at string // the version's instant as bound, without a zone
+	if version != "" {
+		i, _ := strconv.Atoi(m[7])
+		at = strings.TrimSuffix(b.text(i-1, 0), " +00:00")
+	}
+	ts := table.Type{Kind: table.KindTimestamp}
+	var rows []map[string]string
+	for _, r := range t.rows {
+		if r == nil || r[m[3]] != key || version != "" && oraclesql.BindText(ts, r[version]) != at {
+			continue
+		}
+		rows = append(rows, r)
+		if order == "" {
+			break
+		}
+	}
+	if order != "" {
+		sortRows(rows, order)
 	}
 	num := func(i int) int {
 		v, _ := strconv.Atoi(b.text(i, 0))
