@@ -235,13 +235,13 @@ func ReadBinaryChunk(t *table.Table, row Row, col string, amount, offset int) (S
 // DumpChars is how many characters of text DumpValue shows.
 const DumpChars = 32
 
-// DumpValue shows the bytes of column c in the row whose key column holds
-// key: DUMP(…, 1016) (hexadecimal, with the character set), of DumpChars
-// characters from from (1-based) for text and LOBs. For RAW and BLOB it
-// is the hexadecimal of DumpChars bytes from byte from; for VECTOR the
+// DumpValue shows the bytes of column c in row: DUMP(…, 1016)
+// (hexadecimal, with the character set), of DumpChars characters from
+// from (1-based) for text and LOBs. For RAW and BLOB it is the
+// hexadecimal of DumpChars bytes from byte from; for VECTOR the
 // FROM_VECTOR text.
-func DumpValue(t *table.Table, keyCol, key string, c *table.Column, from int) (Statement, error) {
-	if err := checkNames(t, keyCol, c.Name); err != nil {
+func DumpValue(t *table.Table, row Row, c *table.Column, from int) (Statement, error) {
+	if err := checkNames(t, c.Name); err != nil {
 		return Statement{}, err
 	}
 	q := table.Quote(c.Name)
@@ -270,10 +270,9 @@ func DumpValue(t *table.Table, keyCol, key string, c *table.Column, from int) (S
 	default:
 		expr = "DUMP(" + q + ", 1016)"
 	}
-	binds = append(binds, fixed("key", key))
-	return Statement{
-		SQL:   "SELECT " + expr + " FROM " + tableName(t) + " WHERE " + keyEquals(t, keyCol, placeholder(len(binds))),
-		Binds: binds,
-		Kind:  KindQuery,
-	}, nil
+	where, binds, err := row.where(t, binds)
+	if err != nil {
+		return Statement{}, err
+	}
+	return Statement{SQL: "SELECT " + expr + " FROM " + tableName(t) + " WHERE " + where, Binds: binds, Kind: KindQuery}, nil
 }

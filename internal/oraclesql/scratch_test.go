@@ -57,7 +57,7 @@ func scratchGoldenCases() []goldenCase {
 	dumps := func(tb *table.Table, names ...string) []Statement {
 		var out []Statement
 		for _, n := range names {
-			out = append(out, must(DumpValue(tb, "K", "c01/i#0", tb.Column(n), 5)))
+			out = append(out, must(DumpValue(tb, Row{KeyCol: "K", Key: "c01/i#0"}, tb.Column(n), 5)))
 		}
 		return out
 	}
@@ -70,11 +70,14 @@ func scratchGoldenCases() []goldenCase {
 			must(ReadBinaryChunk(bin, Row{KeyCol: "K", Key: "c01/i#0"}, "BL", 2000, 2001)),
 			must(ReadRow(&rawKey, "K", "6330312f692330", rawKeyCols)),
 			must(ReadBinaryChunk(&rawKey, Row{KeyCol: "K", Key: "6330312f692330"}, "BL", 2000, 1)),
-			must(DumpValue(&rawKey, "K", "6330312f692330", rawKey.Column("R16"), 3))}, dumps(bin, "R16", "BL")...)...)},
+			must(DumpValue(&rawKey, Row{KeyCol: "K", Key: "6330312f692330"}, rawKey.Column("R16"), 3))}, dumps(bin, "R16", "BL")...)...)},
 		// The versions of a key of a history table, oldest first, and the
-		// chunks of one version's LOBs, named by key and valid-from.
+		// chunks and DUMPs of one version's values, named by key and
+		// valid-from.
 		{name: "scratch_readback_history", render: stmts(must(ReadVersions(hist, "K", "h/new", table.MetaValidFrom, histCols)),
-			must(ReadLOBChunk(hist, histRow, "C", 1333, 1)), must(ReadBinaryChunk(hist, histRow, "BL", 2000, 2001)))},
+			must(ReadLOBChunk(hist, histRow, "C", 1333, 1)), must(ReadBinaryChunk(hist, histRow, "BL", 2000, 2001)),
+			must(DumpValue(hist, histRow, hist.Column("S"), 2)), must(DumpValue(hist, histRow, hist.Column("C"), 4001)),
+			must(DumpValue(hist, histRow, hist.Column(table.MetaIsCurrent), 1)))},
 		// FROM_VECTOR … RETURNING: a 23ai shape the lint grammar may not parse.
 		{name: "scratch_readback_vector", nolint: true, render: stmts(append([]Statement{
 			must(ReadRow(bin, "K", "c01/i#0", []*table.Column{bin.Column("V")}))}, dumps(bin, "V")...)...)},
@@ -118,8 +121,12 @@ func TestScratchStatementsRefuseBadNames(t *testing.T) {
 		t.Error("ReadVersions took an order column with a double quote")
 	}
 	for _, vc := range []string{"S", "NOPE", `TS"`} {
-		if _, err := ReadLOBChunk(tb, Row{KeyCol: "K", Key: "k", VersionCol: vc, Version: "2024-01-01T00:00:00Z"}, "C", 1, 1); err == nil {
+		row := Row{KeyCol: "K", Key: "k", VersionCol: vc, Version: "2024-01-01T00:00:00Z"}
+		if _, err := ReadLOBChunk(tb, row, "C", 1, 1); err == nil {
 			t.Errorf("ReadLOBChunk took version column %q", vc)
+		}
+		if _, err := DumpValue(tb, row, tb.Column("S"), 1); err == nil {
+			t.Errorf("DumpValue took version column %q", vc)
 		}
 	}
 }

@@ -88,15 +88,15 @@ func (rd *reader) compare(ctx context.Context, k string, want map[string]string,
 	case want == nil:
 		return failed(r, nil, fmt.Sprintf("row %s is on Oracle only (the embedded engine has none)", k), "", "")
 	}
-	return rd.compareRow(ctx, oraclesql.Row{KeyCol: rd.key, Key: k}, "row "+k, cols, rows[0], want, r, true)
+	return rd.compareRow(ctx, oraclesql.Row{KeyCol: rd.key, Key: k}, "row "+k, cols, rows[0], want, r)
 }
 
 // compareVersions reads every version of key k of a history table, oldest
 // first, and compares them with want (the embedded engine's, oldest
 // first). It records the first difference in r and reports whether there
-// was one. A version's LOB chunks are read by the key and the valid-from
-// Oracle returned (the key alone names every version). A mismatch has no
-// DUMP: DumpValue names a row by its key alone.
+// was one. A version's LOB chunks and the DUMP of a differing value are
+// read by the key and the valid-from Oracle returned (the key alone names
+// every version).
 func (rd *reader) compareVersions(ctx context.Context, k string, want []map[string]string, r *Result) bool {
 	cols := rd.valueColumns()
 	st, err := oraclesql.ReadVersions(rd.t, rd.key, k, table.MetaValidFrom, cols)
@@ -113,7 +113,7 @@ func (rd *reader) compareVersions(ctx context.Context, k string, want []map[stri
 		if err != nil {
 			return failed(r, nil, fmt.Sprintf("read back %s: %v", label, err), "", "")
 		}
-		if rd.compareRow(ctx, row, label, cols, rows[i], want[i], r, false) {
+		if rd.compareRow(ctx, row, label, cols, rows[i], want[i], r) {
 			return true
 		}
 	}
@@ -159,14 +159,14 @@ func failed(r *Result, col *table.Column, detail, expected, got string) bool {
 	return true
 }
 
-// compareRow compares the values read back of one row (named row in the
-// report) with want, column by column; with dump a mismatch gets the
-// DUMP of the value where it first differs.
+// compareRow compares the values read back of row at (named row in the
+// report) with want, column by column; a mismatch gets the DUMP of the
+// value where it first differs.
 //
 // The values the row's query returned are compared before the LOBs, whose
 // chunks take queries of their own: a differing valid-from, which names
 // a version's LOB chunks, is reported as itself.
-func (rd *reader) compareRow(ctx context.Context, at oraclesql.Row, row string, cols []*table.Column, got []sql.NullString, want map[string]string, r *Result, dump bool) bool {
+func (rd *reader) compareRow(ctx context.Context, at oraclesql.Row, row string, cols []*table.Column, got []sql.NullString, want map[string]string, r *Result) bool {
 	order := make([]int, len(cols))
 	for i := range order {
 		order[i] = i
@@ -192,9 +192,7 @@ func (rd *reader) compareRow(ctx context.Context, at oraclesql.Row, row string, 
 			detail = fmt.Sprintf("%s, column %s: the same JSON value, but Oracle returns other text (JSON_SERIALIZE)", row, c.Name)
 		}
 		failed(r, c, detail, exp, g)
-		if dump {
-			r.Dump = rd.dump(ctx, at.Key, c, firstDiff(exp, g))
-		}
+		r.Dump = rd.dump(ctx, at, c, firstDiff(exp, g))
 		if exp != "" {
 			r.Detail += fmt.Sprintf(" (%d vs %d bytes; first difference at character %d)", len(exp), len(g), firstDiff(exp, g))
 		}
@@ -265,16 +263,16 @@ func (rd *reader) lob(ctx context.Context, at oraclesql.Row, c *table.Column, n 
 	return b.String(), nil
 }
 
-// dump is DUMP(…, 1016) of the value around the first difference, for the
-// report; "" when it cannot be read.
+// dump is DUMP(…, 1016) of the value of row at around the first
+// difference, for the report; "" when it cannot be read.
 //
 // For RAW and BLOB from counts hexadecimal digits of the readback; the
 // dump starts at the byte holding the first differing digit.
-func (rd *reader) dump(ctx context.Context, k string, c *table.Column, from int) string {
+func (rd *reader) dump(ctx context.Context, at oraclesql.Row, c *table.Column, from int) string {
 	if c.Type.IsBinary() {
 		from = (from-1)/2 + 1
 	}
-	st, err := oraclesql.DumpValue(rd.t, rd.key, k, c, from)
+	st, err := oraclesql.DumpValue(rd.t, at, c, from)
 	if err != nil {
 		return ""
 	}

@@ -920,3 +920,58 @@ func TestVerifyCatchesABrokenHistoryStatement(t *testing.T) {
 		})
 	}
 }
+
+// TestVerifyDumpsTheDifferingVersion: when a history version's value
+// differs, the report shows the DUMP of that version's value, found by key
+// and valid-from, not of the key's first version: the second version of
+// h/change holds "v2" where the first holds "v1", and of h/lob a 32768-byte
+// CLOB ending in "z" where the first ends in "y".
+func TestVerifyDumpsTheDifferingVersion(t *testing.T) {
+	r := newRig(t, "")
+	r.db.SetTamper(func(column, text string) string {
+		switch {
+		case column == "S" && text == "v2":
+			return "v3"
+		case column == "C" && strings.HasSuffix(text, "xz"):
+			return strings.TrimSuffix(text, "z") + "q"
+		}
+		return text
+	})
+	o := r.options()
+	o.Only = historyOnly
+	rep, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.OK() {
+		t.Fatal("verify passed although the server returned changed values")
+	}
+	dumps := map[string]string{}
+	for _, c := range rep.Results {
+		if c.Status == Fail {
+			dumps[c.Path+" "+c.Column] = c.Dump
+		}
+	}
+	// "v2" and "v3" differ at character 2: the DUMP is of "2" (the first
+	// version's would be "1"); the CLOB's at character 32768, "z" (the
+	// first version's "y"). The re-run stops at h/change, its first key
+	// that differs.
+	want := map[string]string{
+		"history-close S": "Typ=1 Len=1 CharacterSet=AL32UTF8: 32",
+		"history-rerun S": "Typ=1 Len=1 CharacterSet=AL32UTF8: 32",
+		"history-close C": "Typ=1 Len=1 CharacterSet=AL32UTF8: 7a",
+	}
+	if len(dumps) != len(want) {
+		t.Errorf("failures %v, want %d: %v", dumps, len(want), failures(rep))
+	}
+	for k, w := range want {
+		if dumps[k] != w {
+			t.Errorf("%s: DUMP %q, want %q (failures %v)", k, dumps[k], w, dumps)
+		}
+	}
+	var text bytes.Buffer
+	_ = rep.Write(&text, "text")
+	if !strings.Contains(text.String(), "      DUMP Typ=1 Len=1 CharacterSet=AL32UTF8: 32\n") {
+		t.Errorf("text report without the DUMP:\n%s", text.String())
+	}
+}
