@@ -339,7 +339,7 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 			if dump, err = embedded(o, std, cfg, fail, srvInfo, now, real.Describe, memory.Hooks{}); err != nil {
 				return ExitConfig
 			}
-			eng, stateOut = dump, io.Discard
+			eng, stateOut = planEngine{Engine: dump, indexes: real}, io.Discard
 		} else {
 			eng = srv.engine(cfg, log, false)
 		}
@@ -432,6 +432,20 @@ func reporter(cfg *config.Config, log *slog.Logger, stderr io.Writer) func(what 
 		}
 		fmt.Fprintf(stderr, "target-oracle: %s: %v\n", what, err)
 	}
+}
+
+// planEngine is --plan's engine: the embedded engine, whose tables from
+// the real catalog have their indexes read from it as a load reads them
+// (engine.IndexReader, asked only for a table with custom indexes), so
+// the plan shows the CREATE INDEX of a custom index the table lacks.
+type planEngine struct {
+	*memory.Engine
+	indexes engine.IndexReader // the real, read-only engine
+}
+
+// Indexes implements engine.IndexReader.
+func (p planEngine) Indexes(ctx context.Context, t *table.Table) ([]table.Index, error) {
+	return p.indexes.Indexes(ctx, t)
 }
 
 // embedded builds the embedded engine of --dry-run (catalog nil) and
