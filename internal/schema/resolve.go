@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/url"
@@ -242,9 +243,9 @@ func applyNumbers(p *Property, o *object) error {
 		if !ok {
 			return fmt.Errorf("multipleOf must be a number")
 		}
-		canon, _, err := value.CanonicalNumber(string(num))
-		if err != nil || canon == "0" || canon[0] == '-' {
-			return fmt.Errorf("multipleOf %s: a positive number expected", num)
+		canon, err := multipleOf(num)
+		if err != nil {
+			return err
 		}
 		p.MultipleOf = canon
 	}
@@ -264,6 +265,24 @@ func applyNumbers(p *Property, o *object) error {
 		p.Scale, p.HasScale = n, true
 	}
 	return nil
+}
+
+// multipleOf is the canonical text of a multipleOf value. Records are
+// checked against it exactly, in NUMBER's range and digits: a positive
+// value outside them (1e-999999999, 39 digits) is refused for that, not
+// as if it were not positive.
+func multipleOf(num json.Number) (string, error) {
+	canon, _, err := value.CanonicalNumber(string(num))
+	var ve *value.Error
+	switch {
+	case errors.As(err, &ve) && !strings.HasPrefix(string(num), "-"):
+		// Zero is never out of range: this is a positive number.
+		return "", fmt.Errorf("multipleOf %s: outside what the target checks exactly (Oracle NUMBER: at most %d significant digits, "+
+			"a magnitude from 1e-130 to below 1e126): %s", num, value.MaxSignificantDigits, ve.Reason)
+	case err != nil || canon == "0" || canon[0] == '-':
+		return "", fmt.Errorf("multipleOf %s: a positive number expected", num)
+	}
+	return canon, nil
 }
 
 // nonNegInt reads a non-negative integer keyword value ("36" or "36.0");
