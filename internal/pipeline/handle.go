@@ -36,6 +36,7 @@ func (p *pipeline) handle(m *singer.Message) error {
 		p.noteNullState(m)
 		p.lastState = m.Line
 		p.tracker.add(m.Line, m.Value)
+		p.coalesceStates()
 		p.flushForStates()
 		return p.advance()
 	case singer.TypeActivateVersion:

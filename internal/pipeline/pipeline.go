@@ -145,6 +145,7 @@ type pipeline struct {
 	sessions chan engine.Session // idle sessions, reused by workers
 
 	tracker         stateTracker
+	points          []int64 // frontierPoints' scratch
 	rejects         *rejectFile
 	seq             sequencer
 	received        clockText                // _SDC_RECEIVED_AT text, formatted once per chunk
@@ -503,7 +504,8 @@ func (p *pipeline) flushLargest() bool {
 // order, nothing makes their lines increase (a batch's first record may
 // have been read before the SCHEMA whose DDL job runs ahead of it). The
 // queues are short (a stream has at most one job waiting behind the
-// running one), so this costs little.
+// running one), so this costs little. frontierPoints (state.go) lists the
+// same messages: change both together.
 func (p *pipeline) frontier() int64 {
 	f := noLine
 	for _, s := range p.order {

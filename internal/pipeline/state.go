@@ -2,9 +2,11 @@ package pipeline
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/target-oracle/target-oracle/internal/singer"
 )
@@ -23,6 +25,7 @@ type stateTracker struct {
 	out     io.Writer
 	pending []pendingState // in input order
 	bytes   int            // total length of the pending values
+	keep    []bool         // coalesce's scratch: which pending states to keep
 	last    []byte         // text of the last state written
 	written int            // number of lines written
 	// beforeWrite runs before a state line is written; it makes rejected
@@ -34,17 +37,61 @@ type stateTracker struct {
 
 type pendingState struct {
 	line  int64
-	value []byte
+	value []byte // the value's text; its array has room for the line's "\n"
 }
 
 // add records a STATE read at line.
 func (t *stateTracker) add(line int64, value []byte) {
-	// Only the newest qualifying state is ever written, so a pending state
-	// followed by a newer one at a line below the same frontier is dead
-	// weight; advance drops them. Keep a private copy: value aliases the
-	// reader's buffer.
-	t.pending = append(t.pending, pendingState{line: line, value: append([]byte(nil), value...)})
+	// Keep a private copy: value aliases the reader's buffer. One byte
+	// more, so that advance writes the line without another copy of a
+	// state that may be tens of MB.
+	v := make([]byte, len(value), len(value)+1)
+	copy(v, value)
+	t.pending = append(t.pending, pendingState{line: line, value: v})
 	t.bytes += len(value)
+}
+
+// coalesce forgets the pending states that can never be written. advance
+// writes the newest pending state read before the frontier, so a state is
+// written only while the frontier lies between it and the next pending
+// state: when no line the frontier can still take lies there, the next
+// state is always written in its place, and this one is dead weight (a
+// tap that sends a STATE after every record, into a stream whose states
+// are held until the end of input, would otherwise keep all of them). The
+// last pending state is always kept.
+//
+// points are the lines the frontier can still take, in any order, apart
+// from lines not read yet (after every pending state) and noLine
+// (pipeline.frontierPoints). So what is written, and when, is what it
+// would be without coalesce; memory is bounded by the number of points.
+func (t *stateTracker) coalesce(points []int64) {
+	n := len(t.pending)
+	if n < 2 {
+		return
+	}
+	keep := t.keep[:0]
+	for range n {
+		keep = append(keep, false)
+	}
+	keep[n-1] = true
+	for _, x := range points {
+		// A frontier at x writes the newest state before x: the one before
+		// the first pending state at or after x.
+		i, _ := slices.BinarySearchFunc(t.pending, x, func(s pendingState, x int64) int { return cmp.Compare(s.line, x) })
+		if i > 0 {
+			keep[i-1] = true
+		}
+	}
+	kept := t.pending[:0]
+	for i, s := range t.pending {
+		if keep[i] {
+			kept = append(kept, s)
+		} else {
+			t.bytes -= len(s.value)
+		}
+	}
+	clear(t.pending[len(kept):]) // let the dropped values go
+	t.pending, t.keep = kept, keep
 }
 
 // advance writes the newest pending state read before frontier, if its text
@@ -64,7 +111,9 @@ func (t *stateTracker) advance(frontier int64) error {
 	for _, d := range t.pending[:i+1] {
 		t.bytes -= len(d.value)
 	}
-	t.pending = append(t.pending[:0], t.pending[i+1:]...)
+	n := copy(t.pending, t.pending[i+1:])
+	clear(t.pending[n:]) // the array outlives the slice: let the values go
+	t.pending = t.pending[:n]
 	if bytes.Equal(st.value, t.last) {
 		return nil
 	}
@@ -73,8 +122,7 @@ func (t *stateTracker) advance(frontier int64) error {
 			return fmt.Errorf("before writing state: %w", err)
 		}
 	}
-	line := make([]byte, 0, len(st.value)+1)
-	line = append(append(line, st.value...), '\n')
+	line := append(st.value, '\n') // within its capacity (add): no copy
 	if _, err := t.out.Write(line); err != nil {
 		return fmt.Errorf("write state: %w", err)
 	}
@@ -84,6 +132,51 @@ func (t *stateTracker) advance(frontier int64) error {
 		t.afterWrite()
 	}
 	return nil
+}
+
+// coalesceStates drops the pending states that can never be written
+// (stateTracker.coalesce), before they count toward maxPendingStateBytes.
+func (p *pipeline) coalesceStates() {
+	if len(p.tracker.pending) >= 2 {
+		p.tracker.coalesce(p.frontierPoints())
+	}
+}
+
+// frontierPoints returns the lines the frontier can still take, apart from
+// lines not read yet and noLine: those of the messages frontier() looks at
+// (its minimum is frontier()), except the ones after a stream's held first
+// record. While that record holds states (holdStates), the frontier stays
+// at or before it; drain lets go of every hold at once, only after every
+// buffer was flushed and every job finished, when the frontier jumps to
+// noLine. So no message after the earliest held record can ever be the
+// frontier: every pending state after it waits for the end of input, and
+// only the last one is ever written.
+func (p *pipeline) frontierPoints() []int64 {
+	hold := noLine
+	for _, s := range p.order {
+		if s.firstRecord > 0 {
+			hold = min(hold, s.firstRecord)
+		}
+	}
+	pts := p.points[:0]
+	add := func(line int64) {
+		if line <= hold && line < noLine {
+			pts = append(pts, line)
+		}
+	}
+	for _, s := range p.order {
+		if s.firstRecord > 0 {
+			add(s.firstRecord)
+		}
+		if s.buf != nil {
+			add(s.buf.minLine)
+		}
+		for _, j := range s.queue {
+			add(j.line)
+		}
+	}
+	p.points = pts
+	return pts
 }
 
 // maxPendingStateBytes bounds the STATE text held while the records before

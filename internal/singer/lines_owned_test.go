@@ -25,6 +25,12 @@ func TestLongLineIsOwned(t *testing.T) {
 	if _, err := r.Next(); err != nil || r.LineOwned() {
 		t.Fatalf("short line: err %v, owned %v", err, r.LineOwned())
 	}
+	// A STATE's value is compacted: it must be compacted into the owned
+	// line, not into the buffer the next STATE reuses (the pipeline wrote
+	// {"n":1}"xxx… for the long state).
+	if !bytes.Equal(first, want) {
+		t.Fatalf("an owned line's value was overwritten by the next STATE: %.20q", first)
+	}
 	if _, err := r.Next(); err != nil {
 		t.Fatal(err)
 	}

@@ -550,6 +550,15 @@ func (r *Reader) decodeState(env *envelope) error {
 	if env.value == nil {
 		return r.missing("value")
 	}
+	if r.lr.owned {
+		// The line is the caller's (LineOwned): compact the value in place
+		// (compact never writes ahead of what it read), so that it is the
+		// caller's too, not valBuf, which the next STATE overwrites while
+		// the caller may still hold this one. No second copy of a 50 MB
+		// state either.
+		r.msg.Value = compact(env.value[:0], env.value)
+		return nil
+	}
 	r.valBuf = compact(r.valBuf[:0], env.value)
 	r.msg.Value = r.valBuf
 	return nil
