@@ -161,14 +161,13 @@ func keysText(keys []string) []string {
 }
 
 func (p *pipeline) onRecord(m *singer.Message) error {
-	s := p.streams[m.Stream] // once per record: with 200 streams each lookup is a cache miss
-	if !p.takesOnePass(s, m) {
+	if !p.takesOnePass(m) {
 		if err := m.DecodeRecord(nil); err != nil {
 			return err // not counted: no record was read
 		}
 	}
 	if p.maps.Empty() {
-		return p.onRecordOf(s, m)
+		return p.onStreamRecord(m)
 	}
 	in := p.inputs[m.Stream]
 	if in == nil {

@@ -6,7 +6,6 @@ import (
 	"github.com/target-oracle/target-oracle/internal/batch"
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/engine"
-	"github.com/target-oracle/target-oracle/internal/metrics"
 	"github.com/target-oracle/target-oracle/internal/schema"
 	"github.com/target-oracle/target-oracle/internal/table"
 	"github.com/target-oracle/target-oracle/internal/tablemap"
@@ -59,10 +58,8 @@ type stream struct {
 	work         *streamWork  // the workers': made at the first job, never touched here after (flush.go)
 
 	// counters for the summary; reported is the part of read already
-	// given to the metrics registry, counters the registry's (nil until
-	// the first report)
+	// given to the metrics registry
 	read, rejected, reported int64
-	counters                 *metrics.Stream
 }
 
 // touch writes every field of s, as it is, on the coordinator. Built with
@@ -120,10 +117,6 @@ type buffer struct {
 	// types are the column types the values are in when a batch's table
 	// changed them (convertTo); nil: the layout's.
 	types []table.Type
-
-	// owners keeps alive what the chunks' slots point at: the collector
-	// does not scan chunks (slots.go).
-	owners ownerSet
 
 	engineRows []engine.Row // the rows handed to the engine, kept for reuse
 	// records are the records as received, kept only under
@@ -192,9 +185,9 @@ func (b *buffer) newChunk(k int) []string {
 		if c := b.pool.chunk(n); c != nil {
 			return c
 		}
-		return newSlots(n, slotChunkSlots)
+		return make([]string, n, slotChunkSlots)
 	}
-	return newSlots(n, n)
+	return make([]string, n)
 }
 
 // newBuffer returns an empty buffer for the stream's current layout,
@@ -205,7 +198,6 @@ func (s *stream) newBuffer() *buffer {
 		for _, c := range b.chunks {
 			clear(c) // drop references to the old rows' strings; next hands out clean slots
 		}
-		b.owners.reset() // after the chunks: nothing points at what the owners held
 		b.lines = b.lines[:0]
 		clear(b.records)
 		b.records = b.records[:0]
@@ -232,7 +224,6 @@ func (b *buffer) next() []string {
 // clearing what the transformation wrote: next hands the slot out again.
 func (b *buffer) drop() { clear(b.cur) }
 func (b *buffer) commitRow(line int64, size int64) {
-	b.owners.keep(b.cur, b.layout.Block()) // before anything may collect what the row points at: slots.go
 	if n := len(b.lines); n > 0 && len(b.keys) > 0 && !b.unordered {
 		b.unordered = !batch.Less(b.last, b.cur, b.keys)
 	}
