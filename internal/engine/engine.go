@@ -138,6 +138,9 @@ const (
 )
 
 // Row is one row of a Write: values in Write.Columns order, "" is NULL.
+// Values are the pipeline's buffered row slots: an engine reads them and
+// copies what it keeps, and never writes into them (the pipeline keeps
+// alive only what it wrote itself: pipeline/slots.go).
 type Row struct {
 	Kind   RowKind
 	Line   int64 // input line of the record, for error messages

@@ -101,6 +101,24 @@ func (r *Registry) stream(name string) *Stream {
 	return s
 }
 
+// Handle returns stream's counters, for AddReads: a caller reporting
+// many streams at once looks each up once per run, not once per report.
+func (r *Registry) Handle(stream string) *Stream {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stream(stream)
+}
+
+// AddReads counts ns[i] records read for the stream of handles[i], under
+// one lock.
+func (r *Registry) AddReads(handles []*Stream, ns []int64) {
+	r.mu.Lock()
+	for i, h := range handles {
+		h.Read += ns[i]
+	}
+	r.mu.Unlock()
+}
+
 // AddRead counts n records read. The pipeline reports reads per chunk of
 // input, not per record, to keep the lock off the hot path.
 func (r *Registry) AddRead(stream string, n int64) {

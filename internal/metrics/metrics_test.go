@@ -3,6 +3,7 @@ package metrics
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -131,5 +132,17 @@ func TestWriteSummaryRefusesSymlink(t *testing.T) {
 	}
 	if fi, _ := os.Stat(target); fi != nil && runtime.GOOS != "windows" && fi.Mode().Perm() != 0o644 {
 		t.Errorf("link target mode = %v, want 0644 untouched", fi.Mode().Perm())
+	}
+}
+
+// AddReads through handles counts as AddRead does, into the same stream.
+func TestAddReadsThroughHandles(t *testing.T) {
+	r := New(io.Discard, time.Hour, time.Unix(0, 0))
+	r.AddRead("a", 2)
+	h := []*Stream{r.Handle("a"), r.Handle("b")}
+	r.AddReads(h, []int64{3, 4})
+	r.AddReads(h[1:], []int64{1})
+	if a, b := r.Handle("a").Read, r.Handle("b").Read; a != 5 || b != 5 {
+		t.Fatalf("read a=%d b=%d, want 5 and 5", a, b)
 	}
 }

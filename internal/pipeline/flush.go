@@ -449,6 +449,9 @@ func (p *pipeline) load(ctx context.Context, sess engine.Session, j *job) (engin
 		return p.loadHistory(ctx, sess, j, t)
 	}
 	w := p.write(j, t)
+	if err := j.buf.checkHeldUnderRace(); err != nil {
+		return engine.Result{}, err
+	}
 	var steps []engine.Step
 	if j.replace {
 		steps = append(steps, &engine.Replace{Table: t})
@@ -527,10 +530,10 @@ func (p *pipeline) write(j *job, t *table.Table) *engine.Write {
 	for i := 0; i < n; i++ {
 		vals := b.row(i)
 		if batchedIdx >= 0 {
-			vals[batchedIdx] = batched
+			b.set(vals, batchedIdx, batched)
 		}
 		if runIdx >= 0 {
-			vals[runIdx] = p.runID
+			b.set(vals, runIdx, p.runID)
 		}
 		r := engine.Row{Kind: shape.Kind(vals), Line: b.lines[i], Values: vals}
 		if folding {

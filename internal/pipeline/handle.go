@@ -300,7 +300,11 @@ func schemaIdentity(m *singer.Message) ([]byte, error) {
 }
 
 func (p *pipeline) onStreamRecord(m *singer.Message) error {
-	s := p.streams[m.Stream]
+	return p.onRecordOf(p.streams[m.Stream], m)
+}
+
+// onRecordOf is onStreamRecord with m's stream s (nil: none) looked up.
+func (p *pipeline) onRecordOf(s *stream, m *singer.Message) error {
 	if s == nil || s.layout == nil { // m's record was read: takesOnePass was false
 		return &inputerr.Error{Line: m.Line, Stream: m.Stream, Msg: "RECORD before any SCHEMA for this stream"}
 	}
@@ -420,8 +424,8 @@ func (p *pipeline) streamRecord(s *stream, m *singer.Message) error {
 // decoder (RowOnePass), which reads the record (readRecord, in fill) as it
 // converts it. On any other path the record is read before anything else
 // uses it.
-func (p *pipeline) takesOnePass(m *singer.Message) bool {
-	s := p.streams[m.Stream]
+// s is m's stream (nil: none yet), looked up once per record by the caller.
+func (p *pipeline) takesOnePass(s *stream, m *singer.Message) bool {
 	// A version may first need the version columns (DDL, needVersions):
 	// only once the stream has them does such a record go straight on.
 	return p.maps.Empty() && s != nil && s.layout != nil && s.onePass && (m.Version == "" || s.opts.UsesVersions)

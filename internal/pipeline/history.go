@@ -116,20 +116,20 @@ func (p *pipeline) history(j *job, t *table.Table) *engine.History {
 	for i := 0; i < n; i++ {
 		vals := b.row(i)
 		if batchedIdx >= 0 {
-			vals[batchedIdx] = batched
+			b.set(vals, batchedIdx, batched)
 		}
 		// The property, else time_extracted (filled by the row builder),
 		// else the batch time.
 		if prop >= 0 && vals[prop] != "" {
 			if vf, err := engine.CanonicalTime(vals[prop]); err == nil {
-				vals[h.ValidFrom] = vf
+				b.set(vals, h.ValidFrom, vf)
 			}
 		}
 		if vals[h.ValidFrom] == "" {
-			vals[h.ValidFrom] = batched
+			b.set(vals, h.ValidFrom, batched)
 		}
 		hb = rowHash(hb[:0], vals, hashed, cols)
-		vals[h.RowHash] = hex.EncodeToString(hb)
+		b.set(vals, h.RowHash, hex.EncodeToString(hb))
 		r := engine.Row{Kind: engine.RowUpsert, Line: b.lines[i], Values: vals}
 		if deletedIdx >= 0 && vals[deletedIdx] != "" {
 			r.Kind = engine.RowSoftDelete // closes the current version, whatever hard_delete says
@@ -175,6 +175,9 @@ func rowHash(dst []byte, vals []string, hashed []int, cols []string) []byte {
 // valid-froms were moved.
 func (p *pipeline) loadHistory(ctx context.Context, sess engine.Session, j *job, t *table.Table) (engine.Result, error) {
 	h := p.history(j, t)
+	if err := j.buf.checkHeldUnderRace(); err != nil {
+		return engine.Result{}, err
+	}
 	res, err := sess.Load(ctx, []engine.Step{h})
 	if err != nil {
 		return res, fmt.Errorf("load %s: %w", t.QualifiedName(), err)

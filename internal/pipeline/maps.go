@@ -161,13 +161,14 @@ func keysText(keys []string) []string {
 }
 
 func (p *pipeline) onRecord(m *singer.Message) error {
-	if !p.takesOnePass(m) {
+	s := p.streams[m.Stream] // once per record: with 200 streams each lookup is a cache miss
+	if !p.takesOnePass(s, m) {
 		if err := m.DecodeRecord(nil); err != nil {
 			return err // not counted: no record was read
 		}
 	}
 	if p.maps.Empty() {
-		return p.onStreamRecord(m)
+		return p.onRecordOf(s, m)
 	}
 	in := p.inputs[m.Stream]
 	if in == nil {

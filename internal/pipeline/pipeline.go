@@ -134,11 +134,14 @@ type pipeline struct {
 	// unreported are the streams with reads not yet given to the metrics
 	// registry: reporting costs per active stream, not per stream.
 	unreported []*stream
-	order      []*stream // in order of first SCHEMA, for deterministic iteration
-	seen       seenPaths // property paths of every SCHEMA, for warnUnmatched
-	ready      []*stream // streams with a job to start and no running job
-	running    int       // workers busy
-	waiting    int       // jobs queued but not started
+	// reportTo and reportN are reportReads' scratch.
+	reportTo []*metrics.Stream
+	reportN  []int64
+	order    []*stream // in order of first SCHEMA, for deterministic iteration
+	seen     seenPaths // property paths of every SCHEMA, for warnUnmatched
+	ready    []*stream // streams with a job to start and no running job
+	running  int       // workers busy
+	waiting  int       // jobs queued but not started
 
 	results  chan jobResult
 	tables   *catalog
@@ -528,9 +531,16 @@ func (p *pipeline) frontier() int64 {
 // report, per stream (once per chunk of input, not per record).
 func (p *pipeline) reportReads() {
 	for _, s := range p.unreported {
-		p.metrics.AddRead(s.name, s.read-s.reported)
+		if s.counters == nil {
+			s.counters = p.metrics.Handle(s.name)
+		}
+		p.reportTo = append(p.reportTo, s.counters)
+		p.reportN = append(p.reportN, s.read-s.reported)
 		s.reported = s.read
 	}
+	p.metrics.AddReads(p.reportTo, p.reportN)
+	clear(p.reportTo)
+	p.reportTo, p.reportN = p.reportTo[:0], p.reportN[:0]
 	p.unreported = p.unreported[:0]
 }
 

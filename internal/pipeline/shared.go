@@ -178,7 +178,7 @@ func (b *buffer) convertTo(t *table.Table) error {
 			if err != nil {
 				return fmt.Errorf("table %s: column %s: value of line %d: %w", t.QualifiedName(), tc.Name, b.lines[i], err)
 			}
-			vals[c] = v
+			b.set(vals, c, v)
 		}
 		if b.types == nil {
 			b.types = make([]table.Type, len(lt.Columns))

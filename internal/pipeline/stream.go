@@ -6,6 +6,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/batch"
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/engine"
+	"github.com/target-oracle/target-oracle/internal/metrics"
 	"github.com/target-oracle/target-oracle/internal/schema"
 	"github.com/target-oracle/target-oracle/internal/table"
 	"github.com/target-oracle/target-oracle/internal/tablemap"
@@ -58,8 +59,10 @@ type stream struct {
 	work         *streamWork  // the workers': made at the first job, never touched here after (flush.go)
 
 	// counters for the summary; reported is the part of read already
-	// given to the metrics registry
+	// given to the metrics registry, counters the registry's (nil until
+	// the first report)
 	read, rejected, reported int64
+	counters                 *metrics.Stream
 }
 
 // touch writes every field of s, as it is, on the coordinator. Built with
@@ -117,6 +120,10 @@ type buffer struct {
 	// types are the column types the values are in when a batch's table
 	// changed them (convertTo); nil: the layout's.
 	types []table.Type
+
+	// owners keeps alive what the chunks' slots point at: the collector
+	// does not scan chunks (slots.go).
+	owners ownerSet
 
 	engineRows []engine.Row // the rows handed to the engine, kept for reuse
 	// records are the records as received, kept only under
@@ -185,9 +192,9 @@ func (b *buffer) newChunk(k int) []string {
 		if c := b.pool.chunk(n); c != nil {
 			return c
 		}
-		return make([]string, n, slotChunkSlots)
+		return newSlots(n, slotChunkSlots)
 	}
-	return make([]string, n)
+	return newSlots(n, n)
 }
 
 // newBuffer returns an empty buffer for the stream's current layout,
@@ -198,6 +205,7 @@ func (s *stream) newBuffer() *buffer {
 		for _, c := range b.chunks {
 			clear(c) // drop references to the old rows' strings; next hands out clean slots
 		}
+		b.owners.reset() // after the chunks: nothing points at what the owners held
 		b.lines = b.lines[:0]
 		clear(b.records)
 		b.records = b.records[:0]
@@ -224,6 +232,7 @@ func (b *buffer) next() []string {
 // clearing what the transformation wrote: next hands the slot out again.
 func (b *buffer) drop() { clear(b.cur) }
 func (b *buffer) commitRow(line int64, size int64) {
+	b.owners.keep(b.cur, b.layout.Block()) // before anything may collect what the row points at: slots.go
 	if n := len(b.lines); n > 0 && len(b.keys) > 0 && !b.unordered {
 		b.unordered = !batch.Less(b.last, b.cur, b.keys)
 	}

@@ -478,6 +478,17 @@ func (l *Layout) newBlock(n int) {
 	l.block = make([]byte, 0, max(min(2*cap(l.block), blockSize), firstBlockSize, n))
 }
 
+// Block returns the text block rows are being cut from, all of its
+// capacity: a buffer that holds it holds every value cut from it
+// (pipeline's ownerSet), the only use of the pointer.
+func (l *Layout) Block() string {
+	b := l.block[:cap(l.block)]
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
 // rowText returns a row's converted values, b (the row buffer startRow
 // set up), as one string. Rows are cut from shared blocks instead of
 // allocating a string each: the allocation per row was a tenth of the one

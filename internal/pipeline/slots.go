@@ -1,0 +1,158 @@
+package pipeline
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"sort"
+	"unsafe"
+)
+
+// Row slots the collector does not scan.
+//
+// A stream's buffered rows are string headers (engine.Row.Values), one
+// pointer per value, into a handful of text blocks. With many streams
+// every record stays buffered until the end of the input, and each
+// collector cycle walked all of those pointers again, and while it ran
+// every store of a value paid the write barrier: a third of the CPU with
+// 200 streams (docs/performance.md). So while a buffer fills, its chunks
+// of slots are memory the collector sees as holding no pointers
+// (newSlots), and the buffer keeps alive, in pointers the collector does
+// see, everything those slots point at (ownerSet): the text blocks and the
+// few metadata strings, a handful of pointers per thousand values.
+//
+// The rules:
+//   - Every slot a buffer hands out is clean (all zero), as before: the
+//     write barrier of a store into a slot may look at the old value, which
+//     must not be a stale pointer to freed memory.
+//   - A row becomes part of the buffer only through buffer.commitRow, which
+//     first passes every value of it to ownerSet.keep: keep proves each one
+//     covered (inside a block held, or the same pointer as a string held)
+//     or holds it. So nothing needs to know where the row builder takes its
+//     values from: a value from anywhere is kept.
+//   - A job changes a value of a buffered row only through buffer.set,
+//     which holds the new value first (batch metadata, history hashes,
+//     type conversions). Engines never write into a row (engine.Row).
+//   - Owners are dropped only with the slots: when the buffer is cleared
+//     for reuse, or goes to the collector.
+// Built with the race detector (the CI's race stage runs the pipeline's
+// tests), every job checks that every value of its rows is held
+// (checkHeld), so a write that bypassed set fails a test, not a load.
+
+// newSlots returns n clean slots, of capacity c, in memory allocated as
+// pointer-free, so that the collector neither scans it nor marks what it
+// points at (see above: the buffer's ownerSet does).
+func newSlots(n, c int) []string {
+	if c == 0 {
+		return nil
+	}
+	const words = int(unsafe.Sizeof("")) / 8
+	w := make([]uint64, words*c)
+	return unsafe.Slice((*string)(unsafe.Pointer(&w[0])), c)[:n]
+}
+
+// ownerSet keeps alive, for the collector, what a buffer's slots point at.
+// A value is covered when it lies inside the block last held (lo, hi) or
+// has the same data pointer as the last value held for its column (last):
+// any object such a pointer lies in is one an owner keeps reachable. Both
+// tests are a comparison or two: the metadata columns repeat one string
+// for many rows, the others are cut from the block.
+type ownerSet struct {
+	owners []string
+	lo, hi uintptr // the block the last owner added as a block spans
+	last   []uintptr
+}
+
+func dataOf(s string) uintptr { return uintptr(unsafe.Pointer(unsafe.StringData(s))) }
+
+// keep makes every value of row covered. block is the row builder's
+// current text block (tablemap.Layout.Block), a hint: a value inside it
+// holds the whole block, so the next rows' values are covered by one
+// comparison each; any other value holds itself.
+func (o *ownerSet) keep(row []string, block string) {
+	if len(o.last) != len(row) {
+		o.last = make([]uintptr, len(row))
+	}
+	last := o.last[:len(row)]
+	lo, span := o.lo, o.hi-o.lo
+	for c, v := range row {
+		if p := dataOf(v); p-lo >= span && p != last[c] && v != "" {
+			o.hold(v, p, block, c)
+			lo, span = o.lo, o.hi-o.lo
+		}
+	}
+}
+
+func (o *ownerSet) hold(v string, p uintptr, block string, c int) {
+	if b := dataOf(block); block != "" && p-b < uintptr(len(block)) {
+		o.owners = append(o.owners, block)
+		o.lo, o.hi = b, b+uintptr(len(block))
+		return
+	}
+	o.owners = append(o.owners, v)
+	o.last[c] = p
+}
+
+// reset forgets every owner: the slots must be clean (or copied) first.
+func (o *ownerSet) reset() {
+	clear(o.owners)
+	clear(o.last)
+	o.owners, o.lo, o.hi = o.owners[:0], 0, 0
+}
+
+// set writes v into column c of row vals, a row of b: held first (once
+// for a value every row gets, as batch metadata).
+func (b *buffer) set(vals []string, c int, v string) {
+	if p := dataOf(v); v != "" && (c >= len(b.owners.last) || b.owners.last[c] != p) {
+		b.owners.owners = append(b.owners.owners, v)
+		if c < len(b.owners.last) {
+			b.owners.last[c] = p
+		}
+	}
+	vals[c] = v
+}
+
+// checkHeldUnderRace is checkHeld in a build with the race detector, and
+// nothing otherwise (a pass over every value of the batch).
+func (b *buffer) checkHeldUnderRace() error {
+	if !raceEnabled {
+		return nil
+	}
+	if err := b.checkHeld(); err != nil {
+		return fmt.Errorf("internal error: %w", err)
+	}
+	return nil
+}
+
+// checkHeld reports a value of b's rows that no owner holds (see above).
+func (b *buffer) checkHeld() error {
+	type span struct{ lo, hi uintptr }
+	held := make([]span, 0, len(b.owners.owners))
+	for _, o := range b.owners.owners {
+		p := dataOf(o)
+		held = append(held, span{p, p + uintptr(len(o))})
+	}
+	slices.SortFunc(held, func(x, y span) int { return cmp.Compare(x.lo, y.lo) })
+	merged := held[:0]
+	for _, h := range held {
+		if n := len(merged); n > 0 && h.lo <= merged[n-1].hi {
+			merged[n-1].hi = max(merged[n-1].hi, h.hi)
+			continue
+		}
+		merged = append(merged, h)
+	}
+	for i := range b.rows() {
+		for c, v := range b.row(i) {
+			if v == "" {
+				continue
+			}
+			p := dataOf(v)
+			// The first span starting after p; the one before must hold p.
+			k := sort.Search(len(merged), func(k int) bool { return merged[k].lo > p })
+			if k == 0 || p >= merged[k-1].hi {
+				return fmt.Errorf("row %d (line %d) column %d: value %.40q is held by no owner: a write into a buffered row must go through buffer.set (slots.go)", i, b.lines[i], c, v)
+			}
+		}
+	}
+	return nil
+}
