@@ -24,8 +24,7 @@ func TestBufferChunksHoldEveryRow(t *testing.T) {
 			for c := range row {
 				row[c] = fmt.Sprint(i, ".", c)
 			}
-			b.owners.keep(row, "") // as commitRow does: the collector does not scan slots (slots.go)
-			b.lines = append(b.lines, int64(i))
+			b.commitRow(int64(i), 0)
 		}
 		for i := 0; i < tc.rows; i++ {
 			for c, v := range b.row(i) {

@@ -401,6 +401,9 @@ func (p *pipeline) streamRecord(s *stream, m *singer.Message) error {
 		}
 		return p.invalid(s, m, err)
 	}
+	if p.afterFill != nil {
+		p.afterFill()
+	}
 	size := s.buf.rowSize(len(m.Record))
 	if p.rejectingRows() {
 		s.buf.records = append(s.buf.records, bytes.Clone(m.Record))

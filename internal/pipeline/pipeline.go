@@ -180,11 +180,14 @@ type pipeline struct {
 	deadline      <-chan time.Time
 	deadlineTimer *time.Timer
 	noStart       bool
-	heardStop     bool // the first signal was heard
-	draining      bool // drain has begun (a signal then changes nothing: SPEC §7.5)
-	workCtx       context.Context
-	cancelWork    context.CancelFunc
-	wg            sync.WaitGroup
+	// afterFill, when set (tests only), runs between a record's row being
+	// built and committed: the window the scratch row covers (slots.go).
+	afterFill  func()
+	heardStop  bool // the first signal was heard
+	draining   bool // drain has begun (a signal then changes nothing: SPEC §7.5)
+	workCtx    context.Context
+	cancelWork context.CancelFunc
+	wg         sync.WaitGroup
 
 	// Test hooks (nil in production): ticks replaces the ticker; idle is
 	// called when the loop is about to wait with input held back by

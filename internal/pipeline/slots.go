@@ -25,11 +25,20 @@ import (
 //   - Every slot a buffer hands out is clean (all zero), as before: the
 //     write barrier of a store into a slot may look at the old value, which
 //     must not be a stale pointer to freed memory.
-//   - A row becomes part of the buffer only through buffer.commitRow, which
-//     first passes every value of it to ownerSet.keep: keep proves each one
+//   - The row builder writes a record's values into the buffer's scratch
+//     row (buffer.next), memory the collector scans: until the row is
+//     committed, what it points at stays alive however much the builder
+//     allocates (a new text block, a converted value) and however often
+//     the collector runs meanwhile. A value is written into a slot only
+//     by buffer.commitRow, through ownerSet.keep, which proves each value
 //     covered (inside a block held, or the same pointer as a string held)
-//     or holds it. So nothing needs to know where the row builder takes its
-//     values from: a value from anywhere is kept.
+//     or holds it, before it leaves the scratch row. So nothing needs to
+//     know where the row builder takes its values from: a value from
+//     anywhere is kept.
+//   - An empty value is written as the empty string itself: an empty
+//     string may still carry a pointer into the object it was cut from,
+//     which no owner holds, and a copy of it into memory the collector
+//     scans would hand the collector a pointer to freed memory.
 //   - A job changes a value of a buffered row only through buffer.set,
 //     which holds the new value first (batch metadata, history hashes,
 //     type conversions). Engines never write into a row (engine.Row).
@@ -65,21 +74,27 @@ type ownerSet struct {
 
 func dataOf(s string) uintptr { return uintptr(unsafe.Pointer(unsafe.StringData(s))) }
 
-// keep makes every value of row covered. block is the row builder's
-// current text block (tablemap.Layout.Block), a hint: a value inside it
-// holds the whole block, so the next rows' values are covered by one
-// comparison each; any other value holds itself.
-func (o *ownerSet) keep(row []string, block string) {
+// keep writes row's values into slots (clean, as long as row), each
+// covered first. block is the row builder's current text block
+// (tablemap.Layout.Block), a hint: a value inside it holds the whole
+// block, so the next rows' values are covered by one comparison each; any
+// other value holds itself. Empty values stay as the clean slot has them.
+func (o *ownerSet) keep(slots, row []string, block string) {
 	if len(o.last) != len(row) {
 		o.last = make([]uintptr, len(row))
 	}
 	last := o.last[:len(row)]
+	slots = slots[:len(row)]
 	lo, span := o.lo, o.hi-o.lo
 	for c, v := range row {
-		if p := dataOf(v); p-lo >= span && p != last[c] && v != "" {
+		if v == "" {
+			continue
+		}
+		if p := dataOf(v); p-lo >= span && p != last[c] {
 			o.hold(v, p, block, c)
 			lo, span = o.lo, o.hi-o.lo
 		}
+		slots[c] = v
 	}
 }
 
@@ -103,7 +118,11 @@ func (o *ownerSet) reset() {
 // set writes v into column c of row vals, a row of b: held first (once
 // for a value every row gets, as batch metadata).
 func (b *buffer) set(vals []string, c int, v string) {
-	if p := dataOf(v); v != "" && (c >= len(b.owners.last) || b.owners.last[c] != p) {
+	if v == "" {
+		vals[c] = "" // not v: see the rules above
+		return
+	}
+	if p := dataOf(v); c >= len(b.owners.last) || b.owners.last[c] != p {
 		b.owners.owners = append(b.owners.owners, v)
 		if c < len(b.owners.last) {
 			b.owners.last[c] = p

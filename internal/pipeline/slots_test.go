@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -100,8 +101,13 @@ func TestCheckHeldFindsAnUnheldValue(t *testing.T) {
 	block := strings.Repeat("x", 64)
 	for i := 0; i < 3; i++ {
 		row := b.next()
-		row[0], row[1] = block[i:i+2], "" // cut from a block, as the row builder does
-		b.owners.keep(row, block)
+		row[0], row[1] = block[i:i+2], block[i:i] // cut from a block, as the row builder does
+		n := len(b.lines)
+		if k, _ := b.chunkOf(n); k == len(b.chunks) {
+			b.chunks = append(b.chunks, b.newChunk(k))
+		}
+		b.owners.keep(b.row(n), row, block)
+		clear(row)
 		b.lines = append(b.lines, int64(i+1))
 	}
 	if err := b.checkHeld(); err != nil {
@@ -115,5 +121,70 @@ func TestCheckHeldFindsAnUnheldValue(t *testing.T) {
 	err := b.checkHeld()
 	if err == nil || !strings.Contains(err.Error(), `line 3`) || !strings.Contains(err.Error(), "buffer.set") {
 		t.Fatalf("a value written around set: error %v", err)
+	}
+}
+
+// A row wider than a text block (the row builder starts new blocks in the
+// middle of it) with the collector running all the time: the values of a
+// row written before a new block was started stay alive until the row is
+// committed (the scratch row, slots.go), and none reads back as another
+// value. Before the scratch row, the earlier block was referenced only from
+// slots the collector does not scan and was freed and reused mid-row.
+func TestWideRowValuesOutliveCollectionsMidRow(t *testing.T) {
+	const streams, records, cols = 3, 40, 200
+	value := func(s, r, c int) string {
+		return fmt.Sprintf("s%d r%d c%d %s\\n%s", s, r, c, strings.Repeat("v", 100+c%7), strings.Repeat("w", c%13))
+	}
+	var in strings.Builder
+	for s := 0; s < streams; s++ {
+		fmt.Fprintf(&in, `{"type":"SCHEMA","stream":"s%d","key_properties":["id"],"schema":{"properties":{"id":{"type":"integer"}`, s)
+		for c := 0; c < cols; c++ {
+			fmt.Fprintf(&in, `,"c%d":{"type":"string"}`, c)
+		}
+		in.WriteString("}}}\n")
+	}
+	for r := 0; r < records; r++ {
+		for s := 0; s < streams; s++ {
+			fmt.Fprintf(&in, `{"type":"RECORD","stream":"s%d","record":{"id":%d`, s, r)
+			for c := 0; c < cols; c++ {
+				fmt.Fprintf(&in, `,"c%d":%q`, c, value(s, r, c))
+			}
+			in.WriteString("}}\n")
+		}
+	}
+	cfg := testConfig(t, `{"batch_size_rows": 100000, "max_parallelism": 1}`)
+	eng := memory.New(memory.Options{KeepRows: true})
+	p, err := newPipeline(Options{
+		Config: cfg, Engine: eng, Input: strings.NewReader(in.String()), StateOut: &strings.Builder{},
+		Server: Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A collection, and garbage of the row's size, between each row being
+	// built and committed.
+	var junk []byte
+	p.afterFill = func() {
+		runtime.GC()
+		junk = bytes.Repeat([]byte("#"), 24<<10+len(junk)%3)
+	}
+	if err := p.run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for s := 0; s < streams; s++ {
+		rows := eng.Rows(fmt.Sprintf("DRY_RUN.S%d", s))
+		if len(rows) != records {
+			t.Fatalf("stream s%d: %d rows, want %d", s, len(rows), records)
+		}
+		for _, row := range rows {
+			var r int
+			fmt.Sscan(row["ID"], &r)
+			for c := 0; c < cols; c++ {
+				want := value(s, r, c)
+				if got := row[fmt.Sprintf("C%d", c)]; got != want {
+					t.Fatalf("stream s%d, id %d, column c%d: %.60q, want %.60q", s, r, c, got, want)
+				}
+			}
+		}
 	}
 }

@@ -111,10 +111,16 @@ type buffer struct {
 	// decided here, while each row is still in the cache.
 	keys      []int
 	unordered bool
-	// cur is the slot next handed out, last the last committed row's:
-	// commitRow compares their keys without finding either in the chunks
-	// again (with 200 streams the buffer's chunk list is rarely in the
-	// cache). Both point into chunks and are cleared with them.
+	// scratch is the row next hands out: memory the collector scans, so
+	// that what the row builder writes stays alive however much it
+	// allocates before commitRow holds it and moves it into the chunks'
+	// slots, which the collector does not scan (slots.go). Clean between
+	// rows.
+	scratch []string
+	// cur is the committed row's slots, last the one before: commitRow
+	// compares their keys without finding either in the chunks again
+	// (with 200 streams the buffer's chunk list is rarely in the cache).
+	// Both point into chunks and are cleared with them.
 	cur, last []string
 
 	// types are the column types the values are in when a batch's table
@@ -218,22 +224,35 @@ func (s *stream) newBuffer() *buffer {
 	return newBuffer(s.layout)
 }
 
-// next returns the slot for one more row, clean (see buffer).
+// next returns the row to fill for one more record, clean (see buffer):
+// the scratch row, until commitRow moves it into the chunks.
 func (b *buffer) next() []string {
+	if len(b.scratch) != b.width {
+		b.scratch = make([]string, b.width)
+	}
+	return b.scratch
+}
+
+// drop forgets the row next returned (after a failed transformation),
+// clearing what the transformation wrote: next hands it out again.
+func (b *buffer) drop() { clear(b.scratch) }
+
+// commitRow makes the row next returned the buffer's next row: its
+// values held (slots.go), moved into the chunks' slots, the scratch row
+// cleared.
+func (b *buffer) commitRow(line int64, size int64) {
 	n := len(b.lines)
 	if k, _ := b.chunkOf(n); k == len(b.chunks) {
 		b.chunks = append(b.chunks, b.newChunk(k))
 	}
 	b.cur = b.row(n)
-	return b.cur
-}
-
-// drop forgets the row next returned (after a failed transformation),
-// clearing what the transformation wrote: next hands the slot out again.
-func (b *buffer) drop() { clear(b.cur) }
-func (b *buffer) commitRow(line int64, size int64) {
-	b.owners.keep(b.cur, b.layout.Block()) // before anything may collect what the row points at: slots.go
-	if n := len(b.lines); n > 0 && len(b.keys) > 0 && !b.unordered {
+	block := ""
+	if b.layout != nil {
+		block = b.layout.Block()
+	}
+	b.owners.keep(b.cur, b.scratch, block)
+	clear(b.scratch)
+	if n > 0 && len(b.keys) > 0 && !b.unordered {
 		b.unordered = !batch.Less(b.last, b.cur, b.keys)
 	}
 	b.last = b.cur
