@@ -70,3 +70,25 @@ func TestFailPolicyRefusesAMissingIndex(t *testing.T) {
 		t.Fatalf("err = %v, want the refusal with the CREATE INDEX to run by hand", err)
 	}
 }
+
+// A value too long for an indexed VARCHAR2 column cannot make it a CLOB:
+// Oracle cannot index a LOB (ORA-02327), and the rewrite would drop the
+// index with the old column. Reconcile refuses before any change; the same
+// column without an index is rewritten as before.
+func TestReconcileRefusesToMakeAnIndexedColumnALOB(t *testing.T) {
+	ix := Index{Name: "T_SKU_IDX", Columns: []string{"SKU"}, Unique: true}
+	long := []Stats{{}, {MaxBytes: 5000}}
+	for _, have := range [][]Index{{ix}, nil} { // in the catalog, or only wanted
+		cur, want := indexedTables(have, ix)
+		_, _, err := Reconcile(cur, want, long, PolicyWiden, Options{})
+		if err == nil || !strings.Contains(err.Error(), "ORA-02327") || !strings.Contains(err.Error(), `"SKU"`) || !strings.Contains(err.Error(), "nothing was changed") {
+			t.Errorf("indexes %v: error %v, want a refusal naming SKU and ORA-02327", have, err)
+		}
+	}
+	cur, want := indexedTables(nil, ix)
+	want.Indexes = nil
+	_, changes, err := Reconcile(cur, want, long, PolicyWiden, Options{})
+	if err != nil || len(changes) != 1 || changes[0].Kind != Migrate || !changes[0].To.IsLOB() {
+		t.Fatalf("no index: changes %+v, %v; want the rewrite to a LOB", changes, err)
+	}
+}

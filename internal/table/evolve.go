@@ -479,6 +479,9 @@ func Reconcile(current, want *Table, stats []Stats, policy string, opts Options)
 	if err := fitsColumnLimit(current, changes, limit); err != nil {
 		return nil, nil, err
 	}
+	if err := indexesStayIndexable(current, append(slices.Clone(want.Indexes), next.Indexes...), changes); err != nil {
+		return nil, nil, err
+	}
 	for _, c := range changes {
 		if c.Kind == Migrate {
 			next.Unused++ // the old column, set UNUSED
@@ -527,6 +530,27 @@ func fitsColumnLimit(current *Table, changes []Change, limit int) error {
 	}
 	b.WriteString(" Or keep the table smaller: storage_mode json, a smaller flattening_max_depth or ignored_columns.")
 	return inputError("", "", "%s", b.String())
+}
+
+// indexesStayIndexable refuses a change that makes an indexed column a
+// LOB (a value past VARCHAR2's limit): Oracle cannot index a LOB
+// (ORA-02327), and the rewrite's SET UNUSED of the old column would drop
+// the index with it, silently, a unique one's guarantee included. The
+// refusal comes before any change is made.
+func indexesStayIndexable(current *Table, indexes []Index, changes []Change) error {
+	for _, c := range changes {
+		if c.Kind != Migrate && c.Kind != WidenInPlace || !c.To.IsLOB() {
+			continue
+		}
+		for _, ix := range indexes {
+			if slicesContain(ix.Columns, c.Column) {
+				return inputError("", "", "column %s of table %s would become %s (from %s) for a value that does not fit it, but index %s is on it and Oracle cannot index a %s column (ORA-02327): rewriting the column would drop the index; nothing was changed. "+
+					"Remove the index from custom_indexes (and drop it), or make the values fit (a maxLength the column can hold, or a stream map that cuts them)",
+					Quote(c.Column), current.QualifiedName(), c.To, c.From, Quote(ix.Name), c.To)
+			}
+		}
+	}
+	return nil
 }
 
 // missingIndexes are the custom indexes want asks for that the existing

@@ -669,6 +669,12 @@ func (b *builder) indexes(t *table.Table) error {
 			if !ok {
 				return &table.ConfigError{Setting: "custom_indexes", Msg: fmt.Sprintf("stream %q: %q is neither a property nor a column of table %s", b.stream, ref, t.Name)}
 			}
+			if c := t.Column(col); c != nil && c.Type.IsLOB() {
+				// Oracle refuses a B-tree index on a LOB (ORA-02327): found
+				// here, before any of the stream's data, not at CREATE INDEX
+				// on the user's server after the table was made.
+				return &table.ConfigError{Setting: "custom_indexes", Msg: fmt.Sprintf("stream %q: index on %q: its column %s is %s, and Oracle cannot index a LOB, JSON or VECTOR column (ORA-02327); index another property, or give this one a maxLength that fits VARCHAR2", b.stream, ref, table.Quote(col), c.Type)}
+			}
 			out.Columns = append(out.Columns, col)
 		}
 		if len(out.Columns) == 0 {

@@ -414,3 +414,24 @@ func TestLayoutInvalid(t *testing.T) {
 		t.Errorf("bad index: %v", err)
 	}
 }
+
+// A custom index on a column Oracle cannot index (a CLOB from a long
+// string, an object's JSON) is a configuration error when the layout is
+// made, before any row of the stream: on Oracle, CREATE INDEX would fail
+// with ORA-02327 after the table was created. A VARCHAR2 column is fine.
+func TestCustomIndexOnLOBIsAConfigError(t *testing.T) {
+	schemaTree := func() *schema.Property {
+		return tree(p("id", in), p("body", str, maxLen(100000)), p("tags", ob), p("name", str, maxLen(40)))
+	}
+	for _, col := range []string{"body", "tags"} {
+		_, err := NewLayout("docs", schemaTree(), []string{"id"}, table.Options{CustomIndexes: []table.Index{{Columns: []string{"id", col}}}}, nil)
+		var ce *table.ConfigError
+		if !errors.As(err, &ce) || !strings.Contains(err.Error(), "ORA-02327") || !strings.Contains(err.Error(), `"`+col+`"`) {
+			t.Errorf("index on %s: error %v, want a custom_indexes configuration error naming it and ORA-02327", col, err)
+		}
+	}
+	l, err := NewLayout("docs", schemaTree(), []string{"id"}, table.Options{CustomIndexes: []table.Index{{Columns: []string{"name"}}}}, nil)
+	if err != nil || len(l.Table().Indexes) != 1 {
+		t.Fatalf("index on a VARCHAR2 column: %v", err)
+	}
+}
