@@ -3,6 +3,8 @@ package memory
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -269,8 +271,27 @@ func marshal(v any, indent bool) ([]byte, error) {
 // DumpFileName is the file of a table's rows in the dump's tables/ folder:
 // SCHEMA.TABLE.jsonl, with every byte of the name outside letters, digits
 // and "._$#-" written as %XX. Names are the user's (table_name_mappings), so
-// "/" or ".." must not reach the file system as a path.
+// "/" or ".." must not reach the file system as a path. A name longer than
+// a file name may be (255 bytes: two 128-byte identifiers and the dot, or
+// %XX-written non-ASCII names, pass it) is cut, whole %XX sequences kept,
+// and ends in "~" and the first 12 hex digits of the full name's SHA-256:
+// "~" is written as %7E in every other name, so no two tables share a file.
 func DumpFileName(qualified string) string {
+	name := dumpName(qualified)
+	const maxFile, ext = 255, ".jsonl"
+	if len(name)+len(ext) <= maxFile {
+		return name + ext
+	}
+	sum := sha256.Sum256([]byte(qualified))
+	tail := "~" + hex.EncodeToString(sum[:6]) + ext
+	cut := maxFile - len(tail)
+	if i := strings.LastIndexByte(name[:cut], '%'); i >= 0 && i > cut-3 {
+		cut = i // not inside a %XX
+	}
+	return name[:cut] + tail
+}
+
+func dumpName(qualified string) string {
 	var b strings.Builder
 	for i := 0; i < len(qualified); i++ {
 		c := qualified[i]
@@ -281,5 +302,5 @@ func DumpFileName(qualified string) string {
 			fmt.Fprintf(&b, "%%%02X", c)
 		}
 	}
-	return b.String() + ".jsonl"
+	return b.String()
 }

@@ -1,7 +1,9 @@
 package memory
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/target-oracle/target-oracle/internal/table"
@@ -40,4 +42,36 @@ func TestEncodeMatchesMarshal(t *testing.T) {
 			t.Errorf("encode(%q) = %s, want %s", s, got, want)
 		}
 	}
+}
+
+// A qualified name longer than a file name may be (two 128-byte
+// identifiers, or a non-ASCII one written as %XX) gets a file name of at
+// most 255 bytes, cut outside a %XX sequence, unique per name.
+func TestDumpFileNameFitsTheFileSystem(t *testing.T) {
+	long := strings.Repeat("S", 128) + "." + strings.Repeat("T", 128)
+	multi := "APP." + strings.Repeat("é", 64) // 128 bytes, 384 written
+	seen := map[string]string{}
+	for _, in := range []string{long, long[:len(long)-1] + "U", multi, multi + "x", strings.Repeat("A", 250)} {
+		got := DumpFileName(in)
+		if len(got) > 255 || !strings.HasSuffix(got, ".jsonl") || filepath.Base(got) != got {
+			t.Errorf("DumpFileName(%.20q…) = %q (%d bytes)", in, got, len(got))
+		}
+		if i := strings.LastIndexByte(got, '%'); i >= 0 && !isHexPair(got[i+1:]) {
+			t.Errorf("DumpFileName(%.20q…) = %q: cut inside a %%XX", in, got)
+		}
+		if other, ok := seen[got]; ok {
+			t.Errorf("%.20q… and %.20q… share the file %q", in, other, got)
+		}
+		seen[got] = in
+		if f := filepath.Join(t.TempDir(), got); os.WriteFile(f, nil, 0o644) != nil {
+			t.Errorf("cannot create %q", got)
+		}
+	}
+	if got := DumpFileName(strings.Repeat("A", 249)); got != strings.Repeat("A", 249)+".jsonl" {
+		t.Errorf("a name that fits was changed: %q", got)
+	}
+}
+
+func isHexPair(s string) bool {
+	return len(s) >= 2 && strings.IndexByte("0123456789ABCDEF", s[0]) >= 0 && strings.IndexByte("0123456789ABCDEF", s[1]) >= 0
 }
