@@ -48,7 +48,7 @@ combined with ` + "`load_method`" + ` as flext does when ` + "`load_method`" + `
 ` + "`BULK_INSERT`, `MERGE`, `BULK_MERGE`" + `, any case): upsert if either says merge, else append-only;
 beside a target-oracle ` + "`load_method`" + ` it is ignored, with a warning if it disagrees. Meltano's own
 variables (` + "`TARGET_ORACLE__*`" + `, a double underscore) are not settings and draw no warning.
-Entries of ` + "`table_name_mappings`, `column_mappings`, `ignored_columns` and `stream_overrides`" + ` that
+Entries of ` + "`table_name_mappings`, `column_mappings`, `ignored_columns`, `custom_indexes` and `stream_overrides`" + ` that
 matched no stream or property of the input draw one warning each at the end of a complete run.
 Unknown keys are warned about, naming the closest known setting. A wrong
 type or value, or one setting given twice in one source with different values (say a name and an

@@ -63,7 +63,8 @@ func (s *streamPaths) has(path string) bool {
 }
 
 // warnUnmatched warns once for each table_name_mappings,
-// column_mappings, ignored_columns and stream_overrides entry that matched
+// column_mappings, ignored_columns, custom_indexes and stream_overrides
+// entry that matched
 // no stream or property of the whole input. It runs at the end of a
 // complete run that saw at least one stream: before then, or after a
 // failure, the input's streams are not all known.
@@ -105,6 +106,13 @@ func (p *pipeline) warnUnmatched() {
 			if !p.seen[name].has(path) {
 				p.log.Warn("ignored_columns entry matched no property of the stream's schemas", "stream", name, "property", path)
 			}
+		}
+	}
+	for _, stream := range sortedKeys(c.CustomIndexes) {
+		if p.streams[stream] == nil {
+			// A misspelt stream name would otherwise leave the table
+			// without its index, silently.
+			p.log.Warn("custom_indexes entry matched no stream of the input", "stream", stream)
 		}
 	}
 	for _, o := range c.StreamOverrides {

@@ -42,7 +42,8 @@ func TestUnmatchedMappingsWarn(t *testing.T) {
 		"table_name_mappings": {"orders": "ORD", "ghost": "G"},
 		"column_mappings": {"orders": {"id": "OID", "customer.name": "CNAME", "old": "OLD_COL", "nope": "X"}, "ghost": {"a": "B"}},
 		"ignored_columns": {"*": ["customer.addr", "absent", "meta.anything"], "orders": ["tags.x", "missing"], "users": ["email"], "ghost2": ["a"]},
-		"stream_overrides": {"ord*": {"batch_size_rows": 5}, "zzz*": {"batch_size_rows": 5}, "exact": {"hard_delete": true}, "users": {"hard_delete": true}}
+		"stream_overrides": {"ord*": {"batch_size_rows": 5}, "zzz*": {"batch_size_rows": 5}, "exact": {"hard_delete": true}, "users": {"hard_delete": true}},
+		"custom_indexes": {"users": [{"columns": ["id"], "unique": true}], "Orders": [{"columns": ["id"]}]}
 	}`
 	in := input(
 		`{"type":"SCHEMA","stream":"orders","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},`+
@@ -66,6 +67,7 @@ func TestUnmatchedMappingsWarn(t *testing.T) {
 		`msg="ignored_columns entry matched no property of any stream's schemas" property=absent`,
 		`msg="ignored_columns entry matched no stream of the input" stream=ghost2`,
 		`msg="ignored_columns entry matched no property of the stream's schemas" stream=orders property=missing`,
+		`msg="custom_indexes entry matched no stream of the input" stream=Orders`,
 		`msg="stream_overrides entry matched no stream of the input" pattern=zzz*`,
 		`msg="stream_overrides entry matched no stream of the input" pattern=exact`,
 	}
