@@ -34,3 +34,53 @@ func TestApplyErrorLeavesTheTableToTheCaller(t *testing.T) {
 		t.Errorf("the error names the table itself: %v", err)
 	}
 }
+
+// The embedded engine refuses the indexes Oracle refuses: one on a LOB
+// column (ORA-02327), and a name another table's index in the schema has
+// (ORA-00955; index names are per schema). The same name in another
+// schema, or an index on a VARCHAR2 column, is made.
+func TestApplyRefusesIndexesOracleRefuses(t *testing.T) {
+	ctx := context.Background()
+	mk := func(schema, name string, ix ...table.Index) *table.Table {
+		return &table.Table{Schema: schema, Name: name, Columns: []table.Column{
+			{Name: "ID", Type: table.Type{Kind: table.KindNumber, Precision: 38}},
+			{Name: "N", Type: table.Type{Kind: table.KindVarchar, Length: 40}, Nullable: true},
+			{Name: "BODY", Type: table.Type{Kind: table.KindClob}, Nullable: true},
+		}, Indexes: ix}
+	}
+	e := memory.New(memory.Options{Now: func() time.Time { return time.Unix(0, 0) }})
+	s, err := e.Session(ctx, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	create := func(tb *table.Table) error {
+		return s.Apply(ctx, engine.Change{Table: tb, Change: table.Change{Kind: table.CreateTable}})
+	}
+	if err := create(mk("S", "A", table.Index{Name: "IX", Columns: []string{"N"}})); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		tb   *table.Table
+		want string // "" = made
+	}{
+		{mk("S", "B", table.Index{Name: "IX", Columns: []string{"N"}}), "ORA-00955"},
+		{mk("S", "C", table.Index{Name: "C_BODY_IDX", Columns: []string{"BODY"}}), "ORA-02327"},
+		{mk("OTHER", "B", table.Index{Name: "IX", Columns: []string{"N"}}), ""},
+		{mk("S", "D", table.Index{Name: "D_N_IDX", Columns: []string{"ID", "N"}}), ""},
+	} {
+		err := create(tc.tb)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.tb.QualifiedName(), err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: error %v, want %s", tc.tb.QualifiedName(), err, tc.want)
+		case tc.want != "" && e.Tables()[tc.tb.QualifiedName()] != nil:
+			t.Errorf("%s: made after %v", tc.tb.QualifiedName(), err)
+		}
+	}
+	// An index added to an existing table later is checked the same way.
+	a := mk("S", "D", table.Index{Name: "D_N_IDX", Columns: []string{"ID", "N"}}, table.Index{Name: "IX", Columns: []string{"N"}})
+	if err := s.Apply(ctx, engine.Change{Table: a, Change: table.Change{Kind: table.AddIndex, Index: a.Indexes[1]}}); err == nil || !strings.Contains(err.Error(), "ORA-00955") {
+		t.Errorf("add index IX to S.D: %v, want ORA-00955", err)
+	}
+}

@@ -360,6 +360,9 @@ func (s *session) Apply(ctx context.Context, ch engine.Change) error {
 	if err := t.columnLimit(ch, e.opts.MaxColumns); err != nil {
 		return err // the caller names the table
 	}
+	if err := e.indexesAllowed(t, ch); err != nil {
+		return err // the caller names the table
+	}
 	switch {
 	case t == nil:
 		t = newMemTable(cloneTable(ch.Table), e.keepRows(), e.spillFile())
@@ -392,6 +395,36 @@ func (s *session) Apply(ctx context.Context, ch engine.Change) error {
 	}
 	e.opts.Hooks.done("ddl")
 	e.render(func(r Renderer) []string { return r.RenderChange(ch) })
+	return nil
+}
+
+// indexesAllowed models what Oracle refuses of the indexes a change
+// creates (with the table, or one added): an index on a LOB, JSON or
+// VECTOR column (ORA-02327), and a name another table's index in the
+// schema has (ORA-00955: index names are unique per schema, not per table).
+func (e *Engine) indexesAllowed(t *memTable, ch engine.Change) error {
+	var made []table.Index
+	switch {
+	case t == nil:
+		made = ch.Table.Indexes
+	case ch.Change.Kind == table.AddIndex:
+		made = []table.Index{ch.Change.Index}
+	}
+	for _, ix := range made {
+		for _, c := range ix.Columns {
+			if col := ch.Table.Column(c); col != nil && col.Type.IsLOB() {
+				return oraError(2327, fmt.Sprintf("cannot create index on expression with datatype LOB (index %s, column %s is %s)", table.Quote(ix.Name), table.Quote(c), col.Type))
+			}
+		}
+		for name, other := range e.tables {
+			if name == ch.Table.QualifiedName() || other.def.Schema != ch.Table.Schema {
+				continue
+			}
+			if slices.ContainsFunc(other.def.Indexes, func(o table.Index) bool { return o.Name == ix.Name }) {
+				return oraError(955, fmt.Sprintf("name is already used by an existing object (index %s of %s)", table.Quote(ix.Name), name))
+			}
+		}
+	}
 	return nil
 }
 
