@@ -119,14 +119,6 @@ func (r *Registry) AddReads(handles []*Stream, ns []int64) {
 	r.mu.Unlock()
 }
 
-// AddRead counts n records read. The pipeline reports reads per chunk of
-// input, not per record, to keep the lock off the hot path.
-func (r *Registry) AddRead(stream string, n int64) {
-	r.mu.Lock()
-	r.stream(stream).Read += n
-	r.mu.Unlock()
-}
-
 // Skipped counts one record skipped by policy (on_invalid_record: skip).
 func (r *Registry) Skipped(stream string) {
 	r.mu.Lock()

@@ -40,10 +40,10 @@ func TestStreamNameCannotForgeLines(t *testing.T) {
 	var out bytes.Buffer
 	t0 := time.Unix(0, 0)
 	r := New(&out, time.Second, t0)
-	r.AddRead(evil, 3)
+	addRead(r, evil, 3)
 	r.Loaded(evil, 3, 0, 0, 0, false, time.Millisecond)
 	r.Tick(t0.Add(2*time.Second), 0)
-	r.AddRead(evil, 1)
+	addRead(r, evil, 1)
 	r.Finish(t0.Add(3*time.Second), nil)
 
 	text := out.String()
@@ -135,10 +135,16 @@ func TestWriteSummaryRefusesSymlink(t *testing.T) {
 	}
 }
 
-// AddReads through handles counts as AddRead does, into the same stream.
+// addRead counts n records read for stream, as the pipeline does.
+func addRead(r *Registry, stream string, n int64) {
+	r.AddReads([]*Stream{r.Handle(stream)}, []int64{n})
+}
+
+// AddReads through handles counts into each handle's stream, the same
+// stream as its name's.
 func TestAddReadsThroughHandles(t *testing.T) {
 	r := New(io.Discard, time.Hour, time.Unix(0, 0))
-	r.AddRead("a", 2)
+	addRead(r, "a", 2)
 	h := []*Stream{r.Handle("a"), r.Handle("b")}
 	r.AddReads(h, []int64{3, 4})
 	r.AddReads(h[1:], []int64{1})

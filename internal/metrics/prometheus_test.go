@@ -58,7 +58,7 @@ func parseExposition(t *testing.T, text string) map[string]float64 {
 
 func TestPrometheusEndpoint(t *testing.T) {
 	r := New(io.Discard, 0, time.Now())
-	r.AddRead(`orders "eu"`, 2)
+	addRead(r, `orders "eu"`, 2)
 	r.Loaded(`orders "eu"`, 2, 2, 0, 0, true, 300*time.Millisecond)
 	r.Loaded(`orders "eu"`, 1, 1, 0, 0, true, 3*time.Second)
 	r.Rejected("b")

@@ -13,11 +13,11 @@ func TestProgressSaysStatesAreHeld(t *testing.T) {
 	var out strings.Builder
 	t0 := time.Unix(0, 0)
 	r := New(&out, time.Second, t0)
-	r.AddRead("users", 3)
+	addRead(r, "users", 3)
 	r.Tick(t0.Add(2*time.Second), 0)
 	r.HoldStates("users", "delete_missing is soft")
 	r.HoldStates("orders", "load_method is overwrite") // the first reason stays
-	r.AddRead("users", 1)
+	addRead(r, "users", 1)
 	r.Tick(t0.Add(4*time.Second), 0)
 	r.Pruned("users", 2, time.Millisecond)
 	sum := r.Finish(t0.Add(5*time.Second), nil)
