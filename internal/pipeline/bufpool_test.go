@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/target-oracle/target-oracle/internal/batch"
-	"github.com/target-oracle/target-oracle/internal/memory"
 )
 
 // With more streams than keep a spare buffer each, loaded batches give
@@ -44,14 +43,7 @@ func TestRecycledBuffersUnderManyStreams(t *testing.T) {
 			in.WriteString("}}\n")
 		}
 	}
-	eng := memory.New(memory.Options{KeepRows: true})
-	p, err := newPipeline(Options{
-		Config: cfg, Engine: eng, Input: strings.NewReader(in.String()), StateOut: &strings.Builder{},
-		Server: Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, eng := dryPipeline(t, cfg, strings.NewReader(in.String()))
 	if err := p.run(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/batch"
+	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/memory"
 )
 
@@ -53,23 +54,12 @@ func TestBufferedValuesOutliveCollections(t *testing.T) {
 		}
 	}
 	cfg := testConfig(t, `{"batch_size_rows": 100000, "max_parallelism": 2}`)
-	eng := memory.New(memory.Options{KeepRows: true})
-	p, err := newPipeline(Options{
-		Config: cfg, Engine: eng, Input: &collectingReader{r: strings.NewReader(in.String())}, StateOut: &strings.Builder{},
-		Server: Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, eng := dryPipeline(t, cfg, &collectingReader{r: strings.NewReader(in.String())})
 	if err := p.run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	for s := 0; s < streams; s++ {
-		rows := eng.Rows(fmt.Sprintf("DRY_RUN.S%d", s))
-		if len(rows) != records {
-			t.Fatalf("stream s%d: %d rows, want %d", s, len(rows), records)
-		}
-		for _, row := range rows {
+		for _, row := range streamRows(t, eng, s, records) {
 			var r int
 			fmt.Sscan(row["ID"], &r)
 			want := map[string]string{
@@ -153,14 +143,7 @@ func TestWideRowValuesOutliveCollectionsMidRow(t *testing.T) {
 		}
 	}
 	cfg := testConfig(t, `{"batch_size_rows": 100000, "max_parallelism": 1}`)
-	eng := memory.New(memory.Options{KeepRows: true})
-	p, err := newPipeline(Options{
-		Config: cfg, Engine: eng, Input: strings.NewReader(in.String()), StateOut: &strings.Builder{},
-		Server: Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, eng := dryPipeline(t, cfg, strings.NewReader(in.String()))
 	// A collection, and garbage of the row's size, between each row being
 	// built and committed.
 	var junk []byte
@@ -172,11 +155,7 @@ func TestWideRowValuesOutliveCollectionsMidRow(t *testing.T) {
 		t.Fatal(err)
 	}
 	for s := 0; s < streams; s++ {
-		rows := eng.Rows(fmt.Sprintf("DRY_RUN.S%d", s))
-		if len(rows) != records {
-			t.Fatalf("stream s%d: %d rows, want %d", s, len(rows), records)
-		}
-		for _, row := range rows {
+		for _, row := range streamRows(t, eng, s, records) {
 			var r int
 			fmt.Sscan(row["ID"], &r)
 			for c := 0; c < cols; c++ {
@@ -187,4 +166,29 @@ func TestWideRowValuesOutliveCollectionsMidRow(t *testing.T) {
 			}
 		}
 	}
+}
+
+// dryPipeline is a pipeline reading in into an embedded engine that keeps
+// its rows; the caller runs it.
+func dryPipeline(t *testing.T, cfg *config.Config, in io.Reader) (*pipeline, *memory.Engine) {
+	t.Helper()
+	eng := memory.New(memory.Options{KeepRows: true})
+	p, err := newPipeline(Options{
+		Config: cfg, Engine: eng, Input: in, StateOut: &strings.Builder{},
+		Server: Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, eng
+}
+
+// streamRows returns the rows of stream s<s>'s table, which must be n.
+func streamRows(t *testing.T, eng *memory.Engine, s, n int) []map[string]string {
+	t.Helper()
+	rows := eng.Rows(fmt.Sprintf("DRY_RUN.S%d", s))
+	if len(rows) != n {
+		t.Fatalf("stream s%d: %d rows, want %d", s, len(rows), n)
+	}
+	return rows
 }
