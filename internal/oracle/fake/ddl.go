@@ -831,7 +831,8 @@ type index struct {
 }
 
 // createIndex records an index; indexes other than the primary key's are
-// not enforced. As Oracle, it refuses a name that an index of the schema
+// not enforced. As Oracle, it refuses an index on a LOB, JSON or VECTOR
+// column (ORA-02327), a name that an index of the schema
 // has, the primary key's included (ORA-00955: index names are unique per
 // schema, not per table), and a column list of the table that an index
 // has, whatever its uniqueness (ORA-01408: a second index on the same
@@ -864,8 +865,12 @@ func (db *DB) createIndex(sql string) error {
 		return oraError(955, "name is already used by an existing object")
 	}
 	for _, c := range cols {
-		if t.col(c) == nil {
+		col := t.col(c)
+		if col == nil {
 			return oraError(904, "%q: invalid identifier", c)
+		}
+		if col.typ.IsLOB() {
+			return oraError(2327, "cannot create index on expression with datatype LOB")
 		}
 	}
 	if db.columnsIndexed(t, cols) {

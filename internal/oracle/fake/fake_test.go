@@ -271,6 +271,7 @@ func TestDDLCodes(t *testing.T) {
 		{`ALTER TABLE "S"."T" MODIFY ("V" VARCHAR2(10 BYTE))`, 22859},
 		{`ALTER TABLE "S"."NOPE" ADD ("X" DATE)`, 942},
 		{`CREATE INDEX "S"."T_IX" ON "S"."T" ("ID")`, 1408},
+		{`CREATE INDEX "S"."T_V_IX" ON "S"."T" ("ID", "V")`, 2327}, // a LOB column
 	} {
 		if _, err := db.Exec(ddl(c.sql)); code(err) != c.code {
 			t.Errorf("%s: %v, want ORA-%05d", c.sql, err, c.code)
