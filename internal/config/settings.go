@@ -331,7 +331,7 @@ func typeSettings() []setting {
 			aliases: names("default_target_schema_select_permissions"), field: func(c *Config) any { return &c.GrantSelectTo },
 			conv: convIdentifiers},
 		{name: "custom_indexes", kind: kindObject, def: map[string]any{},
-			desc:  "Object stream -> [{name?, columns, unique?}]; indexes created with the table (a JSON string is accepted too).",
+			desc:  "Object stream -> [{name?, columns, unique?}]; columns are property paths, column names or metadata names (_sdc_batched_at); indexes created with the table (a JSON string is accepted too).",
 			field: func(c *Config) any { return &c.CustomIndexes }, conv: convIndexes},
 		{name: "partitioning", kind: kindObjectOrNone, def: "none",
 			desc: "Interval-partition new tables: {\"column\": a key, a required non-null top-level date-time property, or _sdc_received_at, \"interval\": day|month|year}, or none. " +

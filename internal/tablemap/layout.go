@@ -649,14 +649,24 @@ func (b *builder) column(c *cand, nullable bool) table.Column {
 	return col
 }
 
-// indexes resolves custom_indexes: each column is a property path or a
-// column name; an index without a name gets table.IndexName.
+// indexes resolves custom_indexes: each column is a property path, a
+// metadata column's Singer name (_sdc_batched_at) or a column name; an
+// index without a name gets table.IndexName.
 func (b *builder) indexes(t *table.Table) error {
 	max := b.opts.MaxBytes()
 	byPath := make(map[string]string)
 	for _, c := range b.all() {
 		if c.role == table.RoleProperty {
 			byPath[c.path] = c.name
+		}
+	}
+	// Metadata columns by their Singer names too (_sdc_batched_at, as
+	// other targets' settings name them), unless a property has the name.
+	for _, c := range t.Columns {
+		if c.Role == table.RoleMetadata && len(c.Source) == 1 {
+			if _, taken := byPath[c.Source[0]]; !taken {
+				byPath[c.Source[0]] = c.Name
+			}
 		}
 	}
 	for _, ix := range b.opts.CustomIndexes {

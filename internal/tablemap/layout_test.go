@@ -435,3 +435,19 @@ func TestCustomIndexOnLOBIsAConfigError(t *testing.T) {
 		t.Fatalf("index on a VARCHAR2 column: %v", err)
 	}
 }
+
+// custom_indexes name metadata columns by their Singer names, as other
+// targets' settings do (_sdc_batched_at), or by their column names; a
+// property of that name would win.
+func TestCustomIndexOnMetadataColumnBySingerName(t *testing.T) {
+	for _, ref := range []string{"_sdc_batched_at", "_SDC_BATCHED_AT"} {
+		opts := table.Options{IdentifierUpper: true, AddRecordMetadata: true, CustomIndexes: []table.Index{{Columns: []string{ref}}}}
+		l, err := NewLayout("docs", tree(p("id", in)), []string{"id"}, opts, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", ref, err)
+		}
+		if ix := l.Table().Indexes; len(ix) != 1 || len(ix[0].Columns) != 1 || ix[0].Columns[0] != "_SDC_BATCHED_AT" {
+			t.Errorf("%s: indexes %+v, want one on _SDC_BATCHED_AT", ref, ix)
+		}
+	}
+}
