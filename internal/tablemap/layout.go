@@ -690,6 +690,7 @@ func (b *builder) indexes(t *table.Table) error {
 		if len(out.Columns) == 0 {
 			return &table.ConfigError{Setting: "custom_indexes", Msg: fmt.Sprintf("stream %q: an index needs columns", b.stream)}
 		}
+		b.warnIndexKey(t, out.Columns)
 		if out.Name == "" {
 			out.Name = table.IndexName(t.Name, out.Columns, max)
 		} else if err := table.CheckName(out.Name, max); err != nil {
@@ -698,6 +699,27 @@ func (b *builder) indexes(t *table.Table) error {
 		t.Indexes = append(t.Indexes, out)
 	}
 	return nil
+}
+
+// warnIndexKey warns of a custom index whose columns may take more bytes
+// than Oracle's index key limit with the default 8 KB blocks (ORA-01450
+// at CREATE INDEX, or ORA-01404 when a column widens later): a warning,
+// not an error, as a database with larger blocks takes it (the primary
+// key, which every table has, is sized to fit instead: sizeKeys).
+func (b *builder) warnIndexKey(t *table.Table, cols []string) {
+	ceiling, n := b.opts.Ceiling(), 0
+	for _, name := range cols {
+		if c := t.Column(name); c != nil {
+			n += keyBytes(c.Type, ceiling)
+		}
+	}
+	if n > KeyBudgetBytes {
+		quoted := make([]string, len(cols))
+		for i, c := range cols {
+			quoted[i] = table.Quote(c)
+		}
+		b.warn("stream %q: custom index on %s: its columns may take %d bytes, more than the %d kept within Oracle's index key limit (about 6,400 bytes with 8 KB blocks: ORA-01450 when the index is made, ORA-01404 when a column widens); give its string properties a maxLength, or index fewer columns", b.stream, strings.Join(quoted, ", "), n, KeyBudgetBytes)
+	}
 }
 
 // Table returns the table the layout wants: existing columns kept (types

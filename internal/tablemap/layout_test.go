@@ -3,6 +3,7 @@ package tablemap
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -448,6 +449,26 @@ func TestCustomIndexOnMetadataColumnBySingerName(t *testing.T) {
 		}
 		if ix := l.Table().Indexes; len(ix) != 1 || len(ix[0].Columns) != 1 || ix[0].Columns[0] != "_SDC_BATCHED_AT" {
 			t.Errorf("%s: indexes %+v, want one on _SDC_BATCHED_AT", ref, ix)
+		}
+	}
+}
+
+// A custom index whose columns may pass Oracle's index key limit (two
+// unbounded strings: VARCHAR2(4000) each) draws a warning at the SCHEMA;
+// one within it (bounded strings) does not.
+func TestCustomIndexPastTheKeyLimitWarns(t *testing.T) {
+	for _, tc := range []struct {
+		maxLen int
+		warns  bool
+	}{{-1, true}, {200, false}} {
+		opts := table.Options{IdentifierUpper: true, CustomIndexes: []table.Index{{Columns: []string{"n", "m"}}}}
+		l, err := NewLayout("a", tree(p("id", in), p("n", str, maxLen(tc.maxLen)), p("m", str, maxLen(tc.maxLen))), []string{"id"}, opts, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := slices.ContainsFunc(l.Warnings(), func(w string) bool { return strings.Contains(w, "ORA-01450") && strings.Contains(w, `"N", "M"`) })
+		if warned != tc.warns {
+			t.Errorf("maxLength %d: warnings %q, want a key limit warning: %v", tc.maxLen, l.Warnings(), tc.warns)
 		}
 	}
 }
