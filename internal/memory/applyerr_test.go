@@ -84,3 +84,50 @@ func TestApplyRefusesIndexesOracleRefuses(t *testing.T) {
 		t.Errorf("add index IX to S.D: %v, want ORA-00955", err)
 	}
 }
+
+// A primary key constraint's index has the constraint's name: a custom
+// index named as another table's primary key (<TABLE>_PK), or a new
+// table whose primary key has the name of another table's index, meets
+// ORA-00955 on Oracle, and here.
+func TestApplyRefusesIndexNamedAsAPrimaryKey(t *testing.T) {
+	ctx := context.Background()
+	mk := func(name string, key bool, ix ...table.Index) *table.Table {
+		tb := &table.Table{Schema: "S", Name: name, Columns: []table.Column{
+			{Name: "ID", Type: table.Type{Kind: table.KindNumber, Precision: 38}},
+			{Name: "N", Type: table.Type{Kind: table.KindVarchar, Length: 40}, Nullable: true},
+		}, Indexes: ix}
+		if key {
+			tb.PrimaryKey = []string{"ID"}
+		}
+		return tb
+	}
+	e := memory.New(memory.Options{Now: func() time.Time { return time.Unix(0, 0) }})
+	s, err := e.Session(ctx, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	create := func(tb *table.Table) error {
+		return s.Apply(ctx, engine.Change{Table: tb, Change: table.Change{Kind: table.CreateTable}})
+	}
+	if err := create(mk("A", true, table.Index{Name: "B_PK", Columns: []string{"N"}})); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		tb   *table.Table
+		want string
+	}{
+		{mk("C", false, table.Index{Name: "A_PK", Columns: []string{"N"}}), "ORA-00955"},
+		{mk("B", true), "ORA-00955"},
+		{mk("B", false), ""},
+	} {
+		err := create(tc.tb)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.tb.QualifiedName(), err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: error %v, want %s", tc.tb.QualifiedName(), err, tc.want)
+		case tc.want != "" && e.Tables()[tc.tb.QualifiedName()] != nil:
+			t.Errorf("%s: made after %v", tc.tb.QualifiedName(), err)
+		}
+	}
+}

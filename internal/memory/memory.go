@@ -401,12 +401,17 @@ func (s *session) Apply(ctx context.Context, ch engine.Change) error {
 // indexesAllowed models what Oracle refuses of the indexes a change
 // creates (with the table, or one added): an index on a LOB, JSON or
 // VECTOR column (ORA-02327), and a name another table's index in the
-// schema has (ORA-00955: index names are unique per schema, not per table).
+// schema has (ORA-00955: index names are unique per schema, not per
+// table), a primary key constraint's index included, both ways: a new
+// table's key index takes the name <TABLE>_PK.
 func (e *Engine) indexesAllowed(t *memTable, ch engine.Change) error {
 	var made []table.Index
 	switch {
 	case t == nil:
 		made = ch.Table.Indexes
+		if len(ch.Table.PrimaryKey) > 0 {
+			made = append([]table.Index{{Name: primaryKeyName(ch.Table)}}, made...)
+		}
 	case ch.Change.Kind == table.AddIndex:
 		made = []table.Index{ch.Change.Index}
 	}
@@ -423,9 +428,19 @@ func (e *Engine) indexesAllowed(t *memTable, ch engine.Change) error {
 			if slices.ContainsFunc(other.def.Indexes, func(o table.Index) bool { return o.Name == ix.Name }) {
 				return oraError(955, fmt.Sprintf("name is already used by an existing object (index %s of %s)", table.Quote(ix.Name), name))
 			}
+			if len(other.def.PrimaryKey) > 0 && primaryKeyName(other.def) == ix.Name {
+				return oraError(955, fmt.Sprintf("name is already used by an existing object (index %s of %s's primary key)", table.Quote(ix.Name), name))
+			}
 		}
 	}
 	return nil
+}
+
+// primaryKeyName is the name of t's primary key constraint and its index,
+// as the Oracle renderer gives it (the embedded engine models a server
+// with long identifiers).
+func primaryKeyName(t *table.Table) string {
+	return table.PrimaryKeyName(t.Name, table.MaxBytesLong)
 }
 
 // Truncate implements engine.Session.

@@ -696,9 +696,47 @@ func (b *builder) indexes(t *table.Table) error {
 		} else if err := table.CheckName(out.Name, max); err != nil {
 			return &table.ConfigError{Setting: "custom_indexes", Msg: fmt.Sprintf("stream %q: %v", b.stream, err)}
 		}
-		t.Indexes = append(t.Indexes, out)
+		keep, err := b.indexFits(t, out)
+		if err != nil {
+			return err
+		}
+		if keep {
+			t.Indexes = append(t.Indexes, out)
+		}
 	}
 	return nil
+}
+
+// indexFits checks a custom index against the table's primary key and
+// the indexes before it, as Oracle would at CREATE INDEX, so that the
+// dry run and the load refuse the same entries before any row: a name
+// another entry or the primary key constraint's index has (ORA-00955),
+// and a UNIQUE entry on the column list of a plain one before it
+// (ORA-01408: Oracle makes one index per column list, so it would not
+// hold). An entry on the columns of one before it that serves it, or on
+// the primary key's columns, is not kept: the load would meet ORA-01408
+// and count it done (oracle's indexDone), and the dry run does the same.
+func (b *builder) indexFits(t *table.Table, ix table.Index) (bool, error) {
+	fail := func(format string, args ...any) (bool, error) {
+		return false, &table.ConfigError{Setting: "custom_indexes", Msg: fmt.Sprintf("stream %q: ", b.stream) + fmt.Sprintf(format, args...)}
+	}
+	if len(t.PrimaryKey) > 0 && ix.Name == table.PrimaryKeyName(t.Name, b.opts.MaxBytes()) {
+		return fail("index %s has the name of the table's primary key constraint and its index (ORA-00955); give the entry another \"name\"", table.Quote(ix.Name))
+	}
+	for _, o := range t.Indexes {
+		switch {
+		case slices.Equal(o.Columns, ix.Columns) && (o.Unique || !ix.Unique):
+			return false, nil
+		case slices.Equal(o.Columns, ix.Columns):
+			return fail("indexes %s and %s have the same columns (%s), one UNIQUE and one not, and Oracle makes only one index per column list (ORA-01408); keep one entry", table.Quote(o.Name), table.Quote(ix.Name), strings.Join(ix.Columns, ", "))
+		case o.Name == ix.Name:
+			return fail("two entries are named %s (ORA-00955: index names are unique per schema); give one another \"name\"", table.Quote(ix.Name))
+		}
+	}
+	if slices.Equal(t.PrimaryKey, ix.Columns) {
+		return false, nil
+	}
+	return true, nil
 }
 
 // warnIndexKey warns of a custom index whose columns may take more bytes

@@ -472,3 +472,50 @@ func TestCustomIndexPastTheKeyLimitWarns(t *testing.T) {
 		}
 	}
 }
+
+// custom_indexes entries Oracle would refuse among themselves or against
+// the primary key are configuration errors at the SCHEMA (the load would
+// fail at CREATE INDEX after the table was made; the dry run passed):
+// two names alike (ORA-00955), the primary key constraint's name
+// (ORA-00955), a UNIQUE entry on a plain one's columns (ORA-01408). An
+// entry another serves (the same columns, the key's columns) is not
+// kept, as the load counts its ORA-01408 done.
+func TestCustomIndexesOracleWouldRefuse(t *testing.T) {
+	ix := func(name string, unique bool, cols ...string) table.Index {
+		return table.Index{Name: name, Unique: unique, Columns: cols}
+	}
+	for _, tc := range []struct {
+		name  string
+		ix    []table.Index
+		want  string // "" = made
+		index []string
+	}{
+		{"same name", []table.Index{ix("IX", false, "n"), ix("IX", false, "id", "n")}, "ORA-00955", nil},
+		{"key's name", []table.Index{ix("A_PK", false, "n")}, "ORA-00955", nil},
+		{"unique after plain", []table.Index{ix("", false, "n"), ix("N_U", true, "n")}, "ORA-01408", nil},
+		{"plain after unique", []table.Index{ix("N_U", true, "n"), ix("", false, "n")}, "", []string{"N_U"}},
+		{"twice", []table.Index{ix("", false, "n"), ix("", false, "n")}, "", []string{"A_N_IDX"}},
+		{"key's columns", []table.Index{ix("", true, "id"), ix("", false, "n", "id")}, "", []string{"A_N_ID_6e11f62b_IDX"}},
+	} {
+		opts := table.Options{IdentifierUpper: true, CustomIndexes: tc.ix}
+		l, err := NewLayout("a", tree(p("id", in), p("n", str, maxLen(40))), []string{"id"}, opts, nil)
+		var ce *table.ConfigError
+		if tc.want != "" {
+			if !errors.As(err, &ce) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s: error %v, want a custom_indexes configuration error with %s", tc.name, err, tc.want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		var names []string
+		for _, x := range l.Table().Indexes {
+			names = append(names, x.Name)
+		}
+		if !slices.Equal(names, tc.index) {
+			t.Errorf("%s: indexes %q, want %q", tc.name, names, tc.index)
+		}
+	}
+}
