@@ -328,7 +328,7 @@ func (p *pipeline) reconcile(ctx context.Context, sess engine.Session, j *job, s
 	next, changes, noWiden, err := p.reconcileRejecting(cur, want, stats, j.opts)
 	j.noWiden = noWiden
 	if err != nil {
-		return nil, jobInputError(j, err) // names the table and the refused DDL
+		return nil, jobInputError(j, unfitLine(j, cur, err)) // names the table and the refused DDL
 	}
 	loadWith := next // the table the batch is written to
 	if slices.ContainsFunc(changes, func(c table.Change) bool { return c.Kind == table.ReplaceKey }) {
@@ -358,6 +358,38 @@ func (p *pipeline) reconcile(ctx context.Context, sess engine.Session, j *job, s
 	}
 	p.tables.set(next)
 	return loadWith, nil
+}
+
+// unfitLine gives an input error refusing what one column's values need
+// (table.UnfitColumn) the line of the batch's first record whose value
+// does not fit the column cur has, as the error of a single record would.
+func unfitLine(j *job, cur *table.Table, err error) error {
+	var ie *inputerr.Error
+	var u *table.UnfitColumn
+	if j.buf == nil || cur == nil || !errors.As(err, &ie) || ie.Line != 0 || !errors.As(err, &u) {
+		return err
+	}
+	col := cur.Column(u.Column)
+	if col == nil {
+		return err
+	}
+	ceiling := j.opts.VarcharMaxBytes
+	if ceiling <= 0 {
+		ceiling = table.DefaultVarcharMaxBytes
+	}
+	lt := j.buf.layout.Table()
+	for c := range lt.Columns {
+		if columnNamed(cur, c, lt.Columns[c].Name) != col {
+			continue
+		}
+		for i := range j.buf.rows() {
+			if v := j.buf.row(i)[c]; v != "" && unfit(col, v, ceiling) != "" {
+				ie.Line = j.buf.lines[i]
+				return err
+			}
+		}
+	}
+	return err
 }
 
 // jobInputError gives an input error of the table model (a table that

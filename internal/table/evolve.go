@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 )
 
 // Join is the widening lattice of §5.5: the narrowest type that holds
@@ -532,6 +534,17 @@ func fitsColumnLimit(current *Table, changes []Change, limit int) error {
 	return inputError("", "", "%s", b.String())
 }
 
+// UnfitColumn is the cause of an input error refusing a change that
+// values of a batch need in one column of the existing table: the caller
+// knows the batch's rows, and names the line of the first record whose
+// value does not fit the column as it is.
+type UnfitColumn struct {
+	Column string // of the existing table
+	Msg    string
+}
+
+func (u *UnfitColumn) Error() string { return u.Msg }
+
 // indexesStayIndexable refuses a change that makes an indexed column a
 // LOB (a value past VARCHAR2's limit): Oracle cannot index a LOB
 // (ORA-02327), and the rewrite's SET UNUSED of the old column would drop
@@ -544,9 +557,9 @@ func indexesStayIndexable(current *Table, indexes []Index, changes []Change) err
 		}
 		for _, ix := range indexes {
 			if slicesContain(ix.Columns, c.Column) {
-				return inputError("", "", "column %s of table %s would become %s (from %s) for a value that does not fit it, but index %s is on it and Oracle cannot index a %s column (ORA-02327): rewriting the column would drop the index; nothing was changed. "+
+				return &inputerr.Error{Err: &UnfitColumn{Column: c.Column, Msg: fmt.Sprintf("column %s of table %s would become %s (from %s) for a value that does not fit it, but index %s is on it and Oracle cannot index a %s column (ORA-02327): rewriting the column would drop the index; nothing was changed. "+
 					"Remove the index from custom_indexes (and drop it), or make the values fit (a maxLength the column can hold, or a stream map that cuts them)",
-					Quote(c.Column), current.QualifiedName(), c.To, c.From, Quote(ix.Name), c.To)
+					Quote(c.Column), current.QualifiedName(), c.To, c.From, Quote(ix.Name), c.To)}}
 			}
 		}
 	}
