@@ -58,6 +58,10 @@ type dumpTable struct {
 	PrimaryKey   []string         `json:"primary_key"`
 	Partitioning *table.Partition `json:"partitioning,omitempty"`
 	Compression  string           `json:"compression,omitempty"`
+	// File names the rows' file (tables/…) where it is not SCHEMA.TABLE.jsonl:
+	// a name %XX-written or cut to fit the file system (DumpFileName), which a
+	// reader of the dump could not work out from the table's name alone.
+	File string `json:"file,omitempty"`
 }
 
 func (e *Engine) writeTablesJSON(path string) error {
@@ -65,6 +69,9 @@ func (e *Engine) writeTablesJSON(path string) error {
 	for name, t := range e.tables {
 		dt := dumpTable{Columns: []dumpColumn{}, PrimaryKey: append([]string{}, t.def.PrimaryKey...),
 			Partitioning: t.def.Partition, Compression: t.def.Compression}
+		if f := DumpFileName(name); f != name+".jsonl" {
+			dt.File = "tables/" + f
+		}
 		for _, c := range t.def.Columns {
 			dt.Columns = append(dt.Columns, dumpColumn{Name: c.Name, Type: c.Type.String(), Nullable: c.Nullable})
 		}

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,4 +75,49 @@ func TestDumpFileNameFitsTheFileSystem(t *testing.T) {
 
 func isHexPair(s string) bool {
 	return len(s) >= 2 && strings.IndexByte("0123456789ABCDEF", s[0]) >= 0 && strings.IndexByte("0123456789ABCDEF", s[1]) >= 0
+}
+
+// A reader of the dump finds a table's rows from tables.json: where the
+// file's name is not SCHEMA.TABLE.jsonl (a name %XX-written or cut to fit
+// the file system) the table's entry names it.
+func TestTablesJSONNamesFilesThatAreNotTheTableName(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "dump")
+	e := New(Options{DumpDir: dir})
+	long := strings.Repeat("S", 128) + "." + strings.Repeat("T", 128)
+	names := []string{long, "APP.A/B", "APP.PLAIN"}
+	for _, n := range names {
+		schema, name, _ := strings.Cut(n, ".")
+		d := &table.Table{Schema: schema, Name: name, Columns: []table.Column{{Name: "ID", Type: table.Type{Kind: table.KindNumber}}}}
+		e.tables[n] = newMemTable(d, true, e.spillFile())
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "tables.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]struct {
+		File *string `json:"file"`
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		entry, ok := got[n]
+		switch {
+		case !ok:
+			t.Errorf("tables.json has no entry for %.20q…", n)
+		case n == "APP.PLAIN":
+			if entry.File != nil {
+				t.Errorf("%s: file %q, want none (the file is the table's name)", n, *entry.File)
+			}
+		case entry.File == nil:
+			t.Errorf("%.20q…: no file named, but its rows are in tables/%s", n, DumpFileName(n))
+		default:
+			if _, err := os.Stat(filepath.Join(dir, *entry.File)); err != nil {
+				t.Errorf("%.20q…: file %q: %v", n, *entry.File, err)
+			}
+		}
+	}
 }
