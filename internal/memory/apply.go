@@ -141,26 +141,36 @@ func checkRows(w *engine.Write, cols []*table.Column, rules []oravalue.Column, k
 	// array on the stack (no write barrier per value, nothing held past
 	// the write).
 	var vs [256]string
-	for i := range keep {
-		if i == dbTime {
-			continue
-		}
-		k := &keep[i]
-	runs:
-		for lo := 0; lo < end; lo += len(vs) {
-			run := gather(vs[:], rows[lo:min(lo+len(vs), end)], i) // rows after the first error need no look
+	per := runRows(len(keep), len(vs))
+	for lo := 0; lo < end && first == nil; lo += per {
+		for i := range keep {
+			if i == dbTime {
+				continue
+			}
+			k := &keep[i]
+			run := gather(vs[:], rows[lo:min(lo+per, end)], i) // rows after the first error need no look
 			for j := 0; j < len(run); j++ {
 				if j += k.KeptPrefix(run[j:]); j == len(run) {
 					break
 				}
 				if err := checkAt(&stored, &rows[lo+j], lo+j, i, cols[i], &rules[i], run[j]); err != nil {
 					first, end = err, lo+j
-					break runs
+					break
 				}
 			}
 		}
 	}
 	return stored, first
+}
+
+// runRows is how many rows checkRows takes a column's values from at a
+// time: runs of a few rows, as many as keep their slots and text in the
+// cache while every column goes through them (column after column over
+// all rows walked a wide row's slots once per column, a cache miss per
+// value), at most max.
+func runRows(width, most int) int {
+	const cached = 32 << 10 // bytes of slots and text a run may touch
+	return max(16, min(most, cached/(32*max(width, 1))))
 }
 
 // gather copies value i of each of rows into dst and returns dst's part
