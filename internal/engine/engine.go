@@ -44,6 +44,15 @@ type Engine interface {
 	Close() error
 }
 
+// ValueKeeper is an optional interface of an Engine: whether any of its
+// sessions keeps a row value (a string of engine.Row.Values, or one cut
+// from it) after Load returns. The loader gives the memory of a loaded
+// batch's values to later batches only with an engine that answers false
+// (tablemap.Blocks); an engine without it is treated as keeping them.
+type ValueKeeper interface {
+	KeepsValues() bool
+}
+
 // RowChecker is an optional interface of an Engine: whether a table has
 // rows. A changed key_properties replaces the primary key of an empty
 // table only; an engine without it is treated as "has rows".

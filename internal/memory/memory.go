@@ -328,6 +328,14 @@ func (e *Engine) spillFile() *spillFile {
 	return e.spill
 }
 
+// KeepsValues implements engine.ValueKeeper: the engine keeps the values
+// it loads only when it keeps rows (a dump, a store, tests), and tests'
+// hooks and the statement renderer are given the steps themselves.
+func (e *Engine) KeepsValues() bool {
+	h := e.opts.Hooks
+	return e.keepRows() || e.opts.Render != nil || h.Load != nil || h.Commit != nil || h.Try != nil || h.Refuse != nil
+}
+
 func (e *Engine) keepRows() bool {
 	return e.opts.DumpDir != "" || e.opts.KeepRows || e.opts.StorePath != ""
 }

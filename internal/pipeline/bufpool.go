@@ -13,12 +13,14 @@ import (
 //     coordinator.
 //   - flush hands it to a job: from then on the worker running the job owns
 //     it, and the engine reads its rows during Session.Load (engine.Row
-//     Values are slices of its chunks). Engines copy what they keep (the
-//     embedded engine its values into its own rows, the Oracle engine into
-//     its binds); none keeps a Values slice after Load returns, and none
-//     writes into one: the chunks are memory the collector does not scan,
-//     and the buffer keeps alive only what went in through commitRow and
-//     buffer.set (slots.go).
+//     Values are slices of its chunks). No engine keeps a Values slice
+//     after Load returns, and none writes into one: the chunks are memory
+//     the collector does not scan, and the buffer keeps alive only what
+//     went in through commitRow and buffer.set (slots.go). An engine may
+//     keep the value strings themselves (the embedded engine's rows in a
+//     dump run): the text blocks they point into are then left to the
+//     collector; only an engine that keeps none (engine.ValueKeeper) has
+//     a loaded batch's blocks given to later rows (tablemap.Blocks).
 //   - The job's result reaches the coordinator (complete), which happens
 //     after everything the worker did. Only then is the buffer given back:
 //     to its stream (stream.spare, few streams) or to the pipeline's
@@ -88,6 +90,7 @@ func (bp *bufferPool) put(b *buffer) {
 		b.chunks[i] = nil
 	}
 	b.chunks, b.cur, b.last = nil, nil, nil
+	b.recycle()
 	b.owners.reset()
 	if r := b.engineRows; cap(r) > 0 && len(bp.rows) < poolRowSets && bp.rowBytes+int64(cap(r))*engineRowBytes <= poolRowBytes {
 		clear(r[:cap(r)]) // they point into the chunks

@@ -106,6 +106,7 @@ func (p *pipeline) flush(s *stream) {
 		return
 	}
 	b := s.buf
+	b.seal()
 	s.buf = p.nextBuffer(s, b.rows())
 	p.bufs.engineRows(b)
 	p.enqueue(s, &job{kind: jobBatch, stream: s, layout: b.layout, line: b.minLine, buf: b})
@@ -113,6 +114,7 @@ func (p *pipeline) flush(s *stream) {
 		for _, o := range p.order {
 			if o != s && !o.halted && o.buf != nil && o.buf.rows() > 0 {
 				ob := o.buf
+				ob.seal()
 				o.buf = p.nextBuffer(o, ob.rows())
 				p.bufs.engineRows(ob)
 				p.enqueue(o, &job{kind: jobBatch, stream: o, layout: ob.layout, line: ob.minLine, buf: ob})

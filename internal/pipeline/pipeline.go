@@ -147,24 +147,27 @@ type pipeline struct {
 	tables   *catalog
 	sessions chan engine.Session // idle sessions, reused by workers
 
-	tracker         stateTracker
-	points          []int64 // frontierPoints' scratch
-	rejects         *rejectFile
-	seq             sequencer
-	received        clockText                // _SDC_RECEIVED_AT text, formatted once per chunk
-	receivedAt      time.Time                // when the current chunk was read
-	clockGiven      bool                     // Options.Now was set: use it for every metadata time
-	metaBuf         tablemap.Meta            // reused per record: Row copies what it keeps
-	extracted       struct{ in, out string } // the last time_extracted text and its canonical form
-	started         string                   // _SDC_SYNC_STARTED_AT text
-	runID           string                   // _SDC_RUN_ID text (prune.go)
-	lastState       int64                    // input line of the last STATE read (prune.go)
-	buffered        int64                    // bytes of records not yet committed (buffers + in-flight)
-	bufs            bufferPool               // loaded batches' buffers, for the next ones (bufpool.go)
-	schemas         schema.Cache             // compiled SCHEMA texts, shared by streams that send the same
-	dbRejected      int64                    // records the database refused, in reject_path (reject.go)
-	longest         int                      // the longest line reported to Options.LongLine
-	warnedNullState bool                     // a STATE with a null value was logged (state.go)
+	tracker    stateTracker
+	points     []int64 // frontierPoints' scratch
+	rejects    *rejectFile
+	seq        sequencer
+	received   clockText                // _SDC_RECEIVED_AT text, formatted once per chunk
+	receivedAt time.Time                // when the current chunk was read
+	clockGiven bool                     // Options.Now was set: use it for every metadata time
+	metaBuf    tablemap.Meta            // reused per record: Row copies what it keeps
+	extracted  struct{ in, out string } // the last time_extracted text and its canonical form
+	started    string                   // _SDC_SYNC_STARTED_AT text
+	runID      string                   // _SDC_RUN_ID text (prune.go)
+	lastState  int64                    // input line of the last STATE read (prune.go)
+	buffered   int64                    // bytes of records not yet committed (buffers + in-flight)
+	bufs       bufferPool               // loaded batches' buffers, for the next ones (bufpool.go)
+	// blocks are loaded batches' text blocks, for the next rows of any
+	// stream; nil when the engine may keep values (tablemap.Blocks).
+	blocks          *tablemap.Blocks
+	schemas         schema.Cache // compiled SCHEMA texts, shared by streams that send the same
+	dbRejected      int64        // records the database refused, in reject_path (reject.go)
+	longest         int          // the longest line reported to Options.LongLine
+	warnedNullState bool         // a STATE with a null value was logged (state.go)
 
 	failed error // the first error; once set, nothing new starts
 	// inputStop is the first input error a job reported (its stream is
@@ -217,6 +220,9 @@ func newPipeline(o Options) (*pipeline, error) {
 		results:    make(chan jobResult, 64),
 		tables:     newCatalog(o.Engine),
 		sessions:   make(chan engine.Session, o.Config.MaxParallelism),
+	}
+	if vk, ok := o.Engine.(engine.ValueKeeper); ok && !vk.KeepsValues() {
+		p.blocks = &tablemap.Blocks{Poison: raceEnabled}
 	}
 	maps, err := compileMaps(o.Config)
 	if err != nil {

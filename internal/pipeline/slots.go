@@ -70,6 +70,9 @@ type ownerSet struct {
 	owners []string
 	lo, hi uintptr // the block the last owner added as a block spans
 	last   []uintptr
+	// blocks are the owners that are the row builder's text blocks: a
+	// loaded batch gives them back (buffer.recycle).
+	blocks []string
 }
 
 func dataOf(s string) uintptr { return uintptr(unsafe.Pointer(unsafe.StringData(s))) }
@@ -101,6 +104,7 @@ func (o *ownerSet) keep(slots, row []string, block string) {
 func (o *ownerSet) hold(v string, p uintptr, block string, c int) {
 	if b := dataOf(block); block != "" && p-b < uintptr(len(block)) {
 		o.owners = append(o.owners, block)
+		o.blocks = append(o.blocks, block)
 		o.lo, o.hi = b, b+uintptr(len(block))
 		return
 	}
@@ -112,7 +116,27 @@ func (o *ownerSet) hold(v string, p uintptr, block string, c int) {
 func (o *ownerSet) reset() {
 	clear(o.owners)
 	clear(o.last)
-	o.owners, o.lo, o.hi = o.owners[:0], 0, 0
+	clear(o.blocks)
+	o.owners, o.blocks, o.lo, o.hi = o.owners[:0], o.blocks[:0], 0, 0
+}
+
+// seal ends, as b goes to be loaded, the text block its last rows were
+// cut from: the rows after it start a new one, so that b's blocks hold
+// only b's rows and can be given back with it (recycle).
+func (b *buffer) seal() {
+	if b.layout != nil {
+		b.layout.Seal()
+	}
+}
+
+// recycle gives the text blocks of b, a loaded batch being cleared, to
+// its layout's shared Blocks (if the engine keeps no value: see
+// tablemap.Blocks). Only the coordinator calls it, after the batch's job
+// completed, before the owners are dropped.
+func (b *buffer) recycle() {
+	if b.layout != nil {
+		b.layout.Recycle(b.owners.blocks)
+	}
 }
 
 // set writes v into column c of row vals, a row of b: held first (once

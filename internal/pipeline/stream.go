@@ -211,6 +211,7 @@ func (s *stream) newBuffer() *buffer {
 		for _, c := range b.chunks {
 			clear(c) // drop references to the old rows' strings; next hands out clean slots
 		}
+		b.recycle()
 		b.owners.reset() // after the chunks: nothing points at what the owners held
 		b.lines = b.lines[:0]
 		clear(b.records)

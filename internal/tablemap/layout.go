@@ -42,6 +42,8 @@ type Layout struct {
 
 	buf     []byte
 	block   []byte // the text block rows are cut from (rowText)
+	sealed  int    // the capacity of the block Seal ended (newBlock grows from it)
+	blocks  *Blocks
 	scratch []byte
 	spans   []span
 	vstats  []table.Stats // the current record's value stats, by column

@@ -475,7 +475,14 @@ func (l *Layout) startRow() {
 // double from firstBlockSize: a layout that converts a handful of rows (one
 // stream of thousands) holds a small block.
 func (l *Layout) newBlock(n int) {
-	l.block = make([]byte, 0, max(min(2*cap(l.block), blockSize), firstBlockSize, n))
+	c := max(min(2*max(cap(l.block), l.sealed), blockSize), firstBlockSize, n)
+	if c == blockSize && l.blocks != nil {
+		if b := l.blocks.get(); b != nil {
+			l.block = b
+			return
+		}
+	}
+	l.block = make([]byte, 0, c)
 }
 
 // Block returns the text block rows are being cut from, all of its

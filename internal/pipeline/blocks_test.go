@@ -1,0 +1,136 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/target-oracle/target-oracle/internal/engine"
+	"github.com/target-oracle/target-oracle/internal/memory"
+)
+
+// copyingEngine is the embedded engine keeping rows for the test to read,
+// made an engine that keeps no value past Load (engine.ValueKeeper): each
+// Load hands it copies of the batch's values. So the loader gives loaded
+// batches' text blocks to later rows (tablemap.Blocks).
+type copyingEngine struct{ *memory.Engine }
+
+func (copyingEngine) KeepsValues() bool { return false }
+
+func (e copyingEngine) Session(ctx context.Context, name string) (engine.Session, error) {
+	s, err := e.Engine.Session(ctx, name)
+	return copyingSession{s}, err
+}
+
+type copyingSession struct{ engine.Session }
+
+func (s copyingSession) Load(ctx context.Context, steps []engine.Step) (engine.Result, error) {
+	copied := make([]engine.Step, len(steps))
+	for i, st := range steps {
+		copied[i] = st
+		if w, ok := st.(*engine.Write); ok {
+			cw := *w
+			cw.Rows = make([]engine.Row, len(w.Rows))
+			for j, r := range w.Rows {
+				cw.Rows[j] = r
+				cw.Rows[j].Values = make([]string, len(r.Values))
+				for k, v := range r.Values {
+					cw.Rows[j].Values[k] = strings.Clone(v)
+				}
+			}
+			copied[i] = &cw
+		}
+	}
+	return s.Session.Load(ctx, copied)
+}
+
+// A loaded batch's text blocks go to the rows read after it, of its
+// stream (a spare buffer, few streams) or of any (the pool, many
+// streams), while the next batch loads: every row must still be loaded
+// as read. A block given back while a batch cut from it still waited or
+// loaded (the block a flush left half full holds the next batch's first
+// rows: Layout.Seal) shows here as wrong values; under -race every block
+// given back is overwritten first (Blocks.Poison).
+func TestRecycledTextBlocksLoadEveryRowAsRead(t *testing.T) {
+	for _, c := range []struct {
+		name             string
+		streams, records int
+		settings         string
+	}{
+		{"one stream", 1, 5000, `{"batch_size_rows": 700, "max_parallelism": 2}`},
+		{"few streams", 3, 3000, `{"batch_size_rows": 450, "max_parallelism": 2}`},
+		{"many streams", maxStreamsWithSpare + 6, 400, `{"batch_size_rows": 150, "max_parallelism": 2}`},
+		{"flush all streams", 4, 1500, `{"batch_size_rows": 300, "flush_all_streams": true}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var in strings.Builder
+			for s := range c.streams {
+				fmt.Fprintf(&in, `{"type":"SCHEMA","stream":"s%d","key_properties":["id"],"schema":{"properties":{"id":{"type":"integer"},"v":{"type":"string"},"w":{"type":["null","string"]}}}}`+"\n", s)
+			}
+			// Values of many sizes, so that rows end at every place of a
+			// block, and one past a block's size.
+			val := func(s, r int) string { return fmt.Sprintf("s%d-r%d-%s", s, r, strings.Repeat("x", (r*37+s)%300)) }
+			for r := range c.records {
+				for s := range c.streams {
+					w := ""
+					if r%1000 == 999 {
+						w = strings.Repeat("y", 20<<10)
+					}
+					fmt.Fprintf(&in, `{"type":"RECORD","stream":"s%d","record":{"id":%d,"v":%q,"w":%q}}`+"\n", s, r, val(s, r), w)
+				}
+			}
+			cfg := testConfig(t, c.settings)
+			eng := memory.New(memory.Options{KeepRows: true})
+			p, err := newPipeline(Options{
+				Config: cfg, Engine: copyingEngine{eng}, Input: strings.NewReader(in.String()), StateOut: &strings.Builder{},
+				Server: Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 32767},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := p.run(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			for s := range c.streams {
+				for _, row := range streamRows(t, eng, s, c.records) {
+					var id int
+					fmt.Sscan(row["ID"], &id)
+					if want := val(s, id); row["V"] != want {
+						t.Fatalf("stream s%d, id %d: V = %.60q, want %.60q", s, id, row["V"], want)
+					}
+					if wantW := id%1000 == 999; (len(row["W"]) == 20<<10) != wantW {
+						t.Fatalf("stream s%d, id %d: W of %d bytes", s, id, len(row["W"]))
+					}
+				}
+			}
+			if p.blocks == nil || p.blocks.Reused == 0 {
+				t.Error("no text block was given to later rows")
+			}
+		})
+	}
+}
+
+// An engine that may keep values (the embedded engine keeping rows, as
+// for a dump) never gets its batches' blocks reused.
+func TestNoRecycledTextBlocksWhenTheEngineKeepsValues(t *testing.T) {
+	var in strings.Builder
+	in.WriteString(`{"type":"SCHEMA","stream":"s0","key_properties":["id"],"schema":{"properties":{"id":{"type":"integer"},"v":{"type":"string"}}}}` + "\n")
+	for r := range 3000 {
+		fmt.Fprintf(&in, `{"type":"RECORD","stream":"s0","record":{"id":%d,"v":"%s"}}`+"\n", r, strings.Repeat("v", r%200))
+	}
+	p, eng := dryPipeline(t, testConfig(t, `{"batch_size_rows": 300}`), strings.NewReader(in.String()))
+	if err := p.run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if p.blocks != nil {
+		t.Fatal("blocks are recycled for an engine that keeps the values it loads")
+	}
+	for _, row := range streamRows(t, eng, 0, 3000) {
+		var id int
+		fmt.Sscan(row["ID"], &id)
+		if row["V"] != strings.Repeat("v", id%200) {
+			t.Fatalf("id %d: V = %.40q", id, row["V"])
+		}
+	}
+}
