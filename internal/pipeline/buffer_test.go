@@ -24,7 +24,7 @@ func TestBufferChunksHoldEveryRow(t *testing.T) {
 			for c := range row {
 				row[c] = fmt.Sprint(i, ".", c)
 			}
-			b.commitRow(int64(i), 0)
+			b.commitRow(int64(i), 0, "")
 		}
 		for i := 0; i < tc.rows; i++ {
 			for c, v := range b.row(i) {

@@ -111,7 +111,7 @@ func TestBufferPoolChunks(t *testing.T) {
 					row[c] = want(width, i, c)
 				}
 			}
-			b.commitRow(int64(i), 0)
+			b.commitRow(int64(i), 0, "")
 		}
 		for i := 0; i < rows; i++ {
 			for c, v := range b.row(i) {

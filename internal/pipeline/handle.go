@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/target-oracle/target-oracle/internal/batchfile"
 	"github.com/target-oracle/target-oracle/internal/config"
@@ -410,7 +411,7 @@ func (p *pipeline) streamRecord(s *stream, m *singer.Message) error {
 		s.buf.records = append(s.buf.records, bytes.Clone(m.Record))
 		size += int64(len(m.Record)) // the copy counts in max_buffered_bytes too
 	}
-	s.buf.commitRow(m.Line, size)
+	s.buf.commitRow(m.Line, size, p.received.Block())
 	p.buffered += size
 	if s.prune != nil {
 		s.prune.prunedRecord(m.Line)
@@ -747,16 +748,41 @@ func canonicalTime(t time.Time) string {
 // clockText caches the canonical text of the current microsecond: many
 // records arrive within one, and formatting a time costs more than
 // reading the clock.
+//
+// The texts are cut from a shared block, as rows are from the layout's
+// (tablemap.Layout.Block): a buffer holds the block once for the many
+// texts in it (ownerSet), where a string per microsecond was one owner
+// per record with many streams interleaved, 16 bytes a record.
 type clockText struct {
 	micros int64
 	s      string
+	block  []byte
 }
+
+// clockBlockSize holds some 600 texts.
+const clockBlockSize = 16 << 10
 
 func (c *clockText) text(t time.Time) string {
 	if us := t.UnixMicro(); us != c.micros || c.s == "" {
-		c.micros, c.s = us, canonicalTime(t)
+		v := canonicalTime(t)
+		if cap(c.block)-len(c.block) < len(v) {
+			c.block = make([]byte, 0, max(clockBlockSize, len(v)))
+		}
+		start := len(c.block)
+		c.block = append(c.block, v...)
+		c.micros, c.s = us, unsafe.String(&c.block[start], len(v))
 	}
 	return c.s
+}
+
+// Block returns the block the texts are cut from, all of its capacity
+// (the ownerSet's hint, as Layout.Block).
+func (c *clockText) Block() string {
+	b := c.block[:cap(c.block)]
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
 
 // sequencer makes _SDC_SEQUENCE strictly increasing across runs: epoch

@@ -69,6 +69,9 @@ func newSlots(n, c int) []string {
 type ownerSet struct {
 	owners []string
 	lo, hi uintptr // the block the last owner added as a block spans
+	// mlo, mhi span the metadata block last held (the receipt times'
+	// block, clockText): values from it are covered as a block's are.
+	mlo, mhi uintptr
 	last   []uintptr
 	// blocks are the owners that are the row builder's text blocks: a
 	// loaded batch gives them back (buffer.recycle).
@@ -82,30 +85,40 @@ func dataOf(s string) uintptr { return uintptr(unsafe.Pointer(unsafe.StringData(
 // (tablemap.Layout.Block), a hint: a value inside it holds the whole
 // block, so the next rows' values are covered by one comparison each; any
 // other value holds itself. Empty values stay as the clean slot has them.
-func (o *ownerSet) keep(slots, row []string, block string) {
+func (o *ownerSet) keep(slots, row []string, block, meta string) {
 	if len(o.last) != len(row) {
 		o.last = make([]uintptr, len(row))
 	}
 	last := o.last[:len(row)]
 	slots = slots[:len(row)]
 	lo, span := o.lo, o.hi-o.lo
+	mlo, mspan := o.mlo, o.mhi-o.mlo
 	for c, v := range row {
 		if v == "" {
 			continue
 		}
-		if p := dataOf(v); p-lo >= span && p != last[c] {
-			o.hold(v, p, block, c)
+		if p := dataOf(v); p-lo >= span && p-mlo >= mspan && p != last[c] {
+			o.hold(v, p, block, meta, c)
 			lo, span = o.lo, o.hi-o.lo
+			mlo, mspan = o.mlo, o.mhi-o.mlo
 		}
 		slots[c] = v
 	}
 }
 
-func (o *ownerSet) hold(v string, p uintptr, block string, c int) {
+// hold keeps v (at p, column c) alive: by block (the row builder's
+// current text block) or meta (the receipt times' block) when it lies in
+// one, else by itself.
+func (o *ownerSet) hold(v string, p uintptr, block, meta string, c int) {
 	if b := dataOf(block); block != "" && p-b < uintptr(len(block)) {
 		o.owners = append(o.owners, block)
 		o.blocks = append(o.blocks, block)
 		o.lo, o.hi = b, b+uintptr(len(block))
+		return
+	}
+	if b := dataOf(meta); meta != "" && p-b < uintptr(len(meta)) {
+		o.owners = append(o.owners, meta) // not a layout's: never given back
+		o.mlo, o.mhi = b, b+uintptr(len(meta))
 		return
 	}
 	o.owners = append(o.owners, v)
@@ -117,7 +130,7 @@ func (o *ownerSet) reset() {
 	clear(o.owners)
 	clear(o.last)
 	clear(o.blocks)
-	o.owners, o.blocks, o.lo, o.hi = o.owners[:0], o.blocks[:0], 0, 0
+	o.owners, o.blocks, o.lo, o.hi, o.mlo, o.mhi = o.owners[:0], o.blocks[:0], 0, 0, 0, 0
 }
 
 // seal ends, as b goes to be loaded, the text block its last rows were

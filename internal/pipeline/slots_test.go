@@ -96,7 +96,7 @@ func TestCheckHeldFindsAnUnheldValue(t *testing.T) {
 		if k, _ := b.chunkOf(n); k == len(b.chunks) {
 			b.chunks = append(b.chunks, b.newChunk(k))
 		}
-		b.owners.keep(b.row(n), row, block)
+		b.owners.keep(b.row(n), row, block, "")
 		clear(row)
 		b.lines = append(b.lines, int64(i+1))
 	}

@@ -241,7 +241,9 @@ func (b *buffer) drop() { clear(b.scratch) }
 // commitRow makes the row next returned the buffer's next row: its
 // values held (slots.go), moved into the chunks' slots, the scratch row
 // cleared.
-func (b *buffer) commitRow(line int64, size int64) {
+// meta is the receipt times' block (clockText.Block), a hint as the
+// layout's block is.
+func (b *buffer) commitRow(line int64, size int64, meta string) {
 	n := len(b.lines)
 	if k, _ := b.chunkOf(n); k == len(b.chunks) {
 		b.chunks = append(b.chunks, b.newChunk(k))
@@ -251,7 +253,7 @@ func (b *buffer) commitRow(line int64, size int64) {
 	if b.layout != nil {
 		block = b.layout.Block()
 	}
-	b.owners.keep(b.cur, b.scratch, block)
+	b.owners.keep(b.cur, b.scratch, block, meta)
 	clear(b.scratch)
 	if n > 0 && len(b.keys) > 0 && !b.unordered {
 		b.unordered = !batch.Less(b.last, b.cur, b.keys)
