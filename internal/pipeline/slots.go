@@ -72,7 +72,7 @@ type ownerSet struct {
 	// mlo, mhi span the metadata block last held (the receipt times'
 	// block, clockText): values from it are covered as a block's are.
 	mlo, mhi uintptr
-	last   []uintptr
+	last     []uintptr
 	// blocks are the owners that are the row builder's text blocks: a
 	// loaded batch gives them back (buffer.recycle).
 	blocks []string
