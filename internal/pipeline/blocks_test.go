@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/memory"
@@ -133,4 +134,94 @@ func TestNoRecycledTextBlocksWhenTheEngineKeepsValues(t *testing.T) {
 			t.Fatalf("id %d: V = %.40q", id, row["V"])
 		}
 	}
+}
+
+// slowSession is a copyingSession whose loads take a while, so that the
+// next batch of the stream fills part of its chunks meanwhile.
+type slowEngine struct{ copyingEngine }
+
+func (e slowEngine) Session(ctx context.Context, name string) (engine.Session, error) {
+	s, err := e.copyingEngine.Session(ctx, name)
+	return slowSession{s}, err
+}
+
+type slowSession struct{ engine.Session }
+
+func (s slowSession) Load(ctx context.Context, steps []engine.Step) (engine.Result, error) {
+	time.Sleep(3 * time.Millisecond)
+	return s.Session.Load(ctx, steps)
+}
+
+// With few streams, a batch that comes back from loading gives the chunks
+// its stream's filling batch has not reached to that batch (takeAhead):
+// two batches in turn fill one batch's slots. Each such chunk must come
+// clean: a NULL value is a slot left as handed out, so a stale slot shows
+// as an old row's value where the record has none.
+func TestChunksTakenAheadLoadEveryRowAsRead(t *testing.T) {
+	const records = 6000
+	for _, c := range []struct {
+		name, settings string
+		keeps          bool
+	}{
+		{"blocks recycled", `{"batch_size_rows": 700, "max_parallelism": 2}`, false},
+		{"engine keeps values", `{"batch_size_rows": 700, "max_parallelism": 2}`, true},
+		{"one worker", `{"batch_size_rows": 500, "max_parallelism": 1}`, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var in strings.Builder
+			in.WriteString(`{"type":"SCHEMA","stream":"s0","key_properties":["id"],"schema":{"properties":{"id":{"type":"integer"},"v":{"type":"string"},"n":{"type":["null","string"]},"m":{"type":["null","integer"]}}}}` + "\n")
+			val := func(r int) string { return fmt.Sprintf("r%d-%s", r, strings.Repeat("x", (r*37)%300)) }
+			for r := range records {
+				n, m := "null", "null"
+				if r%3 == 0 {
+					n = fmt.Sprintf("%q", "n"+val(r))
+				}
+				if r%5 == 1 {
+					m = fmt.Sprint(r)
+				}
+				fmt.Fprintf(&in, `{"type":"RECORD","stream":"s0","record":{"id":%d,"v":%q,"n":%s,"m":%s}}`+"\n", r, val(r), n, m)
+			}
+			eng := memory.New(memory.Options{KeepRows: true})
+			var e engine.Engine = slowEngine{copyingEngine{eng}}
+			if c.keeps {
+				e = slowKeepingEngine{eng}
+			}
+			p, err := newPipeline(Options{
+				Config: testConfig(t, c.settings), Engine: e, Input: strings.NewReader(in.String()), StateOut: &strings.Builder{},
+				Server: Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 32767},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := p.run(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			for _, row := range streamRows(t, eng, 0, records) {
+				var id int
+				fmt.Sscan(row["ID"], &id)
+				wantN, wantM := "", ""
+				if id%3 == 0 {
+					wantN = "n" + val(id)
+				}
+				if id%5 == 1 {
+					wantM = fmt.Sprint(id)
+				}
+				if row["V"] != val(id) || row["N"] != wantN || row["M"] != wantM {
+					t.Fatalf("id %d: V %.30q N %.30q M %q, want %.30q %.30q %q", id, row["V"], row["N"], row["M"], val(id), wantN, wantM)
+				}
+			}
+			if p.bufs.ahead == 0 {
+				t.Error("no chunk of a loaded batch went to the filling one")
+			}
+		})
+	}
+}
+
+// slowKeepingEngine is the embedded engine (which keeps the strings it
+// loads) with slow loads.
+type slowKeepingEngine struct{ *memory.Engine }
+
+func (e slowKeepingEngine) Session(ctx context.Context, name string) (engine.Session, error) {
+	s, err := e.Engine.Session(ctx, name)
+	return slowSession{s}, err
 }

@@ -45,8 +45,9 @@ type bufferPool struct {
 	rows   [][]engine.Row // cleared, for write (flush.go)
 	// rowBytes is what rows hold.
 	rowBytes int64
-	// reused counts chunks handed out again, for tests.
-	reused int
+	// reused counts chunks handed out again, ahead the chunks a filling
+	// buffer took from its stream's loaded batch (takeAhead), for tests.
+	reused, ahead int
 }
 
 // The pool's bounds, a few megabytes in all, which count beside
@@ -137,10 +138,41 @@ func (p *pipeline) nextBuffer(s *stream, lastRows int) *buffer {
 
 // release gives a loaded batch's buffer back (see the ownership rules
 // above): to its stream when there are few streams, else to the pool.
+// Either way its text blocks go to later rows now (recycle), and with few
+// streams the chunks it filled beyond where the stream's filling buffer
+// has got go to that buffer (takeAhead): the next batch has been filling
+// fresh memory while this one loaded, and would go on doing so until its
+// end while the spare sat idle.
 func (p *pipeline) release(s *stream, b *buffer) {
 	if len(p.order) <= maxStreamsWithSpare {
+		b.recycle()
+		if f := s.buf; f != nil && f != b && f.layout == b.layout && f.width == b.width {
+			p.bufs.ahead += f.takeAhead(b)
+		}
 		s.spare = b
 		return
 	}
 	p.bufs.put(b)
+}
+
+// takeAhead moves the chunks of b, a loaded batch's buffer, that f (the
+// stream's filling buffer, same layout) has not reached into f.ahead,
+// cleared: b keeps the ones f already has its own of. b's rows are not
+// read again (it is cleared before reuse: stream.newBuffer). It returns
+// how many chunks it moved.
+func (f *buffer) takeAhead(b *buffer) int {
+	from := len(f.chunks)
+	if from >= len(b.chunks) || len(f.ahead) > 0 {
+		return 0
+	}
+	f.ahead = make([][]string, 0, len(b.chunks)-from)
+	for _, c := range b.chunks[from:] {
+		clear(c) // only its length was written: past it a chunk is clean
+		f.ahead = append(f.ahead, c)
+	}
+	f.aheadFrom = from
+	clear(b.chunks[from:])
+	b.chunks = b.chunks[:from]
+	b.cur, b.last = nil, nil
+	return len(f.ahead)
 }

@@ -135,11 +135,14 @@ func (o *ownerSet) reset() {
 
 // seal ends, as b goes to be loaded, the text block its last rows were
 // cut from: the rows after it start a new one, so that b's blocks hold
-// only b's rows and can be given back with it (recycle).
+// only b's rows and can be given back with it (recycle). Chunks it was
+// given ahead and did not fill go to the collector.
 func (b *buffer) seal() {
 	if b.layout != nil {
 		b.layout.Seal()
 	}
+	clear(b.ahead)
+	b.ahead, b.aheadFrom = nil, 0
 }
 
 // recycle gives the text blocks of b, a loaded batch being cleared, to
@@ -150,6 +153,8 @@ func (b *buffer) recycle() {
 	if b.layout != nil {
 		b.layout.Recycle(b.owners.blocks)
 	}
+	clear(b.owners.blocks) // given once: the owners still hold them
+	b.owners.blocks = b.owners.blocks[:0]
 }
 
 // set writes v into column c of row vals, a row of b: held first (once

@@ -97,13 +97,19 @@ type buffer struct {
 	// will again, so small first chunks would only be allocations more.
 	flat bool
 	// pool gives full chunks (nil: allocate them); many streams only.
-	pool    *bufferPool
-	chunks  [][]string
-	lines   []int64
-	stats   []table.Stats
-	bytes   int64
-	minLine int64
-	oldest  time.Time
+	pool   *bufferPool
+	chunks [][]string
+	// ahead are clean chunks for chunks aheadFrom, aheadFrom+1, ...: the
+	// ones a loaded batch of the same layout filled beyond where this
+	// buffer had got when that batch came back (takeAhead), so that two
+	// batches in turn fill one batch's memory, not two.
+	ahead     [][]string
+	aheadFrom int
+	lines     []int64
+	stats     []table.Stats
+	bytes     int64
+	minLine   int64
+	oldest    time.Time
 
 	// keys are the key columns; unordered is set once a row's key is not
 	// greater than the one before it (see batch.Less). Keys in increasing
@@ -194,6 +200,13 @@ func (b *buffer) newChunk(k int) []string {
 		rows = b.chunking.Size(k)
 	}
 	n := rows * b.width
+	if i := k - b.aheadFrom; i >= 0 && i < len(b.ahead) {
+		c := b.ahead[i]
+		b.ahead[i] = nil
+		if cap(c) >= n {
+			return c[:n] // clean: cleared up to its length, never written past it
+		}
+	}
 	if rows == b.chunking.Rows && poolable(n) {
 		if c := b.pool.chunk(n); c != nil {
 			return c
