@@ -46,13 +46,10 @@ const (
 )
 
 type colPlan struct {
+	// The fields every value reads come first, so that with many streams
+	// (each record's plan out of the cache) a value costs one line or two.
 	conv     convKind
-	format   string // the source property's format
-	encoding string // the source property's binary encoding (binary columns)
-	path     string // source path for errors
 	key      bool
-	typ      table.Type
-	filter   *trie // ignored paths inside a JSON value
 	national bool
 	// keptConv is the conversion of a key column that kept its type
 	// across a change of the property's kind (table.KeyType; conv is then
@@ -63,6 +60,11 @@ type colPlan struct {
 	// the schema tells apart would be one.
 	keptConv convKind
 	exact    bool
+	format   string // the source property's format
+	typ      table.Type
+	encoding string // the source property's binary encoding (binary columns)
+	path     string // source path for errors
+	filter   *trie  // ignored paths inside a JSON value
 }
 
 // keyConv marks a key column whose property's values would have had the
