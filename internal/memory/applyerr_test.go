@@ -131,3 +131,45 @@ func TestApplyRefusesIndexNamedAsAPrimaryKey(t *testing.T) {
 		}
 	}
 }
+
+// Tables and indexes share a schema's namespace (ORA-00955): a custom
+// index named as another table, a new table named as another table's
+// index or primary key index, and an index named as its own table are
+// refused, as Oracle refuses them.
+func TestApplyRefusesTablesAndIndexesOfOneName(t *testing.T) {
+	ctx := context.Background()
+	mk := func(name string, ix ...table.Index) *table.Table {
+		return &table.Table{Schema: "S", Name: name, PrimaryKey: []string{"ID"}, Columns: []table.Column{
+			{Name: "ID", Type: table.Type{Kind: table.KindNumber, Precision: 38}},
+			{Name: "N", Type: table.Type{Kind: table.KindVarchar, Length: 40}, Nullable: true},
+		}, Indexes: ix}
+	}
+	e := memory.New(memory.Options{Now: func() time.Time { return time.Unix(0, 0) }})
+	s, err := e.Session(ctx, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Apply(ctx, engine.Change{Table: mk("A", table.Index{Name: "IX", Columns: []string{"N"}}), Change: table.Change{Kind: table.CreateTable}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		tb   *table.Table
+		want string
+	}{
+		{mk("IX"), "ORA-00955"},
+		{mk("A_PK"), "ORA-00955"},
+		{mk("B", table.Index{Name: "A", Columns: []string{"N"}}), "ORA-00955"},
+		{mk("C", table.Index{Name: "C", Columns: []string{"N"}}), "ORA-00955"},
+		{mk("D", table.Index{Name: "D_N", Columns: []string{"N"}}), ""},
+	} {
+		err := s.Apply(ctx, engine.Change{Table: tc.tb, Change: table.Change{Kind: table.CreateTable}})
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.tb.QualifiedName(), err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: error %v, want %s", tc.tb.QualifiedName(), err, tc.want)
+		case tc.want != "" && e.Tables()[tc.tb.QualifiedName()] != nil:
+			t.Errorf("%s: made after %v", tc.tb.QualifiedName(), err)
+		}
+	}
+}

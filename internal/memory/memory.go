@@ -411,7 +411,9 @@ func (s *session) Apply(ctx context.Context, ch engine.Change) error {
 // VECTOR column (ORA-02327), and a name another table's index in the
 // schema has (ORA-00955: index names are unique per schema, not per
 // table), a primary key constraint's index included, both ways: a new
-// table's key index takes the name <TABLE>_PK.
+// table's key index takes the name <TABLE>_PK. Tables share that
+// namespace: an index named as a table, or a new table named as an index,
+// is refused too.
 func (e *Engine) indexesAllowed(t *memTable, ch engine.Change) error {
 	var made []table.Index
 	switch {
@@ -423,22 +425,43 @@ func (e *Engine) indexesAllowed(t *memTable, ch engine.Change) error {
 	case ch.Change.Kind == table.AddIndex:
 		made = []table.Index{ch.Change.Index}
 	}
+	if t == nil {
+		if err := e.nameFree(ch.Table, ch.Table.Name, "table"); err != nil {
+			return err
+		}
+	}
 	for _, ix := range made {
+		if ix.Name == ch.Table.Name {
+			return oraError(955, fmt.Sprintf("name is already used by an existing object (index %s is named as its table)", table.Quote(ix.Name)))
+		}
 		for _, c := range ix.Columns {
 			if col := ch.Table.Column(c); col != nil && col.Type.IsLOB() {
 				return oraError(2327, fmt.Sprintf("cannot create index on expression with datatype LOB (index %s, column %s is %s)", table.Quote(ix.Name), table.Quote(c), col.Type))
 			}
 		}
-		for name, other := range e.tables {
-			if name == ch.Table.QualifiedName() || other.def.Schema != ch.Table.Schema {
-				continue
-			}
-			if slices.ContainsFunc(other.def.Indexes, func(o table.Index) bool { return o.Name == ix.Name }) {
-				return oraError(955, fmt.Sprintf("name is already used by an existing object (index %s of %s)", table.Quote(ix.Name), name))
-			}
-			if len(other.def.PrimaryKey) > 0 && primaryKeyName(other.def) == ix.Name {
-				return oraError(955, fmt.Sprintf("name is already used by an existing object (index %s of %s's primary key)", table.Quote(ix.Name), name))
-			}
+		if err := e.nameFree(ch.Table, ix.Name, "index"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nameFree reports ORA-00955 when a table of t's schema other than t has
+// name, or an index of one has (its primary key's included): tables and
+// indexes share a schema's namespace, so a new table named as another
+// table's index is refused as an index named as another table is.
+func (e *Engine) nameFree(t *table.Table, name, what string) error {
+	for q, other := range e.tables {
+		if q == t.QualifiedName() || other.def.Schema != t.Schema {
+			continue
+		}
+		switch {
+		case other.def.Name == name:
+			return oraError(955, fmt.Sprintf("name is already used by an existing object (%s %s: the table %s)", what, table.Quote(name), q))
+		case slices.ContainsFunc(other.def.Indexes, func(o table.Index) bool { return o.Name == name }):
+			return oraError(955, fmt.Sprintf("name is already used by an existing object (%s %s: an index of %s)", what, table.Quote(name), q))
+		case len(other.def.PrimaryKey) > 0 && primaryKeyName(other.def) == name:
+			return oraError(955, fmt.Sprintf("name is already used by an existing object (%s %s: the index of %s's primary key)", what, table.Quote(name), q))
 		}
 	}
 	return nil

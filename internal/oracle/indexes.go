@@ -69,7 +69,7 @@ func indexVerdict(have []catalogIndex, want *table.Index, failed error) error {
 			"(drop it, or make the custom_indexes entry not unique): %w", kind, table.Quote(want.Name), strings.Join(want.Columns, ", "), h.name, failed)
 	}
 	return fmt.Errorf("custom_indexes: %s %s on (%s) is not made and the table has no index on these columns: "+
-		"the name is used by another index of the schema (give the entry another \"name\"): %w", kind, table.Quote(want.Name), strings.Join(want.Columns, ", "), failed)
+		"the name is used by another object of the schema, an index or a table (give the entry another \"name\"): %w", kind, table.Quote(want.Name), strings.Join(want.Columns, ", "), failed)
 }
 
 // indexesFromCatalog groups the rows of oraclesql.DescribeIndexes by

@@ -134,3 +134,39 @@ func TestIndexCheckSurvivesALostConnection(t *testing.T) {
 		t.Errorf("%d queries, want 4 (the index check twice)", got)
 	}
 }
+
+// TestTableNamedAsAnIndexFails: tables and indexes share a schema's
+// names. A custom index of "order" named ORDER_LINE takes the name the
+// next stream's table needs: its CREATE TABLE meets ORA-00955, which is
+// not "a concurrent run made the table" (there is no such table), and the
+// run fails saying another object has the name, not that a table lacks a
+// column.
+func TestTableNamedAsAnIndexFails(t *testing.T) {
+	settings, input := indexStreams(`{"custom_indexes": {"order": [{"name": "ORDER_LINE", "columns": ["line_id"]}]}}`)
+	r := defaultRig(t)
+	_, err := run(t, r.eng, settings, input)
+	if err == nil || !strings.Contains(err.Error(), "ORA-00955") || !strings.Contains(err.Error(), "another object") {
+		t.Fatalf("err = %v, want ORA-00955 naming another object of the schema", err)
+	}
+}
+
+// TestTableNamedAsAnIndexMadeBeforeFails: the same with the index made
+// first (ORDER's first batch is loaded before stream "late" appears): the
+// CREATE TABLE of LATE meets ORA-00955 and no table of that name exists.
+func TestTableNamedAsAnIndexMadeBeforeFails(t *testing.T) {
+	input := strings.Join([]string{
+		`{"type":"SCHEMA","stream":"order","key_properties":["k"],"schema":{"type":"object","properties":{"k":{"type":"integer"},"line_id":{"type":["null","integer"]}}}}`,
+		`{"type":"RECORD","stream":"order","record":{"k":1,"line_id":10}}`,
+		`{"type":"STATE","value":{"at":1}}`,
+		`{"type":"SCHEMA","stream":"late","key_properties":["k"],"schema":{"type":"object","properties":{"k":{"type":"integer"}}}}`,
+		`{"type":"RECORD","stream":"late","record":{"k":2}}`,
+	}, "\n") + "\n"
+	r := defaultRig(t)
+	_, err := run(t, r.eng, `{"batch_size_rows": 1, "custom_indexes": {"order": [{"name": "LATE", "columns": ["line_id"]}]}}`, input)
+	if err == nil || !strings.Contains(err.Error(), "ORA-00955") || !strings.Contains(err.Error(), "another object") || !strings.Contains(err.Error(), "LATE") {
+		t.Fatalf("err = %v, want ORA-00955 naming another object of the schema", err)
+	}
+	if got := r.db.Indexes(schemaName + ".ORDER"); !slices.Contains(got, "LATE (LINE_ID)") {
+		t.Errorf("ORDER has indexes %q, want LATE made first", got)
+	}
+}

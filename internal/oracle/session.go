@@ -177,6 +177,11 @@ func (s *session) checkShape(ctx context.Context, ch engine.Change) error {
 			}
 		}
 	}
+	if got == nil && ch.Change.Kind == table.CreateTable {
+		// No such table: the name is another object's (tables share a
+		// schema's names with indexes, views, sequences and synonyms).
+		return &Error{Table: t.QualifiedName(), Err: fmt.Errorf("ORA-00955: the name is used by another object of schema %s (an index, a view, a sequence or a synonym), not a table: rename that object, or map the stream to another table (table_name_mappings)", t.Schema)}
+	}
 	for _, name := range want {
 		if got == nil || got.Column(name) == nil {
 			return &Error{Table: t.QualifiedName(), Err: fmt.Errorf("the table already exists without column %s (made by another run with another shape?)", table.Quote(name))}

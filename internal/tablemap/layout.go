@@ -651,6 +651,10 @@ func (b *builder) column(c *cand, nullable bool) table.Column {
 	return col
 }
 
+// maxIndexColumns is Oracle's limit of columns in a B-tree index
+// (ORA-01793).
+const maxIndexColumns = 32
+
 // indexes resolves custom_indexes: each column is a property path, a
 // metadata column's Singer name (_sdc_batched_at) or a column name; an
 // index without a name gets table.IndexName.
@@ -687,10 +691,16 @@ func (b *builder) indexes(t *table.Table) error {
 				// on the user's server after the table was made.
 				return &table.ConfigError{Setting: "custom_indexes", Msg: fmt.Sprintf("stream %q: index on %q: its column %s is %s, and Oracle cannot index a LOB, JSON or VECTOR column (ORA-02327); index another property, or give this one a maxLength that fits VARCHAR2", b.stream, ref, table.Quote(col), c.Type)}
 			}
+			if slices.Contains(out.Columns, col) {
+				return &table.ConfigError{Setting: "custom_indexes", Msg: fmt.Sprintf("stream %q: index on %s: %q is column %s a second time, and Oracle refuses a column twice in one index (ORA-00957); name it once", b.stream, strings.Join(ix.Columns, ", "), ref, table.Quote(col))}
+			}
 			out.Columns = append(out.Columns, col)
 		}
 		if len(out.Columns) == 0 {
 			return &table.ConfigError{Setting: "custom_indexes", Msg: fmt.Sprintf("stream %q: an index needs columns", b.stream)}
+		}
+		if len(out.Columns) > maxIndexColumns {
+			return &table.ConfigError{Setting: "custom_indexes", Msg: fmt.Sprintf("stream %q: an index of %d columns; Oracle's B-tree indexes take at most %d (ORA-01793)", b.stream, len(out.Columns), maxIndexColumns)}
 		}
 		b.warnIndexKey(t, out.Columns)
 		if out.Name == "" {
@@ -721,6 +731,9 @@ func (b *builder) indexes(t *table.Table) error {
 func (b *builder) indexFits(t *table.Table, ix table.Index) (bool, error) {
 	fail := func(format string, args ...any) (bool, error) {
 		return false, &table.ConfigError{Setting: "custom_indexes", Msg: fmt.Sprintf("stream %q: ", b.stream) + fmt.Sprintf(format, args...)}
+	}
+	if ix.Name == t.Name {
+		return fail("index %s has its table's name, and tables and indexes share a schema's names (ORA-00955); give the entry another \"name\"", table.Quote(ix.Name))
 	}
 	if len(t.PrimaryKey) > 0 && ix.Name == table.PrimaryKeyName(t.Name, b.opts.MaxBytes()) {
 		return fail("index %s has the name of the table's primary key constraint and its index (ORA-00955); give the entry another \"name\"", table.Quote(ix.Name))

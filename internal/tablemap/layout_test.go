@@ -476,8 +476,9 @@ func TestCustomIndexPastTheKeyLimitWarns(t *testing.T) {
 // custom_indexes entries Oracle would refuse among themselves or against
 // the primary key are configuration errors at the SCHEMA (the load would
 // fail at CREATE INDEX after the table was made; the dry run passed):
-// two names alike (ORA-00955), the primary key constraint's name
-// (ORA-00955), a UNIQUE entry on a plain one's columns (ORA-01408). An
+// two names alike (ORA-00955), the primary key constraint's name or the
+// table's own (ORA-00955), a column twice (ORA-00957), a UNIQUE entry on
+// a plain one's columns (ORA-01408). An
 // entry another serves (the same columns, the key's columns) is not
 // kept, as the load counts its ORA-01408 done.
 func TestCustomIndexesOracleWouldRefuse(t *testing.T) {
@@ -496,6 +497,9 @@ func TestCustomIndexesOracleWouldRefuse(t *testing.T) {
 		{"plain after unique", []table.Index{ix("N_U", true, "n"), ix("", false, "n")}, "", []string{"N_U"}},
 		{"twice", []table.Index{ix("", false, "n"), ix("", false, "n")}, "", []string{"A_N_IDX"}},
 		{"key's columns", []table.Index{ix("", true, "id"), ix("", false, "n", "id")}, "", []string{"A_N_ID_6e11f62b_IDX"}},
+		{"column twice", []table.Index{ix("", false, "n", "n")}, "ORA-00957", nil},
+		{"property and its column", []table.Index{ix("", false, "n", "N")}, "ORA-00957", nil},
+		{"table's name", []table.Index{ix("A", false, "n")}, "ORA-00955", nil},
 	} {
 		opts := table.Options{IdentifierUpper: true, CustomIndexes: tc.ix}
 		l, err := NewLayout("a", tree(p("id", in), p("n", str, maxLen(40))), []string{"id"}, opts, nil)
@@ -516,6 +520,29 @@ func TestCustomIndexesOracleWouldRefuse(t *testing.T) {
 		}
 		if !slices.Equal(names, tc.index) {
 			t.Errorf("%s: indexes %q, want %q", tc.name, names, tc.index)
+		}
+	}
+}
+
+// Oracle's B-tree indexes take at most 32 columns (ORA-01793): a
+// custom_indexes entry of 33 is a configuration error at the SCHEMA, one
+// of 32 is made.
+func TestCustomIndexOfMoreThan32Columns(t *testing.T) {
+	var props []*schema.Property
+	var cols []string
+	for i := range 33 {
+		props = append(props, p(fmt.Sprintf("c%d", i), in))
+		cols = append(cols, fmt.Sprintf("c%d", i))
+	}
+	for _, n := range []int{32, 33} {
+		opts := table.Options{IdentifierUpper: true, CustomIndexes: []table.Index{{Columns: cols[:n]}}}
+		_, err := NewLayout("a", tree(append([]*schema.Property{p("id", in)}, props...)...), []string{"id"}, opts, nil)
+		var ce *table.ConfigError
+		switch {
+		case n == 32 && err != nil:
+			t.Errorf("32 columns: %v", err)
+		case n == 33 && (!errors.As(err, &ce) || !strings.Contains(err.Error(), "ORA-01793")):
+			t.Errorf("33 columns: error %v, want a custom_indexes configuration error with ORA-01793", err)
 		}
 	}
 }

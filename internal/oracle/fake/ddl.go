@@ -416,7 +416,7 @@ func (db *DB) createTable(s string) error {
 		return err
 	}
 	q := schema + "." + name
-	if db.tables[q] != nil {
+	if db.objectNameUsed(schema, name) {
 		return oraError(955, "name is already used by an existing object")
 	}
 	t := &tbl{schema: schema, name: name, checks: map[string]check{}, created: db.o.Now()}
@@ -436,6 +436,9 @@ func (db *DB) createTable(s string) error {
 	}
 	if err := db.constraintsFree(t, nil); err != nil {
 		return err
+	}
+	if len(t.pk) > 0 && db.objectNameUsed(schema, t.pkName) {
+		return oraError(955, "name is already used by an existing object") // the key's index
 	}
 	db.tables[q] = t
 	return nil
@@ -861,7 +864,7 @@ func (db *DB) createIndex(sql string) error {
 	if err != nil {
 		return err
 	}
-	if db.indexNameUsed(is, in) {
+	if db.objectNameUsed(is, in) {
 		return oraError(955, "name is already used by an existing object")
 	}
 	for _, c := range cols {
@@ -894,10 +897,12 @@ func (db *DB) dropIndex(s string) error {
 	return nil
 }
 
-// indexNameUsed reports whether an index of schema has name, a primary
-// key's (named as its constraint) included.
-func (db *DB) indexNameUsed(schema, name string) bool {
-	if _, ok := db.indexes[schema+"."+name]; ok {
+// objectNameUsed reports whether a table or an index of schema has name,
+// a primary key's index (named as its constraint) included: tables and
+// indexes share a schema's namespace (ORA-00955 for a table named as an
+// index, or an index named as a table).
+func (db *DB) objectNameUsed(schema, name string) bool {
+	if _, ok := db.indexes[schema+"."+name]; ok || db.tables[schema+"."+name] != nil {
 		return true
 	}
 	for _, o := range db.tables {

@@ -279,6 +279,31 @@ func TestDDLCodes(t *testing.T) {
 	}
 }
 
+// Tables and indexes share a schema's namespace: a table named as an
+// index, an index named as a table (its own or another), or a primary key
+// whose index takes an index's or a table's name meets ORA-00955.
+func TestTablesAndIndexesShareNames(t *testing.T) {
+	db := New(Options{Schema: "S"})
+	for _, c := range []struct {
+		sql  string
+		code int
+	}{
+		{`CREATE TABLE "S"."A" ("ID" NUMBER NOT NULL, "N" VARCHAR2(10 CHAR), "M" VARCHAR2(10 CHAR), CONSTRAINT "A_PK" PRIMARY KEY ("ID"))`, 0},
+		{`CREATE INDEX "S"."B" ON "S"."A" ("N")`, 0},
+		{`CREATE TABLE "S"."B" ("ID" NUMBER)`, 955},
+		{`CREATE TABLE "S"."A_PK" ("ID" NUMBER)`, 955},
+		{`CREATE INDEX "S"."A" ON "S"."A" ("M")`, 955},
+		{`CREATE TABLE "S"."C" ("ID" NUMBER NOT NULL, CONSTRAINT "B" PRIMARY KEY ("ID"))`, 955},
+		{`CREATE TABLE "S"."D" ("ID" NUMBER NOT NULL, CONSTRAINT "A" PRIMARY KEY ("ID"))`, 955},
+		{`CREATE TABLE "S"."E" ("ID" NUMBER)`, 0},
+		{`CREATE INDEX "S"."E" ON "S"."A" ("M")`, 955},
+	} {
+		if _, err := db.Exec(ddl(c.sql)); code(err) != c.code {
+			t.Errorf("%s: %v, want ORA-%05d", c.sql, err, c.code)
+		}
+	}
+}
+
 // TestReadVersionsOrdered: the readback of a key's versions
 // (oraclesql.ReadVersions) returns every row of the key in the order of
 // the ORDER BY column as instants, not in insertion order; ReadRow stays
