@@ -69,14 +69,7 @@ func TestApplyRefusesIndexesOracleRefuses(t *testing.T) {
 		{mk("S", "D", table.Index{Name: "D_N_IDX", Columns: []string{"ID", "N"}}), ""},
 	} {
 		err := create(tc.tb)
-		switch {
-		case tc.want == "" && err != nil:
-			t.Errorf("%s: %v", tc.tb.QualifiedName(), err)
-		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-			t.Errorf("%s: error %v, want %s", tc.tb.QualifiedName(), err, tc.want)
-		case tc.want != "" && e.Tables()[tc.tb.QualifiedName()] != nil:
-			t.Errorf("%s: made after %v", tc.tb.QualifiedName(), err)
-		}
+		checkCreate(t, e, tc.tb, err, tc.want)
 	}
 	// An index added to an existing table later is checked the same way.
 	a := mk("S", "D", table.Index{Name: "D_N_IDX", Columns: []string{"ID", "N"}}, table.Index{Name: "IX", Columns: []string{"N"}})
@@ -121,14 +114,7 @@ func TestApplyRefusesIndexNamedAsAPrimaryKey(t *testing.T) {
 		{mk("B", false), ""},
 	} {
 		err := create(tc.tb)
-		switch {
-		case tc.want == "" && err != nil:
-			t.Errorf("%s: %v", tc.tb.QualifiedName(), err)
-		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-			t.Errorf("%s: error %v, want %s", tc.tb.QualifiedName(), err, tc.want)
-		case tc.want != "" && e.Tables()[tc.tb.QualifiedName()] != nil:
-			t.Errorf("%s: made after %v", tc.tb.QualifiedName(), err)
-		}
+		checkCreate(t, e, tc.tb, err, tc.want)
 	}
 }
 
@@ -163,13 +149,20 @@ func TestApplyRefusesTablesAndIndexesOfOneName(t *testing.T) {
 		{mk("D", table.Index{Name: "D_N", Columns: []string{"N"}}), ""},
 	} {
 		err := s.Apply(ctx, engine.Change{Table: tc.tb, Change: table.Change{Kind: table.CreateTable}})
-		switch {
-		case tc.want == "" && err != nil:
-			t.Errorf("%s: %v", tc.tb.QualifiedName(), err)
-		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-			t.Errorf("%s: error %v, want %s", tc.tb.QualifiedName(), err, tc.want)
-		case tc.want != "" && e.Tables()[tc.tb.QualifiedName()] != nil:
-			t.Errorf("%s: made after %v", tc.tb.QualifiedName(), err)
-		}
+		checkCreate(t, e, tc.tb, err, tc.want)
+	}
+}
+
+// checkCreate checks the outcome of creating tb: err has want in it and
+// the table was not made, or (want "") tb was made.
+func checkCreate(t *testing.T, e *memory.Engine, tb *table.Table, err error, want string) {
+	t.Helper()
+	switch {
+	case want == "" && err != nil:
+		t.Errorf("%s: %v", tb.QualifiedName(), err)
+	case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+		t.Errorf("%s: error %v, want %s", tb.QualifiedName(), err, want)
+	case want != "" && e.Tables()[tb.QualifiedName()] != nil:
+		t.Errorf("%s: made after %v", tb.QualifiedName(), err)
 	}
 }
