@@ -140,6 +140,7 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 	keyChange := changesKey(s.layout, existing, layout)
 	s.layout = layout
 	layout.ShareBlocks(p.blocks)
+	layout.ShareRowState(&p.rowState)
 	p.warnLayout(s, layout)
 	// CLOB JSON keeps number text as received: no NUMBER bounds there.
 	s.schema.KeepNumberText(layout.NumberTextPaths())

@@ -163,7 +163,11 @@ type pipeline struct {
 	bufs       bufferPool               // loaded batches' buffers, for the next ones (bufpool.go)
 	// blocks are loaded batches' text blocks, for the next rows of any
 	// stream; nil when the engine may keep values (tablemap.Blocks).
-	blocks          *tablemap.Blocks
+	blocks *tablemap.Blocks
+	// rowState is every layout's per-row working state: rows are built
+	// one at a time, by the coordinator, so one shared state stays in the
+	// cache however many streams interleave (tablemap.RowState).
+	rowState        tablemap.RowState
 	schemas         schema.Cache // compiled SCHEMA texts, shared by streams that send the same
 	dbRejected      int64        // records the database refused, in reject_path (reject.go)
 	longest         int          // the longest line reported to Options.LongLine

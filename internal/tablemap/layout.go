@@ -45,17 +45,9 @@ type Layout struct {
 	sealed  int    // the capacity of the block Seal ended (newBlock grows from it)
 	blocks  *Blocks
 	scratch []byte
-	spans   []span
-	vstats  []table.Stats // the current record's value stats, by column
-	grown   []int         // columns whose vstats go beyond the caller's stats (noteStats)
-	lastRow int           // the last row's size in its text block (startRow)
-	gen     uint64        // the record's number (objPlan.gen)
-
-	// Conversion errors held until the record ends (see hold).
-	pending   []error
-	pendingAt []int // order of the errors in the record
-	npending  int
-	seq       int
+	rs      *RowState // what building one row needs and nothing after it
+	lastRow int       // the last row's size in its text block (startRow)
+	gen     uint64    // the record's number (objPlan.gen)
 
 	needsDeleted bool // the record carries an undeclared _sdc_deleted_at the table has no column for
 

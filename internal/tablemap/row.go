@@ -150,10 +150,8 @@ func convOf(t table.Type) convKind {
 // plan compiles the per-record dispatch from the builder's candidates.
 func (l *Layout) plan(b *builder, root *schema.Property) error {
 	l.cols = make([]colPlan, len(l.table.Columns))
-	l.spans = make([]span, len(l.table.Columns))
-	l.vstats = make([]table.Stats, len(l.table.Columns))
-	l.pending = make([]error, len(l.table.Columns))
-	l.pendingAt = make([]int, len(l.table.Columns))
+	l.rs = new(RowState)
+	l.rs.fit(len(l.table.Columns))
 	propCol := make(map[*schema.Property]int)
 	for _, c := range b.all() {
 		i := l.table.ColumnIndex(c.name)
@@ -347,13 +345,8 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []table.Stat
 	}
 	l.startRow()
 	l.gen++
-	l.grown = l.grown[:0]
 	l.needsDeleted = false
-	clear(l.spans)
-	if l.npending > 0 {
-		clear(l.pending)
-		l.npending = 0
-	}
+	l.rs.begin(len(l.cols))
 	i := skipWS(record, 0)
 	if i >= len(record) || record[i] != '{' {
 		return inputError(l.stream, "", "record is not a JSON object")
@@ -368,8 +361,8 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []table.Stat
 			}
 			return inputError(l.stream, "", "record: %v", err)
 		}
-		l.spans[l.doc] = span{0, int32(len(l.buf)), true}
-		l.vstats[l.doc] = table.Stats{MaxBytes: len(l.buf)}
+		l.rs.spans[l.doc] = span{0, int32(len(l.buf)), true}
+		l.rs.vstats[l.doc] = table.Stats{MaxBytes: len(l.buf)}
 		l.noteStats(l.doc, stats)
 	}
 	end, err := l.object(record, i, l.root, stats, unknown, check)
@@ -387,17 +380,17 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []table.Stat
 		// of its own.
 		start := len(l.buf)
 		l.buf = l.appendSequence(l.buf, meta.Sequence)
-		l.spans[c] = span{int32(start), int32(len(l.buf)), true}
-		l.vstats[c] = table.Stats{MaxIntDigits: len(l.buf) - start}
+		l.rs.spans[c] = span{int32(start), int32(len(l.buf)), true}
+		l.rs.vstats[c] = table.Stats{MaxIntDigits: len(l.buf) - start}
 		l.noteStats(c, stats)
 	}
 	for _, k := range l.keys {
-		if sp := l.spans[k]; sp.start == sp.end {
+		if sp := l.rs.spans[k]; sp.start == sp.end {
 			return inputError(l.stream, l.cols[k].path, "key property is missing, null or empty")
 		}
 	}
 	for _, c := range l.required {
-		if sp := l.spans[c]; sp.start == sp.end {
+		if sp := l.rs.spans[c]; sp.start == sp.end {
 			col := &l.table.Columns[c]
 			return inputError(l.stream, l.cols[c].path, "property is missing, null or empty, but its column %s is NOT NULL and its DEFAULT applies only when a load leaves the column out, never to the NULL this load would bind (SPEC §5.5)", table.Quote(col.Name))
 		}
@@ -408,16 +401,16 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []table.Stat
 	// Only a record that made it into a row counts towards the columns'
 	// needs: a rejected record's values must not widen a column.
 	s := l.rowText(l.buf)
-	for c, sp := range l.spans {
+	for c, sp := range l.rs.spans {
 		if sp.set {
 			row[c] = s[sp.start:sp.end]
 		} else {
 			row[c] = ""
 		}
 	}
-	for _, c := range l.grown {
-		if l.spans[c].set {
-			merge(&stats[c], &l.vstats[c])
+	for _, c := range l.rs.grown {
+		if l.rs.spans[c].set {
+			merge(&stats[c], &l.rs.vstats[c])
 		}
 	}
 	if meta != nil {
@@ -776,7 +769,7 @@ func (op *objPlan) forgetUnknown(path string) {
 // plan fills.
 func (l *Layout) forget(op *objPlan) {
 	for _, c := range op.cols {
-		l.spans[c] = span{}
+		l.rs.spans[c] = span{}
 		l.settle(c)
 	}
 }
@@ -814,11 +807,11 @@ func (l *Layout) value(b []byte, j, end int, c int, stats []table.Stats) (int, e
 	raw := b[j:end]
 	l.settle(c)        // a later duplicate key replaces the value, and its error
 	if raw[0] == 'n' { // null
-		l.spans[c] = span{}
+		l.rs.spans[c] = span{}
 		return end, nil
 	}
 	start := len(l.buf)
-	st := &l.vstats[c]
+	st := &l.rs.vstats[c]
 	*st = table.Stats{}
 	switch cp.conv {
 	case convNone:
@@ -854,7 +847,7 @@ func (l *Layout) value(b []byte, j, end int, c int, stats []table.Stats) (int, e
 	}
 	if err != nil {
 		l.buf = l.buf[:start]
-		l.spans[c] = span{}
+		l.rs.spans[c] = span{}
 		return end, l.hold(c, l.convError(cp, err))
 	}
 	v := l.buf[start:]
@@ -867,11 +860,11 @@ func (l *Layout) value(b []byte, j, end int, c int, stats []table.Stats) (int, e
 	if cp.key {
 		if err := keyFits(cp, v, st, l.ceiling); err != nil {
 			l.buf = l.buf[:start]
-			l.spans[c] = span{}
+			l.rs.spans[c] = span{}
 			return end, l.hold(c, inputError(l.stream, cp.path, "%v", err))
 		}
 	}
-	l.spans[c] = span{int32(start), int32(len(l.buf)), true}
+	l.rs.spans[c] = span{int32(start), int32(len(l.buf)), true}
 	l.noteStats(c, stats)
 	return end, nil
 }
@@ -883,9 +876,9 @@ func (l *Layout) noteStats(c int, stats []table.Stats) {
 	if stats == nil {
 		return
 	}
-	d, v := &stats[c], &l.vstats[c]
+	d, v := &stats[c], &l.rs.vstats[c]
 	if v.MaxBytes > d.MaxBytes || v.MaxChars > d.MaxChars || v.MaxIntDigits > d.MaxIntDigits || v.MaxScale > d.MaxScale || v.MaxFrac > d.MaxFrac {
-		l.grown = append(l.grown, c)
+		l.rs.grown = append(l.rs.grown, c)
 	}
 }
 
@@ -893,35 +886,35 @@ func (l *Layout) noteStats(c int, stats []table.Stats) {
 // duplicate key later in the record replaces the value, as it does for the
 // validator (the last value of a key counts).
 func (l *Layout) hold(c int, err error) error {
-	if l.pending[c] == nil {
-		l.npending++
+	if l.rs.pending[c] == nil {
+		l.rs.npending++
 	}
-	l.pending[c] = err
-	l.seq++
-	l.pendingAt[c] = l.seq
+	l.rs.pending[c] = err
+	l.rs.seq++
+	l.rs.pendingAt[c] = l.rs.seq
 	return nil
 }
 
 // settle forgets the held error of column c, if any.
 func (l *Layout) settle(c int) {
-	if l.npending > 0 && l.pending[c] != nil {
-		l.pending[c] = nil
-		l.npending--
+	if l.rs.npending > 0 && l.rs.pending[c] != nil {
+		l.rs.pending[c] = nil
+		l.rs.npending--
 	}
 }
 
 // held returns the first held error in record order, or nil.
 func (l *Layout) held() error {
-	if l.npending == 0 {
+	if l.rs.npending == 0 {
 		return nil
 	}
 	first := -1
-	for c, err := range l.pending {
-		if err != nil && (first < 0 || l.pendingAt[c] < l.pendingAt[first]) {
+	for c, err := range l.rs.pending {
+		if err != nil && (first < 0 || l.rs.pendingAt[c] < l.rs.pendingAt[first]) {
 			first = c
 		}
 	}
-	return l.pending[first]
+	return l.rs.pending[first]
 }
 
 func merge(dst, s *table.Stats) {
