@@ -177,6 +177,19 @@ func (e *Engine) Session(ctx context.Context, name string) (engine.Session, erro
 	return s, nil
 }
 
+// KeepsValues implements engine.ValueKeeper: no value of a row outlives
+// Load. The engine reads a batch's values while it builds the binds of a
+// statement and hands them to go-ora, which (v2.9.0) runs every execute
+// on a statement of its own (Connection.ExecContext: NewStmt, exec, Close),
+// encodes the values onto the wire during the execute, writes LOB values
+// into temporary LOBs it frees at Close, and keeps no statement cache; no
+// Go value of it is read after the execute returns. So the loader may give
+// a loaded batch's text blocks to later rows (tablemap.Blocks), as it does
+// for the dry run. TestOracleEngineLoadsReusedBlocksAsRead
+// (internal/pipeline) runs that through go-ora and the wire peer.
+// Verified on Oracle: not yet.
+func (e *Engine) KeepsValues() bool { return false }
+
 // Close implements engine.Engine: it closes the catalog session.
 func (e *Engine) Close() error {
 	e.catMu.Lock()

@@ -231,9 +231,12 @@ func (db *DB) measure(d *arg) {
 	if d.national {
 		conv = db.nconv
 	}
-	out := d.vals
-	if conv != nil {
-		out = make([]string, len(d.vals))
+	// The fake keeps copies, as a server holds what came over the wire:
+	// the loader may write other rows into the memory of a loaded batch's
+	// values (the Oracle engine keeps none, engine.ValueKeeper).
+	out := make([]string, len(d.vals))
+	for i, v := range d.vals {
+		out[i] = strings.Clone(v)
 	}
 	for i, v := range d.vals {
 		switch {
