@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"unsafe"
+
+	"github.com/target-oracle/target-oracle/internal/prefault"
 )
 
 // Row slots the collector does not scan.
@@ -57,6 +59,7 @@ func newSlots(n, c int) []string {
 	}
 	const words = int(unsafe.Sizeof("")) / 8
 	w := make([]uint64, words*c)
+	prefault.Write(unsafe.Pointer(&w[0]), len(w)*8) // rows fill it next
 	return unsafe.Slice((*string)(unsafe.Pointer(&w[0])), c)[:n]
 }
 

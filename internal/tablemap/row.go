@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/target-oracle/target-oracle/internal/jsonscan"
+	"github.com/target-oracle/target-oracle/internal/prefault"
 	"github.com/target-oracle/target-oracle/internal/schema"
 	"github.com/target-oracle/target-oracle/internal/table"
 	"github.com/target-oracle/target-oracle/internal/value"
@@ -478,6 +479,7 @@ func (l *Layout) newBlock(n int) {
 		}
 	}
 	l.block = make([]byte, 0, c)
+	prefault.Write(unsafe.Pointer(unsafe.SliceData(l.block)), c) // rows fill it next
 }
 
 // Block returns the text block rows are being cut from, all of its
