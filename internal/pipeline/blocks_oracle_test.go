@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"context"
 	"database/sql"
 	"fmt"
 	"strings"
@@ -36,36 +35,15 @@ func TestOracleEngineLoadsReusedBlocksAsRead(t *testing.T) {
 		{"many streams", maxStreamsWithSpare + 2, 320, `{"batch_size_rows": 150, "max_parallelism": 2}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var in strings.Builder
-			for s := range c.streams {
-				fmt.Fprintf(&in, `{"type":"SCHEMA","stream":"s%d","key_properties":["id"],"schema":{"properties":{"id":{"type":"integer"},"v":{"type":"string"},"w":{"type":["null","string"]}}}}`+"\n", s)
-			}
-			val := func(s, r int) string { return fmt.Sprintf("s%d-r%d-%s", s, r, strings.Repeat("x", (r*37+s)%300)) }
 			long := func(s, r int) string { return fmt.Sprintf("%d/%d:%s", s, r, strings.Repeat("y", 5000)) }
-			for r := range c.records {
-				for s := range c.streams {
-					w := ""
-					if r%500 == 499 {
-						w = long(s, r) // past VARCHAR2(4000): a CLOB column, temporary LOBs
-					}
-					fmt.Fprintf(&in, `{"type":"RECORD","stream":"s%d","record":{"id":%d,"v":%q,"w":%q}}`+"\n", s, r, val(s, r), w)
-				}
-			}
+			// w past VARCHAR2(4000): a CLOB column, temporary LOBs.
+			in := recycledInput(c.streams, c.records, 500, long)
 			db := fake.New(fake.Options{Schema: "DRY_RUN"})
 			peer := testkit.Peer(t, wirepeer.Facts{Backend: fakewire.Backend(db)})
 			sdb := sql.OpenDB(go_ora.NewConnector(peer.URL()))
 			t.Cleanup(func() { sdb.Close() })
 			eng := oracle.New(oracle.DialDB(sdb), oraclesql.New(oraclesql.Options{IdentifierMaxBytes: 128}), oracle.Options{})
-			p, err := newPipeline(Options{
-				Config: testConfig(t, c.settings), Engine: eng, Input: strings.NewReader(in.String()), StateOut: &strings.Builder{},
-				Server: Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := p.run(context.Background()); err != nil {
-				t.Fatal(err)
-			}
+			p := runPipelineOn(t, testConfig(t, c.settings), eng, in, 4000)
 			if err := eng.Close(); err != nil {
 				t.Fatal(err)
 			}
@@ -77,7 +55,7 @@ func TestOracleEngineLoadsReusedBlocksAsRead(t *testing.T) {
 				for _, row := range rows {
 					var id int
 					fmt.Sscan(row["ID"], &id)
-					if want := val(s, id); row["V"] != want {
+					if want := recycledVal(s, id); row["V"] != want {
 						t.Fatalf("stream s%d, id %d: V = %.60q, want %.60q", s, id, row["V"], want)
 					}
 					want := ""

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/memory"
 )
@@ -65,39 +66,14 @@ func TestRecycledTextBlocksLoadEveryRowAsRead(t *testing.T) {
 		{"flush all streams", 4, 1500, `{"batch_size_rows": 300, "flush_all_streams": true}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var in strings.Builder
-			for s := range c.streams {
-				fmt.Fprintf(&in, `{"type":"SCHEMA","stream":"s%d","key_properties":["id"],"schema":{"properties":{"id":{"type":"integer"},"v":{"type":"string"},"w":{"type":["null","string"]}}}}`+"\n", s)
-			}
-			// Values of many sizes, so that rows end at every place of a
-			// block, and one past a block's size.
-			val := func(s, r int) string { return fmt.Sprintf("s%d-r%d-%s", s, r, strings.Repeat("x", (r*37+s)%300)) }
-			for r := range c.records {
-				for s := range c.streams {
-					w := ""
-					if r%1000 == 999 {
-						w = strings.Repeat("y", 20<<10)
-					}
-					fmt.Fprintf(&in, `{"type":"RECORD","stream":"s%d","record":{"id":%d,"v":%q,"w":%q}}`+"\n", s, r, val(s, r), w)
-				}
-			}
-			cfg := testConfig(t, c.settings)
+			in := recycledInput(c.streams, c.records, 1000, func(int, int) string { return strings.Repeat("y", 20<<10) })
 			eng := memory.New(memory.Options{KeepRows: true})
-			p, err := newPipeline(Options{
-				Config: cfg, Engine: copyingEngine{eng}, Input: strings.NewReader(in.String()), StateOut: &strings.Builder{},
-				Server: Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 32767},
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := p.run(context.Background()); err != nil {
-				t.Fatal(err)
-			}
+			p := runPipelineOn(t, testConfig(t, c.settings), copyingEngine{eng}, in, 32767)
 			for s := range c.streams {
 				for _, row := range streamRows(t, eng, s, c.records) {
 					var id int
 					fmt.Sscan(row["ID"], &id)
-					if want := val(s, id); row["V"] != want {
+					if want := recycledVal(s, id); row["V"] != want {
 						t.Fatalf("stream s%d, id %d: V = %.60q, want %.60q", s, id, row["V"], want)
 					}
 					if wantW := id%1000 == 999; (len(row["W"]) == 20<<10) != wantW {
@@ -186,16 +162,7 @@ func TestChunksTakenAheadLoadEveryRowAsRead(t *testing.T) {
 			if c.keeps {
 				e = slowKeepingEngine{eng}
 			}
-			p, err := newPipeline(Options{
-				Config: testConfig(t, c.settings), Engine: e, Input: strings.NewReader(in.String()), StateOut: &strings.Builder{},
-				Server: Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 32767},
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := p.run(context.Background()); err != nil {
-				t.Fatal(err)
-			}
+			p := runPipelineOn(t, testConfig(t, c.settings), e, in.String(), 32767)
 			for _, row := range streamRows(t, eng, 0, records) {
 				var id int
 				fmt.Sscan(row["ID"], &id)
@@ -224,4 +191,47 @@ type slowKeepingEngine struct{ *memory.Engine }
 func (e slowKeepingEngine) Session(ctx context.Context, name string) (engine.Session, error) {
 	s, err := e.Engine.Session(ctx, name)
 	return slowSession{s}, err
+}
+
+// recycledInput is the input of the recycled-block tests: a SCHEMA per
+// stream (id, v, w), then records round-robin over the streams, v of
+// many sizes (recycledVal) so that rows end at every place of a block,
+// and every longEvery-th record's w long(s, r), past a block's size.
+func recycledInput(streams, records, longEvery int, long func(s, r int) string) string {
+	var in strings.Builder
+	for s := range streams {
+		fmt.Fprintf(&in, `{"type":"SCHEMA","stream":"s%d","key_properties":["id"],"schema":{"properties":{"id":{"type":"integer"},"v":{"type":"string"},"w":{"type":["null","string"]}}}}`+"\n", s)
+	}
+	for r := range records {
+		for s := range streams {
+			w := ""
+			if r%longEvery == longEvery-1 {
+				w = long(s, r)
+			}
+			fmt.Fprintf(&in, `{"type":"RECORD","stream":"s%d","record":{"id":%d,"v":%q,"w":%q}}`+"\n", s, r, recycledVal(s, r), w)
+		}
+	}
+	return in.String()
+}
+
+// recycledVal is record r of stream s's v in recycledInput.
+func recycledVal(s, r int) string {
+	return fmt.Sprintf("s%d-r%d-%s", s, r, strings.Repeat("x", (r*37+s)%300))
+}
+
+// runPipelineOn runs in through a pipeline on e (default schema DRY_RUN,
+// VARCHAR2 up to varcharMax bytes) and returns it, for its pools' counts.
+func runPipelineOn(t *testing.T, cfg *config.Config, e engine.Engine, in string, varcharMax int) *pipeline {
+	t.Helper()
+	p, err := newPipeline(Options{
+		Config: cfg, Engine: e, Input: strings.NewReader(in), StateOut: &strings.Builder{},
+		Server: Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: varcharMax},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
