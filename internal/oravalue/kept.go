@@ -64,10 +64,10 @@ func (c *Column) keeper() Keeper {
 	case KindNumber:
 		k := Keeper{op: keepNumber, limit: maxIntDigits, scale: maxNumberText, bool1: c.BoolNumber}
 		if c.Precision > 0 {
-			if c.Scale < 0 || c.Scale > c.Precision {
+			if c.Scale < 0 || c.Scale > c.Precision || c.Precision > 38 {
 				return Keeper{} // odd precisions and scales are left to Assign
 			}
-			k.limit, k.scale = c.Precision-c.Scale, c.Scale
+			k.limit, k.scale = min(c.Precision-c.Scale, maxIntDigits), c.Scale
 		}
 		return k
 	case KindBoolean:
