@@ -51,29 +51,47 @@ func FuzzLoad(f *testing.F) {
 		if bytes.Contains(data, []byte(fuzzPassword)) {
 			return
 		}
-		if err := os.WriteFile(fuzzed, data, 0o600); err != nil {
-			t.Fatal(err)
+		out := loadOutput(t, data, fixed, fuzzed, dir)
+		if strings.Contains(out, fuzzPassword) {
+			t.Fatalf("output contains the fixed file's password:\n%s", out)
 		}
-		c, r, err := Load(Sources{ConfigArgs: []string{fixed, fuzzed}, WorkDir: dir})
-		if r == nil {
-			t.Fatal("nil report")
-		}
-		out := strings.Join(r.Warnings, "\n") + strings.Join(r.Effective, "\n")
-		if err != nil {
-			out += err.Error()
-		} else {
-			_ = c.ForStream("stream")
-			_ = c.CheckConnection()
-			var buf bytes.Buffer
-			slog.New(slog.NewJSONHandler(&buf, nil)).Info("x", "config", c)
-			out += fmt.Sprintf("%v %+v", c, *c) + buf.String()
-		}
-		for _, secret := range append(fuzzSecrets(data), fuzzPassword) {
-			if strings.Contains(out, secret) {
-				t.Fatalf("output contains secret %q:\n%s", secret, out)
+		for _, secret := range fuzzSecrets(data) {
+			if !strings.Contains(out, secret) {
+				continue
 			}
+			// The secret may be part of the message's own text ("oracle+oracl"
+			// is in "expected … oracle+oracledb://"): it leaks only if masking
+			// it in the input takes it out of the output.
+			masked := bytes.ReplaceAll(data, []byte(secret), bytes.Repeat([]byte("Z"), len(secret)))
+			if strings.Contains(loadOutput(t, masked, fixed, fuzzed, dir), secret) {
+				continue
+			}
+			t.Fatalf("output contains secret %q:\n%s", secret, out)
 		}
 	})
+}
+
+// loadOutput loads data as the second config file and returns everything a
+// user could see of the result: warnings, the effective settings, the error,
+// or the config as printed and logged.
+func loadOutput(t *testing.T, data []byte, fixed, fuzzed, dir string) string {
+	t.Helper()
+	if err := os.WriteFile(fuzzed, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, r, err := Load(Sources{ConfigArgs: []string{fixed, fuzzed}, WorkDir: dir})
+	if r == nil {
+		t.Fatal("nil report")
+	}
+	out := strings.Join(r.Warnings, "\n") + strings.Join(r.Effective, "\n")
+	if err != nil {
+		return out + err.Error()
+	}
+	_ = c.ForStream("stream")
+	_ = c.CheckConnection()
+	var buf bytes.Buffer
+	slog.New(slog.NewJSONHandler(&buf, nil)).Info("x", "config", c)
+	return out + fmt.Sprintf("%v %+v", c, *c) + buf.String()
 }
 
 // fuzzSecrets returns the long values given to secret settings in data that

@@ -121,12 +121,18 @@ func (s *scanner) skipSpaceAndComments() {
 		switch c := s.text[s.pos]; {
 		case c == '#':
 			s.skipLine()
-		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+		case isSpace(c):
 			s.next()
 		default:
 			return
 		}
 	}
+}
+
+// isSpace reports ASCII white space as strings.TrimSpace sees it, so that a
+// form feed before '(' cannot turn a descriptor into a bare value.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'
 }
 
 func (s *scanner) skipLine() {
@@ -163,7 +169,7 @@ func (s *scanner) names() ([]string, error) {
 // value reads a parenthesised descriptor (to its matching ')') or a bare
 // value (to the end of the line) and returns it compacted.
 func (s *scanner) value() (string, error) {
-	for !s.eof() && (s.text[s.pos] == ' ' || s.text[s.pos] == '\t') {
+	for !s.eof() && s.text[s.pos] != '\n' && isSpace(s.text[s.pos]) {
 		s.next()
 	}
 	if s.eof() || s.text[s.pos] == '\n' || s.text[s.pos] == '#' {
@@ -204,7 +210,7 @@ func (s *scanner) descriptor() (string, error) {
 			s.skipLine()
 			space = true
 			continue
-		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+		case isSpace(c):
 			space = true
 			continue
 		}

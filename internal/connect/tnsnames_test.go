@@ -53,6 +53,7 @@ A = (DESCRIPTION=(ADDRESS=(HOST=dup)(PORT=1))(CONNECT_DATA=(SERVICE_NAME=dup)))
 func TestParseTNSNamesErrors(t *testing.T) {
 	tests := []struct{ text, msg string }{
 		{"a = (DESCRIPTION=(ADDRESS=(HOST=h)", "t.ora:1: unbalanced parentheses"},
+		{"a =\f(", "t.ora:1: unbalanced parentheses"}, // a form feed is white space, not a bare value
 		{"\n\n(DESCRIPTION=(HOST=h))", "t.ora:3: expected \"alias = descriptor\""},
 		{"a b = (X=1)", "invalid alias list"},
 		{"a =", "missing value"},

@@ -75,7 +75,12 @@ func cutUTF8(s string, n int) string {
 // suffixed returns name cut to fit maxBytes with the hash suffix of src
 // appended.
 func suffixed(name, src string, maxBytes int) string {
-	return cutUTF8(name, maxBytes-hashLen) + NameHash(src)
+	s := cutUTF8(name, maxBytes-hashLen) + NameHash(src)
+	if reservedName(s) {
+		// The cut can form a reserved prefix ("sys0…" cut to "sys" + "_…").
+		s = cutUTF8("_"+name, maxBytes-hashLen) + NameHash(src)
+	}
+	return s
 }
 
 // reservedName reports whether Oracle refuses name as a column name even

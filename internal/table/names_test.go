@@ -62,6 +62,9 @@ func TestFitName(t *testing.T) {
 		{"ORA$PTT_T", "t", 128, "_ORA$PTT_T" + NameHash("t")},
 		{"", "", 128, "_e3b0c442"},
 		{"ROWIDS", "r", 128, "ROWIDS"},
+		// Cutting a long name can itself form the reserved prefix: "sYs" + "_hash".
+		{"sYs0000000000", "s", 12, "_sY" + NameHash("s")},
+		{"SYS" + long, "s", 30, "SYS" + long[:18] + NameHash("s")},
 	}
 	for _, tt := range tests {
 		got := FitName(tt.name, tt.src, tt.max)
