@@ -3,7 +3,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 	"runtime/pprof"
@@ -22,7 +24,7 @@ func main() {
 	stop := startProfile(os.Getenv(config.CPUProfileEnv))
 	wd, _ := os.Getwd()
 	code := cli.Main(os.Args[1:], cli.IO{
-		Stdin:   os.Stdin,
+		Stdin:   stdin(),
 		State:   state,
 		Stderr:  os.Stderr,
 		Env:     os.Environ(),
@@ -33,6 +35,22 @@ func main() {
 	stop()
 	os.Exit(code)
 }
+
+// stdin is the input a load reads without --input: os.Stdin, or, when the
+// process was started with it closed, a reader that fails at its first
+// read, so only a run that reads standard input fails (--input, --about
+// and --check do not).
+func stdin() io.Reader {
+	if stdinClosed() {
+		return failingReader{errors.New("started with standard input (file descriptor 0) closed: there is no input to read. " +
+			"Pipe a tap's output into the target or give --input FILE; for an empty input on purpose, redirect it from /dev/null (< /dev/null)")}
+	}
+	return os.Stdin
+}
+
+type failingReader struct{ err error }
+
+func (r failingReader) Read([]byte) (int, error) { return 0, r.err }
 
 // gcPercent is the garbage collector's GOGC unless the environment sets
 // one. The heap is bounded by the buffers (batch sizes,

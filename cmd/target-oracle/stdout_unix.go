@@ -10,26 +10,38 @@ import (
 
 // checkStdoutOpen fails when the process was started with file descriptor
 // 1 closed (`>&-`): the Go runtime then opens /dev/null in its place, so
-// every STATE would vanish and the run would exit 0 (SPEC §2). What the
-// runtime opens is /dev/null read-write (runtime.checkfds); a deliberate
-// `> /dev/null` from a shell, systemd's StandardOutput=null and os/exec's
-// default open it write-only, and keep working.
+// every STATE would vanish and the run would exit 0 (SPEC §2).
 func checkStdoutOpen() error {
+	if runtimeDevNull(1) {
+		return errors.New("started with standard output (file descriptor 1) closed: STATE lines would be lost. " +
+			"Give the target a standard output; to discard states on purpose, redirect it to /dev/null (> /dev/null)")
+	}
+	return nil
+}
+
+// stdinClosed reports a process started with file descriptor 0 closed
+// (`<&-`, an orchestrator that failed to connect the tap): reading the
+// runtime's /dev/null would load nothing and exit 0 as a run of an empty
+// tap does. A deliberate `< /dev/null` (opened read-only) still reads as
+// empty input.
+func stdinClosed() bool { return runtimeDevNull(0) }
+
+// runtimeDevNull reports whether fd is the /dev/null the Go runtime opens
+// in place of a descriptor the process was started without: it opens it
+// read-write (runtime.checkfds), while a shell's redirection, systemd's
+// StandardOutput=null and os/exec's default open it for one direction.
+func runtimeDevNull(fd int) bool {
 	var st syscall.Stat_t
-	if err := syscall.Fstat(1, &st); err != nil {
-		return nil // not ours to judge; writes will report it
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return false // not ours to judge; reads and writes will report it
 	}
 	var null syscall.Stat_t
 	if err := syscall.Stat(os.DevNull, &null); err != nil {
-		return nil
+		return false
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFCHR || st.Rdev != null.Rdev {
-		return nil
+		return false
 	}
-	flags, _, errno := syscall.Syscall(syscall.SYS_FCNTL, 1, syscall.F_GETFL, 0)
-	if errno != 0 || flags&syscall.O_ACCMODE != syscall.O_RDWR {
-		return nil
-	}
-	return errors.New("started with standard output (file descriptor 1) closed: STATE lines would be lost. " +
-		"Give the target a standard output; to discard states on purpose, redirect it to /dev/null (> /dev/null)")
+	flags, _, errno := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_GETFL, 0)
+	return errno == 0 && flags&syscall.O_ACCMODE == syscall.O_RDWR
 }

@@ -297,9 +297,12 @@ func run(o options, std IO) int {
 
 func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() time.Time) int {
 	fail := reporter(cfg, log, std.Stderr)
-	in, closeIn, err := openInput(o.input, std.Stdin)
+	in, closeIn, sigCode, err := openInputUnlessSignalled(o.input, std, log)
 	if err != nil {
 		fail("input", err)
+		if sigCode != 0 { // a signal while open(2) blocked
+			return sigCode
+		}
 		return ExitFailed
 	}
 	defer closeIn()
@@ -610,6 +613,24 @@ func (w signalWatch) hardStop(s os.Signal) {
 		}
 		w.exit(code)
 	}
+}
+
+// openInputUnlessSignalled opens --input; a signal while open(2) blocks
+// (a FIFO whose writer has not started) ends it with code 128+N.
+func openInputUnlessSignalled(path string, std IO, log *slog.Logger) (io.Reader, func(), int, error) {
+	type opened struct {
+		r     io.Reader
+		close func()
+	}
+	in, code, err := unlessSignalled(std, log, "opening the input", func(context.Context) (opened, error) {
+		r, c, err := openInput(path, std.Stdin)
+		return opened{r, c}, err
+	}, func(o opened) {
+		if o.close != nil {
+			o.close()
+		}
+	})
+	return in.r, in.close, code, err
 }
 
 func openInput(path string, stdin io.Reader) (io.Reader, func(), error) {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"os"
 	"runtime/pprof"
 	"strings"
 	"syscall"
@@ -84,46 +83,74 @@ func probeServer(parent context.Context, cfg *config.Config, log *slog.Logger, w
 	return &server{db: db, facts: facts}, 0, nil
 }
 
-// dialUnlessSignalled runs dial (which connects and probes) with a
-// context that the first SIGINT, SIGTERM, SIGHUP or SIGQUIT cancels:
-// connecting to a host that accepts and never answers takes up to
-// connect_timeout_seconds, and an interrupt (Ctrl-C, an orchestrator
-// cancelling the task) must end it at once with exit 128+N, not wait
-// for the timeout and exit 1 (SPEC §2, §7 rule 5). Nothing is loaded
-// yet, so there is nothing to drain. Once connected, the run's own
-// signal handling reads the channel.
+// dialUnlessSignalled runs dial (which connects and probes) until it ends
+// or a signal arrives: connecting to a host that accepts and never answers
+// takes up to connect_timeout_seconds, and an interrupt (Ctrl-C, an
+// orchestrator cancelling the task) must end it at once with exit 128+N,
+// not wait for the timeout and exit 1 (SPEC §2, §7 rule 5).
 func dialUnlessSignalled(std IO, log *slog.Logger, dial func(context.Context) (*server, int, error)) (*server, int, error) {
+	type dialed struct {
+		srv  *server
+		code int
+	}
+	d, code, err := unlessSignalled(std, log, "connecting", func(ctx context.Context) (dialed, error) {
+		srv, code, err := dial(ctx)
+		return dialed{srv, code}, err
+	}, func(d dialed) {
+		if d.srv != nil {
+			d.srv.db.Close()
+		}
+	})
+	if code != 0 {
+		return nil, code, err
+	}
+	return d.srv, d.code, err
+}
+
+// unlessSignalled runs a blocking step that comes before the run's own
+// signal handling (opening the input, connecting) in a goroutine, and
+// returns early if the first SIGINT, SIGTERM, SIGHUP or SIGQUIT arrives:
+// signal.Notify has already taken those signals from the runtime, so
+// without this a step that blocks (open(2) on a FIFO nobody writes, a
+// server that never answers) would ignore every one of them. Nothing is
+// loaded yet, so there is nothing to drain: the context is cancelled, the
+// step gets abortGrace to return (what it returns is discarded), and the
+// exit code is 128+N. Once the step is done, the run reads the channel.
+func unlessSignalled[T any](std IO, log *slog.Logger, what string, step func(context.Context) (T, error), discard func(T)) (T, int, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	done, ended := make(chan struct{}), make(chan struct{})
-	var got os.Signal
+	type result struct {
+		v   T
+		err error
+	}
+	res := make(chan result, 1)
 	go func() {
-		defer close(ended)
-		select {
-		case <-done:
-		case got = <-std.Signals: // a nil channel (no signal handling) never delivers
-			if got == syscall.SIGQUIT {
-				fmt.Fprintf(std.Stderr, "SIGQUIT: goroutine stacks follow\n")
-				pprof.Lookup("goroutine").WriteTo(std.Stderr, 2)
-			}
-			log.Warn("signal while connecting: giving up the connection; nothing was loaded", "signal", got.String())
-			cancel()
-		}
+		v, err := step(ctx)
+		res <- result{v, err}
 	}()
-	srv, code, err := dial(ctx)
-	close(done)
-	<-ended // got is settled, and no later signal is taken from the run
-	if got == nil {
-		return srv, code, err
+	var zero T
+	select {
+	case r := <-res:
+		return r.v, 0, r.err
+	case got := <-std.Signals: // a nil channel (no signal handling) never delivers
+		if got == syscall.SIGQUIT {
+			fmt.Fprintf(std.Stderr, "SIGQUIT: goroutine stacks follow\n")
+			pprof.Lookup("goroutine").WriteTo(std.Stderr, 2)
+		}
+		log.Warn("signal while "+what+": stopping; nothing was loaded", "signal", got.String())
+		cancel()
+		select {
+		case r := <-res:
+			discard(r.v)
+		case <-time.After(abortGrace): // open(2) on a FIFO cannot be cancelled
+			go func() { discard((<-res).v) }()
+		}
+		n := 15
+		if s, ok := got.(syscall.Signal); ok {
+			n = int(s)
+		}
+		return zero, 128 + n, fmt.Errorf("stopped by signal %s while %s", got, what)
 	}
-	if srv != nil {
-		srv.db.Close()
-	}
-	n := 15
-	if s, ok := got.(syscall.Signal); ok {
-		n = int(s)
-	}
-	return nil, 128 + n, fmt.Errorf("stopped by signal %s while connecting", got)
 }
 
 // engine is the Oracle engine for a connected server; a read-only one

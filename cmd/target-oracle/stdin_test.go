@@ -8,15 +8,14 @@ import (
 	"testing"
 )
 
-// TestAttackStartedWithStdinClosed: the fd-1 guard (checkStdoutOpen) has no
-// counterpart for fd 0. A target started with standard input closed (`<&-`,
+// TestStartedWithStdinClosed (found by an attack; the fd-1 guard had no
+// counterpart for fd 0): a target started with standard input closed (`<&-`,
 // an orchestrator that failed to connect the tap) gets /dev/null from the Go
 // runtime (runtime.checkfds, opened read-write), reads zero messages and
-// reports "summary: succeeded ... 0 records" with exit 0: the tap's data
-// never arrives and nothing fails. A deliberate `< /dev/null` (read-only) or
+// reported "summary: succeeded ... 0 records" with exit 0: the tap's data
+// never arrived and nothing failed. Now it exits 1 naming fd 0. A deliberate `< /dev/null` (read-only) or
 // `--input FILE` should keep working.
-func TestAttackStartedWithStdinClosed(t *testing.T) {
-	t.Skip("finding: started with fd 0 closed, a load reads the runtime's /dev/null and exits 0 with 0 records")
+func TestStartedWithStdinClosed(t *testing.T) {
 	in := filepath.Join(t.TempDir(), "in.singer")
 	if err := os.WriteFile(in, []byte(input), 0o600); err != nil {
 		t.Fatal(err)
@@ -36,8 +35,8 @@ func TestAttackStartedWithStdinClosed(t *testing.T) {
 			cmd.Stderr = &stderr
 			cmd.Run()
 			code := cmd.ProcessState.ExitCode()
-			if c.fail && code == 0 {
-				t.Fatalf("exit 0 with standard input closed; want a failure naming fd 0:\n%s", stderr.String())
+			if c.fail && (code != 1 || !strings.Contains(stderr.String(), "standard input (file descriptor 0) closed")) {
+				t.Fatalf("exit %d with standard input closed; want 1 and an error naming fd 0:\n%s", code, stderr.String())
 			}
 			if !c.fail && code != 0 {
 				t.Fatalf("exit %d, want 0:\n%s", code, stderr.String())
