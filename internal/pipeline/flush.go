@@ -330,7 +330,7 @@ func (p *pipeline) reconcile(ctx context.Context, sess engine.Session, j *job, s
 	next, changes, noWiden, err := p.reconcileRejecting(cur, want, stats, j.opts)
 	j.noWiden = noWiden
 	if err != nil {
-		return nil, jobInputError(j, unfitLine(j, cur, err)) // names the table and the refused DDL
+		return nil, refusalContext(j, cur, jobInputError(j, unfitLine(j, cur, err))) // names the table and the refused DDL
 	}
 	loadWith := next // the table the batch is written to
 	if slices.ContainsFunc(changes, func(c table.Change) bool { return c.Kind == table.ReplaceKey }) {
@@ -371,9 +371,17 @@ func unfitLine(j *job, cur *table.Table, err error) error {
 	if j.buf == nil || cur == nil || !errors.As(err, &ie) || ie.Line != 0 || !errors.As(err, &u) {
 		return err
 	}
-	col := cur.Column(u.Column)
-	if col == nil {
-		return err
+	if l := unfitRowLine(j, cur, cur.Column(u.Column)); l > 0 {
+		ie.Line = l
+	}
+	return err
+}
+
+// unfitRowLine returns the input line of the batch's first record whose
+// value does not fit col as it is; 0 when none (or col is nil).
+func unfitRowLine(j *job, cur *table.Table, col *table.Column) int64 {
+	if col == nil || j.buf == nil {
+		return 0
 	}
 	ceiling := j.opts.VarcharMaxBytes
 	if ceiling <= 0 {
@@ -386,12 +394,61 @@ func unfitLine(j *job, cur *table.Table, err error) error {
 		}
 		for i := range j.buf.rows() {
 			if v := j.buf.row(i)[c]; v != "" && unfit(col, v, ceiling) != "" {
-				ie.Line = j.buf.lines[i]
-				return err
+				return j.buf.lines[i]
 			}
 		}
 	}
-	return err
+	return 0
+}
+
+// refusalContext prefixes a schema_evolution refusal with the input line
+// and stream that asked for it, as every other input-driven failure reads
+// ("line 4: stream \"s\": table … needs changes …"): the SCHEMA's line, or
+// for a batch whose values need the change the first record whose value
+// does not fit the column as it is. It stays a load failure (exit 1): the
+// input is valid, the settings forbid what it needs.
+func refusalContext(j *job, cur *table.Table, err error) error {
+	var ee *table.EvolutionError
+	if !errors.As(err, &ee) {
+		return err
+	}
+	line := jobLine(j)
+	if j.kind != jobEnsure && j.buf != nil && cur != nil {
+		if l := firstUnfitLine(j, cur, ee.Refused); l > 0 {
+			line = l
+		}
+	}
+	if line == 0 {
+		return fmt.Errorf("stream %q: %w", j.name, err)
+	}
+	return fmt.Errorf("line %d: stream %q: %w", line, j.name, err)
+}
+
+// firstUnfitLine returns the input line of the batch's first record with a
+// value that does not fit, in cur, a column one of the changes is for; 0
+// when none is found.
+func firstUnfitLine(j *job, cur *table.Table, changes []table.Change) int64 {
+	first := int64(0)
+	for _, ch := range changes {
+		if l := unfitRowLine(j, cur, cur.Column(ch.Column)); l > 0 && (first == 0 || l < first) {
+			first = l
+		}
+	}
+	return first
+}
+
+// jobLine is the input line a job's errors name: the SCHEMA's for a
+// SCHEMA's check, the batch's first record's otherwise (SPEC §8); 0 when
+// there is none.
+func jobLine(j *job) int64 {
+	line := j.schemaLine
+	if j.kind != jobEnsure || line == 0 {
+		line = j.line
+	}
+	if line == noLine {
+		return 0
+	}
+	return line
 }
 
 // jobInputError gives an input error of the table model (a table that
@@ -406,10 +463,7 @@ func jobInputError(j *job, err error) error {
 		ie.Stream = j.name
 	}
 	if ie.Line == 0 {
-		ie.Line = j.schemaLine
-		if j.kind != jobEnsure || ie.Line == 0 {
-			ie.Line = j.line
-		}
+		ie.Line = jobLine(j)
 	}
 	return ie
 }
@@ -452,14 +506,7 @@ func (p *pipeline) keyMayChange(ctx context.Context, sess engine.Session, j *job
 		how = "To change it by hand: make sure the new key columns are unique and not null in the existing rows, then run "
 	}
 	steps := oraclesql.KeyChangeByHand(cur, want.PrimaryKey, j.opts.IdentifierMaxBytes)
-	line := j.schemaLine
-	if j.kind != jobEnsure || line == 0 {
-		line = j.line // a batch's check: its first record's line (SPEC §8)
-	}
-	if line == noLine {
-		line = 0
-	}
-	return keyNow, &inputerr.Error{Line: line, Stream: j.name, Msg: fmt.Sprintf(
+	return keyNow, &inputerr.Error{Line: jobLine(j), Stream: j.name, Msg: fmt.Sprintf(
 		"key_properties changed from %v to %v, but table %s has rows and its primary key is not changed automatically. "+
 			"%s%s and run the load again. "+
 			"Or load the stream into a new table (table_name_mappings) from a full refresh. See docs/types.md.",
