@@ -53,8 +53,9 @@ func (s *setting) checkShape(raw any) (any, error) {
 		return checkBool(raw)
 	case kindFraction:
 		str, ok := text(raw)
-		f, err := strconv.ParseFloat(strings.TrimSpace(str), 64)
-		if !ok || err != nil || !(f >= 0 && f <= 1) {
+		str = strings.TrimSpace(str)
+		f, err := strconv.ParseFloat(str, 64)
+		if !ok || err != nil || !decimalText.MatchString(str) || !(f >= 0 && f <= 1) {
 			return nil, fmt.Errorf("expected a number from 0 to 1, got %s", show(raw))
 		}
 		return f, nil

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -170,6 +171,11 @@ func parseBool(s string) (bool, bool) {
 	return false, false
 }
 
+// decimalText is a number as decimal text: strconv.ParseFloat alone also
+// takes Go's literal syntax (1_521, 0x5F1p0, Inf), which no setting's
+// documentation allows.
+var decimalText = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
+
 // parseInt accepts an integer written as a JSON number (1e3 and 10.0
 // included, when integral) or as text.
 func parseInt(v any) (int64, bool) {
@@ -180,6 +186,9 @@ func parseInt(v any) (int64, bool) {
 	s = strings.TrimSpace(s)
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return n, true
+	}
+	if !decimalText.MatchString(s) {
+		return 0, false
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || f != float64(int64(f)) || f > 1<<62 || f < -(1<<62) {
