@@ -73,11 +73,12 @@ func cutUTF8(s string, n int) string {
 }
 
 // suffixed returns name cut to fit maxBytes with the hash suffix of src
-// appended.
+// appended. A result that starts with a reserved prefix (the name had one,
+// or the cut formed one: "sys0…" cut to "sys" + "_…") is made from '_' +
+// name instead, so it no longer does.
 func suffixed(name, src string, maxBytes int) string {
 	s := cutUTF8(name, maxBytes-hashLen) + NameHash(src)
 	if reservedName(s) {
-		// The cut can form a reserved prefix ("sys0…" cut to "sys" + "_…").
 		s = cutUTF8("_"+name, maxBytes-hashLen) + NameHash(src)
 	}
 	return s
@@ -102,13 +103,12 @@ func hasPrefixFold(s, prefix string) bool {
 
 // FitName returns name if it fits maxBytes, is not empty and is not
 // reserved; otherwise it returns the name cut to fit with NameHash(src)
-// appended. A name with a reserved prefix first gets a leading '_' so the
-// result no longer starts with the prefix.
+// appended (see suffixed for reserved prefixes).
 func FitName(name, src string, maxBytes int) string {
 	if name != "" && len(name) <= maxBytes && !reservedName(name) {
 		return name
 	}
-	return suffixed(unprefixed(name), src, maxBytes)
+	return suffixed(name, src, maxBytes)
 }
 
 // Namer hands out unique names within one namespace (the columns of one
@@ -150,19 +150,11 @@ func (n *Namer) Name(base, src string) string {
 		}
 	}
 	for i := 2; ; i++ {
-		cand := suffixed(unprefixed(base), fmt.Sprintf("%s#%d", src, i), n.max)
+		cand := suffixed(base, fmt.Sprintf("%s#%d", src, i), n.max)
 		if n.Reserve(cand) {
 			return cand
 		}
 	}
-}
-
-// unprefixed puts '_' before a name starting with a reserved prefix.
-func unprefixed(name string) string {
-	if hasPrefixFold(name, "SYS_") || hasPrefixFold(name, "ORA$") {
-		return "_" + name
-	}
-	return name
 }
 
 // Quotable reports whether name can stand between the double quotes of an
@@ -227,7 +219,7 @@ func CollidingTableName(stream string, opts *Options, n int) string {
 	if n > 1 {
 		src = fmt.Sprintf("%s#%d", stream, n)
 	}
-	return suffixed(unprefixed(base), src, opts.MaxBytes())
+	return suffixed(base, src, opts.MaxBytes())
 }
 
 // tablePart is the text a generated table name is made from: the routed
