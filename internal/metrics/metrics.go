@@ -315,7 +315,7 @@ func (r *Registry) Finish(now time.Time, err error) Summary {
 		r.jsonSummary(sum)
 		return sum
 	}
-	fmt.Fprintf(r.out, "summary: %s in %.2fs, %d records (%.0f records/s)\n", sum.Status, sum.Seconds, sum.Records, sum.RecordsPerSec)
+	fmt.Fprintf(r.out, "summary: %s; ran %.2fs, %d records (%.0f records/s)\n", sum.Status, sum.Seconds, sum.Records, sum.RecordsPerSec)
 	fmt.Fprintf(r.out, "  %-30s %10s %10s %10s %10s %10s %10s %10s %8s\n", "stream", "read", "written", "inserted", "updated", "deleted", "skipped", "rejected", "batches")
 	for _, name := range r.names() {
 		s := r.streams[name]
