@@ -464,7 +464,7 @@ func (p planEngine) Indexes(ctx context.Context, t *table.Table) ([]table.Index,
 // --plan (catalog: the real database's, read only); fail reports why not.
 func embedded(o options, std IO, cfg *config.Config, fail func(string, error), srv pipeline.Server, now func() time.Time,
 	catalog func(ctx context.Context, schema, name string) (*table.Table, error), hooks memory.Hooks) (*memory.Engine, error) {
-	mo := memory.Options{DumpDir: o.dumpDir, Now: now, Catalog: catalog, StorePath: getenv(std.Env, StoreEnv), Hooks: hooks, MaxColumns: srv.MaxColumns}
+	mo := memory.Options{DumpDir: o.dumpDir, Now: now, Catalog: catalog, StorePath: getenv(std.Env, StoreEnv), Hooks: hooks, MaxColumns: srv.MaxColumns, NoColumnComments: !cfg.ColumnComments}
 	for name, dst := range map[string]*time.Duration{LoadDelayEnv: &mo.LoadDelay, DDLDelayEnv: &mo.ApplyDelay} {
 		if v := getenv(std.Env, name); v != "" {
 			d, err := time.ParseDuration(v)
