@@ -35,3 +35,22 @@ func TestSignalWhileOpeningFIFOInput(t *testing.T) {
 		})
 	}
 }
+
+// The same while summary_path is a FIFO without a reader: it is opened
+// when the run starts (so that an unwritable path fails before anything
+// loads), and open(2) of a FIFO for writing blocks until a reader comes.
+func TestSignalWhileOpeningFIFOSummary(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "summary.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := start(t, []string{"TARGET_ORACLE_SUMMARY_PATH=" + fifo}, "--dry-run", "--input", "/dev/null")
+	time.Sleep(500 * time.Millisecond)
+	r.cmd.Process.Signal(syscall.SIGTERM)
+	if code := r.wait(10 * time.Second); code != 128+int(syscall.SIGTERM) {
+		t.Fatalf("exit %d, want %d:\n%s", code, 128+int(syscall.SIGTERM), r.log())
+	}
+	if !strings.Contains(r.log(), "while opening summary_path") {
+		t.Errorf("stderr does not say what was stopped:\n%s", r.log())
+	}
+}

@@ -299,11 +299,19 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 	fail := reporter(cfg, log, std.Stderr)
 	var summary *metrics.SummaryFile
 	if cfg.SummaryPath != "" {
-		var err error
-		if summary, err = metrics.OpenSummary(cfg.SummaryPath); err != nil {
+		// A FIFO blocks open(2) until a reader comes: a signal meanwhile
+		// must still end the run (unlessSignalled).
+		sf, sigCode, err := unlessSignalled(std, log, "opening summary_path", func(context.Context) (*metrics.SummaryFile, error) {
+			return metrics.OpenSummary(cfg.SummaryPath)
+		}, func(sf *metrics.SummaryFile) { sf.Close() })
+		if sigCode != 0 {
+			return sigCode
+		}
+		if err != nil {
 			fail("summary", err)
 			return ExitFailed // a file-system failure (SPEC §2), before anything loads
 		}
+		summary = sf
 		defer summary.Close()
 	}
 	in, closeIn, sigCode, err := openInputUnlessSignalled(o.input, std, log)
