@@ -144,3 +144,31 @@ func TestAttackPartitionColumnCollidesWithProperty(t *testing.T) {
 		t.Errorf(`oracle (fake): rows %v; want one row with property "ts$p" in a column of its own`, rows)
 	}
 }
+
+// TestAttackRerunRenamesPropertyColumnEndingInM: the Oracle engine takes a
+// column <C>$M without a column <C> for a migration killed after its old
+// column was dropped, and finishes it by renaming <C>$M to <C>. A property
+// named "v$m" is column V$M. Running the same input twice on the fake:
+// after run 1 the table has ID, V$M; run 2 renames V$M to V (the user's
+// column changes name under their queries), and a later property "v" then
+// gets V_4c94485e while property "v$m" sits in V. The embedded engine
+// keeps V$M (it knows no migration is running), so a dry run never shows
+// it. Input: SCHEMA s {id, "v$m": string}, RECORD {"id":1,"v$m":"USERDATA1"},
+// STATE 1; load it twice (oracle fake); this test without the Skip.
+func TestAttackRerunRenamesPropertyColumnEndingInM(t *testing.T) {
+	t.Skip(`finding: a re-run on Oracle renames the column of property "v$m" (V$M) to V, taking it for a killed migration's marker; the embedded engine keeps V$M`)
+	in := `{"type":"SCHEMA","stream":"s","schema":{"type":"object","properties":{"id":{"type":"integer"},"v$m":{"type":["null","string"]}}},"key_properties":["id"]}
+{"type":"RECORD","stream":"s","record":{"id":1,"v$m":"USERDATA1"}}
+{"type":"STATE","value":1}
+`
+	r := defaultRig(t)
+	for i := 1; i <= 2; i++ {
+		if _, err := run(t, r.eng, `{}`, in); err != nil {
+			t.Fatalf("run %d: %v", i, err)
+		}
+		rows := r.db.Rows("DRY_RUN.S")
+		if len(rows) != 1 || rows[0]["V$M"] != "USERDATA1" {
+			t.Fatalf(`run %d: rows %v; want property "v$m" to stay in column V$M`, i, rows)
+		}
+	}
+}
