@@ -172,3 +172,37 @@ func TestAttackRerunRenamesPropertyColumnEndingInM(t *testing.T) {
 		}
 	}
 }
+
+// TestAttackPropertyHoldsMetadataNameOfALaterSetting: a metadata column
+// name is kept out of the property namespace only while the setting that
+// needs it is on. Run 1 (defaults) loads property "_sdc_run_id" (a string)
+// into column _SDC_RUN_ID. Run 2 on the same table with
+// {"delete_missing":"soft"} refuses a valid record as invalid input:
+// `line 2: stream "s": property "_sdc_run_id": invalid date-time "again4":
+// expected YYYY-MM-DDTHH:MM[:SS]` (exit 3): the schema says string, and
+// the value is valid. The stream cannot be loaded with delete_missing at
+// all. In one run with delete_missing on from the start the property gets
+// _SDC_RUN_ID_f02c46a1 and all is well. (Same shape: a property
+// "_sdc_valid_from" loaded by upsert is then taken for history's
+// _SDC_VALID_FROM, and the by-hand conversion printed for load_method
+// history runs UPDATE … SET "_SDC_VALID_FROM" = TIMESTAMP '1970-01-01
+// 00:00:00' over the user's values.) Fake Oracle and embedded engine alike.
+func TestAttackPropertyHoldsMetadataNameOfALaterSetting(t *testing.T) {
+	t.Skip(`finding: property "_sdc_run_id" loaded without delete_missing takes column _SDC_RUN_ID; a later run with delete_missing refuses valid records ("invalid date-time")`)
+	in1 := `{"type":"SCHEMA","stream":"s","schema":{"type":"object","properties":{"id":{"type":"integer"},"_sdc_run_id":{"type":["null","string"]}}},"key_properties":["id"]}
+{"type":"RECORD","stream":"s","record":{"id":1,"_sdc_run_id":"mine"}}
+{"type":"STATE","value":1}
+`
+	in2 := `{"type":"SCHEMA","stream":"s","schema":{"type":"object","properties":{"id":{"type":"integer"},"_sdc_run_id":{"type":["null","string"]}}},"key_properties":["id"]}
+{"type":"RECORD","stream":"s","record":{"id":1,"_sdc_run_id":"again4"}}
+{"type":"STATE","value":2}
+`
+	r := defaultRig(t)
+	if _, err := run(t, r.eng, `{}`, in1); err != nil {
+		t.Fatal(err)
+	}
+	states, err := run(t, r.eng, `{"delete_missing":"soft"}`, in2)
+	if err != nil || len(states) != 1 || states[0] != "2" {
+		t.Errorf("run 2 with delete_missing: states %q, err %v; want the valid record loaded and state 2", states, err)
+	}
+}
