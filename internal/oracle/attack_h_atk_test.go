@@ -186,7 +186,12 @@ func TestAttackRerunRenamesPropertyColumnEndingInM(t *testing.T) {
 // "_sdc_valid_from" loaded by upsert is then taken for history's
 // _SDC_VALID_FROM, and the by-hand conversion printed for load_method
 // history runs UPDATE … SET "_SDC_VALID_FROM" = TIMESTAMP '1970-01-01
-// 00:00:00' over the user's values.) Fake Oracle and embedded engine alike.
+// 00:00:00' over the user's values. And: run 1 with
+// {"add_record_metadata":false} and a string property "_sdc_batched_at"
+// (taps that copy another target's metadata columns send such
+// properties), run 2 with defaults: `property "_sdc_batched_at": invalid
+// date-time "mine"`, exit 3, on the same input that loaded in run 1.)
+// Fake Oracle and embedded engine alike.
 func TestAttackPropertyHoldsMetadataNameOfALaterSetting(t *testing.T) {
 	t.Skip(`finding: property "_sdc_run_id" loaded without delete_missing takes column _SDC_RUN_ID; a later run with delete_missing refuses valid records ("invalid date-time")`)
 	in1 := `{"type":"SCHEMA","stream":"s","schema":{"type":"object","properties":{"id":{"type":"integer"},"_sdc_run_id":{"type":["null","string"]}}},"key_properties":["id"]}
