@@ -151,3 +151,24 @@ func TestAttackDottedPropertyPathIsAmbiguous(t *testing.T) {
 		t.Errorf("the error names one path twice and says nothing of the ambiguity:\n%s", errs)
 	}
 }
+
+// TestAttackInvalidStringNamesNoProperty: SPEC §8 wants every invalid
+// record reported with its line, stream and property. A record whose
+// string value holds an unpaired surrogate escape or invalid UTF-8 names
+// only a byte offset: `line 2: stream "s": invalid UTF-16 in string:
+// unpaired surrogate escape at byte 53` and `line 2: stream "s": invalid
+// UTF-8 at byte 53`. In a record of 300 properties the user must count
+// bytes. The reader finds it before any decoder, so the property is known
+// only by walking to the offset; the message could say `property "v"`.
+// (internal/singer defer_test.go pins today's wording.) Reproduction:
+// printf '%s\n{"type":"RECORD","stream":"s","record":{"id":1,"v":"\ud800"}}\n' "$SCHEMA" | target-oracle --dry-run
+func TestAttackInvalidStringNamesNoProperty(t *testing.T) {
+	t.Skip(`finding: an unpaired surrogate or invalid UTF-8 in a record's string names a byte offset, not the property`)
+	schema := `{"type":"SCHEMA","stream":"s","schema":{"type":"object","properties":{"id":{"type":"integer"},"v":{"type":["null","string"]}}},"key_properties":["id"]}` + "\n"
+	for _, rec := range []string{`{"type":"RECORD","stream":"s","record":{"id":1,"v":"\ud800"}}`, "{\"type\":\"RECORD\",\"stream\":\"s\",\"record\":{\"id\":1,\"v\":\"\xff\"}}"} {
+		_, errs, code := runMain(t, schema+rec+"\n", nil, "--dry-run")
+		if code != 3 || !strings.Contains(errs, `line 2: stream "s": property "v"`) {
+			t.Errorf("exit %d; want 3 and an error naming line 2, stream s and property v; stderr:\n%s", code, errs)
+		}
+	}
+}
