@@ -213,3 +213,26 @@ func TestAttackGeneratedTableTakesVerifyScratchName(t *testing.T) {
 		}
 	}
 }
+
+// TestAttackStreamSchemaRoutesIntoSys: with default_target_schema
+// "{stream_schema}" the tap's stream names pick the owner, and nothing
+// keeps Oracle's own schemas out: streams "sys-orders", "system-x" and
+// "xdb-z" create SYS.ORDERS, SYSTEM.X and XDB.Z (statements.sql of a dry
+// run). A loader granted CREATE ANY TABLE (common for multi-schema
+// loads) then writes into the data dictionary's owner. Oracle-maintained
+// schemas (ALL_USERS.ORACLE_MAINTAINED = 'Y': SYS, SYSTEM, XDB, AUDSYS,
+// …) should be refused, or need an explicit schema_mapping. Reproduction:
+// the input below | target-oracle --dry-run --config
+// {"default_target_schema":"{stream_schema}"} --dry-run-dump d.
+func TestAttackStreamSchemaRoutesIntoSys(t *testing.T) {
+	t.Skip(`finding: {stream_schema} routes stream "sys-orders" to SYS.ORDERS (and system-…, xdb-…): Oracle's own schemas are not kept out`)
+	in := `{"type":"SCHEMA","stream":"sys-orders","schema":{"type":"object","properties":{"id":{"type":"integer"}}},"key_properties":["id"]}
+{"type":"RECORD","stream":"sys-orders","record":{"id":1}}
+`
+	dump := filepath.Join(t.TempDir(), "dump")
+	cfg := writeFile(t, "c.json", `{"default_target_schema":"{stream_schema}"}`)
+	_, errs, code := runMain(t, in, nil, "--dry-run", "--config", cfg, "--dry-run-dump", dump)
+	if _, err := os.Stat(filepath.Join(dump, "tables", "SYS.ORDERS.jsonl")); err == nil {
+		t.Errorf("exit %d: stream sys-orders loaded into SYS.ORDERS; stderr:\n%s", code, errs)
+	}
+}
