@@ -297,6 +297,15 @@ func run(o options, std IO) int {
 
 func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() time.Time) int {
 	fail := reporter(cfg, log, std.Stderr)
+	var summary *metrics.SummaryFile
+	if cfg.SummaryPath != "" {
+		var err error
+		if summary, err = metrics.OpenSummary(cfg.SummaryPath); err != nil {
+			fail("summary", err)
+			return ExitFailed // a file-system failure (SPEC §2), before anything loads
+		}
+		defer summary.Close()
+	}
 	in, closeIn, sigCode, err := openInputUnlessSignalled(o.input, std, log)
 	if err != nil {
 		fail("input", err)
@@ -400,8 +409,8 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 	if o.dumpDir != "" {
 		announceDump(log, o.dumpDir, err)
 	}
-	if cfg.SummaryPath != "" {
-		if serr := metrics.WriteSummary(cfg.SummaryPath, sum); serr != nil {
+	if summary != nil {
+		if serr := summary.Write(sum); serr != nil {
 			fail("summary", serr)
 			if code == ExitOK {
 				code = ExitFailed // a file-system failure (SPEC §2)
@@ -455,7 +464,7 @@ func (p planEngine) Indexes(ctx context.Context, t *table.Table) ([]table.Index,
 // --plan (catalog: the real database's, read only); fail reports why not.
 func embedded(o options, std IO, cfg *config.Config, fail func(string, error), srv pipeline.Server, now func() time.Time,
 	catalog func(ctx context.Context, schema, name string) (*table.Table, error), hooks memory.Hooks) (*memory.Engine, error) {
-	mo := memory.Options{DumpDir: o.dumpDir, Now: now, Catalog: catalog, StorePath: getenv(std.Env, StoreEnv), Hooks: hooks, MaxColumns: srv.MaxColumns}
+	mo := memory.Options{DumpDir: o.dumpDir, Now: now, Catalog: catalog, StorePath: getenv(std.Env, StoreEnv), Hooks: hooks, MaxColumns: srv.MaxColumns, NoColumnComments: !cfg.ColumnComments}
 	for name, dst := range map[string]*time.Duration{LoadDelayEnv: &mo.LoadDelay, DDLDelayEnv: &mo.ApplyDelay} {
 		if v := getenv(std.Env, name); v != "" {
 			d, err := time.ParseDuration(v)

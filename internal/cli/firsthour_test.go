@@ -115,7 +115,7 @@ func TestJSONLogFormatFailures(t *testing.T) {
 	} {
 		cfg := writeFile(t, "c.json", "{"+c.cfg+"}")
 		out, errs, code := runMain(t, "", nil, append([]string{"--config", cfg}, c.args...)...)
-		if code != c.code || (out != "" && !strings.HasPrefix(c.name, "unwritable")) {
+		if code != c.code || out != "" {
 			t.Errorf("%s: exit %d (want %d), stdout %q", c.name, code, c.code, out)
 		}
 		found := false
@@ -135,5 +135,20 @@ func TestJSONLogFormatFailures(t *testing.T) {
 		if !found {
 			t.Errorf("%s: no ERROR record with %q in\n%s", c.name, c.want, errs)
 		}
+	}
+}
+
+// An unwritable summary_path fails the run before it reads any input:
+// found by an attack, it used to fail only at the end, after loading
+// everything and writing its STATE lines, with exit 1.
+func TestUnwritableSummaryFailsBeforeLoading(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeFile(t, "c.json", `{"summary_path":"`+dir+`/missing/s.json"}`)
+	out, errs, code := runMain(t, example, nil, "--config", cfg, "--dry-run")
+	if code != ExitFailed || out != "" {
+		t.Fatalf("exit %d (want %d), stdout %q, stderr:\n%s", code, ExitFailed, out, errs)
+	}
+	if !strings.Contains(errs, "summary_path") || strings.Contains(errs, "CREATE TABLE") {
+		t.Errorf("stderr should name summary_path and show nothing loaded:\n%s", errs)
 	}
 }

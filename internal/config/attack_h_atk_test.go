@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestAttackIntegerTextRoundedThroughFloat: parseInt falls back to
+// TestIntegerTextNotRoundedThroughFloat (found by an attack): parseInt falls back to
 // strconv.ParseFloat for decimal text ParseInt refuses, and checks
 // integrality on the float64, so a non-integer whose fraction is below
 // float64's resolution passes as an integer, and the fraction check
@@ -21,8 +21,7 @@ import (
 // 1.5 and 1.000001 are refused ("expected an integer from 1 to ..."); the
 // same kind of value with more zeros is not. Each should be a
 // configuration error naming the setting.
-func TestAttackIntegerTextRoundedThroughFloat(t *testing.T) {
-	t.Skip("finding: batch_size_rows 2.0000000000000000001 / TARGET_ORACLE_PORT=1521.00000000000000001 accepted as integers, delete_missing_max_fraction 1.00000000000000001 accepted (float64 rounding before the check)")
+func TestIntegerTextNotRoundedThroughFloat(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		env  []string
@@ -57,6 +56,28 @@ func TestAttackIntegerTextRoundedThroughFloat(t *testing.T) {
 func loadEnvOnly(t *testing.T, env []string) (*Config, *Report, error) {
 	t.Helper()
 	return Load(Sources{ConfigArgs: []string{"ENV"}, Environ: env, WorkDir: t.TempDir()})
+}
+
+// parseInt and parseFraction decide on the decimal text, never on a
+// rounded float64.
+func TestParseIntAndFractionExact(t *testing.T) {
+	ints := map[string]any{"1e3": int64(1000), "10.0": int64(10), "-5": int64(-5), "+7": int64(7), "1.5e1": int64(15),
+		"0.0e0": int64(0), "120e-1": int64(12), "1.5": nil, "2.0000000000000000001": nil, "1e19": nil, "1e-1": nil,
+		"0x10": nil, "1_0": nil, "1e99999": nil, "": nil, "9223372036854775807": int64(9223372036854775807)}
+	for in, want := range ints {
+		n, ok := parseInt(in)
+		if (want == nil) == ok || (ok && n != want) {
+			t.Errorf("parseInt(%q) = %d, %v; want %v", in, n, ok, want)
+		}
+	}
+	fracs := map[string]any{"0": 0.0, "1": 1.0, "1.0": 1.0, ".5": 0.5, "5e-1": 0.5, "10e-1": 1.0, "-0": 0.0,
+		"1e-10000": 0.0, "1.00000000000000001": nil, "-0.1": nil, "1.5": nil, "2": nil, "Inf": nil, "0x1p-1": nil}
+	for in, want := range fracs {
+		f, ok := parseFraction(in)
+		if (want == nil) == ok || (ok && f != want) {
+			t.Errorf("parseFraction(%q) = %v, %v; want %v", in, f, ok, want)
+		}
+	}
 }
 
 // TestAttackParallelismAliasComparesText: the PipelineWise alias

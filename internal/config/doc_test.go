@@ -34,6 +34,9 @@ A config or ` + "`.env`" + ` file must be a regular file (not a device, pipe or 
 The ` + "`.env`" + ` file is read as python-dotenv (Meltano's) reads it: ` + "`KEY=value`" + `, ` + "`export`" + ` and ` + "`#`" + ` comments allowed, a key alone sets nothing;
 a quoted value may span lines; in single quotes only ` + "`\\\\`" + ` and ` + "`\\'`" + ` are escapes, in double quotes also ` + "`\\\"`" + `,
 ` + "`\\n`" + `, ` + "`\\t`" + ` and the like; any other backslash is kept (a Windows path needs no doubling).
+As in python-dotenv, ` + "`${NAME}`" + ` and ` + "`${NAME:-default}`" + ` are expanded in every value, quoted ones too: from a key above
+in the file (a key alone counts as empty), else the process environment, else the default (or empty); ` + "`$NAME`" + `
+without braces is kept as it is, and a key may be written in single quotes (` + "`'KEY'=value`" + `).
 Any ` + "`dsn`" + ` form but a URL may start with SQL*Plus's ` + "`user/password@`" + `, which fills ` + "`user`" + ` and
 ` + "`password`" + ` when those are not set: the last ` + "`@`" + ` ends the password and the first ` + "`/`" + ` ends the user
 (see [Connecting](oracle.md#connecting)).

@@ -18,58 +18,125 @@ var (
 	singleEscapes = regexp.MustCompile(`\\[\\']`)
 	doubleEscapes = regexp.MustCompile(`\\[\\'"abfnrtv]`)
 	inlineComment = regexp.MustCompile(`\s+#.*`)
-	bareKey       = regexp.MustCompile(`^[^=#\s]+(\s+#.*)?$`)
+	quotedKey     = regexp.MustCompile(`^'([^'\n]+)'`)
+	// variable is python-dotenv's ${NAME} or ${NAME:-default}; $NAME
+	// without braces is not expanded.
+	variable = regexp.MustCompile(`\$\{([^}:]*)(?::-([^}]*))?\}`)
 )
 
 var escaped = map[string]string{`\\`: `\`, `\'`: `'`, `\"`: `"`, `\a`: "\a", `\b`: "\b", `\f`: "\f",
 	`\n`: "\n", `\r`: "\r", `\t`: "\t", `\v`: "\v"}
 
 // parseDotEnv reads a .env file into "KEY=value" strings, as python-dotenv
-// does: comments (#), blank lines, an optional "export " prefix, quoted
-// values (see above), unquoted values with an optional " # comment", and
-// a key alone (no "="), which sets nothing.
+// does: comments (#), blank lines, an optional "export " prefix, a key
+// bare or in single quotes, quoted values (see above), unquoted values
+// with an optional " # comment", and a key alone (no "="), which sets
+// nothing. Values are then expanded (see expandDotEnv) with environ, the
+// process environment.
 // Errors name the line, never its content.
-func parseDotEnv(data []byte) ([]string, error) {
+func parseDotEnv(data []byte, environ []string) ([]string, error) {
 	s := strings.ReplaceAll(string(data), "\r\n", "\n")
-	var out []string
+	var raw []dotEnvPair
 	for line := 1; s != ""; {
 		head, rest, _ := strings.Cut(s, "\n")
 		if t := strings.TrimSpace(head); t == "" || t[0] == '#' {
 			s, line = rest, line+1
 			continue
 		}
-		kv, after, err := dotEnvBinding(s)
+		p, after, err := dotEnvBinding(s)
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %w", line, err)
 		}
-		if kv != "" {
-			out = append(out, kv)
-		}
+		raw = append(raw, p)
 		line += strings.Count(s[:len(s)-len(after)], "\n")
 		s = after
 	}
-	return out, nil
+	return expandDotEnv(raw, environ), nil
+}
+
+// dotEnvPair is one binding of a .env file; a key without "=" has no
+// value (python-dotenv: None).
+type dotEnvPair struct {
+	key, value string
+	hasValue   bool
+}
+
+// expandDotEnv expands ${NAME} and ${NAME:-default} in every value, quoted
+// or not, as python-dotenv's dotenv_values (interpolate=True, override=True;
+// what Meltano reads .env with) does: NAME is looked up first among the
+// keys above it in the file (a key without a value counts, as ""), then in
+// environ; the default (or "") is used only when both lack it. A key
+// without a value sets nothing.
+func expandDotEnv(raw []dotEnvPair, environ []string) []string {
+	process := map[string]string{}
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			process[k] = v
+		}
+	}
+	seen := map[string]string{}
+	var out []string
+	for _, p := range raw {
+		if !p.hasValue {
+			seen[p.key] = ""
+			continue
+		}
+		v := variable.ReplaceAllStringFunc(p.value, func(ref string) string {
+			m := variable.FindStringSubmatch(ref)
+			if v, ok := seen[m[1]]; ok {
+				return v
+			}
+			if v, ok := process[m[1]]; ok {
+				return v
+			}
+			return m[2]
+		})
+		seen[p.key] = v
+		if !strings.Contains(p.key, "=") { // '=' (quoted) names no variable
+			out = append(out, p.key+"="+v)
+		}
+	}
+	return out
 }
 
 // dotEnvBinding parses the KEY=value that s starts with and returns it
 // with what follows its line.
-func dotEnvBinding(s string) (kv, after string, err error) {
+func dotEnvBinding(s string) (p dotEnvPair, after string, err error) {
 	s = strings.TrimLeft(s, " \t")
 	s = strings.TrimLeft(strings.TrimPrefix(s, "export "), " \t")
-	head, rest, _ := strings.Cut(s, "\n")
-	k, _, ok := strings.Cut(head, "=")
-	k = strings.TrimSpace(k)
-	if !ok && bareKey.MatchString(k) {
-		return "", rest, nil // a key without a value sets nothing (python-dotenv: None)
+	k, s, err := dotEnvKey(s)
+	if err != nil {
+		return p, "", err
 	}
-	if !ok || k == "" || strings.ContainsAny(k, " \t") {
+	head, rest, _ := strings.Cut(s, "\n")
+	if !strings.HasPrefix(head, "=") {
+		if t := strings.TrimSpace(head); t != "" && t[0] != '#' {
+			return p, "", fmt.Errorf("expected KEY=value")
+		}
+		return dotEnvPair{key: k}, rest, nil // a key without a value sets nothing
+	}
+	v, after, err := dotEnvValue(strings.TrimLeft(s[1:], " \t"))
+	if err != nil {
+		return p, "", fmt.Errorf("%s: %w", k, err)
+	}
+	return dotEnvPair{key: k, value: v, hasValue: true}, after, nil
+}
+
+// dotEnvKey parses the key s starts with, bare or in single quotes, and
+// returns it with what follows it, spaces and tabs after it skipped.
+func dotEnvKey(s string) (k, after string, err error) {
+	if m := quotedKey.FindStringSubmatch(s); m != nil {
+		return m[1], strings.TrimLeft(s[len(m[0]):], " \t"), nil
+	}
+	head, _, _ := strings.Cut(s, "\n")
+	n := strings.IndexAny(head, "=# \t")
+	if n < 0 {
+		n = len(head)
+	}
+	if n == 0 {
 		return "", "", fmt.Errorf("expected KEY=value")
 	}
-	v, after, err := dotEnvValue(strings.TrimLeft(s[strings.IndexByte(s, '=')+1:], " \t"))
-	if err != nil {
-		return "", "", fmt.Errorf("%s: %w", k, err)
-	}
-	return k + "=" + v, after, nil
+	return s[:n], strings.TrimLeft(s[n:], " \t"), nil
 }
 
 // dotEnvValue parses the value s starts with and returns it with what

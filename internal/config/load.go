@@ -110,7 +110,7 @@ func Load(src Sources) (*Config, *Report, error) {
 		}
 	}
 	if slices.Contains(src.ConfigArgs, envConfigArg) {
-		layers = append(layers, l.dotEnvLayer(filepath.Join(src.WorkDir, ".env")))
+		layers = append(layers, l.dotEnvLayer(filepath.Join(src.WorkDir, ".env"), src.Environ))
 	}
 	layers = append(layers, l.envLayer("environment", src.Environ))
 	if err := l.err(); err != nil {
@@ -333,7 +333,7 @@ func (l *loader) known(name string) bool {
 	return m != nil
 }
 
-func (l *loader) dotEnvLayer(path string) layer {
+func (l *loader) dotEnvLayer(path string, environ []string) layer {
 	data, err := readFileCapped(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -342,7 +342,7 @@ func (l *loader) dotEnvLayer(path string) layer {
 		l.fail(&Error{Source: path, Msg: "cannot read .env file", Err: err})
 		return nil
 	}
-	vars, err := parseDotEnv(data)
+	vars, err := parseDotEnv(data, environ)
 	if err != nil {
 		l.fail(&Error{Source: path, Msg: err.Error()})
 		return nil

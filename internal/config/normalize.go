@@ -52,10 +52,8 @@ func (s *setting) checkShape(raw any) (any, error) {
 	case kindBoolean:
 		return checkBool(raw)
 	case kindFraction:
-		str, ok := text(raw)
-		str = strings.TrimSpace(str)
-		f, err := strconv.ParseFloat(str, 64)
-		if !ok || err != nil || !decimalText.MatchString(str) || !(f >= 0 && f <= 1) {
+		f, ok := parseFraction(raw)
+		if !ok {
 			return nil, fmt.Errorf("expected a number from 0 to 1, got %s", show(raw))
 		}
 		return f, nil

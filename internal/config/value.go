@@ -177,7 +177,9 @@ func parseBool(s string) (bool, bool) {
 var decimalText = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
 
 // parseInt accepts an integer written as a JSON number (1e3 and 10.0
-// included, when integral) or as text.
+// included, when integral) or as text. Integrality and range are decided
+// on the decimal text itself: through float64, 2.0000000000000000001
+// would round to 2 and pass as an integer.
 func parseInt(v any) (int64, bool) {
 	s, ok := text(v)
 	if !ok {
@@ -187,14 +189,78 @@ func parseInt(v any) (int64, bool) {
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return n, true
 	}
-	if !decimalText.MatchString(s) {
+	d, ok := parseDecimal(s)
+	switch {
+	case !ok || d.exp < 0 || len(d.digits)+d.exp > 18:
+		return 0, false // not integral, or beyond what any setting takes
+	case d.digits == "":
+		return 0, true
+	}
+	n, err := strconv.ParseInt(d.digits+strings.Repeat("0", d.exp), 10, 64)
+	if err != nil {
 		return 0, false
+	}
+	if d.neg {
+		n = -n
+	}
+	return n, true
+}
+
+// parseFraction accepts a number from 0 to 1 as decimal text, decided on
+// the text (1.00000000000000001 is above 1, though its float64 is 1).
+func parseFraction(v any) (float64, bool) {
+	s, ok := text(v)
+	if !ok {
+		return 0, false
+	}
+	s = strings.TrimSpace(s)
+	d, ok := parseDecimal(s)
+	switch {
+	case !ok || (d.neg && d.digits != ""):
+		return 0, false
+	case len(d.digits)+d.exp > 1, len(d.digits)+d.exp == 1 && d.digits != "1":
+		return 0, false // 1 or more: only 1 itself
 	}
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f != float64(int64(f)) || f > 1<<62 || f < -(1<<62) {
-		return 0, false
+	return f, err == nil
+}
+
+// decimal is decimal text as digits × 10^exp: digits without leading or
+// trailing zeros ("" is zero).
+type decimal struct {
+	neg    bool
+	digits string
+	exp    int
+}
+
+// parseDecimal reads decimal text (decimalText); an exponent beyond
+// ±10,000 is refused rather than expanded.
+func parseDecimal(s string) (decimal, bool) {
+	if !decimalText.MatchString(s) {
+		return decimal{}, false
 	}
-	return int64(f), true
+	var d decimal
+	if s[0] == '+' || s[0] == '-' {
+		d.neg, s = s[0] == '-', s[1:]
+	}
+	mant, expText, hasExp := strings.Cut(strings.ToLower(s), "e")
+	if hasExp {
+		e, err := strconv.Atoi(expText)
+		if err != nil || e > 10000 || e < -10000 {
+			return decimal{}, false
+		}
+		d.exp = e
+	}
+	whole, frac, _ := strings.Cut(mant, ".")
+	d.exp -= len(frac)
+	digits := strings.TrimLeft(whole+frac, "0")
+	trimmed := strings.TrimRight(digits, "0")
+	d.exp += len(digits) - len(trimmed)
+	d.digits = trimmed
+	if d.digits == "" {
+		d.exp = 0
+	}
+	return d, true
 }
 
 // stringList accepts a JSON array of strings, a string holding one, or a

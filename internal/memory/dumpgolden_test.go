@@ -223,7 +223,8 @@ func sortedInput() string {
 
 // failedInput fails at the database (a value longer than its column,
 // which schema_evolution fail does not widen) in its eighth batch: the
-// dump holds the batches before.
+// dump holds the batches before, and stream u's buffered records, which
+// the drain after the refusal commits (SPEC §8, as after any refusal).
 func failedInput() string {
 	var b strings.Builder
 	schema(&b, "t", []string{"id"}, map[string]any{"id": intProp, "v": strProp})

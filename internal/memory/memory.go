@@ -60,6 +60,11 @@ type Options struct {
 	// as on a database; nil: every schema exists (the dry run has no
 	// catalog of users to ask).
 	Schemas []string
+	// NoColumnComments models column_comments false: the columns' comments
+	// are not written, so Describe, like Oracle's catalog, tells neither a
+	// column's source property nor its role (a JSON text column without a
+	// check is commented anyway, as the renderer does).
+	NoColumnComments bool
 	// MaxColumns is the server's column limit (ORA-01792): 1000, or 4096
 	// with MAX_COLUMNS=EXTENDED; 0 means 1000.
 	MaxColumns int
@@ -202,7 +207,7 @@ func (e *Engine) Describe(ctx context.Context, schema, name string) (*table.Tabl
 			}
 			e.render(func(r Renderer) []string { return r.RenderChange(ch) })
 		}
-		return t.described(), nil
+		return t.described(e.opts.NoColumnComments), nil
 	}
 	e.mu.Unlock()
 	if e.opts.Catalog == nil {
@@ -669,9 +674,18 @@ func (e *OracleError) RowLevel() bool { return oravalue.RowLevel(e.Code) }
 func oraError(code int, msg string) error { return &OracleError{Code: code, Msg: msg} }
 
 // described is the table as a catalog read shows it.
-func (t *memTable) described() *table.Table {
+// described is the table as the catalog tells it; without comments,
+// nothing records a column's source or role.
+func (t *memTable) described(noComments bool) *table.Table {
 	d := cloneTable(t.def)
 	d.Unused = t.unused
+	if noComments {
+		for i := range d.Columns {
+			if c := &d.Columns[i]; !c.Type.JSONUnchecked {
+				c.Role, c.Source, c.Comment = 0, nil, ""
+			}
+		}
+	}
 	return d
 }
 

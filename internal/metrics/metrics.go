@@ -315,7 +315,7 @@ func (r *Registry) Finish(now time.Time, err error) Summary {
 		r.jsonSummary(sum)
 		return sum
 	}
-	fmt.Fprintf(r.out, "summary: %s in %.2fs, %d records (%.0f records/s)\n", sum.Status, sum.Seconds, sum.Records, sum.RecordsPerSec)
+	fmt.Fprintf(r.out, "summary: %s; ran %.2fs, %d records (%.0f records/s)\n", sum.Status, sum.Seconds, sum.Records, sum.RecordsPerSec)
 	fmt.Fprintf(r.out, "  %-30s %10s %10s %10s %10s %10s %10s %10s %8s\n", "stream", "read", "written", "inserted", "updated", "deleted", "skipped", "rejected", "batches")
 	for _, name := range r.names() {
 		s := r.streams[name]
@@ -343,27 +343,56 @@ func (r *Registry) jsonSummary(sum Summary) {
 	}
 }
 
-// WriteSummary writes the summary as JSON to path, readable by its owner
-// only. A symlink at path is refused rather than followed, so that the
-// summary cannot be redirected onto another file, and an existing file is
-// narrowed to 0600 because os.WriteFile keeps the mode it already has.
-func WriteSummary(path string, s Summary) error {
-	b, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return fmt.Errorf("write summary: %w", err)
-	}
+// SummaryFile is summary_path, opened when the run starts so that a path
+// that cannot be written fails the run before it loads anything rather
+// than after (the run would end with exit 1 having loaded everything).
+type SummaryFile struct{ f *os.File }
+
+// OpenSummary opens path for the summary, readable by its owner only, and
+// empties it, so that a summary left by an earlier run is never read as
+// this run's. A symlink at path is refused rather than followed, so that
+// the summary cannot be redirected onto another file, and an existing
+// file is narrowed to 0600.
+func OpenSummary(path string) (*SummaryFile, error) {
 	f, err := private.OpenFile(path, os.O_TRUNC)
 	if err != nil {
-		return fmt.Errorf("write summary: %w", err)
+		return nil, fmt.Errorf("summary_path: %w", err)
 	}
-	if _, err := f.Write(append(b, '\n')); err != nil {
-		f.Close()
-		return fmt.Errorf("write summary: %w", err)
+	return &SummaryFile{f: f}, nil
+}
+
+// Write writes s as JSON and closes the file.
+func (sf *SummaryFile) Write(s Summary) error {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err == nil {
+		_, err = sf.f.Write(append(b, '\n'))
 	}
-	if err := f.Close(); err != nil {
+	if cerr := sf.f.Close(); err == nil {
+		err = cerr
+	}
+	sf.f = nil
+	if err != nil {
 		return fmt.Errorf("write summary: %w", err)
 	}
 	return nil
+}
+
+// Close closes the file if Write has not; a run that ends before its
+// summary (it could not connect, say) leaves the file empty. Nil-safe.
+func (sf *SummaryFile) Close() {
+	if sf != nil && sf.f != nil {
+		sf.f.Close()
+		sf.f = nil
+	}
+}
+
+// WriteSummary opens path (see OpenSummary) and writes s there.
+func WriteSummary(path string, s Summary) error {
+	sf, err := OpenSummary(path)
+	if err != nil {
+		return err
+	}
+	return sf.Write(s)
 }
 
 // Healthy reports whether the last flush succeeded (true before any).

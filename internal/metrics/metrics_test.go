@@ -3,6 +3,7 @@ package metrics
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -150,5 +151,32 @@ func TestAddReadsThroughHandles(t *testing.T) {
 	r.AddReads(h[1:], []int64{1})
 	if a, b := r.Handle("a").Read, r.Handle("b").Read; a != 5 || b != 5 {
 		t.Fatalf("read a=%d b=%d, want 5 and 5", a, b)
+	}
+}
+
+// The text summary's first line gives the status, then the run's time:
+// a drained run read "stopped by signal, drained in 12.30s", as if the
+// drain had taken the whole run.
+func TestSummaryLineSeparatesStatusFromRunTime(t *testing.T) {
+	for _, c := range []struct {
+		stopped bool
+		err     error
+		want    string
+	}{
+		{false, nil, "summary: succeeded; ran 12.30s, 0 records (0 records/s)\n"},
+		{true, errors.New("stopped"), "summary: stopped by signal, drained; ran 12.30s, 0 records (0 records/s)\n"},
+		{false, errors.New("boom"), "summary: failed; ran 12.30s, 0 records (0 records/s)\n"},
+	} {
+		var out strings.Builder
+		start := time.Unix(1000, 0)
+		r := New(&out, time.Hour, start)
+		if c.stopped {
+			r.Stopped()
+		}
+		r.Finish(start.Add(12300*time.Millisecond), c.err)
+		first, _, _ := strings.Cut(out.String(), "  stream")
+		if _, first, _ = strings.Cut(first, "\n"); first != c.want { // after the progress line
+			t.Errorf("summary line %q, want %q", first, c.want)
+		}
 	}
 }

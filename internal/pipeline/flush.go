@@ -221,10 +221,14 @@ func (p *pipeline) complete(r jobResult) {
 		// The failed job stays queued: its records are not committed, so
 		// the frontier must not pass them.
 		var ie *inputerr.Error
-		if errors.As(r.err, &ie) && p.failed == nil {
-			// The input is at fault, not the database: halt the stream and
-			// let the run drain the others (SPEC §8: commit what came
-			// before the bad line, write the state then true).
+		var ee *table.EvolutionError
+		if (errors.As(r.err, &ie) || errors.As(r.err, &ee)) && p.failed == nil {
+			// The input is at fault, not the database, or the settings
+			// refuse what it needs (schema_evolution; still exit 1): halt
+			// the stream and let the run drain the others (SPEC §8: commit
+			// what came before the bad line, write the state then true),
+			// as a refusal found at the SCHEMA (a key change) does,
+			// whatever the timing of the job that found it.
 			s.halted = true
 			if p.inputStop == nil {
 				p.inputStop = r.err

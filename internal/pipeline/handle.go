@@ -215,7 +215,7 @@ func checkVersion(m *singer.Message) error {
 		err = fmt.Errorf("more than 38 digits")
 	}
 	if err != nil {
-		return &inputerr.Error{Line: m.Line, Stream: m.Stream, Property: "version", Msg: fmt.Sprintf("%s is not a table version (an integer of at most 38 digits): %v", m.Version, err)}
+		return &inputerr.Error{Line: m.Line, Stream: m.Stream, Msg: fmt.Sprintf("field \"version\" of the message: %s is not a table version (an integer of at most 38 digits): %v", m.Version, err)}
 	}
 	m.Version = canon
 	return nil

@@ -174,7 +174,7 @@ type pipeline struct {
 	warnedNullState bool         // a STATE with a null value was logged (state.go)
 
 	failed error // the first error; once set, nothing new starts
-	// inputStop is the first input error a job reported (its stream is
+	// inputStop is the first input error (or schema_evolution refusal) a job reported (its stream is
 	// halted). Unlike failed, it lets the other streams' work commit:
 	// the run then drains as at an invalid line (SPEC §8).
 	inputStop error

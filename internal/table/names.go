@@ -200,11 +200,10 @@ func TableName(stream string, opts *Options) (string, error) {
 		}
 		return opts.TableName, nil
 	}
-	base := ConformName(opts.TablePrefix+opts.tablePart(stream)+opts.TableSuffix, opts.IdentifierUpper)
-	if len(base) > max {
-		return suffixed(base, stream, max), nil
-	}
-	return base, nil
+	// A name too long, or with a prefix Oracle keeps (SYS_, ORA$: a
+	// permanent table named ORA$PTT_X is refused), is treated as a
+	// collision (SPEC §5.1), as a column's is.
+	return FitName(ConformName(opts.TablePrefix+opts.tablePart(stream)+opts.TableSuffix, opts.IdentifierUpper), stream, max), nil
 }
 
 // CollidingTableName is the n-th (from 1) candidate name for a stream
