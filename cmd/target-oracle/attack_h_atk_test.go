@@ -9,26 +9,26 @@ import (
 	"testing"
 )
 
-// TestAttackReadWriteDevNullTakenForClosedFd: runtimeDevNull takes any
-// /dev/null opened read-write on fd 0 or 1 for the one the Go runtime
-// opens in place of a closed descriptor, but read-write is also how
-// Python's subprocess opens subprocess.DEVNULL (os.open(os.devnull,
-// os.O_RDWR)) — the language Meltano, Airflow and Dagster run in — and
-// what a shell's `<>` gives. So:
-//
-//	python3 -c 'import subprocess; print(subprocess.run(["target-oracle","--version"], stdout=subprocess.DEVNULL).returncode)'
-//	  -> 1, "started with standard output (file descriptor 1) closed: STATE lines would be lost"
-//	subprocess.run(["target-oracle","--dry-run"], stdin=subprocess.DEVNULL)   -> 1, "standard input … closed"
-//	target-oracle --dry-run --input in.singer 1<>/dev/null                    -> 1
-//
-// A deliberate discard of the states (or an empty input) fails, and
-// --version/--about/--check with their report discarded fail too. Only a
-// descriptor that was really closed at exec should be refused.
-func TestAttackReadWriteDevNullTakenForClosedFd(t *testing.T) {
-	t.Skip("finding: a read-write /dev/null on fd 0/1 (Python subprocess.DEVNULL, sh <>) is taken for a closed descriptor: --version and loads exit 1")
-	for _, c := range []struct{ name, args string }{
-		{"version, stdout <>/dev/null", `--version 1<>/dev/null`},
-		{"load, stdin <>/dev/null", `--dry-run 0<>/dev/null >/dev/null`},
+// TestReadWriteDevNull (found by an attack): the Go runtime opens /dev/null
+// read-write in place of a descriptor the process was started without, and
+// so do Python's subprocess.DEVNULL (os.open(os.devnull, os.O_RDWR): the
+// language Meltano, Airflow and Dagster run in) and a shell's `<>`; nothing
+// tells them apart. --version and the other one-shot modes used to fail
+// with such a stdout (exit 1). Now only a load that would lose its STATE
+// lines, or read no input, is refused, and its message says how to discard
+// or empty them on purpose.
+func TestReadWriteDevNull(t *testing.T) {
+	in := filepathJoinTemp(t, "in.singer", `{"type":"SCHEMA","stream":"s","schema":{"properties":{"id":{"type":"integer"}}},"key_properties":["id"]}`+"\n")
+	for _, c := range []struct {
+		name, args string
+		code       int
+		want       string
+	}{
+		{"version, stdout <>/dev/null", `--version 1<>/dev/null`, 0, ""},
+		{"about, stdout <>/dev/null", `--about 1<>/dev/null`, 0, ""},
+		{"load from --input, stdin <>/dev/null", `--dry-run --input ` + in + ` 0<>/dev/null >/dev/null`, 0, ""},
+		{"load, stdin <>/dev/null", `--dry-run 0<>/dev/null >/dev/null`, 1, "subprocess.DEVNULL"},
+		{"load, stdout <>/dev/null", `--dry-run --input ` + in + ` 1<>/dev/null`, 1, "subprocess.DEVNULL"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cmd := exec.Command("sh", "-c", `exec "$0" `+c.args, os.Args[0])
@@ -36,9 +36,17 @@ func TestAttackReadWriteDevNullTakenForClosedFd(t *testing.T) {
 			var stderr strings.Builder
 			cmd.Stderr = &stderr
 			cmd.Run()
-			if code := cmd.ProcessState.ExitCode(); code != 0 {
-				t.Errorf("exit %d, want 0 (the descriptor is open, on /dev/null by choice):\n%s", code, stderr.String())
+			if code := cmd.ProcessState.ExitCode(); code != c.code || !strings.Contains(stderr.String(), c.want) {
+				t.Errorf("exit %d, want %d with %q in stderr:\n%s", code, c.code, c.want, stderr.String())
 			}
 		})
 	}
+}
+
+func filepathJoinTemp(t *testing.T, name, content string) string {
+	p := t.TempDir() + "/" + name
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

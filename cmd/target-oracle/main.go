@@ -16,10 +16,7 @@ import (
 
 func main() {
 	tuneGC()
-	if err := checkStdoutOpen(); err != nil {
-		fmt.Fprintf(os.Stderr, "target-oracle: %v\n", err)
-		os.Exit(cli.ExitFailed)
-	}
+	stateClosed := checkStdoutOpen()
 	state := protectStdout()
 	stop := startProfile(os.Getenv(config.CPUProfileEnv))
 	wd, _ := os.Getwd()
@@ -31,6 +28,8 @@ func main() {
 		Dir:     wd,
 		Signals: cli.Signals(),
 		Exit:    os.Exit,
+
+		StateClosed: stateClosed,
 	})
 	stop()
 	os.Exit(code)
@@ -43,7 +42,8 @@ func main() {
 func stdin() io.Reader {
 	if stdinClosed() {
 		return failingReader{errors.New("started with standard input (file descriptor 0) closed: there is no input to read. " +
-			"Pipe a tap's output into the target or give --input FILE; for an empty input on purpose, redirect it from /dev/null (< /dev/null)")}
+			"Pipe a tap's output into the target or give --input FILE; for an empty input on purpose, redirect it from /dev/null (< /dev/null; " +
+			"Python's subprocess.DEVNULL opens it read-write, which cannot be told from a closed descriptor)")}
 	}
 	return os.Stdin
 }

@@ -10,11 +10,15 @@ import (
 
 // checkStdoutOpen fails when the process was started with file descriptor
 // 1 closed (`>&-`): the Go runtime then opens /dev/null in its place, so
-// every STATE would vanish and the run would exit 0 (SPEC §2).
+// every STATE would vanish and the run would exit 0 (SPEC §2). A /dev/null
+// opened read-write by the caller (Python's subprocess.DEVNULL, sh's <>)
+// looks the same, which is why only a load is refused (cli.IO.StateClosed),
+// with a message that says how to discard states on purpose.
 func checkStdoutOpen() error {
 	if runtimeDevNull(1) {
 		return errors.New("started with standard output (file descriptor 1) closed: STATE lines would be lost. " +
-			"Give the target a standard output; to discard states on purpose, redirect it to /dev/null (> /dev/null)")
+			"Give the target a standard output; to discard states on purpose, open /dev/null for writing only (> /dev/null; " +
+			"Python's subprocess.DEVNULL opens it read-write, which cannot be told from a closed descriptor)")
 	}
 	return nil
 }

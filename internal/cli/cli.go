@@ -72,6 +72,11 @@ type IO struct {
 	// signal watcher calls Exit itself if the run has not ended within
 	// abortGrace. Nil: never forced (tests of Main in-process).
 	Exit func(code int)
+	// StateClosed, when set, says why State cannot carry STATE lines (the
+	// process was started with fd 1 closed): a load that writes states
+	// fails with it before reading anything; the one-shot modes, whose
+	// report nobody can read either way, do not.
+	StateClosed error
 }
 
 type options struct {
@@ -297,6 +302,10 @@ func run(o options, std IO) int {
 
 func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() time.Time) int {
 	fail := reporter(cfg, log, std.Stderr)
+	if std.StateClosed != nil && !o.plan {
+		fail("stdout", std.StateClosed)
+		return ExitFailed
+	}
 	var summary *metrics.SummaryFile
 	if cfg.SummaryPath != "" {
 		// A FIFO blocks open(2) until a reader comes: a signal meanwhile
