@@ -149,6 +149,8 @@ type pipeline struct {
 
 	tracker    stateTracker
 	points     []int64 // frontierPoints' scratch
+	lines      lineSet // the lines frontier() looks at (frontier.go)
+	hold       int64   // the earliest held first record (holdStates), 0 when none
 	rejects    *rejectFile
 	seq        sequencer
 	received   clockText                // _SDC_RECEIVED_AT text, formatted once per chunk
@@ -389,9 +391,7 @@ func (p *pipeline) drain(cause error) error {
 	}
 	if p.failed == nil && cause == nil {
 		// End of input: overwrite streams may now report their progress.
-		for _, s := range p.order {
-			s.firstRecord = 0
-		}
+		p.releaseHolds()
 	}
 	if p.failed == nil {
 		if err := p.advance(); err != nil {
@@ -509,35 +509,6 @@ func (p *pipeline) flushLargest() bool {
 		return true
 	}
 	return big != nil
-}
-
-// frontier is the input line of the oldest message not yet in full effect
-// — a record not committed, a SCHEMA whose table changes are not applied,
-// an ACTIVATE_VERSION not run — over every stream (SPEC §7 rule 1).
-//
-// Every queued job is looked at, not only a stream's first: a job's line
-// is the lowest line it covers, and although a stream's jobs run in input
-// order, nothing makes their lines increase (a batch's first record may
-// have been read before the SCHEMA whose DDL job runs ahead of it). The
-// queues are short (a stream has at most one job waiting behind the
-// running one), so this costs little. frontierPoints (state.go) lists the
-// same messages: change both together.
-func (p *pipeline) frontier() int64 {
-	f := noLine
-	for _, s := range p.order {
-		if s.firstRecord > 0 && s.firstRecord < f {
-			f = s.firstRecord
-		}
-		if s.buf != nil && s.buf.minLine < f {
-			f = s.buf.minLine
-		}
-		for _, j := range s.queue {
-			if j.line < f {
-				f = j.line
-			}
-		}
-	}
-	return f
 }
 
 // reportReads gives the metrics registry the records read since the last
