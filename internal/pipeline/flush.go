@@ -108,6 +108,7 @@ func (p *pipeline) flush(s *stream) {
 	b := s.buf
 	b.seal()
 	s.buf = p.nextBuffer(s, b.rows())
+	p.dropped(s) // largest.go
 	p.bufs.engineRows(b)
 	p.enqueue(s, &job{kind: jobBatch, stream: s, layout: b.layout, line: b.minLine, buf: b})
 	if p.cfg.FlushAllStreams {
@@ -116,6 +117,7 @@ func (p *pipeline) flush(s *stream) {
 				ob := o.buf
 				ob.seal()
 				o.buf = p.nextBuffer(o, ob.rows())
+				p.dropped(o)
 				p.bufs.engineRows(ob)
 				p.enqueue(o, &job{kind: jobBatch, stream: o, layout: ob.layout, line: ob.minLine, buf: ob})
 			}

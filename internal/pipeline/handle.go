@@ -149,6 +149,7 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 		p.closeLine(s.buf.minLine) // its rows go unloaded (frontier.go)
 	}
 	s.buf = s.newBuffer()
+	p.dropped(s) // largest.go
 	// The job carries the SCHEMA's line: until its DDL is applied, no
 	// STATE read after the SCHEMA may be written (SPEC §7 rule 1), and if
 	// it fails, none ever is.
@@ -420,6 +421,7 @@ func (p *pipeline) streamRecord(s *stream, m *singer.Message) error {
 	if opens {
 		p.openLine(m.Line) // frontier.go
 	}
+	p.grew(s) // largest.go
 	p.buffered += size
 	if s.prune != nil {
 		s.prune.prunedRecord(m.Line)
@@ -705,6 +707,7 @@ func (p *pipeline) newStream(name string) *stream {
 	st := p.cfg.ForStream(name)
 	s := &stream{name: name, settings: st, opts: p.tableOptions(name, st)}
 	p.streams[name] = s
+	s.ord = len(p.order)
 	p.order = append(p.order, s)
 	if p.o.StreamsChanged != nil {
 		p.o.StreamsChanged(len(p.order))

@@ -148,9 +148,10 @@ type pipeline struct {
 	sessions chan engine.Session // idle sessions, reused by workers
 
 	tracker    stateTracker
-	points     []int64 // frontierPoints' scratch
-	lines      lineSet // the lines frontier() looks at (frontier.go)
-	hold       int64   // the earliest held first record (holdStates), 0 when none
+	points     []int64    // frontierPoints' scratch
+	lines      lineSet    // the lines frontier() looks at (frontier.go)
+	big        byBuffered // the streams whose buffer holds rows, the most bytes first (largest.go)
+	hold       int64      // the earliest held first record (holdStates), 0 when none
 	rejects    *rejectFile
 	seq        sequencer
 	received   clockText                // _SDC_RECEIVED_AT text, formatted once per chunk
@@ -495,12 +496,7 @@ func (p *pipeline) noteLongLine(c readChunk) {
 // everything is already in flight, waits for a job to finish. It reports
 // whether it did either (false: nothing to flush and nothing running).
 func (p *pipeline) flushLargest() bool {
-	var big *stream
-	for _, s := range p.order {
-		if s.buf != nil && s.buf.rows() > 0 && (big == nil || s.buf.bytes > big.buf.bytes) {
-			big = s
-		}
-	}
+	big := p.largest() // largest.go
 	if big != nil {
 		p.flush(big)
 	}
