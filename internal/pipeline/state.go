@@ -27,8 +27,11 @@ type stateTracker struct {
 	bytes   int            // total length of the pending values
 	keep    []bool         // coalesce's scratch: which pending states to keep
 	dead    int            // pending states, not the last, with no open line in their gap
-	last    []byte         // text of the last state written
-	written int            // number of lines written
+	// deadFrom: no state before this line is dead, so settle starts there
+	// (0: from the first; noLine: none is)
+	deadFrom int64
+	last     []byte // text of the last state written
+	written  int    // number of lines written
 	// beforeWrite runs before a state line is written; it makes rejected
 	// records durable (SPEC §7 rule 1).
 	beforeWrite func() error
@@ -116,6 +119,7 @@ func (t *stateTracker) point(x int64, d int) {
 		switch {
 		case was > 0 && s.gap == 0:
 			t.dead++
+			t.deadFrom = min(t.deadFrom, s.line)
 		case was == 0 && s.gap > 0:
 			t.dead--
 		}
@@ -131,22 +135,27 @@ func (t *stateTracker) settle() {
 	if n < 2 {
 		return
 	}
-	if t.pending[n-2].gap == 0 { // it was the last: now it is not
+	if s := t.pending[n-2]; s.gap == 0 { // it was the last: now it is not
 		t.dead++
+		t.deadFrom = min(t.deadFrom, s.line)
 	}
 	if t.dead == 0 {
 		return
 	}
-	kept := t.pending[:0]
-	for i, s := range t.pending {
-		if s.gap > 0 || i == n-1 {
+	// Only from the first state that may be dead: with thousands of
+	// streams thousands of states may be pending, and the dead ones are
+	// usually the last few.
+	from, _ := slices.BinarySearchFunc(t.pending, t.deadFrom, comparePending)
+	kept := t.pending[:from]
+	for i, s := range t.pending[from:] {
+		if s.gap > 0 || from+i == n-1 {
 			kept = append(kept, s)
 		} else {
 			t.bytes -= len(s.value)
 		}
 	}
 	clear(t.pending[len(kept):]) // let the dropped values go
-	t.pending, t.dead = kept, 0
+	t.pending, t.dead, t.deadFrom = kept, 0, noLine
 }
 
 // advance writes the newest pending state read before frontier, if its text
