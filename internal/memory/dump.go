@@ -29,8 +29,11 @@ func (e *Engine) writeDump(dir string) error {
 	if err := e.writeTablesJSON(filepath.Join(dir, "tables.json")); err != nil {
 		return err
 	}
+	// One writer serves every table: a megabyte each was 10 GB allocated
+	// and cleared for a dump of 10,000 tables, most of its time.
+	w := bufio.NewWriterSize(nil, 1<<20) // 4 KiB writes were a tenth of a 400,000-row dump's time
 	for name, t := range e.tables {
-		if err := writeRows(filepath.Join(dir, "tables", DumpFileName(name)), t); err != nil {
+		if err := writeRows(filepath.Join(dir, "tables", DumpFileName(name)), t, w); err != nil {
 			return err
 		}
 	}
@@ -87,12 +90,14 @@ func (e *Engine) writeTablesJSON(path string) error {
 	return nil
 }
 
-func writeRows(path string, t *memTable) error {
+// writeRows writes t's rows to path through w, which it resets to the
+// file.
+func writeRows(path string, t *memTable, w *bufio.Writer) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("dump: %w", err)
 	}
-	w := bufio.NewWriterSize(f, 1<<20) // 4 KiB writes were a tenth of a 400,000-row dump's time
+	w.Reset(f)
 	rj := newRowWriter(t.def, w)
 	err = t.eachDumped(func(r map[string]string, vals [][]byte) error {
 		if r != nil {

@@ -119,6 +119,7 @@ type Engine struct {
 
 	mu         sync.Mutex
 	tables     map[string]*memTable
+	names      namespace // the names e.tables' tables and indexes take (namespace.go)
 	statements []string
 	spill      *spillFile // the dump run's rows on disk (spill.go), created with the first table
 	noSpill    bool       // tests: a dump run that keeps its rows in memory
@@ -222,8 +223,9 @@ func (e *Engine) Describe(ctx context.Context, schema, name string) (*table.Tabl
 	if e.tables[schema+"."+name] == nil {
 		// A real table: assume it has rows (the plan must not promise a
 		// key change that would fail).
-		e.tables[schema+"."+name] = newMemTable(cloneTable(def), e.keepRows(), e.spillFile())
-		e.tables[schema+"."+name].hasRows = true
+		mt := newMemTable(cloneTable(def), e.keepRows(), e.spillFile())
+		mt.hasRows = true
+		e.setTable(schema+"."+name, mt)
 	}
 	return cloneTable(def), nil
 }
@@ -379,7 +381,7 @@ func (s *session) Apply(ctx context.Context, ch engine.Change) error {
 	switch {
 	case t == nil:
 		t = newMemTable(cloneTable(ch.Table), e.keepRows(), e.spillFile())
-		e.tables[key] = t
+		e.setTable(key, t)
 	case ch.Change.Kind == table.Migrate && t.rewrites(ch):
 		if err := t.warmAll(); err != nil { // a rewrite reads every row (spill.go)
 			return err // the caller names the table
@@ -398,6 +400,7 @@ func (s *session) Apply(ctx context.Context, ch engine.Change) error {
 			return err // the caller names the table
 		}
 		t.def = next
+		e.names.set(key, t.def)
 	}
 	t.reindex()
 	if err := t.spillRows(); err != nil {
@@ -456,20 +459,25 @@ func (e *Engine) indexesAllowed(t *memTable, ch engine.Change) error {
 // indexes share a schema's namespace, so a new table named as another
 // table's index is refused as an index named as another table is.
 func (e *Engine) nameFree(t *table.Table, name, what string) error {
-	for q, other := range e.tables {
-		if q == t.QualifiedName() || other.def.Schema != t.Schema {
-			continue
-		}
-		switch {
-		case other.def.Name == name:
-			return oraError(955, fmt.Sprintf("name is already used by an existing object (%s %s: the table %s)", what, table.Quote(name), q))
-		case slices.ContainsFunc(other.def.Indexes, func(o table.Index) bool { return o.Name == name }):
-			return oraError(955, fmt.Sprintf("name is already used by an existing object (%s %s: an index of %s)", what, table.Quote(name), q))
-		case len(other.def.PrimaryKey) > 0 && primaryKeyName(other.def) == name:
-			return oraError(955, fmt.Sprintf("name is already used by an existing object (%s %s: the index of %s's primary key)", what, table.Quote(name), q))
-		}
+	o, ok := e.names.taken(t.QualifiedName(), t.Schema, name)
+	if !ok {
+		return nil
 	}
-	return nil
+	switch o.kind {
+	case nameTable:
+		return oraError(955, fmt.Sprintf("name is already used by an existing object (%s %s: the table %s)", what, table.Quote(name), o.table))
+	case nameIndex:
+		return oraError(955, fmt.Sprintf("name is already used by an existing object (%s %s: an index of %s)", what, table.Quote(name), o.table))
+	default:
+		return oraError(955, fmt.Sprintf("name is already used by an existing object (%s %s: the index of %s's primary key)", what, table.Quote(name), o.table))
+	}
+}
+
+// setTable stores t as the table named q and records the names it takes;
+// the caller holds e.mu.
+func (e *Engine) setTable(q string, t *memTable) {
+	e.tables[q] = t
+	e.names.set(q, t.def)
 }
 
 // primaryKeyName is the name of t's primary key constraint and its index,

@@ -49,7 +49,7 @@ func (e *Engine) load() error {
 		t := newMemTable(st.Def, true, nil)
 		t.hasRows, t.rows, t.unused, t.migration = st.HasRows, st.Rows, st.Unused, st.Migration
 		t.reindex()
-		e.tables[name] = t
+		e.setTable(name, t)
 	}
 	return nil
 }

@@ -53,6 +53,8 @@ func TestCompleteDropsFinishedJob(t *testing.T) {
 	q := []*job{done, next}
 	s.queue = q
 	p := &pipeline{cfg: &config.Config{MaxParallelism: 1}, order: []*stream{s}, running: 1, buffered: 30, noStart: true}
+	p.openLine(done.line) // the queue's open lines (frontier.go)
+	p.openLine(next.line)
 	p.complete(jobResult{job: done})
 	if q[0] != nil {
 		t.Fatal("the finished job is still in the queue's array")

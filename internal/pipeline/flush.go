@@ -108,6 +108,7 @@ func (p *pipeline) flush(s *stream) {
 	b := s.buf
 	b.seal()
 	s.buf = p.nextBuffer(s, b.rows())
+	p.dropped(s) // largest.go
 	p.bufs.engineRows(b)
 	p.enqueue(s, &job{kind: jobBatch, stream: s, layout: b.layout, line: b.minLine, buf: b})
 	if p.cfg.FlushAllStreams {
@@ -116,6 +117,7 @@ func (p *pipeline) flush(s *stream) {
 				ob := o.buf
 				ob.seal()
 				o.buf = p.nextBuffer(o, ob.rows())
+				p.dropped(o)
 				p.bufs.engineRows(ob)
 				p.enqueue(o, &job{kind: jobBatch, stream: o, layout: ob.layout, line: ob.minLine, buf: ob})
 			}
@@ -136,6 +138,9 @@ func (p *pipeline) enqueue(s *stream, j *job) {
 	j.reuse = len(p.order) <= maxStreamsWithSpare
 	s.turn.ticket(j) // shared.go: the table's jobs run in input order
 	s.queue = append(s.queue, j)
+	if j.kind != jobBatch { // a batch takes over its buffer's open line (frontier.go)
+		p.openLine(j.line)
+	}
 	p.waiting++
 	if !s.running && !s.queued {
 		s.queued = true
@@ -241,6 +246,7 @@ func (p *pipeline) complete(r jobResult) {
 	// Clear the slot: the queue's array outlives the slice, and a loaded
 	// batch kept there holds its rows until the array goes (with many
 	// streams, one batch each beyond max_buffered_bytes).
+	p.closeLine(s.queue[0].line) // frontier.go
 	s.queue[0] = nil
 	s.queue = s.queue[1:]
 	p.passTurn(r.job)

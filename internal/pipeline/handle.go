@@ -145,7 +145,11 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 	// CLOB JSON keeps number text as received: no NUMBER bounds there.
 	s.schema.KeepNumberText(layout.NumberTextPaths())
 	s.onePass = layout.PrepareOnePass(s.schema, p.cfg.ValidateRecords)
+	if s.buf != nil && s.buf.rows() > 0 {
+		p.closeLine(s.buf.minLine) // its rows go unloaded (frontier.go)
+	}
 	s.buf = s.newBuffer()
+	p.dropped(s) // largest.go
 	// The job carries the SCHEMA's line: until its DDL is applied, no
 	// STATE read after the SCHEMA may be written (SPEC §7 rule 1), and if
 	// it fails, none ever is.
@@ -412,7 +416,12 @@ func (p *pipeline) streamRecord(s *stream, m *singer.Message) error {
 		s.buf.records = append(s.buf.records, bytes.Clone(m.Record))
 		size += int64(len(m.Record)) // the copy counts in max_buffered_bytes too
 	}
+	opens := s.buf.rows() == 0
 	s.buf.commitRow(m.Line, size, p.received.Block())
+	if opens {
+		p.openLine(m.Line) // frontier.go
+	}
+	p.grew(s) // largest.go
 	p.buffered += size
 	if s.prune != nil {
 		s.prune.prunedRecord(m.Line)
@@ -698,6 +707,7 @@ func (p *pipeline) newStream(name string) *stream {
 	st := p.cfg.ForStream(name)
 	s := &stream{name: name, settings: st, opts: p.tableOptions(name, st)}
 	p.streams[name] = s
+	s.ord = len(p.order)
 	p.order = append(p.order, s)
 	if p.o.StreamsChanged != nil {
 		p.o.StreamsChanged(len(p.order))
@@ -815,6 +825,10 @@ func (p *pipeline) holdsStates(s *stream) bool {
 // users see why in the log.
 func (p *pipeline) holdStates(s *stream, line int64) {
 	s.firstRecord = line
+	if p.hold == 0 {
+		p.hold = line // later records' lines are greater
+	}
+	p.openLine(line) // frontier.go
 	why := "load_method is overwrite"
 	switch {
 	case p.cfg.TruncateBeforeLoad:

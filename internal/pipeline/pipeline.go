@@ -148,7 +148,10 @@ type pipeline struct {
 	sessions chan engine.Session // idle sessions, reused by workers
 
 	tracker    stateTracker
-	points     []int64 // frontierPoints' scratch
+	points     []int64    // frontierPoints' scratch
+	lines      lineSet    // the lines frontier() looks at (frontier.go)
+	big        byBuffered // the streams whose buffer holds rows, the most bytes first (largest.go)
+	hold       int64      // the earliest held first record (holdStates), 0 when none
 	rejects    *rejectFile
 	seq        sequencer
 	received   clockText                // _SDC_RECEIVED_AT text, formatted once per chunk
@@ -389,9 +392,7 @@ func (p *pipeline) drain(cause error) error {
 	}
 	if p.failed == nil && cause == nil {
 		// End of input: overwrite streams may now report their progress.
-		for _, s := range p.order {
-			s.firstRecord = 0
-		}
+		p.releaseHolds()
 	}
 	if p.failed == nil {
 		if err := p.advance(); err != nil {
@@ -495,12 +496,7 @@ func (p *pipeline) noteLongLine(c readChunk) {
 // everything is already in flight, waits for a job to finish. It reports
 // whether it did either (false: nothing to flush and nothing running).
 func (p *pipeline) flushLargest() bool {
-	var big *stream
-	for _, s := range p.order {
-		if s.buf != nil && s.buf.rows() > 0 && (big == nil || s.buf.bytes > big.buf.bytes) {
-			big = s
-		}
-	}
+	big := p.largest() // largest.go
 	if big != nil {
 		p.flush(big)
 	}
@@ -509,35 +505,6 @@ func (p *pipeline) flushLargest() bool {
 		return true
 	}
 	return big != nil
-}
-
-// frontier is the input line of the oldest message not yet in full effect
-// — a record not committed, a SCHEMA whose table changes are not applied,
-// an ACTIVATE_VERSION not run — over every stream (SPEC §7 rule 1).
-//
-// Every queued job is looked at, not only a stream's first: a job's line
-// is the lowest line it covers, and although a stream's jobs run in input
-// order, nothing makes their lines increase (a batch's first record may
-// have been read before the SCHEMA whose DDL job runs ahead of it). The
-// queues are short (a stream has at most one job waiting behind the
-// running one), so this costs little. frontierPoints (state.go) lists the
-// same messages: change both together.
-func (p *pipeline) frontier() int64 {
-	f := noLine
-	for _, s := range p.order {
-		if s.firstRecord > 0 && s.firstRecord < f {
-			f = s.firstRecord
-		}
-		if s.buf != nil && s.buf.minLine < f {
-			f = s.buf.minLine
-		}
-		for _, j := range s.queue {
-			if j.line < f {
-				f = j.line
-			}
-		}
-	}
-	return f
 }
 
 // reportReads gives the metrics registry the records read since the last

@@ -26,8 +26,12 @@ type stateTracker struct {
 	pending []pendingState // in input order
 	bytes   int            // total length of the pending values
 	keep    []bool         // coalesce's scratch: which pending states to keep
-	last    []byte         // text of the last state written
-	written int            // number of lines written
+	dead    int            // pending states, not the last, with no open line in their gap
+	// deadFrom: no state before this line is dead, so settle starts there
+	// (0: from the first; noLine: none is)
+	deadFrom int64
+	last     []byte // text of the last state written
+	written  int    // number of lines written
 	// beforeWrite runs before a state line is written; it makes rejected
 	// records durable (SPEC §7 rule 1).
 	beforeWrite func() error
@@ -38,7 +42,13 @@ type stateTracker struct {
 type pendingState struct {
 	line  int64
 	value []byte // the value's text; its array has room for the line's "\n"
+	// gap counts the open lines (frontier.go) after this state and at or
+	// before the next one's line, at or before the earliest held record:
+	// while it is 0, this state (if not the last) can never be written.
+	gap int
 }
+
+func comparePending(s pendingState, x int64) int { return cmp.Compare(s.line, x) }
 
 // add records a STATE read at line.
 func (t *stateTracker) add(line int64, value []byte) {
@@ -94,6 +104,60 @@ func (t *stateTracker) coalesce(points []int64) {
 	t.pending, t.keep = kept, keep
 }
 
+// point counts an open line x in the gap of the pending state before it
+// (d = 1 as it opens, -1 as it closes). A line before every pending state
+// counts nowhere: no state before it can be written while it is open.
+func (t *stateTracker) point(x int64, d int) {
+	i, _ := slices.BinarySearchFunc(t.pending, x, comparePending)
+	if i == 0 {
+		return
+	}
+	s := &t.pending[i-1]
+	was := s.gap
+	s.gap += d
+	if i < len(t.pending) {
+		switch {
+		case was > 0 && s.gap == 0:
+			t.dead++
+			t.deadFrom = min(t.deadFrom, s.line)
+		case was == 0 && s.gap > 0:
+			t.dead--
+		}
+	}
+}
+
+// settle is coalesce for the states added since the last call, by the
+// gaps' counts of open lines (point): a state with none in its gap, not
+// the last, is dropped. It keeps what coalesce(frontierPoints()) keeps,
+// in time proportional to the pending states only when one is dropped.
+func (t *stateTracker) settle() {
+	n := len(t.pending)
+	if n < 2 {
+		return
+	}
+	if s := t.pending[n-2]; s.gap == 0 { // it was the last: now it is not
+		t.dead++
+		t.deadFrom = min(t.deadFrom, s.line)
+	}
+	if t.dead == 0 {
+		return
+	}
+	// Only from the first state that may be dead: with thousands of
+	// streams thousands of states may be pending, and the dead ones are
+	// usually the last few.
+	from, _ := slices.BinarySearchFunc(t.pending, t.deadFrom, comparePending)
+	kept := t.pending[:from]
+	for i, s := range t.pending[from:] {
+		if s.gap > 0 || from+i == n-1 {
+			kept = append(kept, s)
+		} else {
+			t.bytes -= len(s.value)
+		}
+	}
+	clear(t.pending[len(kept):]) // let the dropped values go
+	t.pending, t.dead, t.deadFrom = kept, 0, noLine
+}
+
 // advance writes the newest pending state read before frontier, if its text
 // differs from the last one written, and forgets every state at or before it.
 func (t *stateTracker) advance(frontier int64) error {
@@ -108,12 +172,17 @@ func (t *stateTracker) advance(frontier int64) error {
 		return nil
 	}
 	st := t.pending[i]
-	for _, d := range t.pending[:i+1] {
+	for k, d := range t.pending[:i+1] {
 		t.bytes -= len(d.value)
+		if d.gap == 0 && k < len(t.pending)-1 {
+			t.dead--
+		}
 	}
-	n := copy(t.pending, t.pending[i+1:])
-	clear(t.pending[n:]) // the array outlives the slice: let the values go
-	t.pending = t.pending[:n]
+	// Drop them from the front without moving the rest (with thousands of
+	// streams thousands of states may be pending, and the frontier moves
+	// after every commit): append moves what is left when it needs room.
+	clear(t.pending[:i+1]) // let the values go
+	t.pending = t.pending[i+1:]
 	if bytes.Equal(st.value, t.last) {
 		return nil
 	}
@@ -137,8 +206,9 @@ func (t *stateTracker) advance(frontier int64) error {
 // coalesceStates drops the pending states that can never be written
 // (stateTracker.coalesce), before they count toward maxPendingStateBytes.
 func (p *pipeline) coalesceStates() {
-	if len(p.tracker.pending) >= 2 {
-		p.tracker.coalesce(p.frontierPoints())
+	p.tracker.settle()
+	if verifyFrontier {
+		p.checkStates()
 	}
 }
 

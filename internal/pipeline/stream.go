@@ -48,6 +48,8 @@ type stream struct {
 
 	flushed     bool  // a batch of this stream was loaded in this run (overwrite, truncate)
 	firstRecord int64 // line of the first record, for streams that hold states until the end (holdsStates)
+	ord         int   // index in pipeline.order
+	bigAt       int   // 1 + index in pipeline.big while the buffer holds rows, else 0 (largest.go)
 
 	warnedUnknown map[string]bool
 	warnedLayout  map[string]bool // Layout.Warnings already logged
