@@ -451,6 +451,45 @@ func (p *pipeline) takesOnePass(s *stream, m *singer.Message) bool {
 // conversion fails, the validator decides, so that a record breaking a
 // rule gets the rule's error whichever comes first in the record.
 func (p *pipeline) fill(s *stream, m *singer.Message, meta *tablemap.Meta, row []string) error {
+	stats := s.buf.stats
+	if deletes, keys, deleted := p.hardDeletes(s); deletes {
+		// A row that deletes by key stores none of its other values: they
+		// must not widen a column (or, under schema_evolution fail, fail
+		// the run) for a value never written.
+		if len(s.rowStats) != len(stats) {
+			s.rowStats = make([]table.Stats, len(stats))
+		}
+		clear(s.rowStats)
+		if err := p.fillWith(s, m, meta, row, s.rowStats); err != nil {
+			return err
+		}
+		if row[deleted] == "" {
+			for i := range stats {
+				stats[i].Merge(s.rowStats[i])
+			}
+			return nil
+		}
+		for _, k := range keys {
+			stats[k].Merge(s.rowStats[k])
+		}
+		return nil
+	}
+	return p.fillWith(s, m, meta, row, stats)
+}
+
+// hardDeletes reports whether s's records may delete rows by key
+// (hard_delete, a key, the _SDC_DELETED_AT column), with the key's and
+// that column's indexes in a row (batch.Shape.Kind decides the same).
+func (p *pipeline) hardDeletes(s *stream) (bool, []int, int) {
+	if !s.settings.HardDelete {
+		return false, nil, -1
+	}
+	keys, deleted := s.layout.KeyIndexes(), s.layout.MetaIndex(table.MetaDeletedAt)
+	return len(keys) > 0 && deleted >= 0, keys, deleted
+}
+
+// fillWith is fill with the value stats going to stats.
+func (p *pipeline) fillWith(s *stream, m *singer.Message, meta *tablemap.Meta, row []string, stats []table.Stats) error {
 	// The one pass may find the record malformed after it met some of its
 	// properties: those are warned about only once the record is known to
 	// be JSON.
@@ -458,7 +497,7 @@ func (p *pipeline) fill(s *stream, m *singer.Message, meta *tablemap.Meta, row [
 	if s.onePass {
 		hold := func(prop string) { held = append(held, prop) }
 		err := readRecord(m, func(record []byte) error {
-			return s.layout.RowOnePass(record, meta, row, s.buf.stats, hold)
+			return s.layout.RowOnePass(record, meta, row, stats, hold)
 		})
 		if err == nil {
 			p.warnUnknown(s, held...)
@@ -480,7 +519,7 @@ func (p *pipeline) fill(s *stream, m *singer.Message, meta *tablemap.Meta, row [
 		}
 	}
 	unknown := func(prop string) { p.warnUnknown(s, prop) }
-	if err := s.layout.Row(m.Record, meta, row, s.buf.stats, unknown); err != nil {
+	if err := s.layout.Row(m.Record, meta, row, stats, unknown); err != nil {
 		if err == tablemap.ErrDeletedColumnNeeded {
 			s.layout.ForgetUnknown(held)
 			return err

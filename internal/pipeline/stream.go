@@ -31,6 +31,12 @@ type stream struct {
 	layout     *tablemap.Layout
 	onePass    bool // layout validates records as it converts them (UseOnePass)
 
+	// rowStats, for a stream whose records may delete by key
+	// (hard_delete), takes one row's value stats before they count in the
+	// buffer's: a deleting row binds only its key, so only the key's
+	// values may decide column types (deleteStats).
+	rowStats []table.Stats
+
 	buf   *buffer // records not yet handed to a worker
 	spare *buffer // a loaded batch's buffer, reused for the next one
 

@@ -12,3 +12,12 @@ type Stats struct {
 	MaxScale     int // numbers: most digits after the point
 	MaxFrac      int // date-times: most fractional second digits
 }
+
+// Merge widens s to hold what o holds too.
+func (s *Stats) Merge(o Stats) {
+	s.MaxBytes = max(s.MaxBytes, o.MaxBytes)
+	s.MaxChars = max(s.MaxChars, o.MaxChars)
+	s.MaxIntDigits = max(s.MaxIntDigits, o.MaxIntDigits)
+	s.MaxScale = max(s.MaxScale, o.MaxScale)
+	s.MaxFrac = max(s.MaxFrac, o.MaxFrac)
+}
