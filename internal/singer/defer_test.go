@@ -65,40 +65,40 @@ var deferredCases = []struct {
 		"line 1: stream \"s\": JSON nesting deeper than 1000 levels at byte 5035"},
 	{"invalid number in the record",
 		`{"type":"RECORD","stream":"s","record":{"a":01},"x":{"b":2}}`,
-		`line 1: stream "s": invalid JSON: unexpected '1', want ',' or '}' at byte 46`},
+		`line 1: stream "s": property "a": invalid JSON: unexpected '1', want ',' or '}' at byte 46`},
 	{"invalid literal in the record, object after it",
 		`{"type":"RECORD","stream":"s","record":{"a":tru},"x":[1]}`,
-		`line 1: stream "s": invalid JSON: unexpected 't', want a value at byte 45`},
+		`line 1: stream "s": property "a": invalid JSON: unexpected 't', want a value at byte 45`},
 	{"mismatched bracket in the record",
 		`{"type":"RECORD","stream":"s","record":{"a":[1}]}`,
-		`line 1: stream "s": invalid JSON: unexpected '}', want ',' or ']' at byte 47`},
+		`line 1: stream "s": property "a": invalid JSON: unexpected '}', want ',' or ']' at byte 47`},
 	{"invalid after the record",
 		`{"type":"RECORD","stream":"s","record":{"a":1},"x":{"b":}}`,
 		`line 1: stream "s": invalid JSON: unexpected '}', want a value at byte 57`},
 	{"invalid in and after the record: the first fault",
 		`{"type":"RECORD","stream":"s","record":{"a":01},"x":{"b":}}`,
-		`line 1: stream "s": invalid JSON: unexpected '1', want ',' or '}' at byte 46`},
+		`line 1: stream "s": property "a": invalid JSON: unexpected '1', want ',' or '}' at byte 46`},
 	{"invalid UTF-8 after an invalid record wins",
 		"{\"type\":\"RECORD\",\"stream\":\"s\",\"record\":{\"a\":01},\"x\":\"\xff\"}",
 		`line 1: stream "s": invalid UTF-8 at byte 54`},
 	{"unpaired surrogate in the record",
 		`{"type":"RECORD","stream":"s","record":{"a":"\ud800"},"x":{}}`,
-		`line 1: stream "s": invalid UTF-16 in string: unpaired surrogate escape at byte 46`},
+		`line 1: stream "s": property "a": invalid UTF-16 in string: unpaired surrogate escape at byte 46`},
 	{"control character in a record key",
 		"{\"type\":\"RECORD\",\"stream\":\"s\",\"record\":{\"a\tb\":1}}",
 		`line 1: stream "s": invalid JSON: control character in string at byte 43`},
 	{"unterminated string in the record",
 		`{"type":"RECORD","stream":"s","record":{"a":"x}}`,
-		`line 1: stream "s": invalid JSON: unterminated string at byte 49`},
+		`line 1: stream "s": property "a": invalid JSON: unterminated string at byte 49`},
 	{"stream named after the bad record",
 		`{"type":"RECORD","record":{"a":tru},"stream":"s"}`,
-		`line 1: invalid JSON: unexpected 't', want a value at byte 32`},
+		`line 1: property "a": invalid JSON: unexpected 't', want a value at byte 32`},
 	{"two records",
 		`{"type":"RECORD","stream":"s","record":{"a":01},"record":{"a":1}}`,
-		`line 1: stream "s": invalid JSON: unexpected '1', want ',' or '}' at byte 46`},
+		`line 1: stream "s": property "a": invalid JSON: unexpected '1', want ',' or '}' at byte 46`},
 	{"record of another type",
 		`{"type":"SCHEMA","stream":"s","schema":{},"record":{"a":01}}`,
-		`line 1: stream "s": invalid JSON: unexpected '1', want ',' or '}' at byte 58`},
+		`line 1: stream "s": property "a": invalid JSON: unexpected '1', want ',' or '}' at byte 58`},
 	{"tails that change line to line", strings.Join([]string{
 		`{"type":"RECORD","stream":"s","record":{"a":1},"version":2}`,
 		`{"type":"RECORD","stream":"s","record":{"a":2},"version":2}`,
@@ -111,7 +111,7 @@ var deferredCases = []struct {
 		`{"type":"RECORD","stream":"s","record":{"a":9},"time_extracted":"2025-01-01T00:00:02Z","type":"STATE","value":1}`,
 		`{"type":"RECORD","stream":"s","record":{"a":10},"time_extracted":"2025-01-01T00:00:02Z"}`,
 		`{"type":"RECORD","stream":"s","record":{"a":01},"time_extracted":"2025-01-01T00:00:02Z"}`,
-	}, "\n"), `line 11: stream "s": invalid JSON: unexpected '1', want ',' or '}' at byte 46`},
+	}, "\n"), `line 11: stream "s": property "a": invalid JSON: unexpected '1', want ',' or '}' at byte 46`},
 	{"huge line", `{"type":"RECORD","stream":"s","record":{"a":"` + strings.Repeat(`x\"}{][`, 200000) + `"},"x":{"y":[1]},"time_extracted":"2025-01-01T00:00:00Z"}`, ""},
 }
 
@@ -149,7 +149,7 @@ func TestDecodeRecord(t *testing.T) {
 	const (
 		bad  = `{"type":"RECORD","stream":"s","record":{"a":01},"x":{}}`
 		good = `{"type":"RECORD","stream":"s","record":{"a":1},"x":{}}`
-		want = `line %d: stream "s": invalid JSON: unexpected '1', want ',' or '}' at byte 46`
+		want = `line %d: stream "s": property "a": invalid JSON: unexpected '1', want ',' or '}' at byte 46`
 	)
 	accept := func([]byte) error { return nil }
 	steps := []struct {

@@ -146,10 +146,12 @@ func (m *Message) checkRecord() error {
 		m.unchecked = false
 		return nil
 	}
+	prop := ""
 	if se, ok := err.(*scanError); ok {
+		prop = propertyAt(m.Record, se.off)
 		err = &scanError{se.off + m.recordAt, se.msg}
 	}
-	return &inputerr.Error{Line: m.Line, Stream: m.errStream, Msg: err.Error()}
+	return &inputerr.Error{Line: m.Line, Stream: m.errStream, Property: prop, Msg: err.Error()}
 }
 
 // RawSize is the number of bytes AppendRaw copies.

@@ -467,6 +467,13 @@ func (r *Reader) syntaxError(line []byte, env *envelope, err error) error {
 		err = utf8Error(off)
 	}
 	ie := &inputerr.Error{Line: r.lr.n, Msg: err.Error()}
+	if se, ok := err.(*scanError); ok {
+		// A fault inside the record names its property, as the check of a
+		// deferred record does (Message.checkRecord).
+		if path := pathAt(line, se.off); len(path) > 1 && path[0] == "record" {
+			ie.Property = propertyName(path[1:])
+		}
+	}
 	if isString(env.stream) {
 		ie.Stream = r.streamName(env.stream)
 	}

@@ -189,7 +189,7 @@ func TestReaderErrors(t *testing.T) {
 		{`{"type":"STATE","value":"abc`, `line 3: invalid JSON: unterminated string at byte 29`},
 		{`{"type":"STATE","value":1} x`, `line 3: invalid JSON: unexpected data after the top-level object at byte 28`},
 		{`{"type":"STATE","value":1}{}`, `line 3: invalid JSON: unexpected data after the top-level object at byte 27`},
-		{`{"type":"RECORD","stream":"s","record":{"a":[1,2}}`, `line 3: stream "s": invalid JSON: unexpected '}', want ',' or ']' at byte 49`},
+		{`{"type":"RECORD","stream":"s","record":{"a":[1,2}}`, `line 3: stream "s": property "a": invalid JSON: unexpected '}', want ',' or ']' at byte 49`},
 		{deep, `line 3: stream "s": JSON nesting deeper than 1000 levels at byte 1039`},
 		// UTF-8
 		{"{\"a\":\"\xff\"}", `line 3: invalid UTF-8 at byte 7`},
