@@ -173,7 +173,7 @@ func TestInvalidStringNamesTheProperty(t *testing.T) {
 	}
 }
 
-// TestAttackGeneratedTableTakesVerifyScratchName: SPEC §2 says --verify's
+// TestGeneratedTableTakesVerifyScratchName (found by an attack): SPEC §2 says --verify's
 // scratch table is "a name no load can take" and --verify drops (PURGE)
 // leftovers TARGET_ORACLE$VERIFY_<8 hex> older than an hour;
 // config.checkNotScratch keeps table_name_mappings and table_prefix off
@@ -186,8 +186,7 @@ func TestInvalidStringNamesTheProperty(t *testing.T) {
 // (verify.DropLeftovers matches it). Likewise TARGET_ORACLE$BENCH_… and
 // --benchmark. Reproduction: the input below | target-oracle --dry-run
 // --dry-run-dump d; ls d/tables.
-func TestAttackGeneratedTableTakesVerifyScratchName(t *testing.T) {
-	t.Skip(`finding: stream "target_oracle$verify_deadbeef" loads into TARGET_ORACLE$VERIFY_DEADBEEF, a table a later --verify drops with PURGE (generated names skip the scratch-prefix check)`)
+func TestGeneratedTableTakesVerifyScratchName(t *testing.T) {
 	for _, tc := range []struct{ stream, settings string }{
 		{"target_oracle$verify_deadbeef", `{}`},
 		{"oracle$verify_deadbeef", `{"table_prefix":"target_"}`},
@@ -201,16 +200,19 @@ func TestAttackGeneratedTableTakesVerifyScratchName(t *testing.T) {
 		cfg := writeFile(t, "c.json", tc.settings)
 		_, errs, code := runMain(t, in, nil, "--dry-run", "--config", cfg, "--dry-run-dump", dump)
 		files, _ := os.ReadDir(filepath.Join(dump, "tables"))
+		if code != 0 || len(files) != 1 {
+			t.Errorf("stream %q with %s: exit %d, tables %v; want 0 and one table; stderr:\n%s", tc.stream, tc.settings, code, files, errs)
+		}
 		for _, f := range files {
 			name := strings.TrimSuffix(strings.TrimPrefix(f.Name(), "DRY_RUN."), ".jsonl")
-			if verify.ScratchName(name) {
+			if verify.ScratchName(name) || strings.HasPrefix(strings.ToUpper(name), "TARGET_ORACLE$VERIFY_") {
 				t.Errorf("stream %q with %s: exit %d, loaded into %s, a name --verify drops as its leftover; stderr:\n%s", tc.stream, tc.settings, code, name, errs)
 			}
 		}
 	}
 }
 
-// TestAttackStreamSchemaRoutesIntoSys: with default_target_schema
+// TestStreamSchemaRoutesIntoSys (found by an attack): with default_target_schema
 // "{stream_schema}" the tap's stream names pick the owner, and nothing
 // keeps Oracle's own schemas out: streams "sys-orders", "system-x" and
 // "xdb-z" create SYS.ORDERS, SYSTEM.X and XDB.Z (statements.sql of a dry
@@ -220,15 +222,37 @@ func TestAttackGeneratedTableTakesVerifyScratchName(t *testing.T) {
 // …) should be refused, or need an explicit schema_mapping. Reproduction:
 // the input below | target-oracle --dry-run --config
 // {"default_target_schema":"{stream_schema}"} --dry-run-dump d.
-func TestAttackStreamSchemaRoutesIntoSys(t *testing.T) {
-	t.Skip(`finding: {stream_schema} routes stream "sys-orders" to SYS.ORDERS (and system-…, xdb-…): Oracle's own schemas are not kept out`)
-	in := `{"type":"SCHEMA","stream":"sys-orders","schema":{"type":"object","properties":{"id":{"type":"integer"}}},"key_properties":["id"]}
-{"type":"RECORD","stream":"sys-orders","record":{"id":1}}
+func TestStreamSchemaRoutesIntoSys(t *testing.T) {
+	for _, tc := range []struct{ stream, settings, schema, key string }{
+		{"sys-orders", `{"default_target_schema":"{stream_schema}"}`, "SYS", "default_target_schema"},
+		{"system-x", `{"default_target_schema":"{stream_schema}"}`, "SYSTEM", "default_target_schema"},
+		{"db-xdb-z", `{"default_target_schema":"{stream_schema}"}`, "XDB", "default_target_schema"},
+	} {
+		in := `{"type":"SCHEMA","stream":"ok-t","schema":{"type":"object","properties":{"id":{"type":"integer"}}},"key_properties":["id"]}
+{"type":"RECORD","stream":"ok-t","record":{"id":1}}
+{"type":"STATE","value":1}
+{"type":"SCHEMA","stream":"` + tc.stream + `","schema":{"type":"object","properties":{"id":{"type":"integer"}}},"key_properties":["id"]}
+{"type":"RECORD","stream":"` + tc.stream + `","record":{"id":1}}
 `
-	dump := filepath.Join(t.TempDir(), "dump")
-	cfg := writeFile(t, "c.json", `{"default_target_schema":"{stream_schema}"}`)
-	_, errs, code := runMain(t, in, nil, "--dry-run", "--config", cfg, "--dry-run-dump", dump)
-	if _, err := os.Stat(filepath.Join(dump, "tables", "SYS.ORDERS.jsonl")); err == nil {
-		t.Errorf("exit %d: stream sys-orders loaded into SYS.ORDERS; stderr:\n%s", code, errs)
+		dump := filepath.Join(t.TempDir(), "dump")
+		cfg := writeFile(t, "c.json", tc.settings)
+		out, errs, code := runMain(t, in, nil, "--dry-run", "--config", cfg, "--dry-run-dump", dump)
+		files, _ := os.ReadDir(filepath.Join(dump, "tables"))
+		for _, f := range files {
+			if strings.HasPrefix(f.Name(), tc.schema+".") {
+				t.Errorf("%s: exit %d: stream %s loaded into %s; stderr:\n%s", tc.stream, code, tc.stream, f.Name(), errs)
+			}
+		}
+		if code != 2 || out != "1\n" || !strings.Contains(errs, tc.key) || !strings.Contains(errs, `line 4: stream "`+tc.stream+`"`) || !strings.Contains(errs, "schema "+tc.schema+", a schema Oracle maintains") {
+			t.Errorf("%s: exit %d, stdout %q; want 2, state 1, and an error naming %s, line 4, the stream and schema %s; stderr:\n%s", tc.stream, code, out, tc.key, tc.schema, errs)
+		}
+	}
+	// The literal settings are refused at load.
+	for _, settings := range []string{`{"default_target_schema":"SYS"}`, `{"default_target_schema":"xdb"}`, `{"schema_mapping":{"a":"SYSTEM"}}`, `{"stream_overrides":{"s":{"default_target_schema":"audsys"}}}`} {
+		cfg := writeFile(t, "c.json", settings)
+		_, errs, code := runMain(t, "", nil, "--dry-run", "--config", cfg)
+		if code != 2 || !strings.Contains(errs, "a schema Oracle maintains") {
+			t.Errorf("%s: exit %d; want 2 and the schema refused; stderr:\n%s", settings, code, errs)
+		}
 	}
 }

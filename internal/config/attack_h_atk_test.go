@@ -80,7 +80,7 @@ func TestParseIntAndFractionExact(t *testing.T) {
 	}
 }
 
-// TestAttackParallelismAliasComparesText: the PipelineWise alias
+// TestParallelismAliasComparesText (found by an attack): the PipelineWise alias
 // parallelism maps 0 and -1 ("automatic") to max_parallelism 4
 // (docs/settings.md), and integer settings take any integral JSON number
 // (1e3, 10.0), but the alias compares the text: {"parallelism": 0},
@@ -88,9 +88,8 @@ func TestParseIntAndFractionExact(t *testing.T) {
 // refused with `parallelism: expected an integer from 1 to 64, got -1.0`
 // (-1 is not from 1 to 64 either, yet accepted). Reproduction:
 // echo '{"parallelism":-1.0}' > p.json; target-oracle --dry-run --config p.json < /dev/null
-func TestAttackParallelismAliasComparesText(t *testing.T) {
-	t.Skip(`finding: parallelism 0/-1 mean the default, but -0 and -1.0 (the same integers) are configuration errors saying "expected an integer from 1 to 64"`)
-	for _, doc := range []string{`{"parallelism": -0}`, `{"parallelism": -1.0}`, `{"parallelism": 0.0}`} {
+func TestParallelismAliasComparesText(t *testing.T) {
+	for _, doc := range []string{`{"parallelism": -0}`, `{"parallelism": -1.0}`, `{"parallelism": 0.0}`, `{"parallelism": "-0"}`, `{"parallelism": -1e0}`, `{"parallelism": 0}`, `{"parallelism": "-1"}`} {
 		c, _, err := loadJSON(t, nil, doc)
 		if err != nil {
 			t.Errorf("%s: %v; want max_parallelism 4 as for 0 and -1", doc, err)
@@ -98,6 +97,19 @@ func TestAttackParallelismAliasComparesText(t *testing.T) {
 		}
 		if c.MaxParallelism != 4 {
 			t.Errorf("%s: max_parallelism %d, want 4", doc, c.MaxParallelism)
+		}
+	}
+}
+
+// TestParallelismAliasOtherValues: values the alias does not map pass
+// through as max_parallelism values: 8.0 is 8, 2.5 and 65 are refused.
+func TestParallelismAliasOtherValues(t *testing.T) {
+	if c, _, err := loadJSON(t, nil, `{"parallelism": 8.0}`); err != nil || c.MaxParallelism != 8 {
+		t.Errorf("parallelism 8.0: %v; want max_parallelism 8", err)
+	}
+	for _, doc := range []string{`{"parallelism": 2.5}`, `{"parallelism": 65}`, `{"parallelism": -2}`} {
+		if _, _, err := loadJSON(t, nil, doc); err == nil || !strings.Contains(err.Error(), "parallelism") {
+			t.Errorf("%s: %v; want a configuration error naming parallelism", doc, err)
 		}
 	}
 }

@@ -151,6 +151,13 @@ func (s *setting) checkAlias(t []setting, a *alias, raw any) (any, error) {
 		}
 		key, ok = strconv.FormatBool(b), true
 	}
+	if a.kind == kindSame && s.kind == kindInteger {
+		// Integer values compare as numbers: -0, 0.0 and -1.0 are the
+		// alias values 0 and -1, as 10.0 is the integer 10.
+		if n, isInt := parseInt(raw); isInt {
+			key, ok = strconv.FormatInt(n, 10), true
+		}
+	}
 	if ok {
 		if to, found := lookupValue(a.values, key); found {
 			raw = to

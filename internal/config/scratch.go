@@ -7,7 +7,9 @@ import (
 
 // Scratch table prefixes: --verify and --benchmark (SPEC §2) create their
 // tables as these prefixes followed by 8 hexadecimal digits, and drop
-// leftovers of that shape, so no load may ever write a table named so.
+// leftovers of that shape, so no load may ever write a table named so
+// (package table has the same prefixes for generated names; a test keeps
+// them equal).
 const (
 	VerifyPrefix    = "TARGET_ORACLE$VERIFY_"
 	BenchmarkPrefix = "TARGET_ORACLE$BENCH_"

@@ -3,9 +3,20 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	tablepkg "github.com/target-oracle/target-oracle/internal/table"
 )
+
+// TestScratchPrefixesMatchTable: the prefixes config refuses in mappings
+// are the ones package table keeps generated table names off.
+func TestScratchPrefixesMatchTable(t *testing.T) {
+	if VerifyPrefix != tablepkg.VerifyPrefix || BenchmarkPrefix != tablepkg.BenchmarkPrefix || !slices.Equal(ScratchPrefixes, tablepkg.ScratchPrefixes) {
+		t.Errorf("config %q differs from table %q", ScratchPrefixes, tablepkg.ScratchPrefixes)
+	}
+}
 
 // TestScratchPrefixRefused: no mapping may name a table like the scratch
 // tables of --verify and --benchmark (SPEC §2): a configuration error.

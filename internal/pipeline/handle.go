@@ -87,6 +87,9 @@ func (p *pipeline) onStreamSchema(m *singer.Message) error {
 			return &inputerr.Error{Line: m.Line, Stream: m.Stream, Property: k, Msg: "key property is not in the schema"}
 		}
 	}
+	if err := p.checkMaintainedSchema(s, m.Line); err != nil {
+		return err
+	}
 	if err := p.historySchema(s, keys); err != nil {
 		return err
 	}

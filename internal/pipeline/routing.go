@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"cmp"
+	"fmt"
 	"strings"
 
 	"github.com/target-oracle/target-oracle/internal/config"
@@ -52,4 +54,20 @@ func routeStream(c *config.Config, st config.StreamSettings, srv Server, stream 
 		return user, tablePart
 	}
 	return table.SchemaName(s, true, o.IdentifierMaxBytes), tablePart
+}
+
+// checkMaintainedSchema refuses, at the stream's SCHEMA (line), a stream
+// routed into a schema Oracle maintains (SYS, SYSTEM, XDB, …) by
+// {stream_schema} (stream "sys-orders"). Config refuses the literal
+// settings at load; this catches what only the stream's name decides.
+// The login user's own schema is where its tables go without any setting,
+// so it is not refused here.
+func (p *pipeline) checkMaintainedSchema(s *stream, line int64) error {
+	schema := s.opts.Schema
+	if !config.OracleMaintainedSchema(schema) || schema == cmp.Or(p.o.Server.UserSchema, p.o.Server.DefaultSchema) {
+		return nil
+	}
+	// schema_mapping and stream_overrides values Oracle maintains are
+	// refused at load: here the template routed the stream.
+	return &config.Error{Key: "default_target_schema", Msg: fmt.Sprintf("line %d: stream %q: routed to schema %s, a schema Oracle maintains (its own dictionary or options): target-oracle never loads there; map the stream elsewhere (schema_mapping, stream_overrides) or rename it", line, s.name, schema)}
 }

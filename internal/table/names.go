@@ -203,7 +203,9 @@ func TableName(stream string, opts *Options) (string, error) {
 	// A name too long, or with a prefix Oracle keeps (SYS_, ORA$: a
 	// permanent table named ORA$PTT_X is refused), is treated as a
 	// collision (SPEC §5.1), as a column's is.
-	return FitName(ConformName(opts.TablePrefix+opts.tablePart(stream)+opts.TableSuffix, opts.IdentifierUpper), stream, max), nil
+	// So is a name with the prefix of --verify's and --benchmark's
+	// scratch tables, which they drop (fitTableName).
+	return fitTableName(ConformName(opts.TablePrefix+opts.tablePart(stream)+opts.TableSuffix, opts.IdentifierUpper), stream, max), nil
 }
 
 // CollidingTableName is the n-th (from 1) candidate name for a stream
@@ -218,7 +220,7 @@ func CollidingTableName(stream string, opts *Options, n int) string {
 	if n > 1 {
 		src = fmt.Sprintf("%s#%d", stream, n)
 	}
-	return suffixed(base, src, opts.MaxBytes())
+	return tableSuffixed(base, src, opts.MaxBytes())
 }
 
 // tablePart is the text a generated table name is made from: the routed

@@ -1,0 +1,51 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+)
+
+// oracleMaintained are the well-known users Oracle creates and maintains
+// itself (ALL_USERS.ORACLE_MAINTAINED = 'Y'): the data dictionary's owner,
+// the administrative users and the schemas of Oracle's own options. No
+// load belongs in them; a loader with CREATE ANY TABLE could write there.
+var oracleMaintained = []string{
+	"SYS", "SYSTEM", "SYSBACKUP", "SYSDG", "SYSKM", "SYSRAC", "AUDSYS", "XDB", "OUTLN",
+	"DBSNMP", "APPQOSSYS", "GSMADMIN_INTERNAL", "GSMCATUSER", "GSMUSER", "GSMROOTUSER",
+	"LBACSYS", "MDSYS", "MDDATA", "CTXSYS", "ORDSYS", "ORDDATA", "ORDPLUGINS", "SI_INFORMTN_SCHEMA",
+	"OJVMSYS", "WMSYS", "DVSYS", "DVF", "OLAPSYS", "DBSFWUSER", "REMOTE_SCHEDULER_AGENT",
+	"GGSYS", "ANONYMOUS", "XS$NULL", "DIP", "ORACLE_OCM", "SYS$UMF", "EXFSYS", "MGMT_VIEW",
+	"SYSMAN", "FLOWS_FILES", "DGPDB_INT",
+}
+
+// OracleMaintainedSchema reports whether schema is one of the schemas
+// Oracle maintains (in any letter case: a quoted "sys" is no schema a
+// load wants either).
+func OracleMaintainedSchema(schema string) bool {
+	for _, s := range oracleMaintained {
+		if strings.EqualFold(schema, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkNotMaintained refuses a target schema Oracle maintains.
+func checkNotMaintained(schema string) error {
+	if OracleMaintainedSchema(strings.TrimSpace(schema)) {
+		return fmt.Errorf("%q is a schema Oracle maintains (its own dictionary or options): target-oracle never loads there; choose the schema of an application user", schema)
+	}
+	return nil
+}
+
+// convDefaultTargetSchema checks default_target_schema: a literal schema
+// (no {stream_schema}) may not be one Oracle maintains.
+func convDefaultTargetSchema(_ []setting, v any) (any, error) {
+	s := v.(string)
+	if !strings.Contains(s, "{stream_schema}") {
+		if err := checkNotMaintained(s); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
