@@ -81,9 +81,6 @@ func convSchemaMapping(_ []setting, v any) (any, error) {
 		if err := checkIdentifier(name); err != nil {
 			return nil, fmt.Errorf("source schema %q: %w", m.key, err)
 		}
-		if err := checkNotMaintained(name); err != nil {
-			return nil, fmt.Errorf("source schema %q: %w", m.key, err)
-		}
 		out[m.key] = name
 	}
 	return out, nil

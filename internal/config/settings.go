@@ -168,7 +168,7 @@ func namingSettings() []setting {
 			desc: "Schema (owner) of every table, conformed like a table name and upper-cased. Default: the user's own schema. " +
 				"{stream_schema} in it is replaced, for a stream named schema-table or db-schema-table, by the schema part (the table is named from the last part); " +
 				"for other stream names by nothing (an empty result is the user's schema); public is the user's schema unless schema_mapping maps it. " +
-				"A schema Oracle maintains (SYS, SYSTEM, XDB, AUDSYS, MDSYS, …) is refused, also when {stream_schema} or schema_mapping routes a stream there.",
+				"A stream that {stream_schema} routes into a schema Oracle maintains (SYS, SYSTEM, XDB, AUDSYS, MDSYS, …) is refused at its SCHEMA (exit 2); a schema written in the settings is used as given.",
 			aliases: names("schema", "target_schema"), field: func(c *Config) any { return &c.DefaultTargetSchema }, conv: convDefaultTargetSchema},
 		{name: "table_prefix", kind: kindString, def: "", desc: "Added before every generated table name. It may not start like TARGET_ORACLE$VERIFY_ or TARGET_ORACLE$BENCH_ (the scratch tables of --verify and --benchmark).",
 			field: func(c *Config) any { return &c.TablePrefix }, conv: convTablePrefix},

@@ -58,16 +58,27 @@ func routeStream(c *config.Config, st config.StreamSettings, srv Server, stream 
 
 // checkMaintainedSchema refuses, at the stream's SCHEMA (line), a stream
 // routed into a schema Oracle maintains (SYS, SYSTEM, XDB, …) by
-// {stream_schema} (stream "sys-orders"). Config refuses the literal
-// settings at load; this catches what only the stream's name decides.
+// {stream_schema} (stream "sys-orders"): what only the stream's name
+// decides. A schema the user wrote (a literal default_target_schema, a
+// schema_mapping value: a test database's SYSTEM) is used verbatim.
 // The login user's own schema is where its tables go without any setting,
 // so it is not refused here.
 func (p *pipeline) checkMaintainedSchema(s *stream, line int64) error {
 	schema := s.opts.Schema
-	if !config.OracleMaintainedSchema(schema) || schema == cmp.Or(p.o.Server.UserSchema, p.o.Server.DefaultSchema) {
+	if !strings.Contains(s.settings.DefaultTargetSchema, streamSchemaToken) || p.mappedSchema(s) ||
+		!config.OracleMaintainedSchema(schema) || schema == cmp.Or(p.o.Server.UserSchema, p.o.Server.DefaultSchema) {
 		return nil
 	}
-	// schema_mapping and stream_overrides values Oracle maintains are
-	// refused at load: here the template routed the stream.
 	return &config.Error{Key: "default_target_schema", Msg: fmt.Sprintf("line %d: stream %q: routed to schema %s, a schema Oracle maintains (its own dictionary or options): target-oracle never loads there; map the stream elsewhere (schema_mapping, stream_overrides) or rename it", line, s.name, schema)}
+}
+
+// mappedSchema reports whether s's schema part is in schema_mapping: a
+// schema the user named, not one the stream's name made.
+func (p *pipeline) mappedSchema(s *stream) bool {
+	parts := strings.Split(s.name, "-")
+	if len(parts) != 2 && len(parts) != 3 {
+		return false
+	}
+	_, ok := p.cfg.SchemaMapping[parts[len(parts)-2]]
+	return ok
 }
