@@ -1,7 +1,6 @@
 package config
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -28,14 +27,6 @@ func OracleMaintainedSchema(schema string) bool {
 		}
 	}
 	return false
-}
-
-// checkNotMaintained refuses a target schema Oracle maintains.
-func checkNotMaintained(schema string) error {
-	if OracleMaintainedSchema(strings.TrimSpace(schema)) {
-		return fmt.Errorf("%q is a schema Oracle maintains (its own dictionary or options): target-oracle never loads there; choose the schema of an application user", schema)
-	}
-	return nil
 }
 
 // convDefaultTargetSchema keeps default_target_schema as given. A literal

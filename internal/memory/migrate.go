@@ -79,6 +79,10 @@ func (e *Engine) rewrite(t *memTable, ch engine.Change) error {
 			return oraError(904, fmt.Sprintf("%q: invalid identifier", ch.Change.Column))
 		}
 		marker := table.DerivedName(c.Name, "$M", table.MaxBytesLong)
+		if t.def.Column(marker) != nil {
+			// As the Oracle renderer: never a column of the table.
+			return fmt.Errorf("%s: migrate column %q: its migration column %q is a column of the table; rename that column first", t.def.QualifiedName(), c.Name, marker)
+		}
 		mc := *c
 		mc.Name, mc.Nullable, mc.Type = marker, true, ch.Change.To
 		t.def = cloneTable(t.def)

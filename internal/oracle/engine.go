@@ -360,12 +360,12 @@ type marker struct {
 // be traced back to it and is left alone.
 func (e *Engine) markers(t *table.Table) (orphans, pending []marker) {
 	for _, c := range t.Columns {
-		if m := e.r.MigrationColumn(c.Name); t.Column(m) != nil {
+		if m := e.r.MigrationColumn(c.Name); t.Column(m) != nil && !sourced(t.Column(m)) {
 			pending = append(pending, marker{column: c.Name, name: m})
 		}
 	}
 	for _, c := range t.Columns {
-		if len(c.Name) <= 2 || c.Name[len(c.Name)-2:] != "$M" {
+		if len(c.Name) <= 2 || c.Name[len(c.Name)-2:] != "$M" || sourced(&c) {
 			continue
 		}
 		col := c.Name[:len(c.Name)-2]
@@ -374,6 +374,15 @@ func (e *Engine) markers(t *table.Table) (orphans, pending []marker) {
 		}
 	}
 	return orphans, pending
+}
+
+// sourced reports whether c's comment says the target made it for a
+// property, the document or a metadata column: such a column is never a
+// migration marker (the marker gets no such comment), whatever its name
+// (property "v$m" was column V$M before generated names ending in "$M"
+// were suffixed).
+func sourced(c *table.Column) bool {
+	return c.Source != nil || c.Role == table.RoleDocument || c.Role == table.RoleMetadata
 }
 
 // rerunMigration finishes a migration whose copy was cut off: the change

@@ -361,6 +361,11 @@ func (r *Renderer) dropConstraint(t *table.Table, name string) Statement {
 
 func (r *Renderer) migrate(t *table.Table, c *table.Column, from, to table.Type) ([]Statement, error) {
 	marker := r.MigrationColumn(c.Name)
+	if t.Column(marker) != nil {
+		// A column of the table (property "v$m" of an earlier release):
+		// the copy would overwrite it and the rename drop it.
+		return nil, &UnsupportedError{Table: t.QualifiedName(), What: fmt.Sprintf("migrate column %q: its migration column %q is a column of the table; rename that column first", c.Name, marker)}
+	}
 	conv, err := convertExpr(from, to, table.Quote(c.Name))
 	if err != nil {
 		return nil, &UnsupportedError{Table: t.QualifiedName(), What: fmt.Sprintf("migrate column %q: %v", c.Name, err)}

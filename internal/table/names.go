@@ -111,6 +111,36 @@ func FitName(name, src string, maxBytes int) string {
 	return suffixed(name, src, maxBytes)
 }
 
+// derivedSuffixes end the names the target derives from a column's for
+// objects of its own in the column namespace: "$M" the marker column of a
+// rewrite migration (oraclesql MigrationColumn, memory's migrate), "$P"
+// the virtual partition column of a WITH TIME ZONE column (tablemap
+// partition). A property column whose generated name ends in one of them
+// is treated as a collision (suffixed), so that property "v$m" never takes
+// the name a migration of V needs, nor "ts$p" the partition column of TS.
+var derivedSuffixes = []string{"$M", "$P"}
+
+// derivedLike reports whether name ends in a derivedSuffix (case-insensitive).
+func derivedLike(name string) bool {
+	for _, s := range derivedSuffixes {
+		if len(name) >= len(s) && strings.EqualFold(name[len(name)-len(s):], s) {
+			return true
+		}
+	}
+	return false
+}
+
+// ColumnName is FitName for a generated property column: a name that
+// ends in a suffix of a derived column (derivedSuffixes) is also treated
+// as a collision. Existing columns are matched by FitName, so a column an
+// earlier release named V$M keeps its property.
+func ColumnName(name, src string, maxBytes int) string {
+	if fit := FitName(name, src, maxBytes); fit != name || !derivedLike(name) {
+		return fit
+	}
+	return suffixed(name, src, maxBytes)
+}
+
 // Namer hands out unique names within one namespace (the columns of one
 // table). Comparison is exact: Oracle quoted identifiers are case-sensitive.
 type Namer struct {
@@ -139,7 +169,7 @@ func (n *Namer) Reserve(name string) bool {
 // suffix of src + "#2", "#3", … is tried in turn, so the result is still
 // deterministic for the same input order.
 func (n *Namer) Name(base, src string) string {
-	name := FitName(base, src, n.max)
+	name := ColumnName(base, src, n.max)
 	if n.Reserve(name) {
 		return name
 	}

@@ -422,7 +422,7 @@ func (b *builder) checkMappings(all []*cand, max int) error {
 		if k.mapped != "" {
 			continue // compared above
 		}
-		if c := byName[table.FitName(k.base, k.path, max)]; c != nil {
+		if c := byName[table.ColumnName(k.base, k.path, max)]; c != nil {
 			return refuse("property %q is mapped to column %q, the column of key property %q: map it to another name", c.path, c.mapped, k.path)
 		}
 	}
