@@ -386,15 +386,6 @@ func (sf *SummaryFile) Close() {
 	}
 }
 
-// WriteSummary opens path (see OpenSummary) and writes s there.
-func WriteSummary(path string, s Summary) error {
-	sf, err := OpenSummary(path)
-	if err != nil {
-		return err
-	}
-	return sf.Write(s)
-}
-
 // Healthy reports whether the last flush succeeded (true before any).
 func (r *Registry) Healthy() bool {
 	r.mu.Lock()
