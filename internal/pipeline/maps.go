@@ -161,7 +161,7 @@ func keysText(keys []string) []string {
 }
 
 func (p *pipeline) onRecord(m *singer.Message) error {
-	s := p.streams[m.Stream] // once per record: with 200 streams each lookup is a cache miss
+	s := p.byName.lookup(p.streams, m.Stream) // streamcache.go
 	if !p.takesOnePass(s, m) {
 		if err := m.DecodeRecord(nil); err != nil {
 			return err // not counted: no record was read

@@ -119,6 +119,7 @@ type pipeline struct {
 	metrics *metrics.Registry
 
 	streams map[string]*stream
+	byName  *streamCache            // p.streams by the name's data pointer, per record (streamcache.go)
 	maps    *streammap.Mapper       // stream_maps, compiled once
 	inputs  map[string]*inputStream // input streams, under stream maps
 	feeds   map[string][]feed       // output stream → the input streams mapped into it, with their keys (maps.go)
@@ -224,6 +225,7 @@ func newPipeline(o Options) (*pipeline, error) {
 		log:        o.Log,
 		metrics:    o.Metrics,
 		streams:    make(map[string]*stream),
+		byName:     new(streamCache),
 		results:    make(chan jobResult, 64),
 		tables:     newCatalog(o.Engine),
 		sessions:   make(chan engine.Session, o.Config.MaxParallelism),
