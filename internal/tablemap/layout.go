@@ -356,6 +356,9 @@ func (b *builder) name(existing *table.Table) error {
 	namer := table.NewNamer(max)
 	if existing != nil {
 		matchExisting(all, existing, max)
+		if err := b.checkMetaNames(all, existing); err != nil {
+			return err
+		}
 		for _, col := range existing.Columns {
 			namer.Reserve(col.Name)
 		}
