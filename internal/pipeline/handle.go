@@ -585,6 +585,9 @@ func (p *pipeline) invalid(s *stream, m *singer.Message, err error) error {
 		return serr // malformed JSON ends the run, as the reader's errors do: no policy skips it
 	}
 	err = withFile(err, m)
+	if p.mapInput != "" {
+		err = namedInput(err, p.mapInput, s.name)
+	}
 	switch p.cfg.OnInvalidRecord {
 	case config.Skip:
 		p.refusedKey(s, m)

@@ -230,11 +230,26 @@ func (p *pipeline) onRecord(m *singer.Message) error {
 		}
 		out := *m
 		out.Stream, out.Record = sm.Output, rec
-		if err := p.onStreamRecord(&out); err != nil {
-			return err
+		p.mapInput = m.Stream
+		err = p.onStreamRecord(&out)
+		p.mapInput = ""
+		if err != nil {
+			return namedInput(err, m.Stream, sm.Output)
 		}
 	}
 	return nil
+}
+
+// namedInput makes an input error about a record of input stream input,
+// mapped into output stream output, name the input stream, as the input's
+// line does, with the output stream beside it: `stream "s2" (output
+// "s0")`. A user looking for stream "s0" at that line would find "s2".
+func namedInput(err error, input, output string) error {
+	var ie *inputerr.Error
+	if input != output && errors.As(err, &ie) && ie.Stream == output && ie.Output == "" {
+		ie.Stream, ie.Output = input, output
+	}
+	return err
 }
 
 func (p *pipeline) onActivateVersion(m *singer.Message) error {
