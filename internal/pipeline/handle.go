@@ -421,6 +421,7 @@ func (p *pipeline) streamRecord(s *stream, m *singer.Message) error {
 	}
 	opens := s.buf.rows() == 0
 	s.buf.commitRow(m.Line, size, p.received.Block())
+	s.buf.noteFile(m)
 	if opens {
 		p.openLine(m.Line) // frontier.go
 	}
