@@ -115,6 +115,9 @@ func NewLayout(stream string, root *schema.Property, keyProps []string, opts tab
 	if err != nil {
 		return nil, err
 	}
+	if err := checkPaths(stream, root, &opts); err != nil {
+		return nil, err
+	}
 	b := &builder{stream: stream, opts: &opts, ignored: &trie{}, maxColumns: opts.ColumnLimit()}
 	for _, p := range opts.IgnoredColumns {
 		b.ignored.add(strings.Split(p, "."))
