@@ -123,6 +123,10 @@ type pipeline struct {
 	maps    *streammap.Mapper       // stream_maps, compiled once
 	inputs  map[string]*inputStream // input streams, under stream maps
 	feeds   map[string][]feed       // output stream → the input streams mapped into it, with their keys (maps.go)
+	// mapInput is the input stream of the record being handed to an
+	// output stream under stream maps ("" otherwise): its errors name it
+	// (maps.go, namedInput).
+	mapInput string
 	// tableOwner is the first stream that loads into each table, to check
 	// that later streams into the same table have the same key.
 	tableOwner map[string]*stream
