@@ -308,6 +308,10 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 	}
 	var summary *metrics.SummaryFile
 	if cfg.SummaryPath != "" {
+		if err := summaryCollision(o, cfg, std); err != nil {
+			fail("summary_path", err)
+			return ExitConfig
+		}
 		// A FIFO blocks open(2) until a reader comes: a signal meanwhile
 		// must still end the run (unlessSignalled).
 		sf, sigCode, err := unlessSignalled(std, log, "opening summary_path", func(context.Context) (*metrics.SummaryFile, error) {
