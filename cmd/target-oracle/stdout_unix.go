@@ -20,7 +20,19 @@ func checkStdoutOpen() error {
 			"Give the target a standard output; to discard states on purpose, open /dev/null for writing only (> /dev/null; " +
 			"Python's subprocess.DEVNULL opens it read-write, which cannot be told from a closed descriptor)")
 	}
+	if readOnly(1) {
+		return errors.New("started with standard output (file descriptor 1) open for reading only: no STATE line could be written, " +
+			"and rows would commit without one. Give the target a writable standard output (> file, a pipe, or > /dev/null to discard states)")
+	}
 	return nil
+}
+
+// readOnly reports a descriptor open for reading only (`1<file`): every
+// write to it fails, which a load would find only at its first STATE,
+// after its first batch committed.
+func readOnly(fd int) bool {
+	flags, _, errno := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_GETFL, 0)
+	return errno == 0 && flags&syscall.O_ACCMODE == syscall.O_RDONLY
 }
 
 // stdinClosed reports a process started with file descriptor 0 closed
