@@ -195,6 +195,14 @@ func (l *loader) add(src string, lay layer, key, display string, raw any) {
 		// "ssh_tunnel": null. The default (or a later source) applies.
 		return
 	}
+	if path, found := repeatedKey(raw); found {
+		// A top-level setting given twice with different values is refused
+		// (below); so is a key inside one, where the first would win in
+		// one setting (stream_overrides, matched in order) and the last in
+		// another (table_name_mappings).
+		l.fail(&Error{Source: src, Key: display + path, Msg: "the key is given twice with different values"})
+		return
+	}
 	if a != nil && a.name == sdcModeKey {
 		l.addSDCMode(src, lay, a, display, raw)
 		return

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -42,6 +43,31 @@ func plain(v any) any {
 		return out
 	}
 	return v
+}
+
+// repeatedKey finds a key given twice with different values in an object
+// anywhere inside v, and returns its path (".a.b", "[2].c").
+func repeatedKey(v any) (string, bool) {
+	switch v := v.(type) {
+	case *object:
+		seen := make(map[string]any, len(v.members))
+		for _, mb := range v.members {
+			if old, dup := seen[mb.key]; dup && !reflect.DeepEqual(old, plain(mb.val)) {
+				return "." + mb.key, true
+			}
+			seen[mb.key] = plain(mb.val)
+			if p, found := repeatedKey(mb.val); found {
+				return "." + mb.key + p, true
+			}
+		}
+	case []any:
+		for i, e := range v {
+			if p, found := repeatedKey(e); found {
+				return fmt.Sprintf("[%d]%s", i, p), true
+			}
+		}
+	}
+	return "", false
 }
 
 // maxDepth bounds the nesting of a config document; no setting needs more
