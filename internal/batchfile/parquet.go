@@ -1005,7 +1005,7 @@ func (p *parquetState) open(f *os.File) error {
 // run is bounded by its settings and lines (SPEC §10).
 func checkFooterLength(f *os.File, size int64) error {
 	const magic = 4
-	if size < 2*magic+4 {
+	if size < 8 {
 		return nil // parquet-go names what is wrong with so short a file
 	}
 	var tail [8]byte

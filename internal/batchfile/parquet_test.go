@@ -532,6 +532,7 @@ func TestParquetFileErrors(t *testing.T) {
 		want string
 	}{
 		{"empty", nil, "not a readable parquet file"},
+		{"eight bytes", []byte("PAR1PAR1"), "not a readable parquet file: its footer claims 827474256 bytes, more than the file's 8"},
 		{"huge footer length", huge, fmt.Sprintf("not a readable parquet file: its footer claims 4294967280 bytes, more than the file's %d", len(huge))},
 		{"jsonl", []byte(`{"id":1}` + "\n"), `not a readable parquet file: invalid magic header of parquet file: "{\"id"`},
 		{"truncated", good[:len(good)-10], "not a readable parquet file"},
