@@ -570,7 +570,8 @@ func (p *pipeline) meta(m *singer.Message) (*tablemap.Meta, error) {
 		if m.TimeExtracted != p.extracted.in {
 			t, _, err := value.CanonicalDateTime([]byte(m.TimeExtracted))
 			if err != nil {
-				return nil, &inputerr.Error{Line: m.Line, Stream: m.Stream, Property: "time_extracted", Msg: err.Error()}
+				// The message's field, not a record property of that name.
+				return nil, &inputerr.Error{Line: m.Line, Stream: m.Stream, Msg: "field \"time_extracted\" of the message: " + err.Error()}
 			}
 			p.extracted.in, p.extracted.out = m.TimeExtracted, t
 		}
