@@ -303,7 +303,9 @@ func (b *Reader) gunzip(f *os.File) (io.Reader, error) {
 func (b *Reader) row(line []byte) (*singer.Message, error) {
 	rec, err := singer.ScanObject(line)
 	if err != nil {
-		return nil, b.inputError(err)
+		ie := b.inputError(err)
+		ie.Property = singer.ObjectErrorProperty(line, err)
+		return nil, ie
 	}
 	b.msg = singer.Message{
 		Type:     singer.TypeRecord,
@@ -316,12 +318,13 @@ func (b *Reader) row(line []byte) (*singer.Message, error) {
 	return &b.msg, nil
 }
 
-func (b *Reader) inputError(err error) error {
+func (b *Reader) inputError(err error) *inputerr.Error {
 	return &inputerr.Error{
-		Line:   b.line,
-		Stream: b.stream,
-		Msg:    fmt.Sprintf("BATCH file %q line %d", b.urls[b.next-1], b.lr.Line()),
-		Err:    err,
+		Line:     b.line,
+		Stream:   b.stream,
+		File:     b.urls[b.next-1],
+		FileLine: b.lr.Line(),
+		Err:      err,
 	}
 }
 

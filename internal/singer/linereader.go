@@ -49,6 +49,18 @@ func ScanObject(line []byte) ([]byte, error) {
 	return rec, nil
 }
 
+// ObjectErrorProperty returns the property (keys joined with ".") that
+// holds the fault a ScanObject error of line points at, "" when the
+// fault lies in none: a BATCH file's row names it as a RECORD line's
+// syntax fault does.
+func ObjectErrorProperty(line []byte, err error) string {
+	se, ok := err.(*scanError)
+	if !ok {
+		return ""
+	}
+	return propertyAt(line, se.off)
+}
+
 // InvalidUTF8 returns the offset of the first invalid UTF-8 byte in b, or -1.
 func InvalidUTF8(b []byte) int { return invalidUTF8(b) }
 
