@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // The quoting rules of python-dotenv, which Meltano reads and writes .env
@@ -17,7 +19,6 @@ var (
 	doubleQuoted  = regexp.MustCompile(`^"((?:\\"|[^"])*)"`)
 	singleEscapes = regexp.MustCompile(`\\[\\']`)
 	doubleEscapes = regexp.MustCompile(`\\[\\'"abfnrtv]`)
-	inlineComment = regexp.MustCompile(`\s+#.*`)
 	quotedKey     = regexp.MustCompile(`^'([^'\n]+)'`)
 	// variable is python-dotenv's ${NAME} or ${NAME:-default}; $NAME
 	// without braces is not expanded.
@@ -35,11 +36,13 @@ var escaped = map[string]string{`\\`: `\`, `\'`: `'`, `\"`: `"`, `\a`: "\a", `\b
 // process environment.
 // Errors name the line, never its content.
 func parseDotEnv(data []byte, environ []string) ([]string, error) {
-	s := strings.ReplaceAll(string(data), "\r\n", "\n")
+	// Python reads the file with universal newlines: "\r\n" and a lone
+	// "\r" are "\n", in quoted values too.
+	s := strings.ReplaceAll(strings.ReplaceAll(string(data), "\r\n", "\n"), "\r", "\n")
 	var raw []dotEnvPair
 	for line := 1; s != ""; {
 		head, rest, _ := strings.Cut(s, "\n")
-		if t := strings.TrimSpace(head); t == "" || t[0] == '#' {
+		if t := strings.TrimFunc(head, pySpace); t == "" || t[0] == '#' {
 			s, line = rest, line+1
 			continue
 		}
@@ -102,20 +105,22 @@ func expandDotEnv(raw []dotEnvPair, environ []string) []string {
 // dotEnvBinding parses the KEY=value that s starts with and returns it
 // with what follows its line.
 func dotEnvBinding(s string) (p dotEnvPair, after string, err error) {
-	s = strings.TrimLeft(s, " \t")
-	s = strings.TrimLeft(strings.TrimPrefix(s, "export "), " \t")
+	s = strings.TrimLeftFunc(s, lineSpace)
+	if rest, ok := strings.CutPrefix(s, "export"); ok && rest != "" && lineSpace(firstRune(rest)) {
+		s = strings.TrimLeftFunc(rest, lineSpace) // "export" and white space, not a key "exportX"
+	}
 	k, s, err := dotEnvKey(s)
 	if err != nil {
 		return p, "", err
 	}
 	head, rest, _ := strings.Cut(s, "\n")
 	if !strings.HasPrefix(head, "=") {
-		if t := strings.TrimSpace(head); t != "" && t[0] != '#' {
+		if t := strings.TrimFunc(head, pySpace); t != "" && t[0] != '#' {
 			return p, "", fmt.Errorf("expected KEY=value")
 		}
 		return dotEnvPair{key: k}, rest, nil // a key without a value sets nothing
 	}
-	v, after, err := dotEnvValue(strings.TrimLeft(s[1:], " \t"))
+	v, after, err := dotEnvValue(strings.TrimLeftFunc(s[1:], lineSpace))
 	if err != nil {
 		return p, "", fmt.Errorf("%s: %w", k, err)
 	}
@@ -126,17 +131,17 @@ func dotEnvBinding(s string) (p dotEnvPair, after string, err error) {
 // returns it with what follows it, spaces and tabs after it skipped.
 func dotEnvKey(s string) (k, after string, err error) {
 	if m := quotedKey.FindStringSubmatch(s); m != nil {
-		return m[1], strings.TrimLeft(s[len(m[0]):], " \t"), nil
+		return m[1], strings.TrimLeftFunc(s[len(m[0]):], lineSpace), nil
 	}
 	head, _, _ := strings.Cut(s, "\n")
-	n := strings.IndexAny(head, "=# \t")
+	n := strings.IndexFunc(head, func(r rune) bool { return r == '=' || r == '#' || pySpace(r) })
 	if n < 0 {
 		n = len(head)
 	}
 	if n == 0 {
 		return "", "", fmt.Errorf("expected KEY=value")
 	}
-	return s[:n], strings.TrimLeft(s[n:], " \t"), nil
+	return s[:n], strings.TrimLeftFunc(s[n:], lineSpace), nil
 }
 
 // dotEnvValue parses the value s starts with and returns it with what
@@ -148,15 +153,43 @@ func dotEnvValue(s string) (v, after string, err error) {
 		quoted, escapes, what = doubleQuoted, doubleEscapes, "double"
 	case !strings.HasPrefix(s, "'"):
 		head, rest, _ := strings.Cut(s, "\n")
-		return strings.TrimSpace(inlineComment.ReplaceAllString(head, "")), rest, nil
+		return strings.TrimFunc(withoutComment(head), pySpace), rest, nil
 	}
 	m := quoted.FindStringSubmatch(s)
 	if m == nil {
 		return "", "", fmt.Errorf("unterminated %s-quoted value", what)
 	}
 	tail, rest, _ := strings.Cut(s[len(m[0]):], "\n")
-	if tail = strings.TrimSpace(tail); tail != "" && tail[0] != '#' {
+	if tail = strings.TrimFunc(tail, pySpace); tail != "" && tail[0] != '#' {
 		return "", "", fmt.Errorf("unexpected text after the quoted value")
 	}
 	return escapes.ReplaceAllStringFunc(m[1], func(e string) string { return escaped[e] }), rest, nil
+}
+
+// pySpace is Python's white space (str.isspace, what python-dotenv's \s
+// matches): Unicode's, a no-break space pasted from a web page included,
+// and the separators U+001C to U+001F.
+func pySpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }
+
+// lineSpace is white space inside a line (python-dotenv's [^\S\r\n]).
+func lineSpace(r rune) bool { return r != '\n' && r != '\r' && pySpace(r) }
+
+func firstRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
+}
+
+// withoutComment cuts an unquoted value at its inline comment: a '#'
+// after white space, from that white space on (python-dotenv's
+// re.sub(r"\s+#.*", "", value)).
+func withoutComment(v string) string {
+	for i, r := range v {
+		if r != '#' || i == 0 {
+			continue
+		}
+		if before, _ := utf8.DecodeLastRuneInString(v[:i]); pySpace(before) {
+			return strings.TrimRightFunc(v[:i], pySpace)
+		}
+	}
+	return v
 }
