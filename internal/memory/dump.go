@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/target-oracle/target-oracle/internal/table"
@@ -38,13 +39,8 @@ func (e *Engine) writeDump(dir string) error {
 		}
 	}
 	if e.opts.Render != nil {
-		var b strings.Builder
-		for _, s := range e.statements {
-			b.WriteString(s)
-			b.WriteString("\n/\n")
-		}
-		if err := os.WriteFile(filepath.Join(dir, "statements.sql"), []byte(b.String()), 0o644); err != nil {
-			return fmt.Errorf("dump: %w", err)
+		if err := e.writeStatements(filepath.Join(dir, "statements.sql"), w); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -68,8 +64,26 @@ type dumpTable struct {
 }
 
 func (e *Engine) writeTablesJSON(path string) error {
-	out := make(map[string]dumpTable, len(e.tables))
-	for name, t := range e.tables {
+	names := make([]string, 0, len(e.tables))
+	for name := range e.tables {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("dump: %w", err)
+	}
+	// Written table by table, as encoding/json writes the whole map
+	// (sorted keys, two-space indent): one document of 10,000 tables held
+	// at once was tens of MB at the end of the run.
+	w := bufio.NewWriterSize(f, 1<<16)
+	var entry bytes.Buffer
+	enc := json.NewEncoder(&entry)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("  ", "  ")
+	w.WriteString("{")
+	for i, name := range names {
+		t := e.tables[name]
 		dt := dumpTable{Columns: []dumpColumn{}, PrimaryKey: append([]string{}, t.def.PrimaryKey...),
 			Partitioning: t.def.Partition, Compression: t.def.Compression}
 		if f := DumpFileName(name); f != name+".jsonl" {
@@ -78,13 +92,55 @@ func (e *Engine) writeTablesJSON(path string) error {
 		for _, c := range t.def.Columns {
 			dt.Columns = append(dt.Columns, dumpColumn{Name: c.Name, Type: c.Type.String(), Nullable: c.Nullable})
 		}
-		out[name] = dt
+		if i > 0 {
+			w.WriteString(",")
+		}
+		key, err := marshal(name, false)
+		if err != nil {
+			f.Close()
+			return fmt.Errorf("dump tables.json: %w", err)
+		}
+		w.WriteString("\n  ")
+		w.Write(key)
+		w.WriteString(": ")
+		entry.Reset()
+		if err := enc.Encode(dt); err != nil {
+			f.Close()
+			return fmt.Errorf("dump tables.json: %w", err)
+		}
+		w.Write(bytes.TrimSuffix(entry.Bytes(), []byte("\n")))
 	}
-	b, err := marshal(out, true)
+	if len(names) > 0 {
+		w.WriteString("\n")
+	}
+	w.WriteString("}\n")
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("dump: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("dump: %w", err)
+	}
+	return nil
+}
+
+// writeStatements writes the rendered SQL to path through w, each
+// statement followed by a line "/", without gathering the file in memory.
+func (e *Engine) writeStatements(path string, w *bufio.Writer) error {
+	f, err := os.Create(path)
 	if err != nil {
-		return fmt.Errorf("dump tables.json: %w", err)
+		return fmt.Errorf("dump: %w", err)
 	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
+	w.Reset(f)
+	for _, s := range e.statements {
+		w.WriteString(s)
+		w.WriteString("\n/\n")
+	}
+	err = w.Flush()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return fmt.Errorf("dump: %w", err)
 	}
 	return nil
