@@ -202,6 +202,14 @@ func (p *pipeline) onRecord(m *singer.Message) error {
 		return &inputerr.Error{Line: m.Line, Stream: m.Stream, Msg: "RECORD before any SCHEMA for this stream"}
 	}
 	for _, sm := range in.maps {
+		// A signal already given (a closed Stop, a cancelled context) stops
+		// here, before the evaluation: watchMaps cancels the Mapper on its
+		// own goroutine, which may not have run yet (GOMAXPROCS=1, GOGC=1),
+		// and an evaluation entered before it did ran to its end and was
+		// loaded. Only mapped streams pay this check.
+		if ierr := p.interrupted(); ierr != nil {
+			return ierr
+		}
 		rec, keep, err := sm.Apply(m.Record)
 		if errors.Is(err, streammap.ErrCancelled) {
 			// A signal stopped the evaluation (watchMaps): the record is
