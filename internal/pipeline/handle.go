@@ -422,6 +422,13 @@ func (p *pipeline) streamRecord(s *stream, m *singer.Message) error {
 	opens := s.buf.rows() == 0
 	s.buf.commitRow(m.Line, size, p.received.Block())
 	s.buf.noteFile(m)
+	if p.mapInput != "" { // under stream maps only (inputrows.go)
+		in := p.mapInput
+		if in == s.name {
+			in = ""
+		}
+		s.buf.noteInput(in)
+	}
 	if opens {
 		p.openLine(m.Line) // frontier.go
 	}

@@ -252,9 +252,10 @@ func (p *pipeline) onRecord(m *singer.Message) error {
 // mapped into output stream output, name the input stream, as the input's
 // line does, with the output stream beside it: `stream "s2" (output
 // "s0")`. A user looking for stream "s0" at that line would find "s2".
+// An input "" (not known, or the stream's own record) leaves err as it is.
 func namedInput(err error, input, output string) error {
 	var ie *inputerr.Error
-	if input != output && errors.As(err, &ie) && ie.Stream == output && ie.Output == "" {
+	if input != "" && input != output && errors.As(err, &ie) && ie.Stream == output && ie.Output == "" {
 		ie.Stream, ie.Output = input, output
 	}
 	return err
