@@ -64,7 +64,10 @@ type job struct {
 	version    string   // jobActivate
 	sharers    []string // jobActivate: the other streams of this run loading into the table
 	schemaLine int64    // jobEnsure: the SCHEMA's input line, for errors
-	at         string
+	// schemaInput is the input stream whose SCHEMA a stream map turned
+	// into this one's (jobEnsure; "": the stream's own), for errors.
+	schemaInput string
+	at          string
 
 	// The coordinator's: the job's place among its table's jobs (shared.go).
 	turn   *tableTurn

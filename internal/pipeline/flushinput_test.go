@@ -74,3 +74,34 @@ func TestFlushErrorsNameTheInputStream(t *testing.T) {
 		})
 	}
 }
+
+// A SCHEMA of an input stream mapped into another (__alias__) is checked
+// as the output stream's: its errors name the input stream, as the
+// SCHEMA's line does, with the output beside it, both those found at once
+// and those the database decides (a key change on a table with rows).
+// Before, they named the output stream only.
+func TestSchemaErrorsNameTheInputStream(t *testing.T) {
+	sch := func(keys string) string {
+		return `{"type":"SCHEMA","stream":"s2","key_properties":` + keys + `,"schema":{"type":"object","properties":{"id":{"type":"integer"}}}}`
+	}
+	alias := `"stream_maps":{"s2":{"__alias__":"s0"}}`
+	for _, tc := range []struct {
+		name, settings string
+		in             []string
+		want           string
+	}{
+		{"keys required", `{"primary_key_required":true,` + alias + `}`, []string{sch(`[]`)},
+			`line 1: stream "s2" (output "s0"): key_properties are required (primary_key_required is true)`},
+		{"key change on a table with rows", `{` + alias + `}`,
+			[]string{sch(`["id"]`), `{"type":"RECORD","stream":"s2","record":{"id":1}}`, state(1), sch(`[]`)},
+			`line 4: stream "s2" (output "s0"): key_properties changed from [ID] to [], but table DRY_RUN.S0 has rows and its primary key is not changed automatically. ` +
+				`To change it by hand: run ALTER TABLE "DRY_RUN"."S0" DROP PRIMARY KEY; and run the load again. Or load the stream into a new table (table_name_mappings) from a full refresh. See docs/types.md.`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := run(t, newEngine(), loadConfig(t, tc.settings), input(tc.in...))
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("error\n%v\nwant\n%s", err, tc.want)
+			}
+		})
+	}
+}

@@ -156,7 +156,7 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 	// The job carries the SCHEMA's line: until its DDL is applied, no
 	// STATE read after the SCHEMA may be written (SPEC §7 rule 1), and if
 	// it fails, none ever is.
-	j := &job{kind: jobEnsure, stream: s, layout: layout, line: line, schemaLine: line}
+	j := &job{kind: jobEnsure, stream: s, layout: layout, line: line, schemaLine: line, schemaInput: p.mapInput}
 	p.enqueue(s, j)
 	if keyChange {
 		// A key change is refused on a table with rows, which only the

@@ -56,9 +56,13 @@ func streamText(name, input string) string {
 	return fmt.Sprintf("stream %q (output %q)", input, name)
 }
 
-// rowInput returns the input stream of j's row i ("" for the stream
-// itself, an unknown row, or a job without rows).
+// rowInput returns the input stream of j's row i, or of its SCHEMA for a
+// SCHEMA's check ("" for the stream itself, an unknown row, or a job
+// without rows).
 func rowInput(j *job, i int) string {
+	if j.kind == jobEnsure {
+		return j.schemaInput
+	}
 	if j.buf == nil || i < 0 {
 		return ""
 	}

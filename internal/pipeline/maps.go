@@ -104,8 +104,11 @@ func (p *pipeline) onSchema(m *singer.Message) error {
 		if err := p.ownProperties(m, sm, out.Schema); err != nil {
 			return err
 		}
-		if err := p.onStreamSchema(&out); err != nil {
-			return err
+		p.mapInput = m.Stream // the SCHEMA's checks name it (namedInput, job.schemaInput)
+		err := p.onStreamSchema(&out)
+		p.mapInput = ""
+		if err != nil {
+			return namedInput(err, m.Stream, sm.Output)
 		}
 	}
 	return nil
