@@ -64,7 +64,10 @@ type job struct {
 	version    string   // jobActivate
 	sharers    []string // jobActivate: the other streams of this run loading into the table
 	schemaLine int64    // jobEnsure: the SCHEMA's input line, for errors
-	at         string
+	// schemaInput is the input stream whose SCHEMA a stream map turned
+	// into this one's (jobEnsure; "": the stream's own), for errors.
+	schemaInput string
+	at          string
 
 	// The coordinator's: the job's place among its table's jobs (shared.go).
 	turn   *tableTurn
@@ -386,6 +389,10 @@ func unfitLine(j *job, cur *table.Table, err error) error {
 		if ie.File == "" {
 			ie.File, ie.FileLine = j.buf.fileOf(i)
 		}
+		if ie.Stream == "" {
+			ie.Stream = j.name
+		}
+		return namedInput(err, rowInput(j, i), j.name)
 	}
 	return err
 }
@@ -426,19 +433,35 @@ func refusalContext(j *job, cur *table.Table, err error) error {
 		return err
 	}
 	line, file, fileLine := jobLine(j), "", int64(0)
+	row := lineRow(j, line)
 	if j.kind != jobEnsure && j.buf != nil && cur != nil {
 		if i := firstUnfitRow(j, cur, ee.Refused); i >= 0 {
-			line = j.buf.lines[i]
+			line, row = j.buf.lines[i], i
 			file, fileLine = j.buf.fileOf(i) // a BATCH row is named as its own errors are
 		}
 	}
+	stream := streamText(j.name, rowInput(j, row)) // the row's input stream, as its own errors (inputrows.go)
 	switch {
 	case line == 0:
-		return fmt.Errorf("stream %q: %w", j.name, err)
+		return fmt.Errorf("%s: %w", stream, err)
 	case file != "":
-		return fmt.Errorf("line %d: BATCH file %q row %d: stream %q: %w", line, file, fileLine, j.name, err)
+		return fmt.Errorf("line %d: BATCH file %q row %d: %s: %w", line, file, fileLine, stream, err)
 	}
-	return fmt.Errorf("line %d: stream %q: %w", line, j.name, err)
+	return fmt.Errorf("line %d: %s: %w", line, stream, err)
+}
+
+// lineRow returns the index of j's row of input line line, -1 when j has
+// no such row (a SCHEMA's check, line 0). Errors only: it walks the rows.
+func lineRow(j *job, line int64) int {
+	if j.kind == jobEnsure || j.buf == nil || line == 0 {
+		return -1
+	}
+	for i, l := range j.buf.lines {
+		if l == line {
+			return i
+		}
+	}
+	return -1
 }
 
 // firstUnfitRow returns the index in the batch of its first record with a
@@ -482,6 +505,7 @@ func jobInputError(j *job, err error) error {
 	if ie.Line == 0 {
 		ie.Line = jobLine(j)
 	}
+	namedInput(ie, rowInput(j, lineRow(j, ie.Line)), j.name)
 	return ie
 }
 
@@ -523,11 +547,11 @@ func (p *pipeline) keyMayChange(ctx context.Context, sess engine.Session, j *job
 		how = "To change it by hand: make sure the new key columns are unique and not null in the existing rows, then run "
 	}
 	steps := oraclesql.KeyChangeByHand(cur, want.PrimaryKey, j.opts.IdentifierMaxBytes)
-	return keyNow, &inputerr.Error{Line: jobLine(j), Stream: j.name, Msg: fmt.Sprintf(
+	return keyNow, namedInput(&inputerr.Error{Line: jobLine(j), Stream: j.name, Msg: fmt.Sprintf(
 		"key_properties changed from %v to %v, but table %s has rows and its primary key is not changed automatically. "+
 			"%s%s and run the load again. "+
 			"Or load the stream into a new table (table_name_mappings) from a full refresh. See docs/types.md.",
-		cur.PrimaryKey, want.PrimaryKey, cur.QualifiedName(), how, strings.Join(steps, " "))}
+		cur.PrimaryKey, want.PrimaryKey, cur.QualifiedName(), how, strings.Join(steps, " "))}, rowInput(j, lineRow(j, jobLine(j))), j.name)
 }
 
 func (p *pipeline) load(ctx context.Context, sess engine.Session, j *job) (engine.Result, error) {
@@ -562,6 +586,13 @@ func (p *pipeline) load(ctx context.Context, sess engine.Session, j *job) (engin
 		res, err = p.loadOnce(ctx, sess, steps, w)
 	}
 	if err != nil {
+		if in := j.buf.onlyInput(); in != "" {
+			// Every row came from one input stream mapped into this one
+			// (__alias__): name it, as its records' own errors do. A batch
+			// of several inputs names none: the engine's error gives the
+			// row only as text (inputrows.go).
+			return res, fmt.Errorf("load %s: %s: %w", t.QualifiedName(), streamText(j.name, in), err)
+		}
 		return res, fmt.Errorf("load %s: %w", t.QualifiedName(), err)
 	}
 	return res, p.addKeyAfterLoad(ctx, sess, j)

@@ -90,7 +90,7 @@ func (p *pipeline) onStreamSchema(m *singer.Message) error {
 	if err := p.checkMaintainedSchema(s, m.Line); err != nil {
 		return err
 	}
-	if err := p.historySchema(s, keys); err != nil {
+	if err := p.historySchema(s, keys, m.Line); err != nil {
 		return err
 	}
 	// A changed schema first flushes what was buffered under the old one.
@@ -104,7 +104,7 @@ func (p *pipeline) onStreamSchema(m *singer.Message) error {
 	if err != nil {
 		return inputErrorFrom(m.Line, s.name, err)
 	}
-	if err := p.decidePrune(s, keys); err != nil {
+	if err := p.decidePrune(s, keys, m.Line); err != nil {
 		return err
 	}
 	s.schemaText, s.schema, s.keys = ident, sch, keys
@@ -156,7 +156,7 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 	// The job carries the SCHEMA's line: until its DDL is applied, no
 	// STATE read after the SCHEMA may be written (SPEC §7 rule 1), and if
 	// it fails, none ever is.
-	j := &job{kind: jobEnsure, stream: s, layout: layout, line: line, schemaLine: line}
+	j := &job{kind: jobEnsure, stream: s, layout: layout, line: line, schemaLine: line, schemaInput: p.mapInput}
 	p.enqueue(s, j)
 	if keyChange {
 		// A key change is refused on a table with rows, which only the
@@ -422,6 +422,13 @@ func (p *pipeline) streamRecord(s *stream, m *singer.Message) error {
 	opens := s.buf.rows() == 0
 	s.buf.commitRow(m.Line, size, p.received.Block())
 	s.buf.noteFile(m)
+	if p.mapInput != "" { // under stream maps only (inputrows.go)
+		in := p.mapInput
+		if in == s.name {
+			in = ""
+		}
+		s.buf.noteInput(in)
+	}
 	if opens {
 		p.openLine(m.Line) // frontier.go
 	}
@@ -778,11 +785,22 @@ func inputErrorFrom(line int64, stream string, err error) error {
 	if errors.As(err, &ce) {
 		prefix := fmt.Sprintf("stream %q", stream)
 		if strings.HasPrefix(ce.Msg, prefix) {
-			return &config.Error{Key: ce.Setting, Msg: ce.Msg} // the layout named it
+			return lineConfigError(ce.Setting, line, ce.Msg) // the layout named it
 		}
-		return &config.Error{Key: ce.Setting, Msg: prefix + ": " + ce.Msg}
+		return lineConfigError(ce.Setting, line, prefix+": "+ce.Msg)
 	}
 	return &inputerr.Error{Line: line, Stream: stream, Msg: err.Error()}
+}
+
+// lineConfigError is a setting that the message on line (a SCHEMA, or a
+// RECORD; 0: none) cannot take, a configuration error (exit 2) that names
+// the line as every other error about the input does: `config: KEY: line
+// N: stream "s": …` (as stream_maps and default_target_schema do).
+func lineConfigError(key string, line int64, msg string) error {
+	if line > 0 {
+		msg = fmt.Sprintf("line %d: %s", line, msg)
+	}
+	return &config.Error{Key: key, Msg: msg}
 }
 
 func joinPath(path []string) string {

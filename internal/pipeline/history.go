@@ -25,16 +25,16 @@ func isHistory(s *stream) bool { return s.settings.History() }
 // historySchema refuses at a history stream's SCHEMA (exit 2) what
 // history cannot do: a stream without key_properties (versions are told
 // apart by key), and delete_missing hard (history never deletes a row).
-func (p *pipeline) historySchema(s *stream, keys []string) error {
+func (p *pipeline) historySchema(s *stream, keys []string, line int64) error {
 	switch {
 	case !isHistory(s):
 		return nil
 	case s.settings.DeleteMissing == config.DeleteMissingHard:
-		return &config.Error{Key: "delete_missing", Msg: fmt.Sprintf(
-			"stream %q: delete_missing hard conflicts with load_method history, which never deletes a row: remove one (stream_overrides)", s.name)}
+		return lineConfigError("delete_missing", line, fmt.Sprintf(
+			"stream %q: delete_missing hard conflicts with load_method history, which never deletes a row: remove one (stream_overrides)", s.name))
 	case len(keys) == 0:
-		return &config.Error{Key: "load_method", Msg: fmt.Sprintf(
-			"stream %q: load_method history needs key_properties, and the stream's SCHEMA has none: give the stream another load_method (stream_overrides)", s.name)}
+		return lineConfigError("load_method", line, fmt.Sprintf(
+			"stream %q: load_method history needs key_properties, and the stream's SCHEMA has none: give the stream another load_method (stream_overrides)", s.name))
 	}
 	return nil
 }
@@ -48,7 +48,7 @@ func (p *pipeline) historyLayout(s *stream, l *tablemap.Layout, existing *table.
 	}
 	if path := p.cfg.HistoryValidFrom; path != "" {
 		if _, err := validFromColumn(l, path); err != nil {
-			return &config.Error{Key: "history_valid_from", Msg: fmt.Sprintf("stream %q: %v", s.name, err)}
+			return lineConfigError("history_valid_from", line, fmt.Sprintf("stream %q: %v", s.name, err))
 		}
 	}
 	if existing == nil || existing.IsHistory() {

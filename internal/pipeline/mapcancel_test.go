@@ -53,7 +53,11 @@ func (w *onState) states() []string {
 // max_parallelism 1 it waits for a's batch at b's SCHEMA); the run must
 // then not map, let alone load, any of b's records. Before the fix every
 // record of the chunk was mapped (some seconds each, minutes for the
-// input) and loaded.
+// input) and loaded. The signal is given on the coordinator itself, before
+// the watchMaps goroutine can have cancelled the Mapper: the run must see
+// it before the next evaluation (once, 1 run in 100, it did not, and b's
+// first records were mapped and loaded; more often under GOGC=1 and
+// GOMAXPROCS=1).
 func TestSignalCancelsStreamMapEvaluation(t *testing.T) {
 	schemaA := strings.Replace(schemaLine, `"stream":"s"`, `"stream":"a"`, 1)
 	schemaB := strings.Replace(schemaLine, `"stream":"s"`, `"stream":"b"`, 1)

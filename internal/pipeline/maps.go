@@ -104,8 +104,11 @@ func (p *pipeline) onSchema(m *singer.Message) error {
 		if err := p.ownProperties(m, sm, out.Schema); err != nil {
 			return err
 		}
-		if err := p.onStreamSchema(&out); err != nil {
-			return err
+		p.mapInput = m.Stream // the SCHEMA's checks name it (namedInput, job.schemaInput)
+		err := p.onStreamSchema(&out)
+		p.mapInput = ""
+		if err != nil {
+			return namedInput(err, m.Stream, sm.Output)
 		}
 	}
 	return nil
@@ -202,6 +205,14 @@ func (p *pipeline) onRecord(m *singer.Message) error {
 		return &inputerr.Error{Line: m.Line, Stream: m.Stream, Msg: "RECORD before any SCHEMA for this stream"}
 	}
 	for _, sm := range in.maps {
+		// A signal already given (a closed Stop, a cancelled context) stops
+		// here, before the evaluation: watchMaps cancels the Mapper on its
+		// own goroutine, which may not have run yet (GOMAXPROCS=1, GOGC=1),
+		// and an evaluation entered before it did ran to its end and was
+		// loaded. Only mapped streams pay this check.
+		if ierr := p.interrupted(); ierr != nil {
+			return ierr
+		}
 		rec, keep, err := sm.Apply(m.Record)
 		if errors.Is(err, streammap.ErrCancelled) {
 			// A signal stopped the evaluation (watchMaps): the record is
@@ -244,9 +255,10 @@ func (p *pipeline) onRecord(m *singer.Message) error {
 // mapped into output stream output, name the input stream, as the input's
 // line does, with the output stream beside it: `stream "s2" (output
 // "s0")`. A user looking for stream "s0" at that line would find "s2".
+// An input "" (not known, or the stream's own record) leaves err as it is.
 func namedInput(err error, input, output string) error {
 	var ie *inputerr.Error
-	if input != output && errors.As(err, &ie) && ie.Stream == output && ie.Output == "" {
+	if input != "" && input != output && errors.As(err, &ie) && ie.Stream == output && ie.Output == "" {
 		ie.Stream, ie.Output = input, output
 	}
 	return err

@@ -58,7 +58,7 @@ func newRunID() (string, error) {
 // applies to upsert streams with key_properties. Set by name on another
 // stream it is a configuration error; set globally or by a pattern, such a
 // stream is skipped with one warning.
-func (p *pipeline) decidePrune(s *stream, keys []string) error {
+func (p *pipeline) decidePrune(s *stream, keys []string, line int64) error {
 	mode := s.settings.DeleteMissing
 	if mode == "" || mode == config.DeleteMissingNone {
 		s.prune = nil
@@ -74,8 +74,8 @@ func (p *pipeline) decidePrune(s *stream, keys []string) error {
 	}
 	if why != "" {
 		if s.settings.DeleteMissingByName {
-			return &config.Error{Key: "stream_overrides", Msg: fmt.Sprintf(
-				"stream %q: delete_missing %s needs an upsert stream with key_properties, but %s", s.name, mode, why)}
+			return lineConfigError("stream_overrides", line, fmt.Sprintf(
+				"stream %q: delete_missing %s needs an upsert stream with key_properties, but %s", s.name, mode, why))
 		}
 		if !s.warnedPrune {
 			s.warnedPrune = true

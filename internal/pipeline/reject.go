@@ -221,6 +221,9 @@ func tooManyRefused(j *job, skip map[int]string, limit int) error {
 		idx = append(idx, i)
 	}
 	slices.Sort(idx)
+	// The batch's input stream, when all its rows came from one other
+	// than the stream (__alias__); else each row's (inputrows.go).
+	only := j.buf.onlyInput()
 	var b strings.Builder
 	for n, i := range idx[:min(len(idx), 5)] {
 		if n > 0 {
@@ -230,10 +233,13 @@ func tooManyRefused(j *job, skip map[int]string, limit int) error {
 		if file, row := j.buf.fileOf(i); file != "" {
 			fmt.Fprintf(&b, "BATCH file %q row %d: ", file, row)
 		}
+		if in := j.buf.inputOf(i); only == "" && in != "" {
+			b.WriteString(streamText(j.name, in) + ": ")
+		}
 		b.WriteString(skip[i])
 	}
-	return fmt.Errorf("stream %q: the database refuses more than %d rows of a batch of %d records (on_database_error reject allows max(16, rows/100)); nothing of the batch is committed; the first: %s",
-		j.name, limit, j.buf.rows(), b.String())
+	return fmt.Errorf("%s: the database refuses more than %d rows of a batch of %d records (on_database_error reject allows max(16, rows/100)); nothing of the batch is committed; the first: %s",
+		streamText(j.name, only), limit, j.buf.rows(), b.String())
 }
 
 // setRefused hands the refused records to the coordinator, which writes

@@ -114,7 +114,8 @@ type buffer struct {
 	ahead     [][]string
 	aheadFrom int
 	lines     []int64
-	files     []fileRun // where BATCH rows came from (filerows.go)
+	files     []fileRun  // where BATCH rows came from (filerows.go)
+	inputs    []inputRun // the input streams rows were mapped from (inputrows.go)
 	stats     []table.Stats
 	bytes     int64
 	minLine   int64
@@ -237,6 +238,7 @@ func (s *stream) newBuffer() *buffer {
 		b.owners.reset() // after the chunks: nothing points at what the owners held
 		b.lines = b.lines[:0]
 		b.files = b.files[:0]
+		b.inputs = b.inputs[:0]
 		clear(b.records)
 		b.records = b.records[:0]
 		clear(b.stats)
