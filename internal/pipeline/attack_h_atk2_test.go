@@ -46,8 +46,10 @@ func TestAttackTimeExtractedNamesTheField(t *testing.T) {
 // that STATE is in effect (SPEC §7 rule 1). States are the input line of
 // the STATE message; records carry their line in q.
 type stateChecker struct {
-	t       *testing.T
-	eng     interface{ Rows(string) []map[string]string }
+	t   *testing.T
+	eng interface {
+		Rows(string) []map[string]string
+	}
 	lines   map[int64]attackRec // input line → record
 	tables  map[string]bool     // table → upsert
 	written []int64
