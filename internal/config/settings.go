@@ -181,10 +181,11 @@ func namingSettings() []setting {
 			desc:  "Object stream -> table name; explicit table names, used verbatim (not starting with TARGET_ORACLE$VERIFY_ or TARGET_ORACLE$BENCH_, the scratch tables of --verify and --benchmark).",
 			field: func(c *Config) any { return &c.TableNameMappings }, conv: convTableNames},
 		{name: "column_mappings", kind: kindObject, def: map[string]any{},
-			desc:  "Object stream -> {property path -> column}; explicit column names, used verbatim (a JSON string is accepted too).",
+			desc: "Object stream -> {property path -> column}; explicit column names, used verbatim (a JSON string is accepted too). " +
+				"A path joins property names with \".\"; one naming two properties (a key \"a.b\" and the nested a -> b) is refused.",
 			field: func(c *Config) any { return &c.ColumnMappings }, conv: convColumnMappings},
 		{name: "ignored_columns", kind: kindStringsOrObject, def: []string{},
-			desc: "Property paths never loaded, nor copied into JSON columns (a.b names a nested property): " +
+			desc: "Property paths never loaded, nor copied into JSON columns (a.b names a nested property; a path naming two properties is refused): " +
 				"an array applies to every stream, an object maps stream -> array.",
 			field: func(c *Config) any { return &c.IgnoredColumns }, conv: convIgnored},
 		{name: "identifier_case", kind: kindEnum, def: "upper", enum: []string{"upper", "preserve"},

@@ -17,6 +17,7 @@ type Error struct {
 	File     string // the BATCH file of the row at fault, "" for none
 	FileLine int64  // the row's 1-based line (jsonl) or row number (Parquet) in File
 	Stream   string // "" when not known
+	Output   string // the stream map's output stream Stream's record was mapped into, "" when none or the same
 	Property string // property path ("a.b"), "" when not about one property
 	Msg      string // what was expected / what is wrong
 	Err      error  // optional cause
@@ -31,7 +32,11 @@ func (e *Error) Error() string {
 		fmt.Fprintf(&b, "BATCH file %q row %d: ", e.File, e.FileLine)
 	}
 	if e.Stream != "" {
-		fmt.Fprintf(&b, "stream %q: ", e.Stream)
+		fmt.Fprintf(&b, "stream %q", e.Stream)
+		if e.Output != "" {
+			fmt.Fprintf(&b, " (output %q)", e.Output)
+		}
+		b.WriteString(": ")
 	}
 	if e.Property != "" {
 		fmt.Fprintf(&b, "property %q: ", e.Property)

@@ -1,8 +1,12 @@
 package oracle_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/target-oracle/target-oracle/internal/config"
+	"github.com/target-oracle/target-oracle/internal/engine"
 
 	"github.com/target-oracle/target-oracle/internal/memory"
 	"github.com/target-oracle/target-oracle/internal/oracle"
@@ -183,13 +187,12 @@ func TestRerunRenamesPropertyColumnEndingInM(t *testing.T) {
 // name is kept out of the property namespace only while the setting that
 // needs it is on. Run 1 (defaults) loads property "_sdc_run_id" (a string)
 // into column _SDC_RUN_ID. Run 2 on the same table with
-// {"delete_missing":"soft"} refuses a valid record as invalid input:
+// {"delete_missing":"soft"} refused a valid record as invalid input:
 // `line 2: stream "s": property "_sdc_run_id": invalid date-time "again4":
 // expected YYYY-MM-DDTHH:MM[:SS]` (exit 3): the schema says string, and
-// the value is valid. The stream cannot be loaded with delete_missing at
-// all. In one run with delete_missing on from the start the property gets
-// _SDC_RUN_ID_f02c46a1 and all is well. (Same shape: a property
-// "_sdc_valid_from" loaded by upsert is then taken for history's
+// the value is valid. In one run with delete_missing on from the start the
+// property gets _SDC_RUN_ID_f02c46a1 and all is well. (Same shape: a
+// property "_sdc_valid_from" loaded by upsert is then taken for history's
 // _SDC_VALID_FROM, and the by-hand conversion printed for load_method
 // history runs UPDATE … SET "_SDC_VALID_FROM" = TIMESTAMP '1970-01-01
 // 00:00:00' over the user's values. And: run 1 with
@@ -198,23 +201,58 @@ func TestRerunRenamesPropertyColumnEndingInM(t *testing.T) {
 // properties), run 2 with defaults: `property "_sdc_batched_at": invalid
 // date-time "mine"`, exit 3, on the same input that loaded in run 1.)
 // Fake Oracle and embedded engine alike.
+//
+// The attack wanted run 2 to load. It cannot, exactly: the existing column
+// holds the property's values (its comment names the property), and the
+// setting needs a metadata column of that very name (SPEC §5.4, §6.2,
+// §6.4: the names are fixed; a migration would rename a column under the
+// user's queries). So run 2 is refused at the SCHEMA, before anything is
+// written, with a configuration error (exit 2: the input alone is not
+// wrong, it loaded in run 1; the settings ask for what this table cannot
+// give) naming the property, the column and the setting; no state of run 2
+// is written and the committed row is unchanged.
 func TestAttackPropertyHoldsMetadataNameOfALaterSetting(t *testing.T) {
-	t.Skip(`finding: property "_sdc_run_id" loaded without delete_missing takes column _SDC_RUN_ID; a later run with delete_missing refuses valid records ("invalid date-time")`)
-	in1 := `{"type":"SCHEMA","stream":"s","schema":{"type":"object","properties":{"id":{"type":"integer"},"_sdc_run_id":{"type":["null","string"]}}},"key_properties":["id"]}
-{"type":"RECORD","stream":"s","record":{"id":1,"_sdc_run_id":"mine"}}
+	for _, tc := range []struct {
+		prop, column, before, after, setting string
+	}{
+		{"_sdc_run_id", "_SDC_RUN_ID", `{}`, `{"delete_missing":"soft"}`, "delete_missing"},
+		{"_sdc_batched_at", "_SDC_BATCHED_AT", `{"add_record_metadata":false}`, `{}`, "add_record_metadata"},
+		{"_sdc_valid_from", "_SDC_VALID_FROM", `{}`, `{"load_method":"history"}`, "load_method"},
+	} {
+		schema := `{"type":"SCHEMA","stream":"s","schema":{"type":"object","properties":{"id":{"type":"integer"},"` + tc.prop + `":{"type":["null","string"]}}},"key_properties":["id"]}` + "\n"
+		in1 := schema + `{"type":"RECORD","stream":"s","record":{"id":1,"` + tc.prop + `":"mine"}}
 {"type":"STATE","value":1}
 `
-	in2 := `{"type":"SCHEMA","stream":"s","schema":{"type":"object","properties":{"id":{"type":"integer"},"_sdc_run_id":{"type":["null","string"]}}},"key_properties":["id"]}
-{"type":"RECORD","stream":"s","record":{"id":1,"_sdc_run_id":"again4"}}
+		in2 := schema + `{"type":"RECORD","stream":"s","record":{"id":1,"` + tc.prop + `":"again4"}}
 {"type":"STATE","value":2}
 `
-	r := defaultRig(t)
-	if _, err := run(t, r.eng, `{}`, in1); err != nil {
-		t.Fatal(err)
-	}
-	states, err := run(t, r.eng, `{"delete_missing":"soft"}`, in2)
-	if err != nil || len(states) != 1 || states[0] != "2" {
-		t.Errorf("run 2 with delete_missing: states %q, err %v; want the valid record loaded and state 2", states, err)
+		db := fake.New(fake.Options{Schema: schemaName, Now: clock})
+		ora := oracle.New(oracle.Dialer(db.Dial), oraclesql.New(oraclesql.Options{ColumnComments: true}), oracle.Options{Sleep: instant})
+		mem := memory.New(memory.Options{KeepRows: true, Now: clock})
+		for _, e := range []struct {
+			name string
+			eng  engine.Engine
+			rows func() []map[string]string
+		}{{"oracle (fake)", ora, func() []map[string]string { return db.Rows("DRY_RUN.S") }}, {"embedded", mem, func() []map[string]string { return mem.Rows("DRY_RUN.S") }}} {
+			if states, err := run(t, e.eng, tc.before, in1); err != nil || len(states) != 1 {
+				t.Fatalf("%s %s: run 1 %s: states %q, err %v", e.name, tc.prop, tc.before, states, err)
+			}
+			states, err := run(t, e.eng, tc.after, in2)
+			var ce *config.Error
+			if len(states) != 0 || !errors.As(err, &ce) {
+				t.Errorf("%s %s: run 2 %s: states %q, err %v; want a configuration error (exit 2) and no state", e.name, tc.prop, tc.after, states, err)
+				continue
+			}
+			for _, want := range []string{`stream "s"`, `property "` + tc.prop + `"`, `column ` + tc.column, tc.setting} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("%s %s: run 2 error does not name %s: %v", e.name, tc.prop, want, err)
+				}
+			}
+			rows := e.rows()
+			if len(rows) != 1 || rows[0][tc.column] != "mine" {
+				t.Errorf("%s %s: rows after run 2 %v; want row 1 with %s \"mine\" (run 1's) only", e.name, tc.prop, rows, tc.column)
+			}
+		}
 	}
 }
 

@@ -355,34 +355,26 @@ type marker struct {
 
 // markers finds migration marker columns: orphans (the old column is
 // gone: rename the marker) and pending ones (beside their old column: the
-// copy was not finished). A marker name is column + "$M" unless the name
-// had to be cut and hashed; a hashed marker whose column is gone cannot
-// be traced back to it and is left alone.
+// copy was not finished). A marker is known by its comment alone
+// (table.RoleMigration, written by the migration right after it adds the
+// column), which names the column it replaces: so a hashed marker name is
+// traced back too, and a column that only has a marker's name (a user's,
+// an earlier release's for a property) is never dropped or renamed. A
+// marker whose comment names a column it is not the migration column of
+// is not ours and is left alone.
 func (e *Engine) markers(t *table.Table) (orphans, pending []marker) {
 	for _, c := range t.Columns {
-		if m := e.r.MigrationColumn(c.Name); t.Column(m) != nil && !sourced(t.Column(m)) {
-			pending = append(pending, marker{column: c.Name, name: m})
-		}
-	}
-	for _, c := range t.Columns {
-		if len(c.Name) <= 2 || c.Name[len(c.Name)-2:] != "$M" || sourced(&c) {
+		if c.Role != table.RoleMigration || len(c.Source) != 1 || e.r.MigrationColumn(c.Source[0]) != c.Name {
 			continue
 		}
-		col := c.Name[:len(c.Name)-2]
-		if e.r.MigrationColumn(col) == c.Name && t.Column(col) == nil {
-			orphans = append(orphans, marker{column: col, name: c.Name})
+		m := marker{column: c.Source[0], name: c.Name}
+		if t.Column(m.column) != nil {
+			pending = append(pending, m)
+		} else {
+			orphans = append(orphans, m)
 		}
 	}
 	return orphans, pending
-}
-
-// sourced reports whether c's comment says the target made it for a
-// property, the document or a metadata column: such a column is never a
-// migration marker (the marker gets no such comment), whatever its name
-// (property "v$m" was column V$M before generated names ending in "$M"
-// were suffixed).
-func sourced(c *table.Column) bool {
-	return c.Source != nil || c.Role == table.RoleDocument || c.Role == table.RoleMetadata
 }
 
 // rerunMigration finishes a migration whose copy was cut off: the change
@@ -417,16 +409,26 @@ func (s *session) rerunMigration(ctx context.Context, t *table.Table, m marker) 
 
 // finishMigration renames an orphaned marker column to its column with
 // Renderer.FinishMigration. The table as it should be is the catalog's
-// with the marker renamed; what the old column had besides its type (NOT
-// NULL, primary key membership, comment) is not in the catalog any more,
-// so the column comes back nullable and without comment (see sql_todo.go).
+// with the marker renamed and the comment its marker comment carries;
+// what the old column had besides (NOT NULL, primary key membership) is
+// not in the catalog any more, so the column comes back nullable (see
+// sql_todo.go).
 func (s *session) finishMigration(ctx context.Context, t *table.Table, m marker) error {
 	want := t.Clone()
+	restore := false
 	for i := range want.Columns {
 		if want.Columns[i].Name == m.name {
 			c := want.Columns[i]
 			want.Columns = append(want.Columns[:i], want.Columns[i+1:]...)
 			c.Name, c.Nullable = m.column, true
+			// The marker's comment carries the column's own (markerComment).
+			c.Role, c.Source, c.Comment = 0, nil, ""
+			if role, src, desc, ok := table.ParseComment(t.Column(m.name).Comment); ok {
+				c.Role, c.Source, c.Comment, restore = role, src, desc, true
+				if table.CommentJSONText(t.Column(m.name).Comment) { // as describe reads such a column
+					c.Type = table.Type{Kind: table.KindJSON, JSONAsClob: true, JSONUnchecked: true, National: c.Type.National}
+				}
+			}
 			want.Columns = append(want.Columns, c)
 			break
 		}
@@ -435,6 +437,9 @@ func (s *session) finishMigration(ctx context.Context, t *table.Table, m marker)
 	if err != nil {
 		return err
 	}
-	_, err = s.runDDL(ctx, want, withoutComments(stmts))
+	if !restore {
+		stmts = withoutComments(stmts) // no comment to restore
+	}
+	_, err = s.runDDL(ctx, want, stmts)
 	return err
 }

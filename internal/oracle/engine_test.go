@@ -521,7 +521,7 @@ func TestKilledMigrationIsFinished(t *testing.T) {
 	t.Run("after SET UNUSED", func(t *testing.T) {
 		r := defaultRig(t)
 		s := migrationTable(t, r, 7)
-		r.db.Inject(fake.Fault{Op: fake.OpDDL, Nth: 3, Code: 1031}) // ADD, SET UNUSED, RENAME
+		r.db.Inject(fake.Fault{Op: fake.OpDDL, Nth: 4, Code: 1031}) // ADD, COMMENT, SET UNUSED, RENAME
 		if err := s.Apply(context.Background(), migrateChange(integer, text40)); err == nil {
 			t.Fatal("the migration did not fail")
 		}

@@ -28,8 +28,9 @@ const (
 // half-way, or a concurrent run, is finished by running the same
 // statements again (SPEC §5.5, §6.3).
 //
-// Migrate is five or more statements: add a column named
-// MigrationColumn(col) of the new type; copy converted values in chunks
+// Migrate is six or more statements: add a column named
+// MigrationColumn(col) of the new type and comment it as the marker of
+// col's migration (markerComment); copy converted values in chunks
 // (Repeat); SET UNUSED the old column (dictionary-only, so the lock and
 // undo stay bounded: reclaim the space later with ALTER TABLE … DROP
 // UNUSED COLUMNS CHECKPOINT); rename the new column to the old name; and
@@ -377,6 +378,7 @@ func (r *Renderer) migrate(t *table.Table, c *table.Column, from, to table.Type)
 	qm, qc := table.Quote(marker), table.Quote(c.Name)
 	out := []Statement{
 		r.addColumnAs(t, &nc, marker),
+		r.markerComment(t, c, marker),
 		{
 			SQL: "UPDATE " + tbl + " SET " + qm + " = " + conv +
 				" WHERE " + qm + " IS NULL AND " + qc + " IS NOT NULL AND ROWNUM <= :1",
@@ -392,6 +394,23 @@ func (r *Renderer) migrate(t *table.Table, c *table.Column, from, to table.Type)
 		},
 	}
 	return append(out, r.finish(t, c, marker)...), nil
+}
+
+// markerComment marks the migration column as one, naming the column it
+// replaces and carrying the comment that column gets back (c's, when
+// comments are written): an engine that finds a marker left by a killed
+// run knows it by this comment alone, so a column that merely has the
+// marker's name (a user's, or an earlier release's for property "v$m")
+// is never taken for one, and the finished column gets its comment even
+// after the old column is gone. Written whatever column_comments says:
+// it is the migration's own state, gone with the marker.
+func (r *Renderer) markerComment(t *table.Table, c *table.Column, marker string) Statement {
+	inner := ""
+	if r.o.ColumnComments || c.Type.JSONUnchecked {
+		inner = table.FormatComment(c)
+	}
+	mc := table.Column{Name: marker, Role: table.RoleMigration, Source: []string{c.Name}, Comment: inner}
+	return Statement{SQL: "COMMENT ON COLUMN " + tableName(t) + "." + table.Quote(marker) + " IS " + literal(table.FormatComment(&mc)), Kind: KindDDL}
 }
 
 // lockTable locks t against concurrent writers for one chunk of a rewrite

@@ -381,17 +381,20 @@ func unfitLine(j *job, cur *table.Table, err error) error {
 	if j.buf == nil || cur == nil || !errors.As(err, &ie) || ie.Line != 0 || !errors.As(err, &u) {
 		return err
 	}
-	if l := unfitRowLine(j, cur, cur.Column(u.Column)); l > 0 {
-		ie.Line = l
+	if i := unfitRow(j, cur, cur.Column(u.Column)); i >= 0 {
+		ie.Line = j.buf.lines[i]
+		if ie.File == "" {
+			ie.File, ie.FileLine = j.buf.fileOf(i)
+		}
 	}
 	return err
 }
 
-// unfitRowLine returns the input line of the batch's first record whose
-// value does not fit col as it is; 0 when none (or col is nil).
-func unfitRowLine(j *job, cur *table.Table, col *table.Column) int64 {
+// unfitRow returns the index in the batch of its first record whose
+// value does not fit col as it is; -1 when none (or col is nil).
+func unfitRow(j *job, cur *table.Table, col *table.Column) int {
 	if col == nil || j.buf == nil {
-		return 0
+		return -1
 	}
 	ceiling := j.opts.VarcharMaxBytes
 	if ceiling <= 0 {
@@ -404,11 +407,11 @@ func unfitRowLine(j *job, cur *table.Table, col *table.Column) int64 {
 		}
 		for i := range j.buf.rows() {
 			if v := j.buf.row(i)[c]; v != "" && unfit(col, v, ceiling) != "" {
-				return j.buf.lines[i]
+				return i
 			}
 		}
 	}
-	return 0
+	return -1
 }
 
 // refusalContext prefixes a schema_evolution refusal with the input line
@@ -422,26 +425,30 @@ func refusalContext(j *job, cur *table.Table, err error) error {
 	if !errors.As(err, &ee) {
 		return err
 	}
-	line := jobLine(j)
+	line, file, fileLine := jobLine(j), "", int64(0)
 	if j.kind != jobEnsure && j.buf != nil && cur != nil {
-		if l := firstUnfitLine(j, cur, ee.Refused); l > 0 {
-			line = l
+		if i := firstUnfitRow(j, cur, ee.Refused); i >= 0 {
+			line = j.buf.lines[i]
+			file, fileLine = j.buf.fileOf(i) // a BATCH row is named as its own errors are
 		}
 	}
-	if line == 0 {
+	switch {
+	case line == 0:
 		return fmt.Errorf("stream %q: %w", j.name, err)
+	case file != "":
+		return fmt.Errorf("line %d: BATCH file %q row %d: stream %q: %w", line, file, fileLine, j.name, err)
 	}
 	return fmt.Errorf("line %d: stream %q: %w", line, j.name, err)
 }
 
-// firstUnfitLine returns the input line of the batch's first record with a
-// value that does not fit, in cur, a column one of the changes is for; 0
+// firstUnfitRow returns the index in the batch of its first record with a
+// value that does not fit, in cur, a column one of the changes is for; -1
 // when none is found.
-func firstUnfitLine(j *job, cur *table.Table, changes []table.Change) int64 {
-	first := int64(0)
+func firstUnfitRow(j *job, cur *table.Table, changes []table.Change) int {
+	first := -1
 	for _, ch := range changes {
-		if l := unfitRowLine(j, cur, cur.Column(ch.Column)); l > 0 && (first == 0 || l < first) {
-			first = l
+		if i := unfitRow(j, cur, cur.Column(ch.Column)); i >= 0 && (first < 0 || i < first) {
+			first = i
 		}
 	}
 	return first

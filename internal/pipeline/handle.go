@@ -421,6 +421,7 @@ func (p *pipeline) streamRecord(s *stream, m *singer.Message) error {
 	}
 	opens := s.buf.rows() == 0
 	s.buf.commitRow(m.Line, size, p.received.Block())
+	s.buf.noteFile(m)
 	if opens {
 		p.openLine(m.Line) // frontier.go
 	}
@@ -585,6 +586,9 @@ func (p *pipeline) invalid(s *stream, m *singer.Message, err error) error {
 		return serr // malformed JSON ends the run, as the reader's errors do: no policy skips it
 	}
 	err = withFile(err, m)
+	if p.mapInput != "" {
+		err = namedInput(err, p.mapInput, s.name)
+	}
 	switch p.cfg.OnInvalidRecord {
 	case config.Skip:
 		p.refusedKey(s, m)

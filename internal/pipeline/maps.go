@@ -101,11 +101,38 @@ func (p *pipeline) onSchema(m *singer.Message) error {
 	for _, sm := range maps {
 		out := *m
 		out.Stream, out.Schema, out.KeyProperties, out.HasKeyProperties = sm.Output, p.joinedSchema(sm.Output, m.Stream, sm.Schema), sm.Keys, len(sm.Keys) > 0
+		if err := p.ownProperties(m, sm, out.Schema); err != nil {
+			return err
+		}
 		if err := p.onStreamSchema(&out); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// ownProperties refuses an input stream's mapped schema without properties
+// (SPEC §4: invalid input unless the stream's storage mode is json) when
+// the join with the other inputs aliased into its output stream gave it
+// some (joined differs from sm.Schema): onStreamSchema sees only the join,
+// and so accepted what table_name_mappings into one table refuses.
+func (p *pipeline) ownProperties(m *singer.Message, sm *streammap.StreamMap, joined []byte) error {
+	if bytes.Equal(joined, sm.Schema) {
+		return nil // onStreamSchema checks this schema itself
+	}
+	own, err := p.schemas.Compile(sm.Schema)
+	if err != nil || own.Root.HasProperties {
+		return nil // an invalid schema is onStreamSchema's to report
+	}
+	mode := p.cfg.ForStream(sm.Output).StorageMode
+	if s := p.streams[sm.Output]; s != nil {
+		mode = s.settings.StorageMode
+	}
+	if mode == config.StorageJSON {
+		return nil
+	}
+	return &inputerr.Error{Line: m.Line, Stream: m.Stream,
+		Msg: fmt.Sprintf("schema has no properties (stream map output %q; set storage_mode json for that stream to load such records as documents)", sm.Output)}
 }
 
 // feed is an input stream mapped into an output stream (__alias__), with
@@ -161,7 +188,7 @@ func keysText(keys []string) []string {
 }
 
 func (p *pipeline) onRecord(m *singer.Message) error {
-	s := p.streams[m.Stream] // once per record: with 200 streams each lookup is a cache miss
+	s := p.byName.lookup(p.streams, m.Stream) // streamcache.go
 	if !p.takesOnePass(s, m) {
 		if err := m.DecodeRecord(nil); err != nil {
 			return err // not counted: no record was read
@@ -203,11 +230,26 @@ func (p *pipeline) onRecord(m *singer.Message) error {
 		}
 		out := *m
 		out.Stream, out.Record = sm.Output, rec
-		if err := p.onStreamRecord(&out); err != nil {
-			return err
+		p.mapInput = m.Stream
+		err = p.onStreamRecord(&out)
+		p.mapInput = ""
+		if err != nil {
+			return namedInput(err, m.Stream, sm.Output)
 		}
 	}
 	return nil
+}
+
+// namedInput makes an input error about a record of input stream input,
+// mapped into output stream output, name the input stream, as the input's
+// line does, with the output stream beside it: `stream "s2" (output
+// "s0")`. A user looking for stream "s0" at that line would find "s2".
+func namedInput(err error, input, output string) error {
+	var ie *inputerr.Error
+	if input != output && errors.As(err, &ie) && ie.Stream == output && ie.Output == "" {
+		ie.Stream, ie.Output = input, output
+	}
+	return err
 }
 
 func (p *pipeline) onActivateVersion(m *singer.Message) error {

@@ -119,9 +119,14 @@ type pipeline struct {
 	metrics *metrics.Registry
 
 	streams map[string]*stream
+	byName  *streamCache            // p.streams by the name's data pointer, per record (streamcache.go)
 	maps    *streammap.Mapper       // stream_maps, compiled once
 	inputs  map[string]*inputStream // input streams, under stream maps
 	feeds   map[string][]feed       // output stream → the input streams mapped into it, with their keys (maps.go)
+	// mapInput is the input stream of the record being handed to an
+	// output stream under stream maps ("" otherwise): its errors name it
+	// (maps.go, namedInput).
+	mapInput string
 	// tableOwner is the first stream that loads into each table, to check
 	// that later streams into the same table have the same key.
 	tableOwner map[string]*stream
@@ -224,6 +229,7 @@ func newPipeline(o Options) (*pipeline, error) {
 		log:        o.Log,
 		metrics:    o.Metrics,
 		streams:    make(map[string]*stream),
+		byName:     new(streamCache),
 		results:    make(chan jobResult, 64),
 		tables:     newCatalog(o.Engine),
 		sessions:   make(chan engine.Session, o.Config.MaxParallelism),

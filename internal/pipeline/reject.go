@@ -226,7 +226,11 @@ func tooManyRefused(j *job, skip map[int]string, limit int) error {
 		if n > 0 {
 			b.WriteString("; ")
 		}
-		fmt.Fprintf(&b, "line %d: %s", j.buf.lines[i], skip[i])
+		fmt.Fprintf(&b, "line %d: ", j.buf.lines[i])
+		if file, row := j.buf.fileOf(i); file != "" {
+			fmt.Fprintf(&b, "BATCH file %q row %d: ", file, row)
+		}
+		b.WriteString(skip[i])
 	}
 	return fmt.Errorf("stream %q: the database refuses more than %d rows of a batch of %d records (on_database_error reject allows max(16, rows/100)); nothing of the batch is committed; the first: %s",
 		j.name, limit, j.buf.rows(), b.String())

@@ -114,6 +114,7 @@ type buffer struct {
 	ahead     [][]string
 	aheadFrom int
 	lines     []int64
+	files     []fileRun // where BATCH rows came from (filerows.go)
 	stats     []table.Stats
 	bytes     int64
 	minLine   int64
@@ -235,6 +236,7 @@ func (s *stream) newBuffer() *buffer {
 		b.recycle()
 		b.owners.reset() // after the chunks: nothing points at what the owners held
 		b.lines = b.lines[:0]
+		b.files = b.files[:0]
 		clear(b.records)
 		b.records = b.records[:0]
 		clear(b.stats)

@@ -17,6 +17,7 @@ import (
 //	target-oracle:document
 //	target-oracle:metadata=_sdc_extracted_at
 //	target-oracle:path=["payload"] json-text
+//	target-oracle:migration-of=["CITY"]; target-oracle:path=["city"]
 //
 // " json-text" after the path marks JSON text in a CLOB without an IS
 // JSON check (Type.JSONUnchecked): the catalog shows only a plain CLOB.
@@ -41,6 +42,17 @@ func FormatComment(c *Column) string {
 		if len(c.Source) > 0 {
 			b.WriteString(c.Source[0])
 		}
+	case RoleMigration:
+		// The replaced column's comment is restored from here, so it is
+		// kept whole or not at all: a cut one would match nothing.
+		p, _ := json.Marshal(c.Source) // []string always marshals
+		b.WriteString("migration-of=")
+		b.WriteString(ASCIIJSON(string(p)))
+		if c.Comment != "" && b.Len()+2+len(c.Comment) <= maxCommentBytes {
+			b.WriteString("; ")
+			b.WriteString(c.Comment)
+		}
+		return b.String()
 	default:
 		p, _ := json.Marshal(c.Source) // []string always marshals
 		if c.Source == nil {
@@ -138,6 +150,15 @@ func ParseComment(s string) (role Role, source []string, description string, ok 
 		return RoleDocument, nil, desc, true
 	case strings.HasPrefix(head, "metadata="):
 		return RoleMetadata, []string{strings.TrimPrefix(head, "metadata=")}, desc, true
+	case strings.HasPrefix(head, "migration-of="):
+		dec := json.NewDecoder(strings.NewReader(strings.TrimPrefix(rest, "migration-of=")))
+		var col []string
+		if err := dec.Decode(&col); err != nil || len(col) != 1 {
+			return 0, nil, s, false
+		}
+		after := strings.TrimPrefix(rest, "migration-of=")[dec.InputOffset():]
+		inner, _ := strings.CutPrefix(after, "; ")
+		return RoleMigration, col, inner, true
 	case strings.HasPrefix(head, "path="):
 		// The path is JSON and may contain "; " inside a key: decode the
 		// array from the start of the text and take the description after.

@@ -66,6 +66,13 @@ const (
 	RoleProperty Role = iota + 1 // a (possibly flattened) record property
 	RoleDocument                 // the json storage mode's document column
 	RoleMetadata                 // an _SDC_* column
+	// RoleMigration is the marker column of a rewrite migration
+	// (oraclesql Renderer.MigrationColumn): Source[0] is the column it
+	// replaces and Comment that column's own comment (FormatComment's
+	// text), restored when the marker takes its place. Only a column so
+	// commented is a marker: a column of the same name that a user made,
+	// or an earlier release made for a property, is never taken for one.
+	RoleMigration
 )
 
 // Column is one column of a table.

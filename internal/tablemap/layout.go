@@ -115,6 +115,9 @@ func NewLayout(stream string, root *schema.Property, keyProps []string, opts tab
 	if err != nil {
 		return nil, err
 	}
+	if err := checkPaths(stream, root, &opts); err != nil {
+		return nil, err
+	}
 	b := &builder{stream: stream, opts: &opts, ignored: &trie{}, maxColumns: opts.ColumnLimit()}
 	for _, p := range opts.IgnoredColumns {
 		b.ignored.add(strings.Split(p, "."))
@@ -356,6 +359,9 @@ func (b *builder) name(existing *table.Table) error {
 	namer := table.NewNamer(max)
 	if existing != nil {
 		matchExisting(all, existing, max)
+		if err := b.checkMetaNames(all, existing); err != nil {
+			return err
+		}
 		for _, col := range existing.Columns {
 			namer.Reserve(col.Name)
 		}

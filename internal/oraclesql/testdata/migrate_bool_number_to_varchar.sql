@@ -1,6 +1,9 @@
 -- DDL ignore=[1430]
 ALTER TABLE "SHOP"."ORDERS" ADD ("PAID$M" VARCHAR2(5 BYTE))
 /
+-- DDL
+COMMENT ON COLUMN "SHOP"."ORDERS"."PAID$M" IS 'target-oracle:migration-of=["PAID"]'
+/
 -- DML lock (first in each transaction of the next statement)
 LOCK TABLE "SHOP"."ORDERS" IN EXCLUSIVE MODE NOWAIT
 /

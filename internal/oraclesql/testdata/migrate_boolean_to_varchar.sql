@@ -1,6 +1,9 @@
 -- DDL ignore=[1430]
 ALTER TABLE "SHOP"."ORDERS" ADD ("IS_GIFT$M" VARCHAR2(5 BYTE))
 /
+-- DDL
+COMMENT ON COLUMN "SHOP"."ORDERS"."IS_GIFT$M" IS 'target-oracle:migration-of=["IS_GIFT"]'
+/
 -- DML lock (first in each transaction of the next statement)
 LOCK TABLE "SHOP"."ORDERS" IN EXCLUSIVE MODE NOWAIT
 /

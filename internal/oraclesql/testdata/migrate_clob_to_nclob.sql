@@ -1,6 +1,9 @@
 -- DDL ignore=[1430]
 ALTER TABLE "SHOP"."ORDERS" ADD ("BODY$M" NCLOB)
 /
+-- DDL
+COMMENT ON COLUMN "SHOP"."ORDERS"."BODY$M" IS 'target-oracle:migration-of=["BODY"]'
+/
 -- DML lock (first in each transaction of the next statement)
 LOCK TABLE "SHOP"."ORDERS" IN EXCLUSIVE MODE NOWAIT
 /

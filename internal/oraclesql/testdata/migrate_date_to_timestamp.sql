@@ -1,6 +1,9 @@
 -- DDL ignore=[1430]
 ALTER TABLE "SHOP"."ORDERS" ADD ("ORDERED_ON$M" TIMESTAMP(6))
 /
+-- DDL
+COMMENT ON COLUMN "SHOP"."ORDERS"."ORDERED_ON$M" IS 'target-oracle:migration-of=["ORDERED_ON"]'
+/
 -- DML lock (first in each transaction of the next statement)
 LOCK TABLE "SHOP"."ORDERS" IN EXCLUSIVE MODE NOWAIT
 /

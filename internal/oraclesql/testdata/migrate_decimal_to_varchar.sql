@@ -1,6 +1,9 @@
 -- DDL ignore=[1430]
 ALTER TABLE "SHOP"."ORDERS" ADD ("AMOUNT$M" VARCHAR2(14 BYTE))
 /
+-- DDL
+COMMENT ON COLUMN "SHOP"."ORDERS"."AMOUNT$M" IS 'target-oracle:migration-of=["AMOUNT"]'
+/
 -- DML lock (first in each transaction of the next statement)
 LOCK TABLE "SHOP"."ORDERS" IN EXCLUSIVE MODE NOWAIT
 /

@@ -1,6 +1,9 @@
 -- DDL ignore=[1430]
 ALTER TABLE "SHOP"."ORDERS" ADD ("_SDC_TABLE_VERSION$M" VARCHAR2(39 BYTE))
 /
+-- DDL
+COMMENT ON COLUMN "SHOP"."ORDERS"."_SDC_TABLE_VERSION$M" IS 'target-oracle:migration-of=["_SDC_TABLE_VERSION"]'
+/
 -- DML lock (first in each transaction of the next statement)
 LOCK TABLE "SHOP"."ORDERS" IN EXCLUSIVE MODE NOWAIT
 /

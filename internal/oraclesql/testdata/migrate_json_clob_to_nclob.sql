@@ -1,6 +1,9 @@
 -- DDL ignore=[1430]
 ALTER TABLE "SHOP"."ORDERS" ADD ("TAGS$M" NCLOB)
 /
+-- DDL
+COMMENT ON COLUMN "SHOP"."ORDERS"."TAGS$M" IS 'target-oracle:migration-of=["TAGS"]'
+/
 -- DML lock (first in each transaction of the next statement)
 LOCK TABLE "SHOP"."ORDERS" IN EXCLUSIVE MODE NOWAIT
 /

@@ -1,6 +1,9 @@
 -- DDL ignore=[1430]
 ALTER TABLE "SHOP"."CUSTOMERS" ADD ("ID$M" VARCHAR2(40 CHAR))
 /
+-- DDL
+COMMENT ON COLUMN "SHOP"."CUSTOMERS"."ID$M" IS 'target-oracle:migration-of=["ID"]; target-oracle:path=["ID"]'
+/
 -- DML lock (first in each transaction of the next statement)
 LOCK TABLE "SHOP"."CUSTOMERS" IN EXCLUSIVE MODE NOWAIT
 /

@@ -1,6 +1,9 @@
 -- DDL ignore=[1430]
 ALTER TABLE "SHOP"."ORDERS" ADD ("RATIO$M" VARCHAR2(4000 BYTE))
 /
+-- DDL
+COMMENT ON COLUMN "SHOP"."ORDERS"."RATIO$M" IS 'target-oracle:migration-of=["RATIO"]'
+/
 -- DML lock (first in each transaction of the next statement)
 LOCK TABLE "SHOP"."ORDERS" IN EXCLUSIVE MODE NOWAIT
 /

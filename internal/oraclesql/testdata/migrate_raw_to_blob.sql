@@ -1,6 +1,9 @@
 -- DDL ignore=[1430]
 ALTER TABLE "SHOP"."FILES" ADD ("THUMB$M" BLOB)
 /
+-- DDL
+COMMENT ON COLUMN "SHOP"."FILES"."THUMB$M" IS 'target-oracle:migration-of=["THUMB"]'
+/
 -- DML lock (first in each transaction of the next statement)
 LOCK TABLE "SHOP"."FILES" IN EXCLUSIVE MODE NOWAIT
 /

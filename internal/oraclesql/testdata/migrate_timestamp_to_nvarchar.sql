@@ -1,6 +1,9 @@
 -- DDL ignore=[1430]
 ALTER TABLE "SHOP"."ORDERS" ADD ("LOCAL_TS$M" NVARCHAR2(2000))
 /
+-- DDL
+COMMENT ON COLUMN "SHOP"."ORDERS"."LOCAL_TS$M" IS 'target-oracle:migration-of=["LOCAL_TS"]'
+/
 -- DML lock (first in each transaction of the next statement)
 LOCK TABLE "SHOP"."ORDERS" IN EXCLUSIVE MODE NOWAIT
 /

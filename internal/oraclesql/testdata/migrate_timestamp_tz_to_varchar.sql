@@ -1,6 +1,9 @@
 -- DDL ignore=[1430]
 ALTER TABLE "SHOP"."ORDERS" ADD ("CREATED_AT$M" VARCHAR2(30 BYTE))
 /
+-- DDL
+COMMENT ON COLUMN "SHOP"."ORDERS"."CREATED_AT$M" IS 'target-oracle:migration-of=["CREATED_AT"]'
+/
 -- DML lock (first in each transaction of the next statement)
 LOCK TABLE "SHOP"."ORDERS" IN EXCLUSIVE MODE NOWAIT
 /

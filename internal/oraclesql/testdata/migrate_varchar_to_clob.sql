@@ -1,6 +1,9 @@
 -- DDL ignore=[1430]
 ALTER TABLE "SHOP"."ORDERS" ADD ("NAME$M" CLOB)
 /
+-- DDL
+COMMENT ON COLUMN "SHOP"."ORDERS"."NAME$M" IS 'target-oracle:migration-of=["NAME"]'
+/
 -- DML lock (first in each transaction of the next statement)
 LOCK TABLE "SHOP"."ORDERS" IN EXCLUSIVE MODE NOWAIT
 /

@@ -1,6 +1,9 @@
 -- DDL ignore=[1430]
 ALTER TABLE "SHOP"."ORDERS" ADD ("ATTRS$M" CLOB)
 /
+-- DDL
+COMMENT ON COLUMN "SHOP"."ORDERS"."ATTRS$M" IS 'target-oracle:migration-of=["ATTRS"]'
+/
 -- DML lock (first in each transaction of the next statement)
 LOCK TABLE "SHOP"."ORDERS" IN EXCLUSIVE MODE NOWAIT
 /
