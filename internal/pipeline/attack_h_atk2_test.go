@@ -254,3 +254,191 @@ func TestAttackBatchRowSyntaxFaultNamesTheProperty(t *testing.T) {
 		}
 	}
 }
+
+// attackValues are record values of every kind, valid and not, for the
+// one-pass differential below.
+var attackValues = []string{
+	`null`, `0`, `-0`, `1`, `-1`, `1.0`, `1.50`, `1e2`, `1E+2`, `-1e-2`, `12345678901234567890123456789012345678`,
+	`123456789012345678901234567890123456789`, `0.1`, `1e-130`, `9.99e125`, `1e126`, `true`, `false`,
+	`""`, `"a"`, `"\u00e9"`, `"\ud83d\ude00"`, `"a\"b"`, `"\\"`, `"\n"`, `"\u0000"`, `"2024-01-02T03:04:05Z"`,
+	`"2024-01-02T03:04:05.123456789+14:00"`, `"2024-02-30T00:00:00Z"`, `"2024-01-02"`, `"03:04:05"`, `"0001-01-01T00:00:00Z"`,
+	`"9999-12-31T23:59:59.999999999-14:00"`, `"12"`, `"1.5"`, `"true"`, `[]`, `[1]`, `["a",null]`, `{}`, `{"a":1}`,
+	`{"a":"x","b":[1,2]}`, `{"a":{"b":{"c":1}}}`, `"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"`,
+}
+
+// attackValid are values each property of the differential's schema
+// accepts (mostly), so that most records load.
+var attackValid = map[string][]string{
+	"i":   {`null`, `0`, `-0`, `7`, `1.0`, `1e2`, `12345678901234567890123456789012345678`, `-99999999999999999999`},
+	"n":   {`null`, `0`, `-0`, `1.50`, `1e-130`, `9.99e125`, `-1e-2`, `0.1`, `3.141592653589793238462643383279502884`, `1E+2`},
+	"m":   {`null`, `0`, `0.01`, `1.50`, `-3.07`, `100`, `1e2`, `0.1`},
+	"s":   {`null`, `""`, `"a"`, `"\u00e9"`, `"\ud83d\ude00"`, `"a\"b"`, `"\\"`, `"\n"`, `"\u0000"`, `"\t x \r"`, `"12345678901234567890"`},
+	"dt":  {`null`, `"2024-01-02T03:04:05Z"`, `"2024-01-02T03:04:05.123456789+14:00"`, `"0001-01-01T00:00:00Z"`, `"9999-12-31T23:59:59.999999999-14:00"`, `"2024-01-02T03:04:05.1-00:30"`, `"2024-01-02 03:04:05"`},
+	"d":   {`null`, `"2024-01-02"`, `"0001-01-01"`, `"9999-12-31"`, `"2024-02-29"`},
+	"t":   {`null`, `"03:04:05"`, `"23:59:59.999999"`, `"00:00:00Z"`, `"12:00:00+01:00"`},
+	"b":   {`null`, `true`, `false`},
+	"o":   {`null`, `{}`, `{"a":1}`, `{"a":"x","b":[1,2]}`, `{"a":null,"b":[]}`, `{"a":-0,"b":[1e2]}`, `{"a":"\u00e9","z":{"q":[1,{"r":null}]}}`},
+	"arr": {`null`, `[]`, `["a",null]`, `["\u0000","b"]`},
+	"any": {`null`, `1`, `"x"`, `{"a":[1,2.50]}`, `[true,false]`, `1.0e-3`},
+	"ao":  {`null`, `1`, `"x"`, `-0`, `""`},
+}
+
+// TestAttackOnePassAgreesWithStreamMapPath: a record goes through the
+// one-pass decoder (tablemap RowOnePass, validation fused) unless a
+// stream map is configured; then it is read, mapped (here by an empty
+// map: the record as it is) and converted by the general path. For
+// random records over a schema of every type, both must load the same
+// rows and refuse the same records (on_invalid_record skip), with
+// validate_records true and false. TARGET_ORACLE_ATTACK_SEEDS sets the
+// number of inputs (default 60).
+func TestAttackOnePassAgreesWithStreamMapPath(t *testing.T) {
+	n := 60
+	if v := os.Getenv("TARGET_ORACLE_ATTACK_SEEDS"); v != "" {
+		fmt.Sscan(v, &n)
+	}
+	props := `"id":{"type":"integer"},"i":{"type":["null","integer"]},"n":{"type":["null","number"]},` +
+		`"m":{"type":["null","number"],"multipleOf":0.01},"s":{"type":["null","string"],"maxLength":20},` +
+		`"dt":{"type":["null","string"],"format":"date-time"},"d":{"type":["null","string"],"format":"date"},` +
+		`"t":{"type":["null","string"],"format":"time"},"b":{"type":["null","boolean"]},` +
+		`"o":{"type":["null","object"],"properties":{"a":{"type":["null","integer","string"]},"b":{"type":["null","array"],"items":{"type":"integer"}}}},` +
+		`"arr":{"type":["null","array"],"items":{"type":["null","string"]}},"any":{},"ao":{"anyOf":[{"type":"integer"},{"type":"string"},{"type":"null"}]}`
+	names := []string{"i", "n", "m", "s", "dt", "d", "t", "b", "o", "arr", "any", "ao", "extra"}
+	for seed := 1; seed <= n; seed++ {
+		r := rand.New(rand.NewPCG(uint64(seed), 0x0ae))
+		var in strings.Builder
+		for _, mode := range []string{"hybrid", "flattened"} {
+			_ = mode
+		}
+		in.WriteString(`{"type":"SCHEMA","stream":"s","schema":{"type":"object","properties":{` + props + `}},"key_properties":["id"]}` + "\n")
+		for id := 1; id <= 40; id++ {
+			var b strings.Builder
+			fmt.Fprintf(&b, `{"id":%d`, id)
+			for _, nm := range names {
+				if r.IntN(3) == 0 {
+					continue
+				}
+				v := attackValues[r.IntN(len(attackValues))]
+				if pool := attackValid[nm]; len(pool) > 0 && r.IntN(8) > 0 {
+					v = pool[r.IntN(len(pool))]
+				}
+				fmt.Fprintf(&b, `,%q:%s`, nm, v)
+			}
+			b.WriteString("}")
+			fmt.Fprintf(&in, `{"type":"RECORD","stream":"s","record":%s}`+"\n", b.String())
+		}
+		in.WriteString(`{"type":"STATE","value":1}` + "\n")
+		for _, extra := range []string{`"validate_records":true`, `"validate_records":false`, `"storage_mode":"flattened"`, `"storage_mode":"json"`} {
+			dump := func(maps string) (string, error) {
+				eng := newEngine()
+				_, err := run(t, eng, loadConfig(t, `{"on_invalid_record":"skip",`+extra+maps+`}`), in.String())
+				var out []string
+				for _, row := range eng.Rows("DRY_RUN.S") {
+					delete(row, "_SDC_SEQUENCE")
+					b, _ := json.Marshal(row)
+					out = append(out, string(b))
+				}
+				return strings.Join(out, "\n"), err
+			}
+			a, errA := dump("")
+			b, errB := dump(`,"stream_maps":{"s":{}}`)
+			if a != b || (errA == nil) != (errB == nil) {
+				t.Errorf("seed %d, %s: one pass (err %v) and stream-map path (err %v) differ:\n%s", seed, extra, errA, errB, diffLines(a, b))
+			}
+		}
+		if t.Failed() {
+			t.Fatalf("input:\n%s", in.String())
+		}
+	}
+}
+
+func diffLines(a, b string) string {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	var out []string
+	for i := 0; i < max(len(la), len(lb)); i++ {
+		var x, y string
+		if i < len(la) {
+			x = la[i]
+		}
+		if i < len(lb) {
+			y = lb[i]
+		}
+		if x != y {
+			out = append(out, "  one pass:   "+x, "  stream map: "+y)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// TestAttackInterleavedStreamsLoadAsAlone: the per-stream state the
+// speed work shares or caches across streams (the stream cache by name
+// pointer, the layouts' shared blocks and row state, the buffers' slots
+// and pooled buffers) must not let one stream's rows change another's:
+// each of three streams (two schemas, properties in different orders)
+// loads, interleaved at random with small batches and
+// max_buffered_bytes flushes, exactly the rows it loads alone.
+func TestAttackInterleavedStreamsLoadAsAlone(t *testing.T) {
+	n := 60
+	if v := os.Getenv("TARGET_ORACLE_ATTACK_SEEDS"); v != "" {
+		fmt.Sscan(v, &n)
+	}
+	schemas := map[string]string{
+		"a": `{"id":{"type":"integer"},"s":{"type":["null","string"],"maxLength":20},"n":{"type":["null","number"]},"o":{"type":["null","object"],"properties":{"a":{"type":["null","integer","string"]}}},"dt":{"type":["null","string"],"format":"date-time"}}`,
+		"b": `{"dt":{"type":["null","string"],"format":"date-time"},"o":{"type":["null","object"],"properties":{"a":{"type":["null","integer","string"]}}},"n":{"type":["null","number"]},"s":{"type":["null","string"],"maxLength":20},"id":{"type":"integer"}}`,
+		"c": `{"id":{"type":"integer"},"x":{"type":["null","string"]},"arr":{"type":["null","array"],"items":{"type":["null","string"]}},"b":{"type":["null","boolean"]}}`,
+	}
+	fields := map[string][]string{"a": {"s", "n", "o", "dt"}, "b": {"s", "n", "o", "dt"}, "c": {"x", "arr", "b"}}
+	pool := map[string][]string{"s": attackValid["s"], "n": attackValid["n"], "o": {`null`, `{"a":1}`, `{"a":"x"}`, `{}`},
+		"dt": attackValid["dt"], "x": attackValid["s"], "arr": attackValid["arr"], "b": attackValid["b"]}
+	for seed := 1; seed <= n; seed++ {
+		r := rand.New(rand.NewPCG(uint64(seed), 0x17e))
+		settings := fmt.Sprintf(`{"on_invalid_record":"skip","batch_size_rows":%d,"max_buffered_bytes":%d,"max_parallelism":%d,"storage_mode":%q}`,
+			1+r.IntN(7), []int{1, 700, 5000, 1 << 20}[r.IntN(4)], 1+r.IntN(3), []string{"hybrid", "flattened"}[r.IntN(2)])
+		solo := map[string]*strings.Builder{}
+		var mixed strings.Builder
+		for _, s := range []string{"a", "b", "c"} {
+			line := `{"type":"SCHEMA","stream":"` + s + `","schema":{"type":"object","properties":` + schemas[s] + `},"key_properties":["id"]}` + "\n"
+			solo[s] = &strings.Builder{}
+			solo[s].WriteString(line)
+			mixed.WriteString(line)
+		}
+		for i := 0; i < 120; i++ {
+			s := []string{"a", "b", "c"}[r.IntN(3)]
+			var b strings.Builder
+			fmt.Fprintf(&b, `{"id":%d`, 1+r.IntN(30))
+			for _, f := range fields[s] {
+				if r.IntN(4) > 0 {
+					fmt.Fprintf(&b, `,%q:%s`, f, pool[f][r.IntN(len(pool[f]))])
+				}
+			}
+			line := `{"type":"RECORD","stream":"` + s + `","record":` + b.String() + "}}\n"
+			solo[s].WriteString(line)
+			mixed.WriteString(line)
+			if r.IntN(10) == 0 {
+				mixed.WriteString(`{"type":"STATE","value":1}` + "\n")
+			}
+		}
+		rows := func(eng interface{ Rows(string) []map[string]string }, table string) string {
+			var out []string
+			for _, row := range eng.Rows(table) {
+				delete(row, "_SDC_SEQUENCE")
+				b, _ := json.Marshal(row)
+				out = append(out, string(b))
+			}
+			return strings.Join(out, "\n")
+		}
+		engMixed := newEngine()
+		if _, err := run(t, engMixed, loadConfig(t, settings), mixed.String()); err != nil {
+			t.Fatalf("seed %d %s: %v", seed, settings, err)
+		}
+		for _, s := range []string{"a", "b", "c"} {
+			eng := newEngine()
+			if _, err := run(t, eng, loadConfig(t, settings), solo[s].String()); err != nil {
+				t.Fatalf("seed %d %s: stream %s alone: %v", seed, settings, s, err)
+			}
+			table := "DRY_RUN." + strings.ToUpper(s)
+			if a, b := rows(eng, table), rows(engMixed, table); a != b {
+				t.Fatalf("seed %d %s: stream %s interleaved loads other rows than alone:\n%s", seed, settings, s, diffLines(a, b))
+			}
+		}
+	}
+}
