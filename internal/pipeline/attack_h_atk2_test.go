@@ -417,7 +417,9 @@ func TestAttackInterleavedStreamsLoadAsAlone(t *testing.T) {
 				mixed.WriteString(`{"type":"STATE","value":1}` + "\n")
 			}
 		}
-		rows := func(eng interface{ Rows(string) []map[string]string }, table string) string {
+		rows := func(eng interface {
+			Rows(string) []map[string]string
+		}, table string) string {
 			var out []string
 			for _, row := range eng.Rows(table) {
 				delete(row, "_SDC_SEQUENCE")
