@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -441,6 +442,73 @@ func TestAttackInterleavedStreamsLoadAsAlone(t *testing.T) {
 			if a, b := rows(eng, table), rows(engMixed, table); a != b {
 				t.Fatalf("seed %d %s: stream %s interleaved loads other rows than alone:\n%s", seed, settings, s, diffLines(a, b))
 			}
+		}
+	}
+}
+
+// chunkReader hands out its input in pieces of random sizes (1 byte to
+// 100 KB), as a pipe does.
+type chunkReader struct {
+	b []byte
+	r *rand.Rand
+}
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	if len(c.b) == 0 {
+		return 0, io.EOF
+	}
+	n := []int{1, 7, 4095, 4097, 65535, 65537, 100000}[c.r.IntN(7)]
+	n = min(n, len(p), len(c.b))
+	copy(p, c.b[:n])
+	c.b = c.b[n:]
+	return n, nil
+}
+
+// TestAttackReadsAlikeWhateverTheChunks: the line reader (lines.go's 64
+// KB buffer, lines that straddle reads, CRLF, blank lines, long lines
+// around the buffer's size, a last line without its newline) gives the
+// same rows and states however the input arrives.
+func TestAttackReadsAlikeWhateverTheChunks(t *testing.T) {
+	n := 30
+	if v := os.Getenv("TARGET_ORACLE_ATTACK_SEEDS"); v != "" {
+		fmt.Sscan(v, &n)
+	}
+	for seed := 1; seed <= n; seed++ {
+		r := rand.New(rand.NewPCG(uint64(seed), 0xc4))
+		var in strings.Builder
+		in.WriteString(`{"type":"SCHEMA","stream":"s","schema":{"properties":{"id":{"type":"integer"},"v":{"type":["null","string"]}}},"key_properties":["id"]}` + "\n")
+		for i := 0; i < 60; i++ {
+			size := []int{0, 1, 100, 4000, 65400, 65500, 65536, 65600, 131000, 200000}[r.IntN(10)] + r.IntN(80) - 40
+			fmt.Fprintf(&in, `{"type":"RECORD","stream":"s","record":{"id":%d,"v":"%s"}}`, i, strings.Repeat("x", max(size, 0)))
+			switch r.IntN(5) {
+			case 0:
+				in.WriteString("\r\n")
+			case 1:
+				in.WriteString("\n\n  \n")
+			default:
+				in.WriteString("\n")
+			}
+			if r.IntN(4) == 0 {
+				fmt.Fprintf(&in, `{"type":"STATE","value":{"i":%d}}`+"\n", i)
+			}
+		}
+		in.WriteString(`{"type":"STATE","value":"end"}`) // no final newline
+		load := func(src io.Reader) (string, []string, error) {
+			eng := newEngine()
+			var out strings.Builder
+			o := runOptions(loadConfig(t, `{"batch_size_rows":7}`), eng, "", &out)
+			o.Input = src
+			err := pipeline.Run(context.Background(), o)
+			var rows []string
+			for _, row := range eng.Rows("DRY_RUN.S") {
+				rows = append(rows, row["ID"]+":"+strconv.Itoa(len(row["V"])))
+			}
+			return strings.Join(rows, ","), lines(out.String()), err
+		}
+		ra, sa, ea := load(strings.NewReader(in.String()))
+		rb, sb, eb := load(&chunkReader{b: []byte(in.String()), r: r})
+		if ea != nil || eb != nil || ra != rb || strings.Join(sa, " ") != strings.Join(sb, " ") {
+			t.Fatalf("seed %d: whole input (err %v, states %v) and chunked (err %v, states %v) differ:\nrows %s\nrows %s", seed, ea, sa, eb, sb, ra, rb)
 		}
 	}
 }
