@@ -51,13 +51,16 @@ type stateChecker struct {
 	eng interface {
 		Rows(string) []map[string]string
 	}
-	lines   map[int64]attackRec // input line → record
-	tables  map[string]bool     // table → upsert
+	recs    []attackRec
+	dir     string          // where BATCH files go ("": no BATCH messages)
+	tables  map[string]bool // table → upsert
 	written []int64
 	bad     int
 }
 
 type attackRec struct {
+	line  int64 // the RECORD's (or BATCH's) input line
+	q     int64 // its q: increasing in input order
 	table string
 	id    int
 }
@@ -90,21 +93,21 @@ func (c *stateChecker) check(st int64) {
 		}
 		have[tb] = m
 	}
-	for line, rec := range c.lines {
-		if line >= st {
+	for _, rec := range c.recs {
+		if rec.line >= st {
 			continue
 		}
 		m := have[rec.table]
 		ok := false
 		if c.tables[rec.table] {
-			ok = m[strconv.Itoa(rec.id)] >= line
+			ok = m[strconv.Itoa(rec.id)] >= rec.q
 		} else {
-			_, ok = m[strconv.FormatInt(line, 10)]
+			_, ok = m[strconv.FormatInt(rec.q, 10)]
 		}
 		if !ok {
 			c.bad++
 			if c.bad < 5 {
-				c.t.Errorf("STATE of line %d written while the record of line %d (table %s, id %d) is not in effect", st, line, rec.table, rec.id)
+				c.t.Errorf("STATE of line %d written while the record of line %d (q %d, table %s, id %d) is not in effect", st, rec.line, rec.q, rec.table, rec.id)
 			}
 		}
 	}
@@ -183,7 +186,10 @@ func attackSharedSeed(t *testing.T, seed uint64) {
 		}
 		emit(fmt.Sprintf(`{"type":"SCHEMA","stream":%q,"schema":{"properties":{"id":{"type":"integer"},"q":{"type":"integer"},"v":{"type":["null","string"],"maxLength":%d}%s}},"key_properties":%s}`, s, vmax[s], w, keys))
 	}
-	ck := &stateChecker{t: t, lines: map[int64]attackRec{}, tables: upsert}
+	ck := &stateChecker{t: t, tables: upsert}
+	if r.IntN(2) == 0 {
+		ck.dir = t.TempDir()
+	}
 	for _, s := range streams {
 		vmax[s] = 5
 		schema(s)
@@ -200,8 +206,26 @@ func attackSharedSeed(t *testing.T, seed uint64) {
 				w = `,"w":"w"`
 			}
 			l := line + 1
-			emit(fmt.Sprintf(`{"type":"RECORD","stream":%q,"record":{"id":%d,"q":%d,"v":%q%s}}`, s, id, l, v, w))
-			ck.lines[l] = attackRec{table: tableOf[s], id: id}
+			if ck.dir != "" && r.IntN(3) == 0 {
+				// A BATCH of k rows: q = line*1000 + row.
+				var f strings.Builder
+				k := 1 + r.IntN(12)
+				for j := 0; j < k; j++ {
+					id := 1 + r.IntN(6)
+					q := l*1000 + int64(j)
+					fmt.Fprintf(&f, `{"id":%d,"q":%d,"v":%q%s}`+"\n", id, q, v, w)
+					ck.recs = append(ck.recs, attackRec{line: l, q: q, table: tableOf[s], id: id})
+				}
+				path := fmt.Sprintf("%s/b%d.jsonl", ck.dir, l)
+				if err := os.WriteFile(path, []byte(f.String()), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				emit(fmt.Sprintf(`{"type":"BATCH","stream":%q,"encoding":{"format":"jsonl","compression":"none"},"manifest":["file://%s"]}`, s, path))
+				break
+			}
+			q := l * 1000
+			emit(fmt.Sprintf(`{"type":"RECORD","stream":%q,"record":{"id":%d,"q":%d,"v":%q%s}}`, s, id, q, v, w))
+			ck.recs = append(ck.recs, attackRec{line: l, q: q, table: tableOf[s], id: id})
 		case x < 88:
 			emit(fmt.Sprintf(`{"type":"STATE","value":%d}`, line+1))
 		case x < 95:
