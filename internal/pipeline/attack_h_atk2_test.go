@@ -195,8 +195,20 @@ func attackSharedSeed(t *testing.T, seed uint64) {
 		schema(s)
 	}
 	steps := 50 + r.IntN(150)
+	badAt, badLine := -1, int64(0) // an invalid record (v a number) at step badAt
+	lastBefore := int64(0)         // the last STATE before it
+	if r.IntN(3) == 0 {
+		badAt = r.IntN(steps)
+	}
 	for i := 0; i < steps; i++ {
 		s := streams[r.IntN(len(streams))]
+		if badLine == 0 && strings.HasPrefix(lastLine(&in), `{"type":"STATE"`) {
+			lastBefore = line
+		}
+		if i == badAt {
+			badLine = emit(fmt.Sprintf(`{"type":"RECORD","stream":%q,"record":{"id":1,"q":%d,"v":5}}`, s, (line+1)*1000))
+			continue
+		}
 		switch x := r.IntN(100); {
 		case x < 65:
 			id := 1 + r.IntN(6)
@@ -240,7 +252,33 @@ func attackSharedSeed(t *testing.T, seed uint64) {
 	eng := newEngine()
 	ck.eng = eng
 	o := runOptions(loadConfig(t, string(sb)), eng, in.String(), ck)
-	if err := pipeline.Run(context.Background(), o); err != nil {
+	err := pipeline.Run(context.Background(), o)
+	if badLine > 0 {
+		// SPEC §8: the run stops after committing what came before the
+		// bad line and writes the state then true: the last STATE before
+		// it; nothing after it is loaded.
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("line %d:", badLine)) {
+			t.Errorf("seed %d: settings %s: error %v, want the bad line %d", seed, sb, err, badLine)
+		}
+		if got := int64(0); len(ck.written) > 0 {
+			got = ck.written[len(ck.written)-1]
+			if got > badLine || (lastBefore > 0 && got != lastBefore) {
+				t.Errorf("seed %d: settings %s: last state %d, want %d (the last before the bad line %d)\n%s", seed, sb, got, lastBefore, badLine, in.String())
+			}
+		} else if lastBefore > 0 {
+			t.Errorf("seed %d: settings %s: no state written, want %d (the last before the bad line %d)", seed, sb, lastBefore, badLine)
+		}
+		ck.check(badLine) // everything before the bad line is in effect
+		for tb := range upsert {
+			for _, row := range eng.Rows("DRY_RUN." + tb) {
+				if q, _ := strconv.ParseInt(row["Q"], 10, 64); q > badLine*1000 {
+					t.Errorf("seed %d: settings %s: table %s holds q %d, read after the bad line %d", seed, sb, tb, q, badLine)
+				}
+			}
+		}
+		return
+	}
+	if err != nil {
 		t.Errorf("seed %d: settings %s: %v\n%s", seed, sb, err, in.String())
 		return
 	}
@@ -250,6 +288,12 @@ func attackSharedSeed(t *testing.T, seed uint64) {
 	if ck.bad > 0 {
 		t.Errorf("seed %d: settings %s: %d records not in effect at a STATE\n%s", seed, sb, ck.bad, in.String())
 	}
+}
+
+// lastLine is the last line written to b.
+func lastLine(b *strings.Builder) string {
+	s := strings.TrimSuffix(b.String(), "\n")
+	return s[strings.LastIndexByte(s, '\n')+1:]
 }
 
 // TestAttackBatchRowSyntaxFaultNamesTheProperty (finding, wrong
