@@ -580,3 +580,49 @@ func TestAttackReadsAlikeWhateverTheChunks(t *testing.T) {
 		}
 	}
 }
+
+// TestAttackDeleteMissingPrunesAnotherStreamsRows (finding, data loss):
+// two streams load one table (table_name_mappings a→T, b→T); only a has
+// delete_missing (stream_overrides a: hard). A later run in which a
+// re-sends its rows and b sends nothing (or only some of its rows)
+// hard-deletes b's rows: the prune, per table, removes every row the run
+// did not write, whichever stream wrote it, although b's setting is
+// delete_missing none. ACTIVATE_VERSION on a shared table is refused for
+// this reason (flush.go: "Map the streams to tables of their own, or set
+// process_activate_version_messages to false"); delete_missing is not.
+// Reproduction: --config {"table_name_mappings":{"a":"T","b":"T"},
+// "stream_overrides":{"a":{"delete_missing":"hard"}},
+// "delete_missing_max_fraction":1}; run 1: SCHEMA a, SCHEMA b, RECORDs a
+// 1..5, b 11..15, STATE; run 2 on the same database: SCHEMA a, RECORDs a
+// 1..4, STATE → T holds 1..4: b's 11..15 are gone, exit 0. (With the
+// default max fraction the same happens whenever b's rows are few enough.)
+func TestAttackDeleteMissingPrunesAnotherStreamsRows(t *testing.T) {
+	t.Skip("finding: delete_missing set for one stream of a shared table (table_name_mappings) deletes the rows of the other streams, which have delete_missing none")
+	sch := func(s string) string {
+		return `{"type":"SCHEMA","stream":"` + s + `","schema":{"properties":{"id":{"type":"integer"},"v":{"type":["null","string"]}}},"key_properties":["id"]}` + "\n"
+	}
+	rec := func(s string, id int) string {
+		return fmt.Sprintf(`{"type":"RECORD","stream":%q,"record":{"id":%d,"v":"x"}}`+"\n", s, id)
+	}
+	cfg := loadConfig(t, `{"table_name_mappings":{"a":"T","b":"T"},"stream_overrides":{"a":{"delete_missing":"hard"}},"delete_missing_max_fraction":1}`)
+	eng := newEngine()
+	in1 := sch("a") + sch("b")
+	for i := 1; i <= 5; i++ {
+		in1 += rec("a", i)
+	}
+	for i := 11; i <= 15; i++ {
+		in1 += rec("b", i)
+	}
+	if _, err := run(t, eng, cfg, in1+`{"type":"STATE","value":1}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	in2 := sch("a") + rec("a", 1) + rec("a", 2) + rec("a", 3) + rec("a", 4) + `{"type":"STATE","value":2}` + "\n"
+	_, err := run(t, eng, cfg, in2)
+	var ids []string
+	for _, r := range eng.Rows("DRY_RUN.T") {
+		ids = append(ids, r["ID"])
+	}
+	if got := strings.Join(ids, ","); err == nil && got != "1,2,3,4,11,12,13,14,15" {
+		t.Errorf("run 2 succeeded and T holds %s: stream b's rows (delete_missing none) were deleted by a's delete_missing", got)
+	}
+}
