@@ -626,3 +626,37 @@ func TestAttackDeleteMissingPrunesAnotherStreamsRows(t *testing.T) {
 		t.Errorf("run 2 succeeded and T holds %s: stream b's rows (delete_missing none) were deleted by a's delete_missing", got)
 	}
 }
+
+// TestAttackOverwriteOfOneStreamReplacesASharedTable (finding, data
+// loss; the load_method variant of the delete_missing finding above): a
+// and b load table T (table_name_mappings); only b is overwrite
+// (stream_overrides). In one run both load and nothing is lost; a later
+// run in which only b comes (its tap runs on its own schedule) replaces
+// T at b's first flush, and a's upsert rows (1..4) are gone, exit 0.
+// Reproduction: --config {"table_name_mappings":{"a":"T","b":"T"},
+// "stream_overrides":{"b":{"load_method":"overwrite"}}}; run 1: SCHEMA
+// a, SCHEMA b, RECORDs a 1..4, b 11, 12, STATE; run 2 on the same
+// database: SCHEMA b, RECORD b 13, STATE → T holds only 13.
+func TestAttackOverwriteOfOneStreamReplacesASharedTable(t *testing.T) {
+	t.Skip("finding: load_method overwrite set for one stream of a shared table replaces the other streams' rows in a later run")
+	sch := func(s string) string {
+		return `{"type":"SCHEMA","stream":"` + s + `","schema":{"properties":{"id":{"type":"integer"},"v":{"type":["null","string"]}}},"key_properties":["id"]}` + "\n"
+	}
+	rec := func(s string, id int) string {
+		return fmt.Sprintf(`{"type":"RECORD","stream":%q,"record":{"id":%d,"v":"x"}}`+"\n", s, id)
+	}
+	cfg := loadConfig(t, `{"table_name_mappings":{"a":"T","b":"T"},"stream_overrides":{"b":{"load_method":"overwrite"}}}`)
+	eng := newEngine()
+	in1 := sch("a") + sch("b") + rec("a", 1) + rec("a", 2) + rec("a", 3) + rec("a", 4) + rec("b", 11) + rec("b", 12) + `{"type":"STATE","value":1}` + "\n"
+	if _, err := run(t, eng, cfg, in1); err != nil {
+		t.Fatal(err)
+	}
+	_, err := run(t, eng, cfg, sch("b")+rec("b", 13)+`{"type":"STATE","value":2}`+"\n")
+	var ids []string
+	for _, r := range eng.Rows("DRY_RUN.T") {
+		ids = append(ids, r["ID"])
+	}
+	if got := strings.Join(ids, ","); err == nil && !strings.HasPrefix(got, "1,2,3,4,") {
+		t.Errorf("run 2 succeeded and T holds %s: stream a's upsert rows were replaced by b's overwrite", got)
+	}
+}
