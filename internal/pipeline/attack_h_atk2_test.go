@@ -169,6 +169,23 @@ func attackSharedSeed(t *testing.T, seed uint64) {
 		"flush_all_streams":        r.IntN(4) == 0,
 		"batch_wait_limit_seconds": 86400,
 	}
+	if os.Getenv("TARGET_ORACLE_ATTACK_ALIAS") != "" && r.IntN(2) == 0 {
+		// The streams of a table are the inputs of one output stream
+		// (stream maps), not a table mapping.
+		maps, outs := map[string]any{}, map[string]any{}
+		for s, tb := range tableOf {
+			maps[s] = map[string]any{"__alias__": tb}
+			outs[tb] = overrides[s]
+		}
+		delete(settings, "table_name_mappings")
+		settings["stream_maps"], settings["stream_overrides"] = maps, outs
+	}
+	// vk keys a stream's schema state: with stream maps the inputs of one
+	// output share its schema (the output takes the last SCHEMA sent).
+	vk := func(s string) string { return s }
+	if settings["stream_maps"] != nil {
+		vk = func(s string) string { return tableOf[s] }
+	}
 	sb, _ := json.Marshal(settings)
 	var in strings.Builder
 	line := int64(0)
@@ -177,21 +194,21 @@ func attackSharedSeed(t *testing.T, seed uint64) {
 	withW := map[string]bool{}
 	schema := func(s string) {
 		w := ""
-		if withW[s] {
+		if withW[vk(s)] {
 			w = `,"w":{"type":["null","string"]}`
 		}
 		keys := `[]`
 		if upsert[tableOf[s]] {
 			keys = `["id"]`
 		}
-		emit(fmt.Sprintf(`{"type":"SCHEMA","stream":%q,"schema":{"properties":{"id":{"type":"integer"},"q":{"type":"integer"},"v":{"type":["null","string"],"maxLength":%d}%s}},"key_properties":%s}`, s, vmax[s], w, keys))
+		emit(fmt.Sprintf(`{"type":"SCHEMA","stream":%q,"schema":{"properties":{"id":{"type":"integer"},"q":{"type":"integer"},"v":{"type":["null","string"],"maxLength":%d}%s}},"key_properties":%s}`, s, vmax[vk(s)], w, keys))
 	}
 	ck := &stateChecker{t: t, tables: upsert}
 	if r.IntN(2) == 0 {
 		ck.dir = t.TempDir()
 	}
 	for _, s := range streams {
-		vmax[s] = 5
+		vmax[vk(s)] = 5
 		schema(s)
 	}
 	steps := 50 + r.IntN(150)
@@ -212,9 +229,9 @@ func attackSharedSeed(t *testing.T, seed uint64) {
 		switch x := r.IntN(100); {
 		case x < 65:
 			id := 1 + r.IntN(6)
-			v := strings.Repeat("x", r.IntN(min(vmax[s], 300)+1))
+			v := strings.Repeat("x", r.IntN(min(vmax[vk(s)], 300)+1))
 			w := ""
-			if withW[s] && r.IntN(2) == 0 {
+			if withW[vk(s)] && r.IntN(2) == 0 {
 				w = `,"w":"w"`
 			}
 			l := line + 1
@@ -241,10 +258,10 @@ func attackSharedSeed(t *testing.T, seed uint64) {
 		case x < 88:
 			emit(fmt.Sprintf(`{"type":"STATE","value":%d}`, line+1))
 		case x < 95:
-			vmax[s] = min(vmax[s]*3, 5000)
+			vmax[vk(s)] = min(vmax[vk(s)]*3, 5000)
 			schema(s)
 		default:
-			withW[s] = true
+			withW[vk(s)] = true
 			schema(s)
 		}
 	}
