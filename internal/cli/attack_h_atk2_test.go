@@ -53,3 +53,32 @@ func TestAttackSummaryPathIsInput(t *testing.T) {
 		t.Errorf("exit 0 with no state: the input %s was emptied by summary_path:\n%s", in, errs)
 	}
 }
+
+// TestAttackUnwritableRejectPathFailsBeforeLoading (finding, late
+// configuration error): an unwritable summary_path fails before anything
+// loads (cc44077, TestUnwritableSummaryFailsBeforeLoading), but
+// reject_path is opened only when the first record is rejected: with
+// reject_path in a directory that does not exist, every batch before the
+// first invalid record loads (and its states are written, in a long
+// input), and the run fails there (exit 1, "load failed: open reject
+// file: …"), hours into a load, the rest of the input not loaded.
+// Reproduction: --dry-run --dry-run-dump d --config
+// {"batch_size_rows":1,"on_invalid_record":"reject","reject_path":"/missing/dir/r.txt"},
+// input SCHEMA, RECORD {"id":1}, STATE 1, RECORD {"id":"bad"}, RECORD
+// {"id":2}, STATE 2 → exit 1, d/tables/DRY_RUN.S.jsonl holds id 1.
+func TestAttackUnwritableRejectPathFailsBeforeLoading(t *testing.T) {
+	t.Skip("finding: an unwritable reject_path is found only at the first rejected record (mid-load, exit 1), not at start as summary_path is")
+	dump := filepath.Join(t.TempDir(), "d")
+	cfg := writeFile(t, "c.json", `{"batch_size_rows":1,"on_invalid_record":"reject","reject_path":"`+t.TempDir()+`/missing/r.txt"}`)
+	in := atk2Schema + `{"type":"RECORD","stream":"s","record":{"id":1}}
+{"type":"STATE","value":1}
+{"type":"RECORD","stream":"s","record":{"id":"bad"}}
+{"type":"RECORD","stream":"s","record":{"id":2}}
+{"type":"STATE","value":2}
+`
+	_, errs, code := runMain(t, in, nil, "--dry-run", "--dry-run-dump", dump, "--config", cfg)
+	rows, _ := os.ReadFile(filepath.Join(dump, "tables", "DRY_RUN.S.jsonl"))
+	if code == 0 || len(rows) > 0 {
+		t.Errorf("exit %d, %d bytes of rows loaded: want the unwritable reject_path refused before anything loads:\n%s", code, len(rows), errs)
+	}
+}
