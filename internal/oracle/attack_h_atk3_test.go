@@ -128,3 +128,42 @@ func TestAttackMigrationKilledAtCommentRestoreSplitsColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestAttackMigrationWithoutColumnCommentsKeepsMarkerComment: with
+// column_comments false, markerComment still comments the marker
+// (migration-of=["C"]) but the migration's finish restores no comment
+// (Renderer.comment writes none), so after a migration that SUCCEEDED C
+// keeps the marker's comment. The next run's Describe reads C as
+// RoleMigration (Source [C]), not a property column, and adds C_2e7d2c03
+// for property c: run 1 {id 1, c 10} (integer), run 2 {id 2, c "x"}
+// (string: migrates C to VARCHAR2), run 3 the same as run 2: columns ID, C,
+// C_2e7d2c03; row 2's c now in C_2e7d2c03; exit 0, STATE 2 each time.
+// Every later value of c goes to the new column (data split, silently).
+// Reproduce: go test -run TestAttackMigrationWithoutColumnCommentsKeepsMarkerComment ./internal/oracle/ (skip removed).
+func TestAttackMigrationWithoutColumnCommentsKeepsMarkerComment(t *testing.T) {
+	t.Skip("finding: column_comments false: a finished migration leaves the marker comment on C; the next run adds C_2e7d2c03 and writes property c there")
+	db := fake.New(fake.Options{Schema: schemaName, Now: clock})
+	mk := func() *oracle.Engine {
+		return oracle.New(oracle.Dialer(db.Dial), oraclesql.New(oraclesql.Options{}), oracle.Options{Sleep: instant})
+	}
+	in1 := `{"type":"SCHEMA","stream":"m","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"c":{"type":"integer"}}}}
+{"type":"RECORD","stream":"m","record":{"id":1,"c":10}}
+{"type":"STATE","value":1}
+`
+	in2 := `{"type":"SCHEMA","stream":"m","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"c":{"type":"string","maxLength":40}}}}
+{"type":"RECORD","stream":"m","record":{"id":2,"c":"x"}}
+{"type":"STATE","value":2}
+`
+	set := `{"add_record_metadata":false,"column_comments":false}`
+	for i, in := range []string{in1, in2, in2} {
+		if _, err := run(t, mk(), set, in); err != nil {
+			t.Fatalf("run %d: %v", i+1, err)
+		}
+	}
+	if cols := db.Columns("DRY_RUN.M"); len(cols) != 2 {
+		t.Errorf("columns: %v, want ID and C", cols)
+	}
+	if rows := db.Rows("DRY_RUN.M"); len(rows) != 2 || rows[0]["C"] != "10" || rows[1]["C"] != "x" {
+		t.Errorf("rows: %v, want C 10 and x", rows)
+	}
+}
