@@ -167,3 +167,51 @@ func TestAttackMigrationWithoutColumnCommentsKeepsMarkerComment(t *testing.T) {
 		t.Errorf("rows: %v, want C 10 and x", rows)
 	}
 }
+
+// TestAttackHashedMarkerLostWhenIdentifierLimitChanges: a 30-byte column
+// C (30 x "C") migrated on a server with 30-byte identifiers gets the
+// hashed marker CCCCCCCCCCCCCCCCCCCCC_1b318e5c. Killed at DDL 4 (after SET
+// UNUSED C), then resumed after the server moved to 128-byte identifiers
+// (COMPATIBLE raised to 12.2 or later), markers() computes
+// MigrationColumn(C) = C…C$M, does not match the marker whose comment
+// names C, and finishes nothing: the table is ID and the marker only
+// (C's values there, RoleMigration); the rerun migration then fails with
+// ORA-00904 leaving ID, the old marker and a new C$M. Low likelihood (an
+// upgrade between the kill and the resume); the marker's comment alone
+// names the column, so the name check could be relaxed.
+// Reproduce: go test -run TestAttackHashedMarkerLostWhenIdentifierLimitChanges ./internal/oracle/ (skip removed).
+func TestAttackHashedMarkerLostWhenIdentifierLimitChanges(t *testing.T) {
+	t.Skip("finding: a killed migration's hashed marker (30-byte identifiers) is not recognized once the server allows 128 bytes: C stays gone, its values only in the marker column")
+	name := strings.Repeat("C", 30)
+	db := fake.New(fake.Options{Schema: schemaName, Now: clock})
+	mk := func(limit int) *oracle.Engine {
+		return oracle.New(oracle.Dialer(db.Dial), oraclesql.New(oraclesql.Options{ColumnComments: true, IdentifierMaxBytes: limit}), oracle.Options{Sleep: instant})
+	}
+	s, err := mk(30).Session(context.Background(), "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl := &table.Table{Schema: schemaName, Name: "M", PrimaryKey: []string{"ID"}, Columns: []table.Column{prop("ID", integer, false), prop(name, integer, true)}}
+	if err := s.Apply(context.Background(), engine.Change{Table: tbl, Change: table.Change{Kind: table.CreateTable}}); err != nil {
+		t.Fatal(err)
+	}
+	w := &engine.Write{Table: tbl, Method: engine.Upsert, Columns: []string{"ID", name}, KeyColumns: []string{"ID"},
+		Rows: []engine.Row{{Line: 1, Values: []string{"1", "10"}}}}
+	if _, err := s.Load(context.Background(), []engine.Step{w}); err != nil {
+		t.Fatal(err)
+	}
+	db.Inject(fake.Fault{Op: fake.OpDDL, Nth: 4, Code: 1031})
+	next := tbl.Clone()
+	next.Columns[1].Type = text40
+	if err := s.Apply(context.Background(), engine.Change{Table: next, Change: table.Change{Kind: table.Migrate, Column: name, From: integer, To: text40}}); err == nil {
+		t.Fatal("the migration did not fail")
+	}
+	s.Close()
+	got, err := mk(128).Describe(context.Background(), schemaName, "M")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := got.Column(name); c == nil || !slices.Equal(c.Source, []string{strings.ToLower(name)}) {
+		t.Fatalf("after a new engine's Describe: columns %v, want %s (the property's) back", db.Columns("DRY_RUN.M"), name)
+	}
+}
