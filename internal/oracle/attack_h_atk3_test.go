@@ -215,3 +215,39 @@ func TestAttackHashedMarkerLostWhenIdentifierLimitChanges(t *testing.T) {
 		t.Fatalf("after a new engine's Describe: columns %v, want %s (the property's) back", db.Columns("DRY_RUN.M"), name)
 	}
 }
+
+// TestAttackForgedMarkerCommentLosesValues: a column C$M whose comment is
+// one a user wrote to look like a marker (target-oracle:migration-of=["C"];
+// copied from the old table) beside C is taken for a pending migration by
+// Describe alone: the rerun copies C into C$M only where C$M IS NULL, drops
+// C and renames C$M to C. Table ID, C NUMBER, C$M VARCHAR2 with rows
+// {1, 10, "user"} and {2, 20, NULL}: after Describe, C VARCHAR2 holds
+// "user" and "20": row 1's C = 10 is gone. Low likelihood (the comment
+// must be exact), but the loss comes from a read (Describe) and the user's
+// C$M was never the target's.
+// Reproduce: go test -run TestAttackForgedMarkerCommentLosesValues ./internal/oracle/ (skip removed).
+func TestAttackForgedMarkerCommentLosesValues(t *testing.T) {
+	t.Skip("finding: a user column C$M commented like a marker makes Describe drop C and keep C$M's values: row 1's C=10 lost")
+	r := defaultRig(t)
+	for _, sql := range []string{
+		`CREATE TABLE "DRY_RUN"."M" ("ID" NUMBER(38,0) NOT NULL, "C" NUMBER(38,0), "C$M" VARCHAR2(40 CHAR), CONSTRAINT "M_PK" PRIMARY KEY ("ID"))`,
+		`COMMENT ON COLUMN "DRY_RUN"."M"."C$M" IS 'target-oracle:migration-of=["C"]; copied from the old table'`,
+	} {
+		if _, err := r.db.Exec(oraclesql.Statement{SQL: sql, Kind: oraclesql.KindDDL}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tbl := &table.Table{Schema: schemaName, Name: "M", PrimaryKey: []string{"ID"}, Columns: []table.Column{
+		{Name: "ID", Type: integer}, {Name: "C", Type: integer, Nullable: true}, {Name: "C$M", Type: text40, Nullable: true}}}
+	if _, err := session(t, r).Load(context.Background(), []engine.Step{write(tbl, engine.Insert,
+		map[string]string{"ID": "1", "C": "10", "C$M": "user"}, map[string]string{"ID": "2", "C": "20"})}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.eng.Describe(context.Background(), schemaName, "M"); err != nil {
+		t.Fatal(err)
+	}
+	rows := r.db.Rows("DRY_RUN.M")
+	if len(rows) != 2 || rows[0]["C"] != "10" || rows[0]["C$M"] != "user" {
+		t.Fatalf("after Describe: columns %v rows %v, want C 10 and C$M user kept", r.db.Columns("DRY_RUN.M"), rows)
+	}
+}
