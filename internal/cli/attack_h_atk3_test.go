@@ -50,8 +50,8 @@ func TestAttackSummaryPathIsStdoutFile(t *testing.T) {
 // "host":"h","username":"u","private_key":"/k/id_rsa"}} --dry-run: exit 0,
 // id_rsa now holds the summary JSON; the same with wallet_location W and
 // summary_path W/cwallet.sso. docs/guarantees: summary_path may not name
-// another file of the run. (known_hosts, tns_admin's tnsnames.ora likely
-// the same; not tried.)
+// another file of the run. The same, checked with the binary: ssh_tunnel
+// known_hosts, and tns_admin's tnsnames.ora (both now hold the summary).
 func TestAttackSummaryPathIsAnotherSettingsFile(t *testing.T) {
 	t.Skip("finding: summary_path naming the ssh_tunnel private_key file or wallet_location/cwallet.sso is accepted and destroys that file")
 	dir := t.TempDir()
