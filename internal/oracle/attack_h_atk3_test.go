@@ -70,7 +70,7 @@ func atk3MigrateOn(t *testing.T, r *rig, desc string, nth int) (*table.Column, [
 // matches its property). Reproduce: go test -run
 // TestAttackMigrationLongCommentLostOnKill ./internal/oracle/ (skip removed).
 func TestAttackMigrationLongCommentLostOnKill(t *testing.T) {
-	t.Skip("finding: a column whose comment is near 4000 bytes loses its whole comment (path and description) when its migration is killed after SET UNUSED and finished by Describe")
+	// was: t.Skip("finding: a column whose comment is near 4000 bytes loses its whole comment (path and description) when its migration is killed after SET UNUSED and finished by Describe")
 	desc := strings.Repeat("d", 3960)
 	for _, nth := range []int{0, 1, 2, 3, 4, 5, 6} {
 		c, rows := atk3Migrate(t, desc, nth)
@@ -82,7 +82,9 @@ func TestAttackMigrationLongCommentLostOnKill(t *testing.T) {
 				t.Errorf("kill at DDL %d: row %d: C = %q", nth, i, row["C"])
 			}
 		}
-		if c == nil || !slices.Equal(c.Source, []string{"c"}) || c.Comment != desc {
+		// The path must survive; the description (free text) may lose the
+		// few bytes the marker's own head takes of Oracle's 4000.
+		if c == nil || !slices.Equal(c.Source, []string{"c"}) || !strings.HasPrefix(desc, c.Comment) || len(c.Comment) < len(desc)-64 {
 			var src []string
 			n := -1
 			if c != nil {
@@ -105,7 +107,7 @@ func TestAttackMigrationLongCommentLostOnKill(t *testing.T) {
 // in C, and for old rows in the new column). STATE 4 is emitted.
 // Reproduce: go test -run TestAttackMigrationKilledAtCommentRestoreSplitsColumn ./internal/oracle/ (skip removed).
 func TestAttackMigrationKilledAtCommentRestoreSplitsColumn(t *testing.T) {
-	t.Skip("finding: a migration killed at its comment restore (DDL 5) leaves C with the marker comment; the next run adds C_2e7d2c03 and splits property c over two columns")
+	// was: t.Skip("finding: a migration killed at its comment restore (DDL 5) leaves C with the marker comment; the next run adds C_2e7d2c03 and splits property c over two columns")
 	r := defaultRig(t)
 	c, _, fresh := atk3MigrateOn(t, r, "desc", 5)
 	if c == nil || c.Role != table.RoleProperty || !slices.Equal(c.Source, []string{"c"}) {
@@ -141,7 +143,7 @@ func TestAttackMigrationKilledAtCommentRestoreSplitsColumn(t *testing.T) {
 // Every later value of c goes to the new column (data split, silently).
 // Reproduce: go test -run TestAttackMigrationWithoutColumnCommentsKeepsMarkerComment ./internal/oracle/ (skip removed).
 func TestAttackMigrationWithoutColumnCommentsKeepsMarkerComment(t *testing.T) {
-	t.Skip("finding: column_comments false: a finished migration leaves the marker comment on C; the next run adds C_2e7d2c03 and writes property c there")
+	// was: t.Skip("finding: column_comments false: a finished migration leaves the marker comment on C; the next run adds C_2e7d2c03 and writes property c there")
 	db := fake.New(fake.Options{Schema: schemaName, Now: clock})
 	mk := func() *oracle.Engine {
 		return oracle.New(oracle.Dialer(db.Dial), oraclesql.New(oraclesql.Options{}), oracle.Options{Sleep: instant})
@@ -181,7 +183,7 @@ func TestAttackMigrationWithoutColumnCommentsKeepsMarkerComment(t *testing.T) {
 // names the column, so the name check could be relaxed.
 // Reproduce: go test -run TestAttackHashedMarkerLostWhenIdentifierLimitChanges ./internal/oracle/ (skip removed).
 func TestAttackHashedMarkerLostWhenIdentifierLimitChanges(t *testing.T) {
-	t.Skip("finding: a killed migration's hashed marker (30-byte identifiers) is not recognized once the server allows 128 bytes: C stays gone, its values only in the marker column")
+	// was: t.Skip("finding: a killed migration's hashed marker (30-byte identifiers) is not recognized once the server allows 128 bytes: C stays gone, its values only in the marker column")
 	name := strings.Repeat("C", 30)
 	db := fake.New(fake.Options{Schema: schemaName, Now: clock})
 	mk := func(limit int) *oracle.Engine {

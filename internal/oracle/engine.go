@@ -214,12 +214,12 @@ func (e *Engine) Describe(ctx context.Context, schema, name string) (*table.Tabl
 	if err != nil || t == nil {
 		return t, err
 	}
-	orphans, pending := e.markers(t)
-	if len(orphans)+len(pending) == 0 {
+	orphans, pending, renamed := e.markers(t)
+	if len(orphans)+len(pending)+len(renamed) == 0 {
 		return t, nil
 	}
 	if e.o.ReadOnly {
-		col := append(orphans, pending...)[0].column
+		col := append(append(orphans, pending...), renamed...)[0].column
 		return nil, &Error{Table: t.QualifiedName(), Err: fmt.Errorf("a migration of column %s left half-way by an earlier run must be finished first: run without --plan once", table.Quote(col))}
 	}
 	for _, m := range pending {
@@ -234,6 +234,12 @@ func (e *Engine) Describe(ctx context.Context, schema, name string) (*table.Tabl
 	for _, m := range orphans {
 		e.o.Log.Warn("finishing a migration an earlier run left half-way", "table", t.QualifiedName(), "column", m.column)
 		if err := e.cat.finishMigration(ctx, t, m); err != nil {
+			return nil, &Error{Table: t.QualifiedName(), Code: oraCode(err), Err: fmt.Errorf("finish the migration of column %s left by an earlier run: %w", table.Quote(m.column), err)}
+		}
+	}
+	for _, m := range renamed {
+		e.o.Log.Warn("finishing a migration an earlier run left half-way", "table", t.QualifiedName(), "column", m.column)
+		if err := e.cat.restoreComment(ctx, t, m); err != nil {
 			return nil, &Error{Table: t.QualifiedName(), Code: oraCode(err), Err: fmt.Errorf("finish the migration of column %s left by an earlier run: %w", table.Quote(m.column), err)}
 		}
 	}
@@ -354,27 +360,32 @@ type marker struct {
 }
 
 // markers finds migration marker columns: orphans (the old column is
-// gone: rename the marker) and pending ones (beside their old column: the
-// copy was not finished). A marker is known by its comment alone
-// (table.RoleMigration, written by the migration right after it adds the
-// column), which names the column it replaces: so a hashed marker name is
-// traced back too, and a column that only has a marker's name (a user's,
-// an earlier release's for a property) is never dropped or renamed. A
-// marker whose comment names a column it is not the migration column of
-// is not ours and is left alone.
-func (e *Engine) markers(t *table.Table) (orphans, pending []marker) {
+// gone: rename the marker), pending ones (beside their old column: the
+// copy was not finished) and renamed ones (the rename was done, the
+// column's own comment not put back yet). A marker is known by its
+// comment alone (table.RoleMigration, written by the migration right
+// after it adds the column), which names the column it replaces: so a
+// hashed marker name is traced back too, even after the server's
+// identifier limit changed, and a column that only has a marker's name
+// (a user's, an earlier release's for a property) is never dropped or
+// renamed. A pending marker must have this server's marker name (the
+// migration is run again under it); another is left alone.
+func (e *Engine) markers(t *table.Table) (orphans, pending, renamed []marker) {
 	for _, c := range t.Columns {
-		if c.Role != table.RoleMigration || len(c.Source) != 1 || e.r.MigrationColumn(c.Source[0]) != c.Name {
+		if c.Role != table.RoleMigration || len(c.Source) != 1 {
 			continue
 		}
 		m := marker{column: c.Source[0], name: c.Name}
-		if t.Column(m.column) != nil {
-			pending = append(pending, m)
-		} else {
+		switch {
+		case m.column == m.name:
+			renamed = append(renamed, m)
+		case t.Column(m.column) == nil:
 			orphans = append(orphans, m)
+		case e.r.MigrationColumn(m.column) == m.name:
+			pending = append(pending, m)
 		}
 	}
-	return orphans, pending
+	return orphans, pending, renamed
 }
 
 // rerunMigration finishes a migration whose copy was cut off: the change
@@ -394,14 +405,12 @@ func (s *session) rerunMigration(ctx context.Context, t *table.Table, m marker) 
 	}
 	moved := *old
 	moved.Type = mk.Type
+	carried(&moved, mk)
 	next.Columns = append(next.Columns, moved)
 	ch := engine.Change{Table: next, Change: table.Change{Kind: table.Migrate, Column: m.column, From: old.Type, To: mk.Type}}
 	stmts, err := s.e.r.Change(ch)
 	if err != nil {
 		return err
-	}
-	if old.Comment == "" && old.Source == nil {
-		stmts = withoutComments(stmts) // nothing to restore
 	}
 	_, err = s.runDDL(ctx, next, stmts)
 	return err
@@ -415,31 +424,44 @@ func (s *session) rerunMigration(ctx context.Context, t *table.Table, m marker) 
 // sql_todo.go).
 func (s *session) finishMigration(ctx context.Context, t *table.Table, m marker) error {
 	want := t.Clone()
-	restore := false
 	for i := range want.Columns {
 		if want.Columns[i].Name == m.name {
 			c := want.Columns[i]
 			want.Columns = append(want.Columns[:i], want.Columns[i+1:]...)
 			c.Name, c.Nullable = m.column, true
-			// The marker's comment carries the column's own (markerComment).
-			c.Role, c.Source, c.Comment = 0, nil, ""
-			if role, src, desc, ok := table.ParseComment(t.Column(m.name).Comment); ok {
-				c.Role, c.Source, c.Comment, restore = role, src, desc, true
-				if table.CommentJSONText(t.Column(m.name).Comment) { // as describe reads such a column
-					c.Type = table.Type{Kind: table.KindJSON, JSONAsClob: true, JSONUnchecked: true, National: c.Type.National}
-				}
-			}
+			carried(&c, t.Column(m.name))
 			want.Columns = append(want.Columns, c)
 			break
 		}
 	}
-	stmts, err := s.e.r.FinishMigration(want, m.column)
+	stmts, err := s.e.r.FinishMigration(want, m.column, m.name)
 	if err != nil {
 		return err
 	}
-	if !restore {
-		stmts = withoutComments(stmts) // no comment to restore
-	}
 	_, err = s.runDDL(ctx, want, stmts)
 	return err
+}
+
+// restoreComment finishes a migration stopped after its rename: the
+// column still has the marker's comment, and gets the one that comment
+// carries (or none) in its place.
+func (s *session) restoreComment(ctx context.Context, t *table.Table, m marker) error {
+	want := t.Clone()
+	c := want.Column(m.column)
+	carried(c, t.Column(m.name))
+	_, err := s.runDDL(ctx, want, []oraclesql.Statement{s.e.r.ColumnComment(want, c)})
+	return err
+}
+
+// carried gives c the role, source and comment the marker mk carries for
+// it (Renderer.markerComment: the comment c had, or none), so that the
+// finished column gets that comment back, or none: never the marker's.
+func carried(c *table.Column, mk *table.Column) {
+	c.Role, c.Source, c.Comment = 0, nil, ""
+	if role, src, desc, ok := table.ParseComment(mk.Comment); ok {
+		c.Role, c.Source, c.Comment = role, src, desc
+		if table.CommentJSONText(mk.Comment) { // as describe reads such a column
+			c.Type = table.Type{Kind: table.KindJSON, JSONAsClob: true, JSONUnchecked: true, National: c.Type.National}
+		}
+	}
 }

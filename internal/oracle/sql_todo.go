@@ -1,11 +1,5 @@
 package oracle
 
-import (
-	"strings"
-
-	"github.com/target-oracle/target-oracle/internal/oraclesql"
-)
-
 // SQL TODO: what the engine needs from oraclesql and works around here.
 // Nothing in this file builds SQL text; it only selects among the
 // renderer's statements. Each item should move into oraclesql.
@@ -16,16 +10,3 @@ import (
 //     nullable and, for a key column, without its primary key. Wanted:
 //     the marker's comment (Renderer.markerComment, which already names the
 //     column and carries its comment) also recording both.
-
-// withoutComments drops the COMMENT ON statements of a migration's finish
-// when there is no comment to restore (an uncommented column).
-func withoutComments(stmts []oraclesql.Statement) []oraclesql.Statement {
-	out := stmts[:0:0]
-	for _, st := range stmts {
-		if st.Kind == oraclesql.KindDDL && strings.HasPrefix(st.SQL, "COMMENT ON ") {
-			continue
-		}
-		out = append(out, st)
-	}
-	return out
-}

@@ -405,12 +405,8 @@ func (r *Renderer) migrate(t *table.Table, c *table.Column, from, to table.Type)
 // after the old column is gone. Written whatever column_comments says:
 // it is the migration's own state, gone with the marker.
 func (r *Renderer) markerComment(t *table.Table, c *table.Column, marker string) Statement {
-	inner := ""
-	if r.o.ColumnComments || c.Type.JSONUnchecked {
-		inner = table.FormatComment(c)
-	}
-	mc := table.Column{Name: marker, Role: table.RoleMigration, Source: []string{c.Name}, Comment: inner}
-	return Statement{SQL: "COMMENT ON COLUMN " + tableName(t) + "." + table.Quote(marker) + " IS " + literal(table.FormatComment(&mc)), Kind: KindDDL}
+	text := table.MigrationComment(c, r.o.ColumnComments || c.Type.JSONUnchecked)
+	return Statement{SQL: "COMMENT ON COLUMN " + tableName(t) + "." + table.Quote(marker) + " IS " + literal(text), Kind: KindDDL}
 }
 
 // lockTable locks t against concurrent writers for one chunk of a rewrite
@@ -425,10 +421,12 @@ func (r *Renderer) lockTable(t *table.Table) *Statement {
 }
 
 // FinishMigration returns the statements that complete a migration of
-// column whose old column is already gone: rename MigrationColumn(column)
-// to column and restore what the column had (see Change). t is the table
-// as it should be after the migration.
-func (r *Renderer) FinishMigration(t *table.Table, column string) ([]Statement, error) {
+// column whose old column is already gone: rename the marker column
+// (MigrationColumn(column) when it was made on this server; its comment
+// names the column, see markerComment) to column and restore what the
+// column had (see Change). t is the table as it should be after the
+// migration.
+func (r *Renderer) FinishMigration(t *table.Table, column, marker string) ([]Statement, error) {
 	if err := checkNames(t, objectNames(t)...); err != nil {
 		return nil, err
 	}
@@ -436,7 +434,7 @@ func (r *Renderer) FinishMigration(t *table.Table, column string) ([]Statement, 
 	if c == nil {
 		return nil, &UnsupportedError{Table: t.QualifiedName(), What: fmt.Sprintf("finish migration of column %q, which the table does not have", column)}
 	}
-	return r.finish(t, c, r.MigrationColumn(column)), nil
+	return r.finish(t, c, marker), nil
 }
 
 func (r *Renderer) finish(t *table.Table, c *table.Column, marker string) []Statement {
@@ -446,6 +444,11 @@ func (r *Renderer) finish(t *table.Table, c *table.Column, marker string) []Stat
 		Kind:        KindDDL,
 		IgnoreCodes: []int{oraInvalidIdentifier},
 	}}
+	// Right after the rename: the renamed column still carries the
+	// marker's comment (markerComment), which must never outlive the
+	// migration, or the column would read as a marker, not as its
+	// property (a new column would then be added for it).
+	out = append(out, r.ColumnComment(t, c))
 	if !c.Nullable {
 		out = append(out, Statement{
 			SQL:         "ALTER TABLE " + tbl + " MODIFY (" + table.Quote(c.Name) + " NOT NULL)",
@@ -465,7 +468,18 @@ func (r *Renderer) finish(t *table.Table, c *table.Column, marker string) []Stat
 			out = append(out, r.index(t, ix))
 		}
 	}
-	return append(out, r.comment(t, c)...)
+	return out
+}
+
+// ColumnComment is the COMMENT ON COLUMN that gives c the comment it
+// should have: FormatComment's, or none (an empty comment removes it)
+// where comments are not written or c has no role (a column whose source
+// is unknown: a comment naming no property would match none).
+func (r *Renderer) ColumnComment(t *table.Table, c *table.Column) Statement {
+	if st := r.comment(t, c); len(st) > 0 && c.Role != 0 {
+		return st[0]
+	}
+	return Statement{SQL: "COMMENT ON COLUMN " + tableName(t) + "." + table.Quote(c.Name) + " IS ''", Kind: KindDDL}
 }
 
 func contains(s []string, v string) bool {

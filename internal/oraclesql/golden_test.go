@@ -274,7 +274,7 @@ func baseGoldenCases() []goldenCase {
 		{name: "migrate_key_column", render: chg(New(Options{ColumnComments: true, IndexTablespace: "IDX_TS"}), migrateChange(keyMigrated, "ID", tInt, table.Type{Kind: table.KindVarchar, Length: 40, CharSemantics: true}))},
 		{name: "migrate_30_byte_identifiers", render: chg(short, migrateChange(long, "A_BOOLEAN_COLUMN_WITH_LONG_NAME", tBoolNum, table.Type{Kind: table.KindVarchar, Length: 5}))},
 		{name: "finish_migration", render: func() ([]Statement, error) {
-			return New(Options{ColumnComments: true}).FinishMigration(keyMigrated, "ID")
+			return New(Options{ColumnComments: true}).FinishMigration(keyMigrated, "ID", "ID$M")
 		}},
 
 		{name: "insert_all_types", render: steps(plain, write(allTypes(), engine.Insert, engine.RowUpsert, engine.RowSoftDelete, engine.RowHardDelete))},

@@ -80,6 +80,26 @@ func FormatComment(c *Column) string {
 	return cutUTF8(b.String(), maxCommentBytes)
 }
 
+// MigrationComment is the comment of the marker column of a migration of
+// c (RoleMigration): it names c and carries c's own comment (FormatComment)
+// when withComment, its description cut if the whole would pass Oracle's
+// 4000 bytes, so that the path survives a migration that is stopped and
+// finished later.
+func MigrationComment(c *Column, withComment bool) string {
+	mc := Column{Role: RoleMigration, Source: []string{c.Name}}
+	if withComment {
+		head := len(FormatComment(&mc)) + len("; ")
+		inner := FormatComment(c)
+		if over := head + len(inner) - maxCommentBytes; over > 0 && len(c.Comment) > 0 {
+			cc := *c
+			cc.Comment = cutUTF8(c.Comment, max(0, len(c.Comment)-over))
+			inner = FormatComment(&cc)
+		}
+		mc.Comment = inner
+	}
+	return FormatComment(&mc)
+}
+
 // ASCIIJSON returns JSON text with every non-ASCII character written as
 // a \uXXXX escape (a surrogate pair above U+FFFF): the same JSON, which
 // survives any database character set. In JSON text non-ASCII can only
