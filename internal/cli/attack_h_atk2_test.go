@@ -20,7 +20,7 @@ const atk2Schema = `{"type":"SCHEMA","stream":"s","schema":{"properties":{"id":{
 // Refusing the pair at load (exit 2), as the same setting given twice is,
 // would keep the rejects.
 func TestAttackSummaryPathIsRejectPath(t *testing.T) {
-	t.Skip("finding: summary_path = reject_path: the summary overwrites the rejected records a written STATE covers")
+	// was: t.Skip("finding: summary_path = reject_path: the summary overwrites the rejected records a written STATE covers")
 	dir := t.TempDir()
 	rj := filepath.Join(dir, "r.txt")
 	cfg := writeFile(t, "c.json", `{"on_invalid_record":"reject","reject_path":"`+rj+`","summary_path":"`+rj+`"}`)
@@ -43,7 +43,7 @@ func TestAttackSummaryPathIsRejectPath(t *testing.T) {
 // {"summary_path":"in.singer"} → exit 0, "0 records", in.singer holds
 // the summary.
 func TestAttackSummaryPathIsInput(t *testing.T) {
-	t.Skip("finding: summary_path naming the --input file empties the input at start; the run loads nothing and exits 0")
+	// was: t.Skip("finding: summary_path naming the --input file empties the input at start; the run loads nothing and exits 0")
 	in := writeFile(t, "in.singer", atk2Schema+`{"type":"RECORD","stream":"s","record":{"id":1}}
 {"type":"STATE","value":1}
 `)

@@ -23,7 +23,7 @@ const atk3Input = `{"type":"SCHEMA","stream":"s","key_properties":["id"],"schema
 // no state, or a summary where it wants a STATE). /dev/stdout and
 // /proc/self/fd/1 are refused (symlinks), the real file is not.
 func TestAttackSummaryPathIsStdoutFile(t *testing.T) {
-	t.Skip("finding: summary_path naming the file stdout is redirected to is accepted; the summary overwrites the STATE lines (STATE lost)")
+	// was: t.Skip("finding: summary_path naming the file stdout is redirected to is accepted; the summary overwrites the STATE lines (STATE lost)")
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.singer")
 	stateOut := filepath.Join(dir, "state.out")
@@ -53,7 +53,7 @@ func TestAttackSummaryPathIsStdoutFile(t *testing.T) {
 // another file of the run. The same, checked with the binary: ssh_tunnel
 // known_hosts, and tns_admin's tnsnames.ora (both now hold the summary).
 func TestAttackSummaryPathIsAnotherSettingsFile(t *testing.T) {
-	t.Skip("finding: summary_path naming the ssh_tunnel private_key file or wallet_location/cwallet.sso is accepted and destroys that file")
+	// was: t.Skip("finding: summary_path naming the ssh_tunnel private_key file or wallet_location/cwallet.sso is accepted and destroys that file")
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.singer")
 	os.WriteFile(in, []byte(atk3Input), 0o600)
@@ -82,7 +82,7 @@ func TestAttackSummaryPathIsAnotherSettingsFile(t *testing.T) {
 // --dry-run-dump D with summary_path D/tables.json exits 0 and the summary
 // is lost (tables.json holds the dump). Minor: no data lost.
 func TestAttackSummaryPathInsideDumpFolder(t *testing.T) {
-	t.Skip("finding: summary_path inside the --dry-run-dump folder (D/tables.json) is accepted; one of the two files is lost")
+	// was: t.Skip("finding: summary_path inside the --dry-run-dump folder (D/tables.json) is accepted; one of the two files is lost")
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.singer")
 	os.WriteFile(in, []byte(atk3Input), 0o600)

@@ -91,7 +91,7 @@ func equalPairs(a, b [][2]string) bool {
 // Reproduction: printf 'export\tTARGET_ORACLE_DEFAULT_TARGET_SCHEMA=CCC\n' > .env;
 // target-oracle --config ENV --dry-run < in.singer → exit 2.
 func TestAttackDotEnvWhitespaceAsPythonDotenv(t *testing.T) {
-	t.Skip("finding: .env white space other than space/tab (export<TAB>, U+00A0, \\f, \\v) and a lone CR are not read as python-dotenv 1.2.2 reads them")
+	// was: t.Skip("finding: .env white space other than space/tab (export<TAB>, U+00A0, \\f, \\v) and a lone CR are not read as python-dotenv 1.2.2 reads them")
 	for _, c := range []struct{ text, want string }{
 		{"export\tA=1\n", "A=1"},
 		{"\u00a0A=1\n", "A=1"},
@@ -119,7 +119,7 @@ func TestAttackDotEnvWhitespaceAsPythonDotenv(t *testing.T) {
 // object) → exit 0; the log says states are held (load_method is
 // overwrite) although the last text says append-only.
 func TestAttackDuplicateKeysInsideObjectSettings(t *testing.T) {
-	t.Skip("finding: a key repeated inside stream_overrides/table_name_mappings is taken silently (first wins in one, last in the other) while a repeated top-level setting is refused")
+	// was: t.Skip("finding: a key repeated inside stream_overrides/table_name_mappings is taken silently (first wins in one, last in the other) while a repeated top-level setting is refused")
 	for _, text := range []string{
 		`{"stream_overrides":{"s":{"load_method":"overwrite"},"s":{"load_method":"append-only"}}}`,
 		`{"table_name_mappings":{"s":"TA","s":"TB"}}`,

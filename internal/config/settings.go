@@ -366,7 +366,7 @@ func operationSettings() []setting {
 			desc: "Log line format on stderr.", field: func(c *Config) any { return &c.LogFormat }},
 		{name: "metrics_interval_seconds", kind: kindInteger, def: 60, min: 1, max: 86400,
 			desc: "Seconds between METRIC and progress lines.", field: func(c *Config) any { return &c.MetricsIntervalSeconds }},
-		{name: "summary_path", kind: kindString, desc: "Also write the final summary as JSON to this file. It is opened (and emptied) when the run starts, so a path that cannot be written fails the run before it loads anything, and written when the run ends. It must be a file of its own: the --input file, a --config file, .env or reject_path there is a configuration error.",
+		{name: "summary_path", kind: kindString, desc: "Also write the final summary as JSON to this file. It is opened (and emptied) when the run starts, so a path that cannot be written fails the run before it loads anything, and written when the run ends. It must be a file of its own: the --input file, standard output's file, a --config file, .env, reject_path, the ssh key or known_hosts, or a file inside the dump folder, wallet_location or tns_admin is a configuration error.",
 			field: func(c *Config) any { return &c.SummaryPath }},
 		{name: "http_listen_address", kind: kindString, desc: "When set, serve /healthz and Prometheus /metrics here.",
 			field: func(c *Config) any { return &c.HTTPListenAddress }},

@@ -28,7 +28,7 @@ import (
 // target-oracle --dry-run: exit 3, `line 2: stream "s": property
 // "time_extracted": invalid date-time "garbage": …`.
 func TestAttackTimeExtractedNamesTheField(t *testing.T) {
-	t.Skip(`finding: an invalid message field time_extracted is reported as property "time_extracted" (not the message's field)`)
+	// was: t.Skip(`finding: an invalid message field time_extracted is reported as property "time_extracted" (not the message's field)`)
 	in := `{"type":"SCHEMA","stream":"s","schema":{"properties":{"id":{"type":"integer"},"time_extracted":{"type":["null","string"]}}},"key_properties":["id"]}
 {"type":"RECORD","stream":"s","record":{"id":1,"time_extracted":"x"},"time_extracted":"garbage"}
 {"type":"STATE","value":1}
@@ -324,7 +324,7 @@ func lastLine(b *strings.Builder) string {
 // {"id":2,"v":"<0xff>"} (or "v":tru), input SCHEMA s {id, v} then
 // {"type":"BATCH","stream":"s","encoding":{"format":"jsonl","compression":"none"},"manifest":["file:///…/b.jsonl"]}.
 func TestAttackBatchRowSyntaxFaultNamesTheProperty(t *testing.T) {
-	t.Skip("finding: a syntax fault (invalid UTF-8, bad literal) in a BATCH file row names no property, unlike the same fault in a RECORD line")
+	// was: t.Skip("finding: a syntax fault (invalid UTF-8, bad literal) in a BATCH file row names no property, unlike the same fault in a RECORD line")
 	for _, row := range []string{`{"id":2,"v":"` + "\xff" + `"}`, `{"id":2,"v":tru}`} {
 		f := t.TempDir() + "/b.jsonl"
 		if err := os.WriteFile(f, []byte(`{"id":1,"v":"a"}`+"\n"+row+"\n"), 0o600); err != nil {
