@@ -14,7 +14,7 @@ import (
 // prints {'A': None}: the later key alone replaces the value (last wins),
 // so Meltano's .env has no A. parseDotEnv keeps A=1 from the line above.
 func TestAttackDotEnvKeyWithoutValueAfterBinding(t *testing.T) {
-	t.Skip("finding: a key alone (no =) after KEY=value keeps the earlier value; python-dotenv's last binding (None) wins, A unset")
+	// was: t.Skip("finding: a key alone (no =) after KEY=value keeps the earlier value; python-dotenv's last binding (None) wins, A unset")
 	got, err := parseDotEnv([]byte("A=1\nA\n"), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -78,10 +78,18 @@ func expandDotEnv(raw []dotEnvPair, environ []string) []string {
 		}
 	}
 	seen := map[string]string{}
-	var out []string
+	// As the dict python-dotenv returns: a key keeps the place of its
+	// first binding and the value of its last; a last binding without a
+	// value (None) sets nothing.
+	var keys []string
+	last := map[string]*dotEnvPair{}
 	for _, p := range raw {
 		if !p.hasValue {
 			seen[p.key] = ""
+			if last[p.key] == nil {
+				keys = append(keys, p.key)
+			}
+			last[p.key] = &dotEnvPair{key: p.key}
 			continue
 		}
 		v := variable.ReplaceAllStringFunc(p.value, func(ref string) string {
@@ -95,8 +103,15 @@ func expandDotEnv(raw []dotEnvPair, environ []string) []string {
 			return m[2]
 		})
 		seen[p.key] = v
-		if !strings.Contains(p.key, "=") { // '=' (quoted) names no variable
-			out = append(out, p.key+"="+v)
+		if last[p.key] == nil {
+			keys = append(keys, p.key)
+		}
+		last[p.key] = &dotEnvPair{key: p.key, value: v, hasValue: true}
+	}
+	var out []string
+	for _, k := range keys {
+		if p := last[k]; p.hasValue && !strings.Contains(k, "=") { // '=' (quoted) names no variable
+			out = append(out, k+"="+p.value)
 		}
 	}
 	return out
