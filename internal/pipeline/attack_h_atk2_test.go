@@ -740,7 +740,7 @@ func TestAttackActivateVersionDeletesAnEarlierRunsSharer(t *testing.T) {
 // RECORD b {id 11} version 5, RECORD a {id 1} version 6,
 // ACTIVATE_VERSION a 6, STATE 1 → d/tables/DRY_RUN.O.jsonl holds only id 1.
 func TestAttackActivateVersionOfAnAliasedInputDeletesTheOther(t *testing.T) {
-	t.Skip("finding: ACTIVATE_VERSION of one input stream aliased (stream maps) with another into one output deletes the other input's rows")
+	// was: t.Skip("finding: ACTIVATE_VERSION of one input stream aliased (stream maps) with another into one output deletes the other input's rows")
 	sch := func(s string) string {
 		return `{"type":"SCHEMA","stream":"` + s + `","schema":{"properties":{"id":{"type":"integer"},"v":{"type":["null","string"]}}},"key_properties":["id"]}` + "\n"
 	}

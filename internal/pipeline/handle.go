@@ -686,6 +686,15 @@ func (p *pipeline) onStreamActivateVersion(m *singer.Message) error {
 			}
 		}
 	}
+	// Input streams aliased into this one (stream maps) share its table
+	// too: their rows do not record which input they came from.
+	if feeds := p.feeds[s.name]; len(feeds) > 1 {
+		for _, f := range feeds {
+			if f.input != p.mapInput && !slices.Contains(sharers, f.input) {
+				sharers = append(sharers, f.input)
+			}
+		}
+	}
 	p.enqueue(s, &job{kind: jobActivate, stream: s, layout: s.layout, line: m.Line, version: m.Version, at: canonicalTime(p.o.Now()), sharers: sharers})
 	return nil
 }
