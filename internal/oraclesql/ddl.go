@@ -51,6 +51,8 @@ func (r *Renderer) Change(ch engine.Change) ([]Statement, error) {
 		return r.replaceKey(t, ch.Change.OldKey), nil
 	case table.AddIndex:
 		return r.addIndex(t, ch.Change.Index)
+	case table.RecordStreams:
+		return r.TableComment(t), nil
 	}
 	c := t.Column(ch.Change.Column)
 	if c == nil {

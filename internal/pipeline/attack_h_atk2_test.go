@@ -618,7 +618,7 @@ func TestAttackReadsAlikeWhateverTheChunks(t *testing.T) {
 // 1..4, STATE → T holds 1..4: b's 11..15 are gone, exit 0. (With the
 // default max fraction the same happens whenever b's rows are few enough.)
 func TestAttackDeleteMissingPrunesAnotherStreamsRows(t *testing.T) {
-	t.Skip("finding: delete_missing set for one stream of a shared table (table_name_mappings) deletes the rows of the other streams, which have delete_missing none")
+	// was: t.Skip("finding: delete_missing set for one stream of a shared table (table_name_mappings) deletes the rows of the other streams, which have delete_missing none")
 	sch := func(s string) string {
 		return `{"type":"SCHEMA","stream":"` + s + `","schema":{"properties":{"id":{"type":"integer"},"v":{"type":["null","string"]}}},"key_properties":["id"]}` + "\n"
 	}
@@ -643,7 +643,9 @@ func TestAttackDeleteMissingPrunesAnotherStreamsRows(t *testing.T) {
 	for _, r := range eng.Rows("DRY_RUN.T") {
 		ids = append(ids, r["ID"])
 	}
-	if got := strings.Join(ids, ","); err == nil && got != "1,2,3,4,11,12,13,14,15" {
+	// Pruning only a's row 5 would need rows that record their stream;
+	// pruning nothing (logged) keeps b's rows too.
+	if got := strings.Join(ids, ","); err == nil && got != "1,2,3,4,11,12,13,14,15" && got != "1,2,3,4,5,11,12,13,14,15" {
 		t.Errorf("run 2 succeeded and T holds %s: stream b's rows (delete_missing none) were deleted by a's delete_missing", got)
 	}
 }
@@ -659,7 +661,7 @@ func TestAttackDeleteMissingPrunesAnotherStreamsRows(t *testing.T) {
 // a, SCHEMA b, RECORDs a 1..4, b 11, 12, STATE; run 2 on the same
 // database: SCHEMA b, RECORD b 13, STATE → T holds only 13.
 func TestAttackOverwriteOfOneStreamReplacesASharedTable(t *testing.T) {
-	t.Skip("finding: load_method overwrite set for one stream of a shared table replaces the other streams' rows in a later run")
+	// was: t.Skip("finding: load_method overwrite set for one stream of a shared table replaces the other streams' rows in a later run")
 	sch := func(s string) string {
 		return `{"type":"SCHEMA","stream":"` + s + `","schema":{"properties":{"id":{"type":"integer"},"v":{"type":["null","string"]}}},"key_properties":["id"]}` + "\n"
 	}
@@ -697,7 +699,7 @@ func TestAttackOverwriteOfOneStreamReplacesASharedTable(t *testing.T) {
 // database: SCHEMA a, RECORD a {id 2} version 6, ACTIVATE_VERSION a 6,
 // STATE 2 → T holds only id 2.
 func TestAttackActivateVersionDeletesAnEarlierRunsSharer(t *testing.T) {
-	t.Skip("finding: ACTIVATE_VERSION of one stream of a shared table deletes the rows another stream loaded in an earlier run (the sharing guard sees only this run and the creator in the comment)")
+	// was: t.Skip("finding: ACTIVATE_VERSION of one stream of a shared table deletes the rows another stream loaded in an earlier run (the sharing guard sees only this run and the creator in the comment)")
 	sch := func(s string) string {
 		return `{"type":"SCHEMA","stream":"` + s + `","schema":{"properties":{"id":{"type":"integer"},"v":{"type":["null","string"]}}},"key_properties":["id"]}` + "\n"
 	}

@@ -63,6 +63,7 @@ type job struct {
 
 	version    string   // jobActivate
 	sharers    []string // jobActivate: the other streams of this run loading into the table
+	loaders    []string // jobBatch that replaces the table (overwrite): the streams of this run loading into it
 	schemaLine int64    // jobEnsure: the SCHEMA's input line, for errors
 	// schemaInput is the input stream whose SCHEMA a stream map turned
 	// into this one's (jobEnsure; "": the stream's own), for errors.
@@ -200,6 +201,15 @@ func (p *pipeline) dispatch() {
 			s.flushed = true
 			j.replace = first && s.settings.Overwrite() && !p.cfg.TruncateBeforeLoad
 			j.truncate = first && p.cfg.TruncateBeforeLoad
+			if j.replace {
+				j.loaders = []string{s.name}
+				if j.turn != nil {
+					j.loaders = j.loaders[:0]
+					for _, o := range j.turn.streams {
+						j.loaders = append(j.loaders, o.name)
+					}
+				}
+			}
 		}
 		s.running = true
 		p.running++
@@ -576,6 +586,14 @@ func (p *pipeline) load(ctx context.Context, sess engine.Session, j *job) (engin
 	}
 	var steps []engine.Step
 	if j.replace {
+		if others := otherLoaders(t.Streams, j.loaders); len(others) > 0 {
+			// Streams of other runs load the table too (its comment names
+			// them): replacing it would take their rows, which do not
+			// record their stream.
+			return engine.Result{}, lineConfigError("load_method", j.line, fmt.Sprintf(
+				"stream %q: load_method overwrite would replace table %s, which also holds the rows of stream(s) %s (its comment names them), "+
+					"loaded by other runs: map the streams to tables of their own, or load them all in one run", j.name, t.QualifiedName(), strings.Join(others, ", ")))
+		}
 		steps = append(steps, &engine.Replace{Table: t})
 	}
 	steps = append(steps, w)
@@ -826,6 +844,18 @@ func (c *catalog) lock(key string) (unlock func()) {
 	c.mu.Unlock()
 	m.Lock()
 	return m.Unlock
+}
+
+// otherLoaders lists the streams a table's comment records that are not
+// among loaders (the streams of this run loading the table).
+func otherLoaders(recorded, loaders []string) []string {
+	var out []string
+	for _, r := range recorded {
+		if !slices.ContainsFunc(loaders, func(l string) bool { return table.StreamsInclude([]string{r}, l) }) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // otherStreams lists the streams a table's comment records besides name

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/config"
@@ -300,6 +301,18 @@ func (p *pipeline) pruneTable(ctx context.Context, t *pruneTarget, mode string) 
 	}
 	if cur == nil || cur.Column(table.MetaRunID) == nil || cur.Column(table.MetaDeletedAt) == nil {
 		return fmt.Errorf("delete_missing: table %s has no %s/%s columns", t.name, table.MetaRunID, table.MetaDeletedAt)
+	}
+	var loaders []string
+	for _, s := range t.streams {
+		loaders = append(loaders, s.name)
+	}
+	if others := otherLoaders(cur.Streams, loaders); len(others) > 0 {
+		// Streams of other runs load the table too (its comment names
+		// them): the rows do not record their stream, so a prune would
+		// delete theirs.
+		p.log.Warn("delete_missing: nothing pruned: the table also holds the rows of streams that did not load in this run",
+			"table", t.name, "streams", strings.Join(others, ", "))
+		return nil
 	}
 	sess, err := p.session(ctx, first.name)
 	if err != nil {

@@ -269,6 +269,12 @@ const (
 	// table lacks (an entry added to custom_indexes later, an index
 	// dropped by hand, a run killed before its CREATE INDEX).
 	AddIndex
+	// RecordStreams rewrites the table comment to name every stream that
+	// loads the table (Table.Streams): a stream joining a table another
+	// stream made, in this run or a later one. ACTIVATE_VERSION,
+	// delete_missing and overwrite refuse a table shared this way, as its
+	// rows do not record their stream. Only the comment changes.
+	RecordStreams
 )
 
 func (k ChangeKind) String() string {
@@ -285,6 +291,8 @@ func (k ChangeKind) String() string {
 		return "replace primary key"
 	case AddIndex:
 		return "add index"
+	case RecordStreams:
+		return "record streams"
 	}
 	return "unknown change"
 }
@@ -317,6 +325,8 @@ func (c Change) String() string {
 			kind = "UNIQUE INDEX"
 		}
 		return fmt.Sprintf("CREATE %s %s (%s)", kind, Quote(c.Index.Name), strings.Join(c.Index.Columns, ", "))
+	case RecordStreams:
+		return "COMMENT ON TABLE (the streams that load it)"
 	}
 	return fmt.Sprintf("rewrite %s from %s to %s (add, copy, drop, rename)", Quote(c.Column), c.From, c.To)
 }
@@ -469,6 +479,16 @@ func Reconcile(current, want *Table, stats []Stats, policy string, opts Options)
 	for _, ix := range added {
 		next.Indexes = append(next.Indexes, ix)
 		changes = append(changes, Change{Kind: AddIndex, Index: ix})
+	}
+	if current.Streams != nil {
+		for _, s := range want.Streams {
+			if !StreamsInclude(next.Streams, s) {
+				next.Streams = append(slices.Clone(next.Streams), s)
+			}
+		}
+		if len(next.Streams) > len(current.Streams) {
+			changes = append(changes, Change{Kind: RecordStreams})
+		}
 	}
 	for _, c := range changes {
 		if !allowed(c.Kind, policy) {
@@ -661,6 +681,9 @@ func keyChanged(current, want *Table, opts Options) bool {
 }
 
 func allowed(k ChangeKind, policy string) bool {
+	if k == RecordStreams {
+		return true // a comment: no data, no column, and what keeps other streams' rows safe
+	}
 	switch policy {
 	case PolicyFail:
 		// Not even a missing custom index: building one locks and reads

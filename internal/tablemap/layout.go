@@ -512,6 +512,11 @@ func (b *builder) table(name string, existing *table.Table) (*table.Table, error
 		t.Streams, t.Unused, t.ReplacedKey = existing.Streams, existing.Unused, existing.ReplacedKey
 		if t.Streams != nil {
 			t.Streams = append([]string{}, t.Streams...)
+			if !table.StreamsInclude(t.Streams, b.stream) {
+				// A stream joining the target's table: its comment will
+				// name both (table.RecordStreams).
+				t.Streams = append(t.Streams, b.stream)
+			}
 		}
 		if t.ReplacedKey != nil {
 			t.ReplacedKey = append([]string{}, t.ReplacedKey...)
