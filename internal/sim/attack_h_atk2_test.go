@@ -16,7 +16,6 @@ import (
 // sessions. Generate makes at most 3 streams and never sets the byte
 // limits.
 
-var wideSeeds = 0 // set by TARGET_ORACLE_ATTACK_WIDE_SEEDS (default: 40)
 
 // generateWide is Generate with many streams, long inputs and memory
 // limits that make flushLargest choose what flushes.
