@@ -67,7 +67,7 @@ func TestAttackSummaryPathIsInput(t *testing.T) {
 // input SCHEMA, RECORD {"id":1}, STATE 1, RECORD {"id":"bad"}, RECORD
 // {"id":2}, STATE 2 → exit 1, d/tables/DRY_RUN.S.jsonl holds id 1.
 func TestAttackUnwritableRejectPathFailsBeforeLoading(t *testing.T) {
-	t.Skip("finding: an unwritable reject_path is found only at the first rejected record (mid-load, exit 1), not at start as summary_path is")
+	// was: t.Skip("finding: an unwritable reject_path is found only at the first rejected record (mid-load, exit 1), not at start as summary_path is")
 	dump := filepath.Join(t.TempDir(), "d")
 	cfg := writeFile(t, "c.json", `{"batch_size_rows":1,"on_invalid_record":"reject","reject_path":"`+t.TempDir()+`/missing/r.txt"}`)
 	in := atk2Schema + `{"type":"RECORD","stream":"s","record":{"id":1}}

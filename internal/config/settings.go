@@ -270,7 +270,7 @@ func loadingSettings() []setting {
 				"instead of time_extracted or the batch time; makes replays exact (same key and valid-from is a no-op).",
 			field: func(c *Config) any { return &c.HistoryValidFrom }},
 		{name: "reject_path", kind: kindString, def: "rejected-records.jsonl", nonEmpty: true,
-			desc: "JSON lines file of rejected records.", field: func(c *Config) any { return &c.RejectPath }},
+			desc: "JSON lines file of rejected records. With a reject policy it is checked at the start of the run (a path that cannot be written fails the run before it loads anything) and opened at the first rejected record.", field: func(c *Config) any { return &c.RejectPath }},
 		{name: "batch_size_rows", kind: kindInteger, def: 10000, min: 1, max: 100_000_000,
 			desc: "Rows per stream before a flush.", aliases: names("batch_size"),
 			field: func(c *Config) any { return &c.BatchSizeRows }},

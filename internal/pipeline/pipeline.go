@@ -16,6 +16,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -253,10 +254,38 @@ func newPipeline(o Options) (*pipeline, error) {
 	p.started = canonicalTime(now)
 	p.seq.base = now.UnixMicro() * 1000
 	if o.Config.RejectsInvalidRecords() || o.Config.RejectsDatabaseErrors() {
+		if err := writable(o.Config.RejectPath); err != nil {
+			// Found here, not at the first rejected record hours into
+			// the load, with batches committed before it.
+			return nil, fmt.Errorf("reject_path %q cannot be written: %w", o.Config.RejectPath, err)
+		}
 		p.rejects = &rejectFile{path: o.Config.RejectPath}
 		p.tracker.beforeWrite = p.rejects.sync
 	}
 	return p, nil
+}
+
+// writable checks, without creating it, that path can be opened for
+// appending: an existing file is opened and closed; for a new one, a file
+// is created in its folder and removed.
+func writable(path string) error {
+	if fi, err := os.Lstat(path); err == nil {
+		if fi.Mode()&os.ModeSymlink != 0 {
+			return fmt.Errorf("%s is a symlink; refusing to follow it", path)
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			return err
+		}
+		return f.Close()
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".target-oracle-check-*")
+	if err != nil {
+		return err
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
 }
 
 func (p *pipeline) run(ctx context.Context) (err error) {
