@@ -16,7 +16,6 @@ import (
 // sessions. Generate makes at most 3 streams and never sets the byte
 // limits.
 
-
 // generateWide is Generate with many streams, long inputs and memory
 // limits that make flushLargest choose what flushes.
 func generateWide(seed uint64) *Scenario {
