@@ -1015,8 +1015,19 @@ func checkFooterLength(f *os.File, size int64) error {
 	if m := string(tail[4:]); m != "PAR1" && m != "PARE" {
 		return nil // nor is the footer's length read without the magic
 	}
-	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-2*magic-4 {
+	n := int64(binary.LittleEndian.Uint32(tail[:4]))
+	if n > size-2*magic-4 {
 		return fmt.Errorf("not a readable parquet file: its footer claims %d bytes, more than the file's %d", n, size)
+	}
+	if string(tail[4:]) != "PAR1" {
+		return nil // an encrypted footer (PARE) is not thrift we can read
+	}
+	footer := make([]byte, n) // at most the file's size
+	if _, err := f.ReadAt(footer, size-8-n); err != nil {
+		return fmt.Errorf("not a readable parquet file: reading its footer: %w", err)
+	}
+	if err := checkThriftLengths(footer); err != nil {
+		return fmt.Errorf("not a readable parquet file: %w", err)
 	}
 	return nil
 }
