@@ -15,12 +15,13 @@ import (
 // streams) from one that reuses a few megabytes (docs/performance.md,
 // "Issue 18 rows, thirteenth session"). Each op maps 16 MiB of fresh
 // anonymous memory (munmapped after, so no op sees another's pages) and
-// writes one word per 64-byte line: "fresh" as the pages come, "populated"
-// after Write (MADV_POPULATE_WRITE) outside the timer, "again" a second
-// pass over pages already written. ns/page is the figure.
+// writes one word per 64-byte line: "fresh" as the pages come,
+// "populated-4k" after MADV_POPULATE_WRITE alone and "populated" after
+// Write (huge pages where the kernel gives them), both outside the timer,
+// "again" a second pass over pages already written. ns/page is the figure.
 func BenchmarkFirstWrite(b *testing.B) {
 	const size = 16 << 20
-	for _, mode := range []string{"fresh", "populated", "again"} {
+	for _, mode := range []string{"fresh", "populated-4k", "populated", "again"} {
 		b.Run(mode, func(b *testing.B) {
 			for range b.N {
 				b.StopTimer()
@@ -29,6 +30,8 @@ func BenchmarkFirstWrite(b *testing.B) {
 					b.Fatal(err)
 				}
 				switch mode {
+				case "populated-4k":
+					_ = unix.Madvise(m, unix.MADV_POPULATE_WRITE)
 				case "populated":
 					Write(unsafe.Pointer(&m[0]), size)
 				case "again":

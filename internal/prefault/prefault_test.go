@@ -31,3 +31,23 @@ func TestWriteKeepsContents(t *testing.T) {
 	}
 	Write(nil, 1<<20) // nothing to advise on
 }
+
+// Write's advice covers the huge-page range around what it is given
+// (prefault_linux.go): the memory around a range, other objects' in the
+// heap, keeps its bytes too, as does the range itself, called again and
+// across a huge page's boundary.
+func TestWriteKeepsNeighbours(t *testing.T) {
+	const size = 8 << 20
+	mem := make([]byte, size)
+	for i := range mem {
+		mem[i] = byte(i*13 + 5)
+	}
+	for _, r := range [][2]int{{3<<20 + 123, 16 << 10}, {3<<20 + 123, 16 << 10}, {4<<20 - 5000, 16 << 10}, {6<<20 - 7, 64 << 10}, {1 << 20, 2 << 20}} {
+		Write(unsafe.Pointer(&mem[r[0]]), r[1])
+	}
+	for i, b := range mem {
+		if b != byte(i*13+5) {
+			t.Fatalf("byte %d = %#x, want %#x", i, b, byte(i*13+5))
+		}
+	}
+}
