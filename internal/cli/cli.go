@@ -27,6 +27,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/metrics"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/pipeline"
+	"github.com/target-oracle/target-oracle/internal/private"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
 
@@ -300,6 +301,40 @@ func run(o options, std IO) int {
 	return load(o, std, cfg, log, now)
 }
 
+// openRejectPath checks reject_path, when a reject policy will write it,
+// against the run's other files (rejectCollision), and opens it now when
+// it is no regular file: a FIFO's open(2) waits for its reader, and a
+// signal meanwhile must still end the run (unlessSignalled); a regular
+// file is created only at the first rejected record (the pipeline).
+func openRejectPath(o options, cfg *config.Config, std IO, log *slog.Logger, fail func(string, error)) (*os.File, int) {
+	if cfg.RejectPath == "" || !cfg.RejectsInvalidRecords() && !cfg.RejectsDatabaseErrors() {
+		return nil, 0
+	}
+	if err := rejectCollision(o, cfg, std); err != nil {
+		fail("reject_path", err)
+		return nil, ExitConfig
+	}
+	fi, err := os.Lstat(cfg.RejectPath)
+	if err != nil || fi.Mode().IsRegular() || fi.Mode()&os.ModeSymlink != 0 {
+		return nil, 0 // the pipeline's check says what is wrong with it
+	}
+	f, sigCode, err := unlessSignalled(std, log, "opening reject_path", func(context.Context) (*os.File, error) {
+		return private.OpenFile(cfg.RejectPath, os.O_APPEND)
+	}, func(f *os.File) {
+		if f != nil {
+			f.Close()
+		}
+	})
+	if sigCode != 0 {
+		return nil, sigCode
+	}
+	if err != nil {
+		fail("reject_path", fmt.Errorf("reject_path %q cannot be written: %w", cfg.RejectPath, err))
+		return nil, ExitFailed
+	}
+	return f, 0
+}
+
 func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() time.Time) int {
 	fail := reporter(cfg, log, std.Stderr)
 	if std.StateClosed != nil && !o.plan {
@@ -326,6 +361,13 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 		}
 		summary = sf
 		defer summary.Close()
+	}
+	rejectFile, rcode := openRejectPath(o, cfg, std, log, fail)
+	if rcode != 0 {
+		return rcode
+	}
+	if rejectFile != nil {
+		defer rejectFile.Close() // the pipeline closes it; this is for the paths that end before
 	}
 	in, closeIn, sigCode, err := openInputUnlessSignalled(o.input, std, log)
 	if err != nil {
@@ -410,6 +452,7 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 		Now:            now,
 		Stop:           stop,
 		Metrics:        reg,
+		RejectFile:     rejectFile,
 	})
 	if cerr := eng.Close(); cerr != nil {
 		fail("close", cerr)

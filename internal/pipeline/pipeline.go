@@ -80,6 +80,11 @@ type Options struct {
 	// reads on, and whether its result or the next input came first would
 	// be the Go scheduler's choice, not the seed's.
 	BeforeJob func(stream string)
+	// RejectFile, when set, is reject_path already open for appending:
+	// the CLI opens one that is not a regular file (a FIFO, whose open(2)
+	// waits for a reader, where a signal must still end the run) before
+	// the run. The pipeline closes it.
+	RejectFile *os.File
 }
 
 // longLineReport is the size under which lines are not reported to
@@ -253,7 +258,10 @@ func newPipeline(o Options) (*pipeline, error) {
 	now := o.Now().UTC()
 	p.started = canonicalTime(now)
 	p.seq.base = now.UnixMicro() * 1000
-	if o.Config.RejectsInvalidRecords() || o.Config.RejectsDatabaseErrors() {
+	if o.RejectFile != nil {
+		p.rejects = &rejectFile{path: o.Config.RejectPath, f: o.RejectFile}
+		p.tracker.beforeWrite = p.rejects.sync
+	} else if o.Config.RejectsInvalidRecords() || o.Config.RejectsDatabaseErrors() {
 		if err := writable(o.Config.RejectPath); err != nil {
 			// Found here, not at the first rejected record hours into
 			// the load, with batches committed before it.
@@ -272,6 +280,12 @@ func writable(path string) error {
 	if fi, err := os.Lstat(path); err == nil {
 		if fi.Mode()&os.ModeSymlink != 0 {
 			return fmt.Errorf("%s is a symlink; refusing to follow it", path)
+		}
+		if !fi.Mode().IsRegular() {
+			// A FIFO's open(2) waits for a reader, and its close would
+			// end that reader's input: Options.RejectFile is the way for
+			// these (the CLI opens them once, interruptibly).
+			return nil
 		}
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 		if err != nil {

@@ -11,7 +11,7 @@ import (
 // OpenFile opens path for writing with flag (os.O_APPEND or os.O_TRUNC
 // and the like; O_WRONLY and O_CREATE are added), mode 0600. A symlink at
 // path is refused rather than followed, so the file cannot be redirected
-// onto another one, and an existing file is narrowed to 0600, since open
+// onto another one, and an existing regular file is narrowed to 0600, since open
 // keeps the mode a file already has.
 func OpenFile(path string, flag int) (*os.File, error) {
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
@@ -21,9 +21,18 @@ func OpenFile(path string, flag int) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return nil, err
+	// Only a regular file is narrowed: a device node ("/dev/null", to
+	// switch the output off) or a FIFO is the system's or another
+	// program's, and root narrowing /dev/null would break every other
+	// user of the host.
+	if fi, err := f.Stat(); err != nil || fi.Mode().IsRegular() {
+		if err == nil {
+			err = f.Chmod(0o600)
+		}
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
 	}
 	return f, nil
 }
