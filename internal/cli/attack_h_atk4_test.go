@@ -63,3 +63,46 @@ func TestAttackEmptyTimeExtractedIsTakenAsAbsent(t *testing.T) {
 		t.Fatalf("exit %d, want %d naming time_extracted (as \"_sdc_deleted_at\":\"\" is refused)\n%s", code, ExitInput, errs)
 	}
 }
+
+// TestAttackGregorianGapDatesLoadAsSent: Oracle's calendar (NLS_CALENDAR
+// GREGORIAN, which the session pins) is Julian before 1582-10-15 and has
+// no 1582-10-05 … 1582-10-14: since 12.2, TO_DATE and TO_TIMESTAMP[_TZ]
+// of a day in that gap give 1582-10-15, the time of day kept, without an
+// error (Sean Stuber, "Looking Through Holes in Time", 2018; the dates
+// RFC 3339 and Go use are proleptic Gregorian, where those days exist).
+// The loader accepts them and binds them as they are, and both models of
+// Oracle (oravalue ToDate/storedTimestamp) keep them, so the dry run shows
+// 1582-10-10 where a server stores 1582-10-15. It also reaches the gap by
+// the shift to UTC: "1582-10-15T00:30:00+01:00" becomes
+// "1582-10-14T23:30:00Z", which Oracle stores as 1582-10-15T23:30Z, a day
+// later than the instant sent. Silent value change on a real server (the
+// date, or the instant, moves by up to 10 days); want invalid input, as for
+// a leap second ("Oracle cannot hold" it). Not verified on Oracle (none
+// here); Oracle's Julian reading of earlier dates (1500-02-29 exists
+// there, 1500-03-01T00:30+01:00 is 1500-02-29T23:30Z there, not 02-28) is
+// the same mismatch.
+func TestAttackGregorianGapDatesLoadAsSent(t *testing.T) {
+	t.Skip("finding: date 1582-10-10 / date-time 1582-10-15T00:30:00+01:00 (UTC 1582-10-14T23:30Z) load as sent; Oracle's calendar has no 1582-10-05..14 and TO_DATE/TO_TIMESTAMP_TZ silently store 1582-10-15 (a day or more later)")
+	for _, c := range []struct{ schema, value string }{
+		{`{"type":"string","format":"date"}`, `"1582-10-10"`},
+		{`{"type":"string","format":"date-time"}`, `"1582-10-10T12:34:56Z"`},
+		{`{"type":"string","format":"date-time"}`, `"1582-10-15T00:30:00+01:00"`},
+	} {
+		input := `{"type":"SCHEMA","stream":"s","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"v":` + c.schema + `}}}
+{"type":"RECORD","stream":"s","record":{"id":1,"v":` + c.value + `}}
+{"type":"STATE","value":1}
+`
+		code, errs, rows := atk4Run(t, `{"add_record_metadata":false}`, input)
+		if code != ExitInput {
+			t.Errorf("%s: exit %d, rows %s; want exit %d (a day Oracle's calendar does not have, which TO_DATE/TO_TIMESTAMP_TZ move to 1582-10-15)\n%s", c.value, code, strings.TrimSpace(rows), ExitInput, lastLines(errs, 2))
+		}
+	}
+}
+
+func lastLines(s string, n int) string {
+	l := strings.Split(strings.TrimSpace(s), "\n")
+	if len(l) > n {
+		l = l[len(l)-n:]
+	}
+	return strings.Join(l, "\n")
+}
