@@ -106,3 +106,28 @@ func lastLines(s string, n int) string {
 	}
 	return strings.Join(l, "\n")
 }
+
+// TestAttackDayPartitionBeyondOracleLimit: with partitioning
+// {"column":"ts","interval":"day"}, new tables get P0 below 2000-01-01
+// and one interval partition per day. Oracle allows at most 1,048,575
+// partitions: a key on or after 4870-11-24 maps beyond that and the INSERT
+// fails with ORA-14300 (docs.oracle.com/error-help/db/ora-14300). The
+// common "open end" sentinel 9999-12-31 is such a key. The embedded engine
+// models only ORA-14400 (memory/partition.go: a NULL key), so the dry run
+// loads the record and exits 0, while on Oracle the batch fails (ORA-14300
+// is not a row-level code, so on_database_error reject does not apply
+// either) and every rerun fails at the same record. Engines disagree; want
+// the record refused as invalid input naming the partition key (or at
+// least the dry run failing as Oracle does). Not verified on Oracle.
+func TestAttackDayPartitionBeyondOracleLimit(t *testing.T) {
+	t.Skip("finding: day interval partitioning, ts 9999-12-31: the dry run loads it (exit 0); Oracle refuses keys from 4870-11-24 on (partition number > 1048575, ORA-14300), failing the batch on every run")
+	input := `{"type":"SCHEMA","stream":"s","key_properties":["id"],"schema":{"type":"object","required":["ts"],"properties":{"id":{"type":"integer"},"ts":{"type":"string","format":"date-time"}}}}
+{"type":"RECORD","stream":"s","record":{"id":1,"ts":"2024-01-01T00:00:00Z"}}
+{"type":"RECORD","stream":"s","record":{"id":2,"ts":"9999-12-31T00:00:00Z"}}
+{"type":"STATE","value":1}
+`
+	code, errs, rows := atk4Run(t, `{"partitioning":{"column":"ts","interval":"day"}}`, input)
+	if code == ExitOK {
+		t.Fatalf("exit 0 and the dry run holds %d rows, the 9999-12-31 key among them; Oracle refuses it with ORA-14300\n%s", strings.Count(rows, "\n"), lastLines(errs, 2))
+	}
+}
