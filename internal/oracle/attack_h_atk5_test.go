@@ -97,7 +97,7 @@ func TestAttackAdoptedSharedTableLosesAnEarlierRunsSharer(t *testing.T) {
 // COMMENT ON COLUMN C$M (the marker comment), copy, SET UNUSED C, RENAME
 // (oraclesql migrate). Since markers are known by their comment alone, a
 // run killed after the ADD and before the COMMENT (two DDLs, each its own
-// commit; or the ADD's reply lost, fake Applied) leaves a V$M that no
+// commit; or an ADD that ran but answered with an error) leaves a V$M that no
 // later run takes for a marker, and the renderer then refuses the
 // migration because V$M "is a column of the table". SPEC §5.5 promises
 // that "a run killed half-way is finished by the next run"; here every
