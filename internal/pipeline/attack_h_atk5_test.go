@@ -120,3 +120,5 @@ func TestAttackOverwriteOfOneSharerDependsOnRecordOrder(t *testing.T) {
 		t.Errorf("the same records in another order give another table: %q (b first) and %q (a first)", got["b first"], got["a first"])
 	}
 }
+
+
