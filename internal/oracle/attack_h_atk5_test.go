@@ -139,7 +139,6 @@ func TestAttackMigrationKilledBeforeMarkerCommentNeverFinishes(t *testing.T) {
 	}
 }
 
-
 // TestAttackAdoptedTableSharedSilentlyByCollidingStreams (finding, data
 // loss; no mapping involved): SPEC §5.1 says two streams whose generated
 // names conform to one table name ("public-orders" and "public_orders")
