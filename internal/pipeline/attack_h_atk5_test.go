@@ -121,8 +121,6 @@ func TestAttackOverwriteOfOneSharerDependsOnRecordOrder(t *testing.T) {
 	}
 }
 
-
-
 // TestAttackTruncateBeforeLoadEmptiesAnEarlierRunsSharer (finding, data
 // loss): last session's guard makes load_method overwrite refuse (exit 2)
 // to replace a table whose comment names streams absent from the run
