@@ -65,3 +65,39 @@ func TestAttackSummaryPathThroughSymlinkedFolderOverwritesRejects(t *testing.T) 
 		os.Remove(c.file)
 	}
 }
+
+// TestAttackSummaryPathIsStdinsFile (finding, data loss): summary_path
+// may not be the --input file (fixed last release: the summary emptied
+// the input, the run loaded nothing and exited 0), but the same file
+// given as standard input (target-oracle --config c.json < in.singer, the
+// usual way) is not checked: summaryCollision stats standard output's
+// file, not standard input's. The summary is opened with O_TRUNC before
+// the input is read, so the run reads nothing, writes no STATE, exits 0
+// with a summary of 0 records, and in.singer now holds that summary: the
+// tap's output is destroyed. Reproduction with the binary:
+// --dry-run --config {"summary_path":"$PWD/in.singer"} < in.singer →
+// exit 0, no STATE, in.singer is the summary JSON.
+func TestAttackSummaryPathIsStdinsFile(t *testing.T) {
+	t.Skip("finding: summary_path naming the file standard input is redirected from is accepted; the input is emptied before it is read, nothing loads, exit 0, the input file is destroyed")
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.singer")
+	const input = `{"type":"SCHEMA","stream":"s","schema":{"properties":{"id":{"type":"integer"}}},"key_properties":["id"]}
+{"type":"RECORD","stream":"s","record":{"id":1}}
+{"type":"STATE","value":1}
+`
+	if err := os.WriteFile(in, []byte(input), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cfg := writeFile(t, "c.json", `{"summary_path":"`+in+`"}`)
+	var out, errb strings.Builder
+	code := Main([]string{"--dry-run", "--config", cfg}, IO{Stdin: f, State: &out, Stderr: &errb, Dir: dir})
+	got, _ := os.ReadFile(in)
+	if code == ExitOK && (out.String() != "1\n" || string(got) != input) {
+		t.Fatalf("exit 0, STATE %q (want \"1\\n\"), and the input file now holds %.120q (or exit 2 naming summary_path)\n%s", out.String(), got, errb.String())
+	}
+}
