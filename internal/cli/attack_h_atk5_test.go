@@ -101,3 +101,38 @@ func TestAttackSummaryPathIsStdinsFile(t *testing.T) {
 		t.Fatalf("exit 0, STATE %q (want \"1\\n\"), and the input file now holds %.120q (or exit 2 naming summary_path)\n%s", out.String(), got, errb.String())
 	}
 }
+
+// TestAttackSummaryPathIsABatchFile (finding, data loss, STATE for rows
+// never loaded): summary_path naming a file that a BATCH message of the
+// input lists in its manifest is accepted (summaryCollision knows only
+// the files of the command line and settings; the manifest is read
+// later). The summary is opened with O_TRUNC at start, so the BATCH file
+// is empty when its message comes: the stream loads 0 rows, STATE 1 —
+// which covers the BATCH — is written, exit 0, and the file's rows are
+// gone (the file now holds the summary). Reproduction with the binary:
+// batch.jsonl = {"id":1}\n{"id":2}\n; --dry-run --config
+// {"summary_path":"$PWD/batch.jsonl"}, input SCHEMA s, BATCH s jsonl
+// manifest ["file://$PWD/batch.jsonl"], STATE 1 → stdout "1", 0 records.
+func TestAttackSummaryPathIsABatchFile(t *testing.T) {
+	t.Skip("finding: summary_path naming a BATCH manifest file is accepted; the file is emptied at start, the BATCH loads 0 rows and the STATE covering it is written, exit 0")
+	dir := t.TempDir()
+	batch := filepath.Join(dir, "batch.jsonl")
+	if err := os.WriteFile(batch, []byte("{\"id\":1}\n{\"id\":2}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(dir, "in.singer")
+	input := `{"type":"SCHEMA","stream":"s","schema":{"properties":{"id":{"type":"integer"}}},"key_properties":["id"]}
+{"type":"BATCH","stream":"s","encoding":{"format":"jsonl","compression":"none"},"manifest":["file://` + batch + `"]}
+{"type":"STATE","value":1}
+`
+	if err := os.WriteFile(in, []byte(input), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dump := filepath.Join(dir, "dump")
+	cfg := writeFile(t, "c.json", `{"summary_path":"`+batch+`"}`)
+	out, errs, code := runMain(t, "", nil, "--dry-run", "--dry-run-dump", dump, "--config", cfg, "--input", in)
+	rows, _ := os.ReadFile(filepath.Join(dump, "tables", "DRY_RUN.S.jsonl"))
+	if code == ExitOK && strings.Count(string(rows), "\n") != 2 {
+		t.Fatalf("exit 0, STATE %q, and table S holds %q: the BATCH file's 2 rows were not loaded (the summary emptied the file first)\n%s", out, rows, errs)
+	}
+}
