@@ -161,3 +161,32 @@ func TestAttackRejectPathIsTheInputFile(t *testing.T) {
 		t.Fatalf("exit %d (want 2 naming reject_path), STATE %q, and the input file was changed:\n%s\n%s", code, out, got, errs)
 	}
 }
+
+// TestAttackRejectPathInsideDumpFolderIsOverwritten (finding, data loss
+// in a dry run): summary_path may not lie inside the --dry-run-dump
+// folder, but reject_path may. With an empty dump folder D and
+// reject_path D/tables.json, the start check passes (the file does not
+// exist yet), the rejected record is appended to D/tables.json, and the
+// dump writes its tables.json over it at the end: the rejected record,
+// which STATE 1 covers, is gone, exit 0. Reproduction with the binary:
+// mkdir D; --dry-run --dry-run-dump D --config
+// {"on_invalid_record":"reject","reject_path":"D/tables.json"}.
+func TestAttackRejectPathInsideDumpFolderIsOverwritten(t *testing.T) {
+	t.Skip("finding: reject_path inside the --dry-run-dump folder (D/tables.json) is accepted; the dump overwrites the rejected records at the end, exit 0")
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.singer")
+	if err := os.WriteFile(in, []byte(atk5RejectInput), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dump := filepath.Join(dir, "dump")
+	if err := os.Mkdir(dump, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	rej := filepath.Join(dump, "tables.json")
+	cfg := writeFile(t, "c.json", `{"on_invalid_record":"reject","reject_path":"`+rej+`"}`)
+	out, errs, code := runMain(t, "", nil, "--dry-run", "--dry-run-dump", dump, "--config", cfg, "--input", in)
+	got, _ := os.ReadFile(rej)
+	if code == ExitOK && !strings.Contains(string(got), `"not a number"`) {
+		t.Fatalf("exit 0, STATE %q, and %s holds no rejected record (the dump overwrote it):\n%.200s\n%s", out, rej, got, errs)
+	}
+}
