@@ -137,18 +137,28 @@ func TestAttackSummaryPathIsABatchFile(t *testing.T) {
 	}
 }
 
-// TestAttackRejectPathIsTheInputFile (finding, minor: no row lost):
-// summary_path may not be the --input file, but reject_path may. A
-// rejected record is appended to the input file while it is read: a small
-// input was read whole already, so the run exits 0 and the tap's file now
-// ends with a reject line, which fails any run that reads the file again
-// ("missing required field "type""); with a larger input (200,000
-// records after the rejected one) the reader reaches the appended line in
-// the same run and exits 3 blaming the input, after STATE 1. Reproduction
-// with the binary: --dry-run --config {"on_invalid_record":"reject",
-// "reject_path":"$PWD/in.singer"} --input in.singer.
-func TestAttackRejectPathIsTheInputFile(t *testing.T) {
-	t.Skip("finding: reject_path naming the --input file is accepted; rejected records are appended to the input being read (exit 3 on a large input, a corrupted input file on a small one)")
+// TestAttackRejectPathIsAFileTheRunReads (finding: a runaway loop on a
+// BATCH file; no row lost): summary_path may not be the --input file,
+// but reject_path may, and neither is checked against the files of BATCH
+// manifests. Rejected records are appended to the file while it is read:
+//
+//   - reject_path = a BATCH file (jsonl) with one invalid row: the reject
+//     line is read back as a row, refused (no key), appended again with
+//     the previous line nested inside, and so on, until 1,000 nesting
+//     levels: a 2-row file grows to 88 MB (quadratic), 1,000 records
+//     "rejected", exit 3, and the tap's file is ruined;
+//   - reject_path = the --input file: a small input was read whole
+//     already, so the run exits 0 and the input ends with a reject line,
+//     which fails any run that reads it again ("missing required field
+//     "type""); a larger one (200,000 records) reaches that line in the
+//     same run, exit 3.
+//
+// Reproduction with the binary: batch.jsonl = {"id":1,"v":"bad"}\n
+// {"id":2,"v":2}\n; --dry-run --config {"on_invalid_record":"reject",
+// "reject_path":"$PWD/batch.jsonl"}, input SCHEMA s {id key, v integer},
+// BATCH s manifest ["file://$PWD/batch.jsonl"], STATE 1.
+func TestAttackRejectPathIsAFileTheRunReads(t *testing.T) {
+	t.Skip("finding: reject_path naming the --input file or a BATCH manifest file is accepted; rejects are appended to the file being read (a BATCH file grows to 88 MB in a feedback loop, exit 3; a small input is left corrupted, exit 0)")
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.singer")
 	if err := os.WriteFile(in, []byte(atk5RejectInput), 0o600); err != nil {
@@ -158,7 +168,25 @@ func TestAttackRejectPathIsTheInputFile(t *testing.T) {
 	out, errs, code := runMain(t, "", nil, "--dry-run", "--config", cfg, "--input", in)
 	got, _ := os.ReadFile(in)
 	if code != ExitConfig && string(got) != atk5RejectInput {
-		t.Fatalf("exit %d (want 2 naming reject_path), STATE %q, and the input file was changed:\n%s\n%s", code, out, got, errs)
+		t.Errorf("--input: exit %d (want 2 naming reject_path), STATE %q, and the input file was changed:\n%s\n%s", code, out, got, errs)
+	}
+	batch := filepath.Join(dir, "batch.jsonl")
+	const rows = "{\"id\":1,\"v\":\"bad\"}\n{\"id\":2,\"v\":2}\n"
+	if err := os.WriteFile(batch, []byte(rows), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	in2 := filepath.Join(dir, "in2.singer")
+	input := `{"type":"SCHEMA","stream":"s","schema":{"properties":{"id":{"type":"integer"},"v":{"type":"integer"}}},"key_properties":["id"]}
+{"type":"BATCH","stream":"s","encoding":{"format":"jsonl","compression":"none"},"manifest":["file://` + batch + `"]}
+{"type":"STATE","value":1}
+`
+	if err := os.WriteFile(in2, []byte(input), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg = writeFile(t, "c.json", `{"on_invalid_record":"reject","reject_path":"`+batch+`"}`)
+	out, errs, code = runMain(t, "", nil, "--dry-run", "--config", cfg, "--input", in2)
+	if fi, err := os.Stat(batch); code != ExitConfig && (err != nil || fi.Size() > 1000) {
+		t.Errorf("BATCH file: exit %d (want 2 naming reject_path), STATE %q, the 2-row BATCH file is now %d bytes\n%.300s", code, out, fi.Size(), errs)
 	}
 }
 
