@@ -189,4 +189,3 @@ func TestAttackOverwriteSharerWithOnlyASchemaLosesItsRows(t *testing.T) {
 		t.Errorf("run 2 exit 0, STATE %v, T holds %q: stream b sent a SCHEMA and no records, and its row 11 is gone", states, live)
 	}
 }
-
