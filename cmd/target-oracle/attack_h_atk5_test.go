@@ -21,7 +21,7 @@ import (
 // "reject_path":"rej"} --input in.singer; kill -TERM → still running;
 // only SIGKILL ends it (exit 137).
 func TestAttackSignalWhileCheckingFIFORejectPath(t *testing.T) {
-	t.Skip("finding: reject_path naming a FIFO without a reader blocks the run's start check in open(2); SIGTERM is ignored, only SIGKILL ends it")
+	// was: t.Skip("finding: reject_path naming a FIFO without a reader blocks the run's start check in open(2); SIGTERM is ignored, only SIGKILL ends it")
 	fifo := filepath.Join(t.TempDir(), "rej.fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)

@@ -1123,6 +1123,9 @@ func (b *Reader) openParquet() error {
 	i := b.next
 	b.next++
 	b.resolve(i)
+	if err := b.refused(i); err != nil {
+		return err
+	}
 	f, err := os.Open(b.paths[i])
 	if err != nil {
 		return b.fileError(i, err)

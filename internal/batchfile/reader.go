@@ -33,6 +33,11 @@ type Options struct {
 	// bytes; an error from it ends the read with that error, so that a
 	// signal stops even an endless line.
 	Interrupt func() error
+	// Refuse, if set, is asked about each file before it is opened: an
+	// error from it (a file the run itself writes, reject_path or
+	// summary_path, which rejects would feed back into) is returned,
+	// wrapped with the file's name, and nothing of the file is read.
+	Refuse func(path string) error
 }
 
 // A Reader reads the rows of the files of one BATCH message.
@@ -63,6 +68,7 @@ type Reader struct {
 	closed bool
 
 	interrupt func() error
+	refuse    func(path string) error
 }
 
 // interruptible asks check before each read.
@@ -106,6 +112,7 @@ func Open(msg *singer.Message, opts Options) (*Reader, error) {
 		lr:     singer.NewLineReader(nil, opts.MaxLineBytes),
 
 		interrupt: opts.Interrupt,
+		refuse:    opts.Refuse,
 	}
 	for i, u := range b.urls {
 		p, alt, err := localPath(u)
@@ -247,6 +254,9 @@ func (b *Reader) open() error {
 	i := b.next
 	b.next++
 	b.resolve(i)
+	if err := b.refused(i); err != nil {
+		return err
+	}
 	// A device or a FIFO may never end (/dev/zero) or never answer (even
 	// opening a FIFO blocks): a BATCH file is a file, checked before the
 	// open.
@@ -326,6 +336,17 @@ func (b *Reader) inputError(err error) *inputerr.Error {
 		FileLine: b.lr.Line(),
 		Err:      err,
 	}
+}
+
+// refused asks Options.Refuse about file i.
+func (b *Reader) refused(i int) error {
+	if b.refuse == nil {
+		return nil
+	}
+	if err := b.refuse(b.paths[i]); err != nil {
+		return b.fileError(i, err)
+	}
+	return nil
 }
 
 func (b *Reader) fileError(i int, err error) error {

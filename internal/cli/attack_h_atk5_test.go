@@ -33,7 +33,7 @@ const atk5RejectInput = `{"type":"SCHEMA","stream":"s","schema":{"properties":{"
 // "summary_path":"$PWD/link/rej.jsonl"} → stdout "1", real/rej.jsonl is
 // the summary.
 func TestAttackSummaryPathThroughSymlinkedFolderOverwritesRejects(t *testing.T) {
-	t.Skip("finding: summary_path reaching reject_path through a symlinked folder (or a symlink followed by ..) is accepted on a first run; the summary overwrites the rejected records a written STATE covers")
+	// was: t.Skip("finding: summary_path reaching reject_path through a symlinked folder (or a symlink followed by ..) is accepted on a first run; the summary overwrites the rejected records a written STATE covers")
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.singer")
 	if err := os.WriteFile(in, []byte(atk5RejectInput), 0o600); err != nil {
@@ -78,7 +78,7 @@ func TestAttackSummaryPathThroughSymlinkedFolderOverwritesRejects(t *testing.T) 
 // --dry-run --config {"summary_path":"$PWD/in.singer"} < in.singer →
 // exit 0, no STATE, in.singer is the summary JSON.
 func TestAttackSummaryPathIsStdinsFile(t *testing.T) {
-	t.Skip("finding: summary_path naming the file standard input is redirected from is accepted; the input is emptied before it is read, nothing loads, exit 0, the input file is destroyed")
+	// was: t.Skip("finding: summary_path naming the file standard input is redirected from is accepted; the input is emptied before it is read, nothing loads, exit 0, the input file is destroyed")
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.singer")
 	const input = `{"type":"SCHEMA","stream":"s","schema":{"properties":{"id":{"type":"integer"}}},"key_properties":["id"]}
@@ -114,7 +114,7 @@ func TestAttackSummaryPathIsStdinsFile(t *testing.T) {
 // {"summary_path":"$PWD/batch.jsonl"}, input SCHEMA s, BATCH s jsonl
 // manifest ["file://$PWD/batch.jsonl"], STATE 1 → stdout "1", 0 records.
 func TestAttackSummaryPathIsABatchFile(t *testing.T) {
-	t.Skip("finding: summary_path naming a BATCH manifest file is accepted; the file is emptied at start, the BATCH loads 0 rows and the STATE covering it is written, exit 0")
+	// was: t.Skip("finding: summary_path naming a BATCH manifest file is accepted; the file is emptied at start, the BATCH loads 0 rows and the STATE covering it is written, exit 0")
 	dir := t.TempDir()
 	batch := filepath.Join(dir, "batch.jsonl")
 	if err := os.WriteFile(batch, []byte("{\"id\":1}\n{\"id\":2}\n"), 0o600); err != nil {
@@ -158,7 +158,7 @@ func TestAttackSummaryPathIsABatchFile(t *testing.T) {
 // "reject_path":"$PWD/batch.jsonl"}, input SCHEMA s {id key, v integer},
 // BATCH s manifest ["file://$PWD/batch.jsonl"], STATE 1.
 func TestAttackRejectPathIsAFileTheRunReads(t *testing.T) {
-	t.Skip("finding: reject_path naming the --input file or a BATCH manifest file is accepted; rejects are appended to the file being read (a BATCH file grows to 88 MB in a feedback loop, exit 3; a small input is left corrupted, exit 0)")
+	// was: t.Skip("finding: reject_path naming the --input file or a BATCH manifest file is accepted; rejects are appended to the file being read (a BATCH file grows to 88 MB in a feedback loop, exit 3; a small input is left corrupted, exit 0)")
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.singer")
 	if err := os.WriteFile(in, []byte(atk5RejectInput), 0o600); err != nil {
@@ -200,7 +200,7 @@ func TestAttackRejectPathIsAFileTheRunReads(t *testing.T) {
 // mkdir D; --dry-run --dry-run-dump D --config
 // {"on_invalid_record":"reject","reject_path":"D/tables.json"}.
 func TestAttackRejectPathInsideDumpFolderIsOverwritten(t *testing.T) {
-	t.Skip("finding: reject_path inside the --dry-run-dump folder (D/tables.json) is accepted; the dump overwrites the rejected records at the end, exit 0")
+	// was: t.Skip("finding: reject_path inside the --dry-run-dump folder (D/tables.json) is accepted; the dump overwrites the rejected records at the end, exit 0")
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.singer")
 	if err := os.WriteFile(in, []byte(atk5RejectInput), 0o600); err != nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -700,7 +701,7 @@ func (p *pipeline) onStreamActivateVersion(m *singer.Message) error {
 }
 
 func (p *pipeline) onBatch(m *singer.Message) error {
-	br, err := batchfile.Open(m, batchfile.Options{Interrupt: p.interrupted})
+	br, err := batchfile.Open(m, batchfile.Options{Interrupt: p.interrupted, Refuse: p.writtenByRun})
 	if err != nil {
 		return batchFailed(err) // names the BATCH line, the stream and the file
 	}
@@ -735,9 +736,41 @@ func (e *batchFileError) Unwrap() error { return e.err }
 
 // batchFailed classifies an error of the BATCH reader: input errors stay
 // as they are; a signal stays a signal.
+// writtenByRun refuses a BATCH file that is one of the files the run
+// writes: rejects appended to it would be read back as rows (a 2-row file
+// grew to 88 MB), a summary would replace it. A configuration error (exit
+// 2), found before anything of the file is read.
+func (p *pipeline) writtenByRun(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil // the open names what is wrong
+	}
+	for _, w := range []struct{ key, path string }{
+		{"reject_path", p.rejectPath()},
+		{"summary_path", p.cfg.SummaryPath},
+	} {
+		if w.path == "" {
+			continue
+		}
+		if wi, err := os.Stat(w.path); err == nil && os.SameFile(fi, wi) {
+			return &config.Error{Key: w.key, Msg: fmt.Sprintf("%q is a file this BATCH message lists, which the run writes to: give %s a file of its own", w.path, w.key)}
+		}
+	}
+	return nil
+}
+
+// rejectPath is reject_path when a reject policy writes it, else "".
+func (p *pipeline) rejectPath() string {
+	if p.rejects == nil {
+		return ""
+	}
+	return p.rejects.path
+}
+
 func batchFailed(err error) error {
 	var ie *inputerr.Error
-	if errors.As(err, &ie) || errors.Is(err, ErrStopped) || errors.Is(err, context.Canceled) {
+	var ce *config.Error
+	if errors.As(err, &ie) || errors.As(err, &ce) || errors.Is(err, ErrStopped) || errors.Is(err, context.Canceled) {
 		return err
 	}
 	return &batchFileError{err}
