@@ -28,6 +28,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/table"
@@ -218,6 +219,11 @@ func (e *Engine) Describe(ctx context.Context, schema, name string) (*table.Tabl
 	if len(orphans)+len(pending)+len(renamed) == 0 {
 		return t, nil
 	}
+	for _, m := range pending {
+		if err := e.cat.checkMarker(ctx, t, m); err != nil {
+			return nil, err // before any change: nothing is lost
+		}
+	}
 	if e.o.ReadOnly {
 		col := append(append(orphans, pending...), renamed...)[0].column
 		return nil, &Error{Table: t.QualifiedName(), Err: fmt.Errorf("a migration of column %s left half-way by an earlier run must be finished first: run without --plan once", table.Quote(col))}
@@ -387,6 +393,50 @@ func (e *Engine) markers(t *table.Table) (orphans, pending, renamed []marker) {
 	}
 	return orphans, pending, renamed
 }
+
+// checkMarker refuses to finish a pending migration whose marker holds
+// values its copy never wrote (oraclesql.Renderer.ForeignMarker): a
+// column of the user's that merely has a marker's comment, whose
+// "migration" would drop its column's values. A marker whose type the
+// column cannot be converted to is no migration's either.
+func (s *session) checkMarker(ctx context.Context, t *table.Table, m marker) error {
+	old, mk := t.Column(m.column), t.Column(m.name)
+	st, err := s.e.r.ForeignMarker(t, m.column, m.name, old.Type, mk.Type)
+	if err != nil {
+		return &Error{Table: t.QualifiedName(), Err: &foreignMarkerError{column: m.column, marker: m.name,
+			why: fmt.Sprintf("no migration converts %s to its type %s", old.Type, mk.Type)}}
+	}
+	var foreign bool
+	err = s.e.retry(ctx, "read "+t.QualifiedName(), func() error {
+		rows, err := s.query(ctx, &st, nil)
+		foreign = len(rows) > 0
+		return err
+	})
+	if err != nil {
+		return &Error{Table: t.QualifiedName(), Code: oraCode(err), Err: fmt.Errorf("check the migration marker %s of column %s: %w", table.Quote(m.name), table.Quote(m.column), err)}
+	}
+	if foreign {
+		return &Error{Table: t.QualifiedName(), Err: &foreignMarkerError{column: m.column, marker: m.name,
+			why: fmt.Sprintf("a row's %s holds a value that is not %s's converted (a migration's copy writes only those)", table.Quote(m.name), table.Quote(m.column))}}
+	}
+	return nil
+}
+
+// foreignMarkerError is a marker column that is not a migration's
+// (checkMarker). It is a configuration error (exit 2): the table must be
+// put right by hand before a run may use it.
+type foreignMarkerError struct {
+	column, marker, why string
+}
+
+func (e *foreignMarkerError) Error() string {
+	return fmt.Sprintf("column %s has the comment of the marker of a migration of column %s (target-oracle:migration-of), but %s: "+
+		"it is not a migration an earlier run left half-way, and finishing one would drop the values of %s; nothing was changed. "+
+		"If %s is a column of yours, give it another comment (COMMENT ON COLUMN … IS '') or rename it, then run again",
+		table.Quote(e.marker), table.Quote(e.column), e.why, table.Quote(e.column), table.Quote(e.marker))
+}
+
+func (e *foreignMarkerError) Unwrap() error { return &config.Error{Msg: e.Error()} }
 
 // rerunMigration finishes a migration whose copy was cut off: the change
 // is rebuilt from the catalog (the old column's type, and the marker's,

@@ -411,6 +411,32 @@ func (r *Renderer) markerComment(t *table.Table, c *table.Column, marker string)
 	return Statement{SQL: "COMMENT ON COLUMN " + tableName(t) + "." + table.Quote(marker) + " IS " + literal(text), Kind: KindDDL}
 }
 
+// ForeignMarker returns the query that tells a marker column left beside
+// its column (a migration's copy cut off) from one it is not: one row
+// when a row's marker holds a value the copy would not have put there (a
+// value where column is NULL, or another than column's converted), none
+// otherwise. The copy only ever sets marker to column's converted value
+// (Change), and nothing writes to a table while its migration is
+// pending, so a row the query finds is someone else's value (a user's
+// column commented like a marker): finishing the migration would drop
+// column's values. t is the table as the catalog has it, from and to
+// column's and marker's types.
+func (r *Renderer) ForeignMarker(t *table.Table, column, marker string, from, to table.Type) (Statement, error) {
+	conv, err := convertExpr(from, to, table.Quote(column))
+	if err != nil {
+		return Statement{}, &UnsupportedError{Table: t.QualifiedName(), What: fmt.Sprintf("migrate column %q: %v", column, err)}
+	}
+	qm, qc := table.Quote(marker), table.Quote(column)
+	differs := qm + " <> " + conv
+	if to.Kind == table.KindClob || to.Kind == table.KindBlob {
+		differs = "DBMS_LOB.COMPARE(" + qm + ", " + conv + ") <> 0" // LOBs have no <>
+	}
+	return Statement{
+		SQL:  "SELECT 1 FROM " + tableName(t) + " WHERE " + qm + " IS NOT NULL AND (" + qc + " IS NULL OR " + differs + ") AND ROWNUM = 1",
+		Kind: KindQuery,
+	}, nil
+}
+
 // lockTable locks t against concurrent writers for one chunk of a rewrite
 // migration; the wait is bounded by LockWaitSeconds (ORA-00054 or
 // ORA-30006 when it runs out: transient, retried with backoff).
