@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -468,22 +469,24 @@ func (s *session) rerunMigration(ctx context.Context, t *table.Table, m marker) 
 
 // finishMigration renames an orphaned marker column to its column with
 // Renderer.FinishMigration. The table as it should be is the catalog's
-// with the marker renamed and the comment its marker comment carries;
-// what the old column had besides (NOT NULL, primary key membership) is
-// not in the catalog any more, so the column comes back nullable (see
-// sql_todo.go).
+// with the marker renamed, and what the marker's comment carries: the
+// column's comment, its NOT NULL and the primary key it was in, which
+// SET UNUSED … CASCADE CONSTRAINTS took out of the catalog (a marker of
+// an earlier release records neither: the column then comes back
+// nullable, without a key).
 func (s *session) finishMigration(ctx context.Context, t *table.Table, m marker) error {
 	want := t.Clone()
 	for i := range want.Columns {
 		if want.Columns[i].Name == m.name {
 			c := want.Columns[i]
 			want.Columns = append(want.Columns[:i], want.Columns[i+1:]...)
-			c.Name, c.Nullable = m.column, true
+			c.Name = m.column
 			carried(&c, t.Column(m.name))
 			want.Columns = append(want.Columns, c)
 			break
 		}
 	}
+	restoreFacts(want, m.column, t.Column(m.name))
 	stmts, err := s.e.r.FinishMigration(want, m.column, m.name)
 	if err != nil {
 		return err
@@ -493,14 +496,47 @@ func (s *session) finishMigration(ctx context.Context, t *table.Table, m marker)
 }
 
 // restoreComment finishes a migration stopped after its rename: the
-// column still has the marker's comment, and gets the one that comment
-// carries (or none) in its place.
+// column still has the marker's comment, and gets what that comment
+// carries (Renderer.FinishRenamed: NOT NULL, the primary key, then its
+// comment, or none) in its place.
 func (s *session) restoreComment(ctx context.Context, t *table.Table, m marker) error {
 	want := t.Clone()
 	c := want.Column(m.column)
 	carried(c, t.Column(m.name))
-	_, err := s.runDDL(ctx, want, []oraclesql.Statement{s.e.r.ColumnComment(want, c)})
+	restoreFacts(want, m.column, t.Column(m.name))
+	stmts, err := s.e.r.FinishRenamed(want, m.column)
+	if err != nil {
+		return err
+	}
+	_, err = s.runDDL(ctx, want, stmts)
 	return err
+}
+
+// restoreFacts gives column of want the NOT NULL and the primary key the
+// marker mk's comment records (table.MarkerFacts), or, for a marker
+// without them, leaves both as the catalog has them. A
+// recorded key is taken only when the table has no primary key now
+// (CASCADE CONSTRAINTS dropped it) and every one of its columns is there.
+func restoreFacts(want *table.Table, column string, mk *table.Column) {
+	if mk.Marker == nil {
+		return
+	}
+	if mk.Marker.NotNull {
+		want.Column(column).Nullable = false
+	}
+	key := mk.Marker.Key
+	if len(key) == 0 || !slices.Contains(key, column) {
+		return
+	}
+	if len(want.PrimaryKey) > 0 {
+		return // a key is there: the statement would fail (ORA-02260) or change it
+	}
+	for _, k := range key {
+		if want.Column(k) == nil {
+			return
+		}
+	}
+	want.PrimaryKey = slices.Clone(key)
 }
 
 // carried gives c the role, source and comment the marker mk carries for
