@@ -604,12 +604,11 @@ func (p *pipeline) load(ctx context.Context, sess engine.Session, j *job) (engin
 		res, err = p.loadOnce(ctx, sess, steps, w)
 	}
 	if err != nil {
-		if in := j.buf.onlyInput(); in != "" {
-			// Every row came from one input stream mapped into this one
-			// (__alias__): name it, as its records' own errors do. A batch
-			// of several inputs names none: the engine's error gives the
-			// row only as text (inputrows.go).
-			return res, fmt.Errorf("load %s: %s: %w", t.QualifiedName(), streamText(j.name, in), err)
+		if in := refusedInputs(j, err); in != "" {
+			// Rows came from input streams mapped into this one
+			// (__alias__): name the refused row's, as its record's own
+			// errors do, or the batch's (inputrows.go).
+			return res, fmt.Errorf("load %s: %s: %w", t.QualifiedName(), in, err)
 		}
 		return res, fmt.Errorf("load %s: %w", t.QualifiedName(), err)
 	}
