@@ -116,3 +116,35 @@ func TestAttackRunIDPropertyRefusedOnTheSecondRun(t *testing.T) {
 		t.Errorf("delete_missing on a table whose _SDC_RUN_ID holds the property: err %v, want the refusal", err)
 	}
 }
+
+// TestAttackActivateVersionRefusalListsTheSender: input streams a and b
+// aliased into o (stream maps); a's ACTIVATE_VERSION is refused, as it
+// would delete b's rows, but the message listed a itself among the
+// streams whose rows would go ("would delete the rows of stream(s) a, b
+// too"): the sending input was not known when the refusal's list was
+// made (onActivateVersion left mapInput unset). Only the others are
+// listed now, and the refusal names the sender as a record's errors do:
+// `line 7: stream "a" (output "o"): ACTIVATE_VERSION 5 would delete …`.
+func TestAttackActivateVersionRefusalListsTheSender(t *testing.T) {
+	// was: t.Skip("finding: the ACTIVATE_VERSION refusal of an aliased output lists the sending input among the other inputs")
+	sch := func(s string) string {
+		return `{"type":"SCHEMA","stream":"` + s + `","schema":{"properties":{"id":{"type":"integer"}}},"key_properties":["id"]}`
+	}
+	rec := func(s string, id int) string {
+		return fmt.Sprintf(`{"type":"RECORD","stream":%q,"record":{"id":%d},"version":5}`, s, id)
+	}
+	for _, c := range []struct{ maps, want string }{
+		{`{"a":{"__alias__":"o"},"b":{"__alias__":"o"}}`, "would delete the rows of stream(s) b too"},
+		{`{"a":{"__alias__":"o"},"b":{"__alias__":"o"},"c":{"__alias__":"o"}}`, "would delete the rows of stream(s) b, c too"},
+	} {
+		in := input(sch("a"), sch("b"), sch("c"), rec("a", 1), rec("b", 2), rec("c", 3), `{"type":"ACTIVATE_VERSION","stream":"a","version":5}`, state(1))
+		eng := newEngine()
+		_, err := run(t, eng, loadConfig(t, `{"stream_maps":`+c.maps+`}`), in)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), `line 7: stream "a" (output "o"): ACTIVATE_VERSION 5`) {
+			t.Errorf("%s: err %v, want %q", c.maps, err, c.want)
+		}
+		if n := len(eng.Rows("DRY_RUN.O")); n < 2 {
+			t.Errorf("%s: %d rows left", c.maps, n)
+		}
+	}
+}

@@ -709,7 +709,7 @@ func (p *pipeline) onStreamActivateVersion(m *singer.Message) error {
 			}
 		}
 	}
-	p.enqueue(s, &job{kind: jobActivate, stream: s, layout: s.layout, line: m.Line, version: m.Version, at: canonicalTime(p.o.Now()), sharers: sharers})
+	p.enqueue(s, &job{kind: jobActivate, stream: s, layout: s.layout, line: m.Line, version: m.Version, at: canonicalTime(p.o.Now()), sharers: sharers, schemaInput: p.mapInput})
 	return nil
 }
 
