@@ -148,3 +148,27 @@ func TestAttackActivateVersionRefusalListsTheSender(t *testing.T) {
 		}
 	}
 }
+
+// TestAttackAliasedInputConvertedByTheOtherInputsType (finding, valid
+// records refused): input streams a (v string) and b (v integer) aliased
+// into o. Each record is validated against its own input's schema now,
+// and the column V is VARCHAR2 (the join of both), but the conversion
+// follows the output stream's schema, where the SCHEMA handled last
+// (b's integer) defines v: a's record {"id":1,"v":"abc"}, valid for a and
+// storable in V, is refused, exit 3: `line 3: stream "a" (output "o"):
+// property "v": invalid number "abc": expected a JSON number`. A clear
+// error naming the input and the property (nothing truncated), but
+// refusal of valid input; the fix needs a conversion per input (a layout
+// per feed) or a joined property definition.
+func TestAttackAliasedInputConvertedByTheOtherInputsType(t *testing.T) {
+	t.Skip(`finding: a record of an aliased input is converted by another input's (integer) definition of a property: a valid string value is refused ("invalid number")`)
+	sch := func(s, typ string) string {
+		return `{"type":"SCHEMA","stream":"` + s + `","schema":{"properties":{"id":{"type":"integer"},"v":{"type":["null","` + typ + `"]}}},"key_properties":["id"]}`
+	}
+	in := input(sch("a", "string"), sch("b", "integer"), `{"type":"RECORD","stream":"a","record":{"id":1,"v":"abc"}}`, state(1))
+	eng := newEngine()
+	_, err := run(t, eng, loadConfig(t, `{"stream_maps":{"a":{"__alias__":"o"},"b":{"__alias__":"o"}}}`), in)
+	if rows := eng.Rows("DRY_RUN.O"); err != nil || len(rows) != 1 || rows[0]["V"] != "abc" {
+		t.Errorf("err %v, rows %v: a's valid record was not loaded", err, rows)
+	}
+}
