@@ -942,6 +942,7 @@ func appendUUID(dst, b []byte) ([]byte, error) {
 
 // parquetState reads the Parquet files of one Reader, one at a time.
 type parquetState struct {
+	f       *os.File // the file, for checkPages
 	file    *parquet.File
 	root    *pqNode
 	groups  []parquet.RowGroup
@@ -980,6 +981,7 @@ func (p *parquetState) open(f *os.File) error {
 	if err != nil {
 		return fmt.Errorf("not a readable parquet file: %w", err)
 	}
+	p.f = f
 	if p.root, err = parquetSchema(p.file.Metadata().Schema); err != nil {
 		return err
 	}
@@ -1032,6 +1034,101 @@ func checkFooterLength(f *os.File, size int64) error {
 	return nil
 }
 
+// checkPages walks the page headers of row group g's column chunks and
+// refuses one whose sizes its chunk cannot hold, before parquet-go reads
+// the pages: it allocates a page's compressed_page_size before reading
+// it, and for a compressed codec its uncompressed_page_size before
+// decompressing, so a damaged header claiming 2 GB took 2 GB whatever
+// the file's size (checkFooterLength bounds the footer the same way). A
+// page's bytes must lie inside its chunk, and its uncompressed size
+// within what its codec can expand that many bytes to (maxExpansion): no
+// valid file is refused. Chunks of encrypted columns are not walked.
+func (p *parquetState) checkPages(g int) error {
+	groups := p.file.Metadata().RowGroups
+	if g >= len(groups) {
+		return nil
+	}
+	info, err := p.f.Stat()
+	if err != nil {
+		return err
+	}
+	buf := make([]byte, 256)
+	for c := range groups[g].Columns {
+		cc := &groups[g].Columns[c]
+		md := &cc.MetaData
+		if cc.FilePath != "" || len(cc.EncryptedColumnMetadata) > 0 || md.TotalCompressedSize <= 0 {
+			continue // parquet-go refuses what it cannot read
+		}
+		pos := md.DataPageOffset
+		if md.DictionaryPageOffset != 0 {
+			pos = md.DictionaryPageOffset
+		}
+		end := pos + md.TotalCompressedSize
+		if pos < 0 || end < pos || end > info.Size() {
+			return fmt.Errorf("column chunk %d of row group %d claims bytes %d to %d of a file of %d", c, g, pos, end, info.Size())
+		}
+		for pos < end {
+			compressed, uncompressed, n, err := p.readPageHeader(buf, pos, end)
+			if err != nil {
+				return fmt.Errorf("column chunk %d of row group %d: page header at byte %d: %w", c, g, pos, err)
+			}
+			left := end - pos - int64(n)
+			switch {
+			case compressed < 0 || compressed > left:
+				return fmt.Errorf("column chunk %d of row group %d: the page at byte %d claims %d bytes, with %d left in its chunk", c, g, pos, compressed, left)
+			case md.Codec != format.Uncompressed && uncompressed > maxExpansion(md.Codec, compressed):
+				return fmt.Errorf("column chunk %d of row group %d: the page at byte %d claims %d bytes uncompressed from %d (%s expands at most %d)",
+					c, g, pos, uncompressed, compressed, md.Codec, maxExpansion(md.Codec, compressed))
+			}
+			pos += int64(n) + compressed
+		}
+	}
+	return nil
+}
+
+// readPageHeader reads the page header at pos of a chunk ending at end,
+// into buf (grown, up to the chunk's end, while the header is longer).
+func (p *parquetState) readPageHeader(buf []byte, pos, end int64) (compressed, uncompressed int64, n int, err error) {
+	for size := int64(len(buf)); ; size *= 4 {
+		size = min(size, end-pos)
+		if int64(cap(buf)) < size {
+			buf = make([]byte, size)
+		}
+		b := buf[:size]
+		if _, err := p.f.ReadAt(b, pos); err != nil && err != io.EOF {
+			return 0, 0, 0, err
+		}
+		compressed, uncompressed, n, err = pageHeader(b)
+		if err == errThriftShort && size == end-pos {
+			err = errors.New("the page header runs past the end of its column chunk")
+		}
+		if err == nil || size == end-pos {
+			return compressed, uncompressed, n, err // an error once b holds the whole chunk's rest is damage
+		}
+	}
+}
+
+// maxExpansion is the most bytes codec can decompress n bytes to, with
+// room to spare: deflate (gzip) at most 1032:1, snappy about 22:1, LZ4
+// about 255:1, zstd 32768:1 (a 4-byte RLE block of 128 KiB). Brotli copies
+// up to 16 MiB in one command of a few bytes: it is bounded by 2^24:1 only,
+// as are codecs not named here. Never below 64 KiB: a tiny page of a
+// codec's own header.
+func maxExpansion(codec format.CompressionCodec, n int64) int64 {
+	ratio := int64(1 << 24)
+	switch codec {
+	case format.Gzip:
+		ratio = 1100
+	case format.Snappy:
+		ratio = 32
+	case format.Lz4, format.Lz4Raw:
+		ratio = 300
+	case format.Zstd:
+		ratio = 1 << 16
+	}
+	return max(n*ratio, 64<<10)
+}
+
 // next returns the JSON text of the next row, valid until the next call,
 // or io.EOF after the last row of the file.
 func (p *parquetState) next() ([]byte, error) {
@@ -1066,6 +1163,9 @@ func (p *parquetState) fill() error {
 				return io.EOF
 			}
 			g := p.groups[p.group]
+			if err := p.checkPages(p.group); err != nil {
+				return fmt.Errorf("read row %d: not a readable parquet file: %w", p.row+1, err)
+			}
 			p.group++
 			if err := guard(func() error { p.rows = g.Rows(); return nil }); err != nil {
 				return fmt.Errorf("read row %d: %w", p.row+1, err)
@@ -1102,7 +1202,7 @@ func (p *parquetState) release() {
 	if p.rows != nil {
 		p.closeGroup()
 	}
-	p.file, p.root, p.groups = nil, nil, nil
+	p.f, p.file, p.root, p.groups = nil, nil, nil, nil
 	p.n, p.i, p.empty = 0, 0, 0
 	clear(p.buf) // drop references to page data
 }

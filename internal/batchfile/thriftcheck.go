@@ -20,9 +20,17 @@ func checkThriftLengths(b []byte) error {
 }
 
 type thriftWalker struct {
-	b   []byte
-	i   int
-	err error
+	b    []byte
+	i    int
+	err  error
+	what string // what b is, for errors: "" is the footer
+}
+
+func (w *thriftWalker) name() string {
+	if w.what == "" {
+		return "the footer"
+	}
+	return w.what
 }
 
 const thriftMaxDepth = 64 // FileMetaData nests a few levels; deeper is damage
@@ -58,7 +66,7 @@ func (w *thriftWalker) varint() uint64 {
 // claim checks that n items of at least one byte each fit in what is left.
 func (w *thriftWalker) claim(n uint64, what string) bool {
 	if left := uint64(len(w.b) - min(w.i, len(w.b))); n > left {
-		w.fail(fmt.Errorf("the footer claims a %s of %d, with %d bytes left", what, n, left))
+		w.fail(fmt.Errorf("%s claims a %s of %d, with %d bytes left", w.name(), what, n, left))
 		return false
 	}
 	return true
@@ -74,7 +82,7 @@ func (w *thriftWalker) skip(n int) {
 
 func (w *thriftWalker) structure(depth int) {
 	if depth > thriftMaxDepth {
-		w.fail(fmt.Errorf("the footer nests more than %d levels", thriftMaxDepth))
+		w.fail(fmt.Errorf("%s nests more than %d levels", w.name(), thriftMaxDepth))
 		return
 	}
 	for w.err == nil {
@@ -134,6 +142,38 @@ func (w *thriftWalker) value(t byte, depth int, inField bool) {
 	case 13: // UUID
 		w.skip(16)
 	default:
-		w.fail(fmt.Errorf("the footer holds a value of unknown type %d", t))
+		w.fail(fmt.Errorf("%s holds a value of unknown type %d", w.name(), t))
 	}
+}
+
+// pageHeader reads the sizes of the Thrift compact PageHeader b starts
+// with, and its length in bytes; errThriftShort when b ends inside it.
+// Field 2 is uncompressed_page_size, field 3 compressed_page_size (i32).
+func pageHeader(b []byte) (compressed, uncompressed int64, n int, err error) {
+	w := thriftWalker{b: b, what: "the page header"}
+	id := int64(0)
+	for w.err == nil {
+		h := w.byte()
+		if h == 0 || w.err != nil {
+			break // STOP
+		}
+		if d := int64(h >> 4); d != 0 {
+			id += d
+		} else {
+			v := w.varint()
+			id = int64(v>>1) ^ -int64(v&1)
+		}
+		if t := h & 0x0f; t == 5 && (id == 2 || id == 3) {
+			v := w.varint()
+			size := int64(int32(uint32(v>>1) ^ -uint32(v&1)))
+			if id == 2 {
+				uncompressed = size
+			} else {
+				compressed = size
+			}
+			continue
+		}
+		w.value(h&0x0f, 0, true)
+	}
+	return compressed, uncompressed, w.i, w.err
 }

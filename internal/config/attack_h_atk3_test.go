@@ -32,7 +32,7 @@ func TestAttackDotEnvKeyWithoutValueAfterBinding(t *testing.T) {
 // as a quoted key may span lines there). Other lines python-dotenv cannot
 // parse are refused by parseDotEnv (an error naming the line).
 func TestAttackDotEnvBareKeyStartingWithQuote(t *testing.T) {
-	t.Skip("finding: a bare key starting with ' (unterminated quoted key) is accepted as a key containing a quote; python-dotenv cannot parse the line")
+	// was: t.Skip("finding: a bare key starting with ' (unterminated quoted key) is accepted as a key containing a quote; python-dotenv cannot parse the line")
 	for _, text := range []string{"'B.=export\n", "' \n'A'=x\n"} {
 		got, err := parseDotEnv([]byte(text), nil)
 		if err == nil && len(got) != 0 {

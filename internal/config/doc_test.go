@@ -36,7 +36,8 @@ a quoted value may span lines; in single quotes only ` + "`\\\\`" + ` and ` + "`
 ` + "`\\n`" + `, ` + "`\\t`" + ` and the like; any other backslash is kept (a Windows path needs no doubling).
 As in python-dotenv, ` + "`${NAME}`" + ` and ` + "`${NAME:-default}`" + ` are expanded in every value, quoted ones too: from a key above
 in the file (a key alone counts as empty), else the process environment, else the default (or empty); ` + "`$NAME`" + `
-without braces is kept as it is, and a key may be written in single quotes (` + "`'KEY'=value`" + `).
+without braces is kept as it is, and a key may be written in single quotes (` + "`'KEY'=value`" + `); a line python-dotenv
+cannot parse (a key starting with ` + "`'`" + ` that is not a whole quoted key, say) is an error naming its line.
 Any ` + "`dsn`" + ` form but a URL may start with SQL*Plus's ` + "`user/password@`" + `, which fills ` + "`user`" + ` and
 ` + "`password`" + ` when those are not set: the last ` + "`@`" + ` ends the password and the first ` + "`/`" + ` ends the user
 (see [Connecting](oracle.md#connecting)).

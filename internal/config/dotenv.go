@@ -19,7 +19,7 @@ var (
 	doubleQuoted  = regexp.MustCompile(`^"((?:\\"|[^"])*)"`)
 	singleEscapes = regexp.MustCompile(`\\[\\']`)
 	doubleEscapes = regexp.MustCompile(`\\[\\'"abfnrtv]`)
-	quotedKey     = regexp.MustCompile(`^'([^'\n]+)'`)
+	quotedKey     = regexp.MustCompile(`^'([^']+)'`) // may span lines, as python-dotenv's
 	// variable is python-dotenv's ${NAME} or ${NAME:-default}; $NAME
 	// without braces is not expanded.
 	variable = regexp.MustCompile(`\$\{([^}:]*)(?::-([^}]*))?\}`)
@@ -142,10 +142,18 @@ func dotEnvBinding(s string) (p dotEnvPair, after string, err error) {
 	return dotEnvPair{key: k, value: v, hasValue: true}, after, nil
 }
 
-// dotEnvKey parses the key s starts with, bare or in single quotes, and
-// returns it with what follows it, spaces and tabs after it skipped.
+// dotEnvKey parses the key s starts with, bare or in single quotes (which
+// may span lines, as in python-dotenv), and returns it with what follows
+// it, spaces and tabs after it skipped.
 func dotEnvKey(s string) (k, after string, err error) {
-	if m := quotedKey.FindStringSubmatch(s); m != nil {
+	if strings.HasPrefix(s, "'") {
+		// A key starting with ' is a quoted key or none: python-dotenv
+		// cannot parse the line (and sets nothing from it), so no bare
+		// key "'B" is made of it.
+		m := quotedKey.FindStringSubmatch(s)
+		if m == nil {
+			return "", "", fmt.Errorf("expected KEY=value ('KEY' unterminated or empty)")
+		}
 		return m[1], strings.TrimLeftFunc(s[len(m[0]):], lineSpace), nil
 	}
 	head, _, _ := strings.Cut(s, "\n")

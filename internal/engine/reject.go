@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 )
 
 // Trier is an optional interface of a Session, needed for
@@ -39,6 +40,36 @@ func ErrorCode(err error) int {
 	var ce CodedError
 	if errors.As(err, &ce) {
 		return ce.ORACode()
+	}
+	return 0
+}
+
+// RowError is a row the database refused, named by its record's input
+// line (Row.Line), for an engine whose own errors do not carry it: the
+// loader names the input stream of that row from it (InputLine).
+type RowError struct {
+	Line int64
+	Err  error
+}
+
+func (e *RowError) Error() string { return fmt.Sprintf("input line %d: %v", e.Line, e.Err) }
+func (e *RowError) Unwrap() error { return e.Err }
+
+// InputLine is the refused row's input line (LineError).
+func (e *RowError) InputLine() int64 { return e.Line }
+
+// LineError is implemented by an engine's errors that know the input
+// line of the row the database refused (0: not known).
+type LineError interface {
+	error
+	InputLine() int64
+}
+
+// ErrorLine returns the input line of the refused row err names, else 0.
+func ErrorLine(err error) int64 {
+	var le LineError
+	if errors.As(err, &le) {
+		return le.InputLine()
 	}
 	return 0
 }

@@ -100,14 +100,14 @@ func (t *memTable) write(w *engine.Write, now string) (engine.Result, error) {
 			res.Deleted += t.remove(row, w.KeyColumns)
 		case w.Method == engine.Insert:
 			if err := t.insert(row); err != nil {
-				return engine.Result{}, fmt.Errorf("input line %d: %w", r.Line, err)
+				return engine.Result{}, &engine.RowError{Line: r.Line, Err: err}
 			}
 			res.Inserted++
 			res.Written++
 		default:
 			inserted, err := t.upsert(row, r.Kind == engine.RowSoftDelete, w)
 			if err != nil {
-				return engine.Result{}, fmt.Errorf("input line %d: %w", r.Line, err)
+				return engine.Result{}, &engine.RowError{Line: r.Line, Err: err}
 			}
 			res.Written++
 			if inserted {
@@ -214,7 +214,7 @@ func checkByRow(w *engine.Write, cols []*table.Column, rules []oravalue.Column, 
 func checkAt(stored *map[[2]int]string, r *engine.Row, j, i int, c *table.Column, rules *oravalue.Column, v string) error {
 	s, err := check(c, rules, v)
 	if err != nil {
-		return fmt.Errorf("input line %d: %w", r.Line, err)
+		return &engine.RowError{Line: r.Line, Err: err}
 	}
 	if s != v {
 		if *stored == nil {
@@ -312,14 +312,14 @@ func (t *memTable) writeCold(w *engine.Write, stored map[[2]int]string, now stri
 			}
 			continue
 		case found && w.Method == engine.Insert:
-			return engine.Result{}, fmt.Errorf("input line %d: %w", r.Line, oraError(1, fmt.Sprintf("unique constraint (%s) violated", t.def.Name+"_PK")))
+			return engine.Result{}, &engine.RowError{Line: r.Line, Err: oraError(1, fmt.Sprintf("unique constraint (%s) violated", t.def.Name+"_PK"))}
 		case found:
 			if err := t.warmRow(i); err != nil {
 				return engine.Result{}, err
 			}
 			row := rowMap(w, j, stored, now)
 			if err := checkMove(t.def.Partition, t.rows[i], row); err != nil {
-				return engine.Result{}, fmt.Errorf("input line %d: %w", r.Line, err)
+				return engine.Result{}, &engine.RowError{Line: r.Line, Err: err}
 			}
 			t.save(i)
 			update(t.rows[i], row, updated(w, r.Kind == engine.RowSoftDelete))

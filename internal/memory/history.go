@@ -72,7 +72,7 @@ func (t *memTable) history(h *engine.History, now string) (engine.Result, error)
 			rules := t.valueRules(c)
 			v, err := check(c, &rules, v)
 			if err != nil {
-				return engine.Result{}, fmt.Errorf("input line %d: %w", r.Line, err)
+				return engine.Result{}, &engine.RowError{Line: r.Line, Err: err}
 			}
 			if v != "" {
 				row[h.Columns[i]] = v
@@ -82,7 +82,7 @@ func (t *memTable) history(h *engine.History, now string) (engine.Result, error)
 			row[h.DatabaseTime] = now
 		}
 		if err := t.insert(row); err != nil {
-			return engine.Result{}, fmt.Errorf("input line %d: %w", r.Line, err)
+			return engine.Result{}, &engine.RowError{Line: r.Line, Err: err}
 		}
 		res.Inserted++
 		res.Written++

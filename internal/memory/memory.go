@@ -649,7 +649,7 @@ func (e *Engine) refuse(name string, st engine.Step) error {
 	}
 	for _, r := range w.Rows {
 		if err := h(name, r); err != nil {
-			return fmt.Errorf("input line %d: %w", r.Line, err)
+			return &engine.RowError{Line: r.Line, Err: err}
 		}
 	}
 	return nil

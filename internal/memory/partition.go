@@ -1,8 +1,6 @@
 package memory
 
 import (
-	"fmt"
-
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/oravalue"
 	"github.com/target-oracle/target-oracle/internal/table"
@@ -30,7 +28,7 @@ func checkPartitions(p *table.Partition, w *engine.Write) error {
 			continue // the database's own time: never NULL
 		}
 		if i < 0 || r.Values[i] == "" {
-			return fmt.Errorf("input line %d: %w", r.Line, valueError(oravalue.NoPartition(col)))
+			return &engine.RowError{Line: r.Line, Err: valueError(oravalue.NoPartition(col))}
 		}
 	}
 	return nil

@@ -2,11 +2,13 @@ package oracle_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/oracle"
 	"github.com/target-oracle/target-oracle/internal/oracle/fake"
@@ -230,7 +232,7 @@ func TestAttackHashedMarkerLostWhenIdentifierLimitChanges(t *testing.T) {
 // C$M was never the target's.
 // Reproduce: go test -run TestAttackForgedMarkerCommentLosesValues ./internal/oracle/ (skip removed).
 func TestAttackForgedMarkerCommentLosesValues(t *testing.T) {
-	t.Skip("finding: a user column C$M commented like a marker makes Describe drop C and keep C$M's values: row 1's C=10 lost")
+	// was: t.Skip("finding: a user column C$M commented like a marker makes Describe drop C and keep C$M's values: row 1's C=10 lost")
 	r := defaultRig(t)
 	for _, sql := range []string{
 		`CREATE TABLE "DRY_RUN"."M" ("ID" NUMBER(38,0) NOT NULL, "C" NUMBER(38,0), "C$M" VARCHAR2(40 CHAR), CONSTRAINT "M_PK" PRIMARY KEY ("ID"))`,
@@ -246,11 +248,34 @@ func TestAttackForgedMarkerCommentLosesValues(t *testing.T) {
 		map[string]string{"ID": "1", "C": "10", "C$M": "user"}, map[string]string{"ID": "2", "C": "20"})}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.eng.Describe(context.Background(), schemaName, "M"); err != nil {
-		t.Fatal(err)
+	_, err := r.eng.Describe(context.Background(), schemaName, "M")
+	var ce *config.Error
+	if err == nil || !errors.As(err, &ce) {
+		t.Errorf("Describe: err %v, want a refusal (a configuration error: exit 2)", err)
+	} else if msg := err.Error(); !strings.Contains(msg, "DRY_RUN.M") || !strings.Contains(msg, `"C$M"`) || !strings.Contains(msg, `column "C"`) ||
+		!strings.Contains(msg, "nothing was changed") || strings.Contains(msg, "config: ") {
+		t.Errorf("Describe: %q does not name the table and both columns, or says nothing of what to do", msg)
 	}
 	rows := r.db.Rows("DRY_RUN.M")
-	if len(rows) != 2 || rows[0]["C"] != "10" || rows[0]["C$M"] != "user" {
+	if len(rows) != 2 || rows[0]["C"] != "10" || rows[0]["C$M"] != "user" || rows[1]["C"] != "20" || rows[1]["C$M"] != "" {
 		t.Fatalf("after Describe: columns %v rows %v, want C 10 and C$M user kept", r.db.Columns("DRY_RUN.M"), rows)
+	}
+	if cols := r.db.Columns("DRY_RUN.M"); len(cols) != 3 {
+		t.Errorf("after Describe: columns %v, want ID, C, C$M", cols)
+	}
+	// A C$M holding a value where C is NULL is no copy's either.
+	if _, err := session(t, r).Load(context.Background(), []engine.Step{write(tbl, engine.Insert,
+		map[string]string{"ID": "3", "C$M": "only"})}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := session(t, r).Load(context.Background(), []engine.Step{write(tbl, engine.Upsert,
+		map[string]string{"ID": "1", "C": "10", "C$M": "10"})}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.eng.Describe(context.Background(), schemaName, "M"); !errors.As(err, &ce) {
+		t.Errorf("Describe with C$M set where C is NULL: err %v, want a refusal", err)
+	}
+	if n := len(r.db.Rows("DRY_RUN.M")); n != 3 || len(r.db.Columns("DRY_RUN.M")) != 3 {
+		t.Errorf("after the refusal: %d rows, columns %v", n, r.db.Columns("DRY_RUN.M"))
 	}
 }

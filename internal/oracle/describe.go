@@ -62,6 +62,9 @@ func tableFromCatalog(schema, name string, rows [][]sql.NullString) (*table.Tabl
 			Fill: fill, Hidden: r[colHidden].String == "YES"}
 		if role, src, desc, ok := table.ParseComment(r[colComments].String); ok {
 			c.Role, c.Source, c.Comment = role, src, desc
+			if f, ok := table.ParseMarkerFacts(r[colComments].String); ok && role == table.RoleMigration {
+				c.Marker = &f
+			}
 		} else {
 			c.Comment = r[colComments].String
 		}

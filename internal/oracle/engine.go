@@ -25,9 +25,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
+	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/table"
@@ -218,6 +220,11 @@ func (e *Engine) Describe(ctx context.Context, schema, name string) (*table.Tabl
 	if len(orphans)+len(pending)+len(renamed) == 0 {
 		return t, nil
 	}
+	for _, m := range pending {
+		if err := e.cat.checkMarker(ctx, t, m); err != nil {
+			return nil, err // before any change: nothing is lost
+		}
+	}
 	if e.o.ReadOnly {
 		col := append(append(orphans, pending...), renamed...)[0].column
 		return nil, &Error{Table: t.QualifiedName(), Err: fmt.Errorf("a migration of column %s left half-way by an earlier run must be finished first: run without --plan once", table.Quote(col))}
@@ -388,6 +395,50 @@ func (e *Engine) markers(t *table.Table) (orphans, pending, renamed []marker) {
 	return orphans, pending, renamed
 }
 
+// checkMarker refuses to finish a pending migration whose marker holds
+// values its copy never wrote (oraclesql.Renderer.ForeignMarker): a
+// column of the user's that merely has a marker's comment, whose
+// "migration" would drop its column's values. A marker whose type the
+// column cannot be converted to is no migration's either.
+func (s *session) checkMarker(ctx context.Context, t *table.Table, m marker) error {
+	old, mk := t.Column(m.column), t.Column(m.name)
+	st, err := s.e.r.ForeignMarker(t, m.column, m.name, old.Type, mk.Type)
+	if err != nil {
+		return &Error{Table: t.QualifiedName(), Err: &foreignMarkerError{column: m.column, marker: m.name,
+			why: fmt.Sprintf("no migration converts %s to its type %s", old.Type, mk.Type)}}
+	}
+	var foreign bool
+	err = s.e.retry(ctx, "read "+t.QualifiedName(), func() error {
+		rows, err := s.query(ctx, &st, nil)
+		foreign = len(rows) > 0
+		return err
+	})
+	if err != nil {
+		return &Error{Table: t.QualifiedName(), Code: oraCode(err), Err: fmt.Errorf("check the migration marker %s of column %s: %w", table.Quote(m.name), table.Quote(m.column), err)}
+	}
+	if foreign {
+		return &Error{Table: t.QualifiedName(), Err: &foreignMarkerError{column: m.column, marker: m.name,
+			why: fmt.Sprintf("a row's %s holds a value that is not %s's converted (a migration's copy writes only those)", table.Quote(m.name), table.Quote(m.column))}}
+	}
+	return nil
+}
+
+// foreignMarkerError is a marker column that is not a migration's
+// (checkMarker). It is a configuration error (exit 2): the table must be
+// put right by hand before a run may use it.
+type foreignMarkerError struct {
+	column, marker, why string
+}
+
+func (e *foreignMarkerError) Error() string {
+	return fmt.Sprintf("column %s has the comment of the marker of a migration of column %s (target-oracle:migration-of), but %s: "+
+		"it is not a migration an earlier run left half-way, and finishing one would drop the values of %s; nothing was changed. "+
+		"If %s is a column of yours, give it another comment (COMMENT ON COLUMN … IS '') or rename it, then run again",
+		table.Quote(e.marker), table.Quote(e.column), e.why, table.Quote(e.column), table.Quote(e.marker))
+}
+
+func (e *foreignMarkerError) Unwrap() error { return &config.Error{Msg: e.Error()} }
+
 // rerunMigration finishes a migration whose copy was cut off: the change
 // is rebuilt from the catalog (the old column's type, and the marker's,
 // which the migration created with the new type) and run again; its ADD
@@ -418,22 +469,24 @@ func (s *session) rerunMigration(ctx context.Context, t *table.Table, m marker) 
 
 // finishMigration renames an orphaned marker column to its column with
 // Renderer.FinishMigration. The table as it should be is the catalog's
-// with the marker renamed and the comment its marker comment carries;
-// what the old column had besides (NOT NULL, primary key membership) is
-// not in the catalog any more, so the column comes back nullable (see
-// sql_todo.go).
+// with the marker renamed, and what the marker's comment carries: the
+// column's comment, its NOT NULL and the primary key it was in, which
+// SET UNUSED … CASCADE CONSTRAINTS took out of the catalog (a marker of
+// an earlier release records neither: the column then comes back
+// nullable, without a key).
 func (s *session) finishMigration(ctx context.Context, t *table.Table, m marker) error {
 	want := t.Clone()
 	for i := range want.Columns {
 		if want.Columns[i].Name == m.name {
 			c := want.Columns[i]
 			want.Columns = append(want.Columns[:i], want.Columns[i+1:]...)
-			c.Name, c.Nullable = m.column, true
+			c.Name = m.column
 			carried(&c, t.Column(m.name))
 			want.Columns = append(want.Columns, c)
 			break
 		}
 	}
+	restoreFacts(want, m.column, t.Column(m.name))
 	stmts, err := s.e.r.FinishMigration(want, m.column, m.name)
 	if err != nil {
 		return err
@@ -443,14 +496,47 @@ func (s *session) finishMigration(ctx context.Context, t *table.Table, m marker)
 }
 
 // restoreComment finishes a migration stopped after its rename: the
-// column still has the marker's comment, and gets the one that comment
-// carries (or none) in its place.
+// column still has the marker's comment, and gets what that comment
+// carries (Renderer.FinishRenamed: NOT NULL, the primary key, then its
+// comment, or none) in its place.
 func (s *session) restoreComment(ctx context.Context, t *table.Table, m marker) error {
 	want := t.Clone()
 	c := want.Column(m.column)
 	carried(c, t.Column(m.name))
-	_, err := s.runDDL(ctx, want, []oraclesql.Statement{s.e.r.ColumnComment(want, c)})
+	restoreFacts(want, m.column, t.Column(m.name))
+	stmts, err := s.e.r.FinishRenamed(want, m.column)
+	if err != nil {
+		return err
+	}
+	_, err = s.runDDL(ctx, want, stmts)
 	return err
+}
+
+// restoreFacts gives column of want the NOT NULL and the primary key the
+// marker mk's comment records (table.MarkerFacts), or, for a marker
+// without them, leaves both as the catalog has them. A
+// recorded key is taken only when the table has no primary key now
+// (CASCADE CONSTRAINTS dropped it) and every one of its columns is there.
+func restoreFacts(want *table.Table, column string, mk *table.Column) {
+	if mk.Marker == nil {
+		return
+	}
+	if mk.Marker.NotNull {
+		want.Column(column).Nullable = false
+	}
+	key := mk.Marker.Key
+	if len(key) == 0 || !slices.Contains(key, column) {
+		return
+	}
+	if len(want.PrimaryKey) > 0 {
+		return // a key is there: the statement would fail (ORA-02260) or change it
+	}
+	for _, k := range key {
+		if want.Column(k) == nil {
+			return
+		}
+	}
+	want.PrimaryKey = slices.Clone(key)
 }
 
 // carried gives c the role, source and comment the marker mk carries for

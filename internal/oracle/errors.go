@@ -14,6 +14,7 @@ import (
 
 	"github.com/sijms/go-ora/v2/network"
 
+	"github.com/target-oracle/target-oracle/internal/engine"
 	"github.com/target-oracle/target-oracle/internal/oravalue"
 )
 
@@ -51,6 +52,12 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+var _ engine.LineError = (*Error)(nil)
+
+// InputLine implements engine.LineError: the failing record's input
+// line, 0 when not a row error or not found.
+func (e *Error) InputLine() int64 { return e.Line }
 
 // oraCode returns the ORA error number carried by err, or 0.
 func oraCode(err error) int {

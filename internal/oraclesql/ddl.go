@@ -399,16 +399,48 @@ func (r *Renderer) migrate(t *table.Table, c *table.Column, from, to table.Type)
 }
 
 // markerComment marks the migration column as one, naming the column it
-// replaces and carrying the comment that column gets back (c's, when
-// comments are written): an engine that finds a marker left by a killed
+// replaces, recording its NOT NULL and the primary key it is in (which
+// SET UNUSED … CASCADE CONSTRAINTS takes out of the catalog) and carrying
+// the comment that column gets back (c's, when comments are written): an
+// engine that finds a marker left by a killed
 // run knows it by this comment alone, so a column that merely has the
 // marker's name (a user's, or an earlier release's for property "v$m")
 // is never taken for one, and the finished column gets its comment even
 // after the old column is gone. Written whatever column_comments says:
 // it is the migration's own state, gone with the marker.
 func (r *Renderer) markerComment(t *table.Table, c *table.Column, marker string) Statement {
-	text := table.MigrationComment(c, r.o.ColumnComments || c.Type.JSONUnchecked)
+	var key []string
+	if contains(t.PrimaryKey, c.Name) {
+		key = t.PrimaryKey
+	}
+	text := table.MigrationComment(c, r.o.ColumnComments || c.Type.JSONUnchecked, key)
 	return Statement{SQL: "COMMENT ON COLUMN " + tableName(t) + "." + table.Quote(marker) + " IS " + literal(text), Kind: KindDDL}
+}
+
+// ForeignMarker returns the query that tells a marker column left beside
+// its column (a migration's copy cut off) from one it is not: one row
+// when a row's marker holds a value the copy would not have put there (a
+// value where column is NULL, or another than column's converted), none
+// otherwise. The copy only ever sets marker to column's converted value
+// (Change), and nothing writes to a table while its migration is
+// pending, so a row the query finds is someone else's value (a user's
+// column commented like a marker): finishing the migration would drop
+// column's values. t is the table as the catalog has it, from and to
+// column's and marker's types.
+func (r *Renderer) ForeignMarker(t *table.Table, column, marker string, from, to table.Type) (Statement, error) {
+	conv, err := convertExpr(from, to, table.Quote(column))
+	if err != nil {
+		return Statement{}, &UnsupportedError{Table: t.QualifiedName(), What: fmt.Sprintf("migrate column %q: %v", column, err)}
+	}
+	qm, qc := table.Quote(marker), table.Quote(column)
+	differs := qm + " <> " + conv
+	if to.Kind == table.KindClob || to.Kind == table.KindBlob {
+		differs = "DBMS_LOB.COMPARE(" + qm + ", " + conv + ") <> 0" // LOBs have no <>
+	}
+	return Statement{
+		SQL:  "SELECT 1 FROM " + tableName(t) + " WHERE " + qm + " IS NOT NULL AND (" + qc + " IS NULL OR " + differs + ") AND ROWNUM = 1",
+		Kind: KindQuery,
+	}, nil
 }
 
 // lockTable locks t against concurrent writers for one chunk of a rewrite
@@ -439,18 +471,42 @@ func (r *Renderer) FinishMigration(t *table.Table, column, marker string) ([]Sta
 	return r.finish(t, c, marker), nil
 }
 
+// FinishRenamed returns the statements that complete a migration of
+// column stopped after its rename: the column still has the marker's
+// comment, and gets back what it had (see finish). t is the table as it
+// should be after the migration.
+func (r *Renderer) FinishRenamed(t *table.Table, column string) ([]Statement, error) {
+	if err := checkNames(t, objectNames(t)...); err != nil {
+		return nil, err
+	}
+	c := t.Column(column)
+	if c == nil {
+		return nil, &UnsupportedError{Table: t.QualifiedName(), What: fmt.Sprintf("finish migration of column %q, which the table does not have", column)}
+	}
+	return r.restore(t, c), nil
+}
+
 func (r *Renderer) finish(t *table.Table, c *table.Column, marker string) []Statement {
-	tbl := tableName(t)
 	out := []Statement{{
-		SQL:         "ALTER TABLE " + tbl + " RENAME COLUMN " + table.Quote(marker) + " TO " + table.Quote(c.Name),
+		SQL:         "ALTER TABLE " + tableName(t) + " RENAME COLUMN " + table.Quote(marker) + " TO " + table.Quote(c.Name),
 		Kind:        KindDDL,
 		IgnoreCodes: []int{oraInvalidIdentifier},
 	}}
-	// Right after the rename: the renamed column still carries the
-	// marker's comment (markerComment), which must never outlive the
-	// migration, or the column would read as a marker, not as its
-	// property (a new column would then be added for it).
-	out = append(out, r.ColumnComment(t, c))
+	return append(out, r.restore(t, c)...)
+}
+
+// restore gives the renamed column c what the old column had: NOT NULL,
+// the primary key, custom indexes, and last its comment. Until that
+// comment replaces the marker's (markerComment), the column reads as a
+// renamed marker whose comment records the NOT NULL and the key, so a
+// migration stopped anywhere in here is finished from it
+// (FinishRenamed); once the comment is back nothing is left to do. The
+// marker's comment must never outlive the migration, or the column would
+// read as a marker, not as its property (a new column would then be
+// added for it).
+func (r *Renderer) restore(t *table.Table, c *table.Column) []Statement {
+	tbl := tableName(t)
+	var out []Statement
 	if !c.Nullable {
 		out = append(out, Statement{
 			SQL:         "ALTER TABLE " + tbl + " MODIFY (" + table.Quote(c.Name) + " NOT NULL)",
@@ -470,7 +526,7 @@ func (r *Renderer) finish(t *table.Table, c *table.Column, marker string) []Stat
 			out = append(out, r.index(t, ix))
 		}
 	}
-	return out
+	return append(out, r.ColumnComment(t, c))
 }
 
 // ColumnComment is the COMMENT ON COLUMN that gives c the comment it

@@ -273,6 +273,14 @@ func baseGoldenCases() []goldenCase {
 		{name: "migrate_json_native_to_clob", nolint: true, render: mig("ATTRS", tJSON, tClob)},
 		{name: "migrate_key_column", render: chg(New(Options{ColumnComments: true, IndexTablespace: "IDX_TS"}), migrateChange(keyMigrated, "ID", tInt, table.Type{Kind: table.KindVarchar, Length: 40, CharSemantics: true}))},
 		{name: "migrate_30_byte_identifiers", render: chg(short, migrateChange(long, "A_BOOLEAN_COLUMN_WITH_LONG_NAME", tBoolNum, table.Type{Kind: table.KindVarchar, Length: 5}))},
+		{name: "foreign_marker", render: func() ([]Statement, error) {
+			st, err := plain.ForeignMarker(keyMigrated, "ID", "ID$M", tInt, table.Type{Kind: table.KindVarchar, Length: 40, CharSemantics: true})
+			return []Statement{st}, err
+		}},
+		{name: "foreign_marker_clob", render: func() ([]Statement, error) {
+			st, err := plain.ForeignMarker(at, "RATIO", "RATIO$M", tNum, tClob)
+			return []Statement{st}, err
+		}},
 		{name: "finish_migration", render: func() ([]Statement, error) {
 			return New(Options{ColumnComments: true}).FinishMigration(keyMigrated, "ID", "ID$M")
 		}},

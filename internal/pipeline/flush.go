@@ -65,8 +65,9 @@ type job struct {
 	sharers    []string // jobActivate: the other streams of this run loading into the table
 	loaders    []string // jobBatch that replaces the table (overwrite): the streams of this run loading into it
 	schemaLine int64    // jobEnsure: the SCHEMA's input line, for errors
-	// schemaInput is the input stream whose SCHEMA a stream map turned
-	// into this one's (jobEnsure; "": the stream's own), for errors.
+	// schemaInput is the input stream whose SCHEMA (jobEnsure) or
+	// ACTIVATE_VERSION (jobActivate) a stream map turned into this one's
+	// ("": the stream's own), for errors.
 	schemaInput string
 	at          string
 
@@ -604,12 +605,11 @@ func (p *pipeline) load(ctx context.Context, sess engine.Session, j *job) (engin
 		res, err = p.loadOnce(ctx, sess, steps, w)
 	}
 	if err != nil {
-		if in := j.buf.onlyInput(); in != "" {
-			// Every row came from one input stream mapped into this one
-			// (__alias__): name it, as its records' own errors do. A batch
-			// of several inputs names none: the engine's error gives the
-			// row only as text (inputrows.go).
-			return res, fmt.Errorf("load %s: %s: %w", t.QualifiedName(), streamText(j.name, in), err)
+		if in := refusedInputs(j, err); in != "" {
+			// Rows came from input streams mapped into this one
+			// (__alias__): name the refused row's, as its record's own
+			// errors do, or the batch's (inputrows.go).
+			return res, fmt.Errorf("load %s: %s: %w", t.QualifiedName(), in, err)
 		}
 		return res, fmt.Errorf("load %s: %w", t.QualifiedName(), err)
 	}
@@ -733,11 +733,11 @@ func (p *pipeline) activate(ctx context.Context, sess engine.Session, j *job) er
 		// The rows do not record their stream: the DELETE (or the soft
 		// delete) of the older versions would take the other streams'
 		// rows with it. Refuse, as keys that disagree are refused.
-		return &inputerr.Error{Line: j.line, Stream: j.name, Msg: fmt.Sprintf(
+		return namedInput(&inputerr.Error{Line: j.line, Stream: j.name, Msg: fmt.Sprintf(
 			"ACTIVATE_VERSION %s would delete the rows of stream(s) %s too: table %s holds several streams "+
 				"(table_name_mappings or stream maps put them there) and its rows do not record their stream. "+
 				"Map the streams to tables of their own, or set process_activate_version_messages to false",
-			j.version, strings.Join(others, ", "), want.QualifiedName())}
+			j.version, strings.Join(others, ", "), want.QualifiedName())}, j.schemaInput, j.name)
 	}
 	vc, dc := j.layout.MetaIndex(table.MetaTableVersion), j.layout.MetaIndex(table.MetaDeletedAt)
 	if vc < 0 || dc < 0 {

@@ -15,9 +15,9 @@ import (
 // the output beside it, as that record's own errors do: `line 5: stream
 // "s2" (output "s0"): …` (inputrows.go). Before, they named the output
 // stream only (`line 5: stream "s0": …`, where line 5 says "s2"), and a
-// row the engine refused named no stream at all. A batch whose rows all
-// came from one input names it for the engine's error too; one of several
-// inputs cannot (the engine gives the row as text), and names none.
+// row the engine refused named no stream at all. The engine's error names
+// the refused row's input too (engine.ErrorLine), in a batch of one input
+// or of several (TestAttackRefusalInAMixedBatchNamesNoInput).
 func TestFlushErrorsNameTheInputStream(t *testing.T) {
 	sch := func(s string) string {
 		return `{"type":"SCHEMA","stream":"` + s + `","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"v":{"type":["null","string"]}}}}`
@@ -49,7 +49,7 @@ func TestFlushErrorsNameTheInputStream(t *testing.T) {
 			`load DRY_RUN.S0: stream "s2" (output "s0"): DRY_RUN.S0: input line 4: ORA-02290: check constraint (DRY_RUN.V_CHECK) violated`},
 		{"a row the engine refuses, two inputs", `{` + both + `}`,
 			[]string{sch("s1"), sch("s2"), rec("s1", 1, "a"), rec("s2", 2, "~")},
-			`load DRY_RUN.S0: DRY_RUN.S0: input line 4: ORA-02290: check constraint (DRY_RUN.V_CHECK) violated`},
+			`load DRY_RUN.S0: stream "s2" (output "s0"): DRY_RUN.S0: input line 4: ORA-02290: check constraint (DRY_RUN.V_CHECK) violated`},
 		{"schema_evolution refusal", `{"schema_evolution":"fail",` + both + `}`,
 			[]string{sch("s1"), sch("s2"), rec("s1", 1, "a"), rec("s1", 2, "b"), rec("s2", 3, long)},
 			`line 5: stream "s2" (output "s0"): table DRY_RUN.S0 needs changes that schema_evolution "fail" does not allow:` + "\n" +

@@ -148,7 +148,15 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 	p.warnLayout(s, layout)
 	// CLOB JSON keeps number text as received: no NUMBER bounds there.
 	s.schema.KeepNumberText(layout.NumberTextPaths())
-	s.onePass = layout.PrepareOnePass(s.schema, p.cfg.ValidateRecords)
+	// Several inputs aliased into the stream: each record is validated
+	// against its own input's schema (compileFeeds), not in the one pass.
+	s.apart = p.cfg.ValidateRecords && len(p.feeds[s.name]) > 1
+	for _, f := range p.feeds[s.name] {
+		if f.own != nil {
+			f.own.KeepNumberText(layout.NumberTextPaths())
+		}
+	}
+	s.onePass = layout.PrepareOnePass(s.schema, p.cfg.ValidateRecords && !s.apart)
 	if s.buf != nil && s.buf.rows() > 0 {
 		p.closeLine(s.buf.minLine) // its rows go unloaded (frontier.go)
 	}
@@ -385,7 +393,7 @@ func (p *pipeline) streamRecord(s *stream, m *singer.Message) error {
 			return err
 		}
 	}
-	if !s.onePass {
+	if !s.onePass || s.apart {
 		if err := p.validate(s, m); err != nil {
 			return p.invalid(s, m, err)
 		}
@@ -548,7 +556,13 @@ func (p *pipeline) validate(s *stream, m *singer.Message) error {
 	if !p.cfg.ValidateRecords {
 		return nil
 	}
-	if err := s.schema.ValidateRaw(m.Record); err != nil {
+	sch := s.schema
+	if s.apart {
+		if own := p.feedSchema(s); own != nil {
+			sch = own // the record's input stream's own schema (compileFeeds)
+		}
+	}
+	if err := sch.ValidateRaw(m.Record); err != nil {
 		var ve *schema.ValidationError
 		if errors.As(err, &ve) {
 			return &inputerr.Error{Line: m.Line, Stream: s.name, Property: joinPath(ve.Path), Msg: ve.Msg}
@@ -696,7 +710,7 @@ func (p *pipeline) onStreamActivateVersion(m *singer.Message) error {
 			}
 		}
 	}
-	p.enqueue(s, &job{kind: jobActivate, stream: s, layout: s.layout, line: m.Line, version: m.Version, at: canonicalTime(p.o.Now()), sharers: sharers})
+	p.enqueue(s, &job{kind: jobActivate, stream: s, layout: s.layout, line: m.Line, version: m.Version, at: canonicalTime(p.o.Now()), sharers: sharers, schemaInput: p.mapInput})
 	return nil
 }
 

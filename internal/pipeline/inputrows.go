@@ -1,8 +1,14 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/target-oracle/target-oracle/internal/engine"
 )
 
 // inputRun says that a buffer's rows from index from on came from records
@@ -68,3 +74,48 @@ func rowInput(j *job, i int) string {
 	}
 	return j.buf.inputOf(i)
 }
+
+// refusedInputs names the input stream(s) of a batch the database
+// refused, for a batch with rows of input streams mapped into j's stream
+// (__alias__): the refused row's when the engine's error gives its line
+// (engine.ErrorLine), `stream "s2" (output "s0")`; else every input
+// stream of the batch, `streams "s1", "s2" (output "s0")` (the stream's
+// own records as "s0"). "" when no row came from another input, or the
+// refused row is the stream's own, or the error names its rows itself.
+func refusedInputs(j *job, err error) string {
+	if j.buf == nil || len(j.buf.inputs) == 0 || errors.As(err, new(*rowsNamed)) {
+		return ""
+	}
+	if i := lineRow(j, engine.ErrorLine(err)); i >= 0 {
+		if in := j.buf.inputOf(i); in != "" {
+			return streamText(j.name, in)
+		}
+		return ""
+	}
+	if in := j.buf.onlyInput(); in != "" {
+		return streamText(j.name, in)
+	}
+	var names []string
+	add := func(in string) {
+		if in == "" {
+			in = j.name
+		}
+		if q := strconv.Quote(in); !slices.Contains(names, q) {
+			names = append(names, q)
+		}
+	}
+	if j.buf.inputs[0].from > 0 {
+		add("") // the stream's own records came first
+	}
+	for _, r := range j.buf.inputs {
+		add(r.input)
+	}
+	return fmt.Sprintf("streams %s (output %q)", strings.Join(names, ", "), j.name)
+}
+
+// rowsNamed is an error that names the input stream of each row it is
+// about (the rows a reject policy found refused): refusedInputs adds
+// none.
+type rowsNamed struct{ error }
+
+func (e *rowsNamed) Unwrap() error { return e.error }

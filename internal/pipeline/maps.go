@@ -8,6 +8,7 @@ import (
 
 	"github.com/target-oracle/target-oracle/internal/config"
 	"github.com/target-oracle/target-oracle/internal/inputerr"
+	"github.com/target-oracle/target-oracle/internal/schema"
 	"github.com/target-oracle/target-oracle/internal/singer"
 	"github.com/target-oracle/target-oracle/internal/streammap"
 )
@@ -104,6 +105,9 @@ func (p *pipeline) onSchema(m *singer.Message) error {
 		if err := p.ownProperties(m, sm, out.Schema); err != nil {
 			return err
 		}
+		if err := p.compileFeeds(m, sm); err != nil {
+			return err
+		}
 		p.mapInput = m.Stream // the SCHEMA's checks name it (namedInput, job.schemaInput)
 		err := p.onStreamSchema(&out)
 		p.mapInput = ""
@@ -143,7 +147,56 @@ func (p *pipeline) ownProperties(m *singer.Message, sm *streammap.StreamMap, joi
 type feed struct {
 	input  string
 	keys   []string
-	schema []byte // its latest output schema (mapsjoin.go)
+	schema []byte         // its latest output schema (mapsjoin.go)
+	own    *schema.Schema // schema compiled, once several inputs feed the output (compileFeeds)
+}
+
+// compileFeeds compiles the own schema of every input aliased into
+// sm.Output once there are several (validate_records): a record is
+// validated against its input stream's schema, not the join the output
+// stream gets (mapsjoin.go), where a property two inputs define
+// differently has the other input's definition, a narrower maxLength
+// say. Such an output's records are then validated apart from the one
+// pass (stream.apart); the table still gets the joined columns, and a
+// value too long for one is widened as always (§5.5). A stream already
+// laid out with the one pass's rules is laid out again (its schema
+// identity is forgotten, so that the SCHEMA is no identical repeat).
+func (p *pipeline) compileFeeds(m *singer.Message, sm *streammap.StreamMap) error {
+	fs := p.feeds[sm.Output]
+	if len(fs) < 2 || !p.cfg.ValidateRecords {
+		return nil
+	}
+	for i := range fs {
+		if fs[i].input != m.Stream && fs[i].own != nil {
+			continue
+		}
+		own, err := p.schemas.Compile(fs[i].schema)
+		if err != nil {
+			return &inputerr.Error{Line: m.Line, Stream: fs[i].input, Output: sm.Output, Err: err} // "invalid schema: …"
+		}
+		if s := p.streams[sm.Output]; s != nil && s.layout != nil {
+			own.KeepNumberText(s.layout.NumberTextPaths())
+		}
+		fs[i].own = own
+	}
+	if s := p.streams[sm.Output]; s != nil && !s.apart {
+		s.schemaText = nil
+	}
+	return nil
+}
+
+// feedSchema is the own schema of the input stream whose record is being
+// handed to output stream s (compileFeeds), nil if none.
+func (p *pipeline) feedSchema(s *stream) *schema.Schema {
+	if p.mapInput == "" {
+		return nil
+	}
+	for _, f := range p.feeds[s.name] {
+		if f.input == p.mapInput {
+			return f.own
+		}
+	}
+	return nil
 }
 
 // feedsAgree checks that input streams aliased into one output stream, and
@@ -276,7 +329,10 @@ func (p *pipeline) onActivateVersion(m *singer.Message) error {
 	for _, sm := range in.maps {
 		out := *m
 		out.Stream = sm.Output
-		if err := p.onStreamActivateVersion(&out); err != nil {
+		p.mapInput = m.Stream // the sender: not one of the others whose rows would go (onStreamActivateVersion)
+		err := p.onStreamActivateVersion(&out)
+		p.mapInput = ""
+		if err != nil {
 			return fmt.Errorf("stream %q: %w", sm.Output, err)
 		}
 	}

@@ -238,8 +238,8 @@ func tooManyRefused(j *job, skip map[int]string, limit int) error {
 		}
 		b.WriteString(skip[i])
 	}
-	return fmt.Errorf("%s: the database refuses more than %d rows of a batch of %d records (on_database_error reject allows max(16, rows/100)); nothing of the batch is committed; the first: %s",
-		streamText(j.name, only), limit, j.buf.rows(), b.String())
+	return &rowsNamed{fmt.Errorf("%s: the database refuses more than %d rows of a batch of %d records (on_database_error reject allows max(16, rows/100)); nothing of the batch is committed; the first: %s",
+		streamText(j.name, only), limit, j.buf.rows(), b.String())}
 }
 
 // setRefused hands the refused records to the coordinator, which writes

@@ -30,6 +30,7 @@ type stream struct {
 	keys       []string
 	layout     *tablemap.Layout
 	onePass    bool // layout validates records as it converts them (UseOnePass)
+	apart      bool // records are validated against their input's schema, not in the one pass (compileFeeds)
 
 	// rowStats, for a stream whose records may delete by key
 	// (hard_delete), takes one row's value stats before they count in the

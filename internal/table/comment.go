@@ -81,23 +81,87 @@ func FormatComment(c *Column) string {
 }
 
 // MigrationComment is the comment of the marker column of a migration of
-// c (RoleMigration): it names c and carries c's own comment (FormatComment)
-// when withComment, its description cut if the whole would pass Oracle's
-// 4000 bytes, so that the path survives a migration that is stopped and
-// finished later.
-func MigrationComment(c *Column, withComment bool) string {
-	mc := Column{Role: RoleMigration, Source: []string{c.Name}}
-	if withComment {
-		head := len(FormatComment(&mc)) + len("; ")
-		inner := FormatComment(c)
-		if over := head + len(inner) - maxCommentBytes; over > 0 && len(c.Comment) > 0 {
-			cc := *c
-			cc.Comment = cutUTF8(c.Comment, max(0, len(c.Comment)-over))
-			inner = FormatComment(&cc)
-		}
-		mc.Comment = inner
+// c (RoleMigration): it names c, records what SET UNUSED … CASCADE
+// CONSTRAINTS takes out of the catalog (c's NOT NULL, and key, the
+// table's primary key columns when c is one of them: MarkerFacts), and
+// carries c's own comment (FormatComment) when withComment, its
+// description cut if the whole would pass Oracle's 4000 bytes, so that
+// the path survives a migration that is stopped and finished later:
+//
+//	target-oracle:migration-of=["K"] not-null key=["ID","K"]; target-oracle:path=["k"]
+func MigrationComment(c *Column, withComment bool, key []string) string {
+	head := FormatComment(&Column{Role: RoleMigration, Source: []string{c.Name}}) + MarkerFacts{NotNull: !c.Nullable, Key: key}.text()
+	if !withComment {
+		return head
 	}
-	return FormatComment(&mc)
+	inner := FormatComment(c)
+	if over := len(head) + len("; ") + len(inner) - maxCommentBytes; over > 0 && len(c.Comment) > 0 {
+		cc := *c
+		cc.Comment = cutUTF8(c.Comment, max(0, len(c.Comment)-over))
+		inner = FormatComment(&cc)
+	}
+	if inner == "" || len(head)+len("; ")+len(inner) > maxCommentBytes {
+		return head // kept whole or not at all: a cut one would match nothing
+	}
+	return head + "; " + inner
+}
+
+// MarkerFacts is what a migration's marker comment records of the column
+// it replaces besides its comment (MigrationComment): whether it is NOT
+// NULL, and the table's primary key columns when it is one of them (nil
+// otherwise). A marker of an earlier release records neither.
+type MarkerFacts struct {
+	NotNull bool
+	Key     []string
+}
+
+const (
+	notNullMark = " not-null"
+	keyMark     = " key="
+)
+
+func (f MarkerFacts) text() string {
+	s := ""
+	if f.NotNull {
+		s += notNullMark
+	}
+	if len(f.Key) > 0 {
+		s += keyMark + asciiList(f.Key)
+	}
+	return s
+}
+
+// parseMarkerFacts reads the facts at the start of s (what follows the
+// column of "migration-of=") and returns the rest; ok is false when they
+// are malformed.
+func parseMarkerFacts(s string) (f MarkerFacts, rest string, ok bool) {
+	if r, found := strings.CutPrefix(s, notNullMark); found {
+		f.NotNull, s = true, r
+	}
+	if r, found := strings.CutPrefix(s, keyMark); found {
+		dec := json.NewDecoder(strings.NewReader(r))
+		if err := dec.Decode(&f.Key); err != nil || len(f.Key) == 0 {
+			return MarkerFacts{}, "", false
+		}
+		s = r[dec.InputOffset():]
+	}
+	return f, s, true
+}
+
+// ParseMarkerFacts reads the facts of a marker comment written by
+// MigrationComment; ok is false for a comment that is no marker's.
+func ParseMarkerFacts(s string) (f MarkerFacts, ok bool) {
+	rest, found := strings.CutPrefix(s, commentPrefix+"migration-of=")
+	if !found {
+		return f, false
+	}
+	dec := json.NewDecoder(strings.NewReader(rest))
+	var col []string
+	if err := dec.Decode(&col); err != nil || len(col) != 1 {
+		return f, false
+	}
+	f, _, ok = parseMarkerFacts(rest[dec.InputOffset():])
+	return f, ok
 }
 
 // ASCIIJSON returns JSON text with every non-ASCII character written as
@@ -177,6 +241,10 @@ func ParseComment(s string) (role Role, source []string, description string, ok 
 			return 0, nil, s, false
 		}
 		after := strings.TrimPrefix(rest, "migration-of=")[dec.InputOffset():]
+		_, after, ok := parseMarkerFacts(after) // ParseMarkerFacts reads them
+		if !ok {
+			return 0, nil, s, false
+		}
 		inner, _ := strings.CutPrefix(after, "; ")
 		return RoleMigration, col, inner, true
 	case strings.HasPrefix(head, "path="):

@@ -30,3 +30,39 @@ func TestMigrationCommentRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// A marker's comment records the column's NOT NULL and the primary key it
+// is in (MarkerFacts), and reads back its column and comment as before;
+// a marker without them (an earlier release's) has no facts.
+func TestMigrationCommentRecordsNotNullAndKey(t *testing.T) {
+	c := &Column{Name: "K; 2", Role: RoleProperty, Source: []string{"k"}, Comment: "x; y"}
+	for _, tc := range []struct {
+		nullable bool
+		key      []string
+		with     bool
+	}{{false, []string{"ID", "K; 2"}, true}, {true, nil, true}, {false, nil, false}, {true, []string{"É", "K; 2"}, false}} {
+		cc := *c
+		cc.Nullable = tc.nullable
+		s := MigrationComment(&cc, tc.with, tc.key)
+		role, src, desc, ok := ParseComment(s)
+		want := ""
+		if tc.with {
+			want = FormatComment(c)
+		}
+		if !ok || role != RoleMigration || !slices.Equal(src, []string{c.Name}) || desc != want {
+			t.Errorf("%q: read back %v %v %q %v", s, role, src, desc, ok)
+		}
+		f, ok := ParseMarkerFacts(s)
+		if !ok || f.NotNull == tc.nullable || !slices.Equal(f.Key, tc.key) {
+			t.Errorf("%q: facts %+v %v, want not-null %v key %v", s, f, ok, !tc.nullable, tc.key)
+		}
+	}
+	if f, ok := ParseMarkerFacts(`target-oracle:migration-of=["C"]; target-oracle:path=["c"]`); !ok || f.NotNull || f.Key != nil {
+		t.Errorf("an earlier release's marker: facts %+v %v", f, ok)
+	}
+	for _, bad := range []string{`target-oracle:migration-of=["C"] key=[]`, `target-oracle:migration-of=["C"] key=x`, `target-oracle:path=["c"]`} {
+		if _, ok := ParseMarkerFacts(bad); ok {
+			t.Errorf("%q has facts", bad)
+		}
+	}
+}

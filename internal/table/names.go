@@ -187,6 +187,11 @@ func (n *Namer) Name(base, src string) string {
 	}
 }
 
+// TakenName is the name Namer.Name gives base (a valid name, as
+// ColumnName returns it) when another column took base first: cut and
+// suffixed with NameHash(src).
+func TakenName(base, src string, maxBytes int) string { return suffixed(base, src, maxBytes) }
+
 // Quotable reports whether name can stand between the double quotes of an
 // Oracle identifier: no '"' (it would end the name and let the rest run as
 // SQL) and no control character (NUL, or a line break that would split a

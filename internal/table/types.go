@@ -91,6 +91,10 @@ type Column struct {
 	// columns, so both are zero for its own.
 	Fill   Fill
 	Hidden bool // INVISIBLE: left out of SELECT * and of INSERT without a column list
+	// Marker is what a migration marker's comment records of the column
+	// it replaces (RoleMigration, as the catalog reads it; never
+	// changed once read): nil for any other column.
+	Marker *MarkerFacts
 }
 
 // Fill says what the database puts into a column the load leaves out of

@@ -483,12 +483,30 @@ func matchExisting(all []*cand, t *table.Table, max int) {
 			}
 		}
 	}
+	metaName := map[string]bool{}
+	for _, c := range all {
+		if c.role == table.RoleMetadata {
+			metaName[c.name] = true
+		}
+	}
 	for _, fold := range []bool{false, true} {
 		for _, c := range all {
 			if c.existing >= 0 {
 				continue
 			}
 			want := cmp.Or(c.mapped, table.FitName(c.base, c.path, max))
+			if c.role == table.RoleProperty && c.mapped == "" && !fold && metaName[want] {
+				// A property whose name is a metadata column's got the
+				// suffixed name when that column was there first
+				// (Namer.Name): without comments (column_comments false)
+				// only that name tells its column from the metadata one.
+				// Else the property holds the name (checkMetaNames).
+				taken := table.TakenName(want, c.path, max)
+				if i := slices.IndexFunc(t.Columns, func(col table.Column) bool { return col.Name == taken }); i >= 0 && !claimed[i] && sources[i] == nil {
+					claim(c, i)
+					continue
+				}
+			}
 			for i, col := range t.Columns {
 				if claimed[i] || (sources[i] != nil && c.role != table.RoleMetadata) {
 					continue

@@ -3,7 +3,10 @@ package fake
 import (
 	"database/sql"
 	"fmt"
+	"regexp"
 	"strings"
+
+	"github.com/target-oracle/target-oracle/internal/table"
 )
 
 // hasRowsPrefix starts oraclesql.HasRows: SELECT 1 FROM "S"."T" WHERE
@@ -19,7 +22,8 @@ func (c *conn) anyRow(sqlText string) ([][]sql.NullString, error) {
 	if err != nil {
 		return nil, err
 	}
-	if rest != " WHERE ROWNUM = 1" {
+	foreign := reForeignMarker.FindStringSubmatch(rest)
+	if rest != " WHERE ROWNUM = 1" && foreign == nil {
 		return nil, fmt.Errorf("fake: unsupported query %.60q", sqlText)
 	}
 	t, err := db.table(schema + "." + name)
@@ -29,10 +33,32 @@ func (c *conn) anyRow(sqlText string) ([][]sql.NullString, error) {
 	if c.tx != nil && c.tx.w.tables[t.qualified()] != nil {
 		t = c.tx.w.tables[t.qualified()]
 	}
+	match := func(map[string]string) bool { return true }
+	if foreign != nil {
+		mc, cc := t.col(foreign[1]), t.col(foreign[2])
+		if mc == nil || cc == nil {
+			return nil, oraError(904, "invalid identifier")
+		}
+		match = func(r map[string]string) bool {
+			if r[mc.name] == "" {
+				return false
+			}
+			if r[cc.name] == "" {
+				return true
+			}
+			v, err := table.MigrateValue(t.effective(cc), t.effective(mc), r[cc.name])
+			return err != nil || v != r[mc.name]
+		}
+	}
 	for _, r := range t.rows {
-		if r != nil { // deleted rows stay as nil
+		if r != nil && match(r) { // deleted rows stay as nil
 			return [][]sql.NullString{{{String: "1", Valid: true}}}, nil
 		}
 	}
 	return nil, nil
 }
+
+// reForeignMarker is the WHERE of oraclesql.Renderer.ForeignMarker: a
+// row whose marker holds a value the migration's copy would not have put
+// there (the conversion is table.MigrateValue's, as in migrateChunk).
+var reForeignMarker = regexp.MustCompile(`^ WHERE "([^"]+)" IS NOT NULL AND \("([^"]+)" IS NULL OR .+\) AND ROWNUM = 1$`)

@@ -2,7 +2,7 @@
 ALTER TABLE "SHOP"."CUSTOMERS" ADD ("ID$M" VARCHAR2(40 CHAR))
 /
 -- DDL
-COMMENT ON COLUMN "SHOP"."CUSTOMERS"."ID$M" IS 'target-oracle:migration-of=["ID"]; target-oracle:path=["ID"]'
+COMMENT ON COLUMN "SHOP"."CUSTOMERS"."ID$M" IS 'target-oracle:migration-of=["ID"] not-null key=["ID"]; target-oracle:path=["ID"]'
 /
 -- DML lock (first in each transaction of the next statement)
 LOCK TABLE "SHOP"."CUSTOMERS" IN EXCLUSIVE MODE NOWAIT
@@ -17,9 +17,6 @@ ALTER TABLE "SHOP"."CUSTOMERS" SET UNUSED ("ID") CASCADE CONSTRAINTS
 -- DDL ignore=[904]
 ALTER TABLE "SHOP"."CUSTOMERS" RENAME COLUMN "ID$M" TO "ID"
 /
--- DDL
-COMMENT ON COLUMN "SHOP"."CUSTOMERS"."ID" IS 'target-oracle:path=["ID"]'
-/
 -- DDL ignore=[1442]
 ALTER TABLE "SHOP"."CUSTOMERS" MODIFY ("ID" NOT NULL)
 /
@@ -28,4 +25,7 @@ ALTER TABLE "SHOP"."CUSTOMERS" ADD CONSTRAINT "CUSTOMERS_PK" PRIMARY KEY ("ID") 
 /
 -- DDL ignore=[955 1408] if-indexed
 CREATE INDEX "SHOP"."CUSTOMERS_ID_IX" ON "SHOP"."CUSTOMERS" ("ID", "CITY") TABLESPACE IDX_TS
+/
+-- DDL
+COMMENT ON COLUMN "SHOP"."CUSTOMERS"."ID" IS 'target-oracle:path=["ID"]'
 /
