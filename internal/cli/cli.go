@@ -439,7 +439,9 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 	sig := watchSignals(signalWatch{sigs: std.Signals, stop: stop, cancel: cancel, log: log,
 		stderr: std.Stderr, exit: std.Exit, ended: ended})
 
-	streamsChanged, longLine := limitRunMemory(cfg, std.Env, o.dumpDir)
+	// A dump run too: its rows live on disk (memory/spill.go), and without
+	// the limit 10,000 one-row streams peaked at 620 MB, past the bound.
+	streamsChanged, longLine := limitMemory(cfg, std.Env)
 	err = pipeline.Run(ctx, pipeline.Options{
 		StreamsChanged: streamsChanged,
 		LongLine:       longLine,

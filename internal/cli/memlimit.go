@@ -41,14 +41,3 @@ func limitMemory(cfg *config.Config, env []string) (streamsChanged, longLine fun
 	set()
 	return func(n int) { streams = n; set() }, func(n int) { longest = n; set() }
 }
-
-// limitRunMemory is limitMemory for a run, except with --dry-run-dump: a
-// dump keeps every row until the end, and under a limit set from the
-// buffers the collector would run without pause (SPEC §11 bounds the dump
-// by other means).
-func limitRunMemory(cfg *config.Config, env []string, dumpDir string) (streamsChanged, longLine func(int)) {
-	if dumpDir != "" {
-		return nil, nil
-	}
-	return limitMemory(cfg, env)
-}

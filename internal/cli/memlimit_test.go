@@ -45,19 +45,3 @@ func TestLimitMemoryFollowsStreamsAndLines(t *testing.T) {
 		t.Fatalf("limit %d, want %d", got, want)
 	}
 }
-
-// A run with a dump sets no limit: its rows are not bounded by the buffers.
-func TestNoMemoryLimitWithDump(t *testing.T) {
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	cfg := &config.Config{MaxBufferedBytes: 1 << 20}
-	debug.SetMemoryLimit(1 << 40)
-	if s, l := limitRunMemory(cfg, nil, "dump"); s != nil || l != nil {
-		t.Fatal("a dump run got limit funcs")
-	}
-	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
-		t.Fatalf("limit %d: a dump run changed it", got)
-	}
-	if s, l := limitRunMemory(cfg, nil, ""); s == nil || l == nil {
-		t.Fatal("a run without a dump got no limit funcs")
-	}
-}
