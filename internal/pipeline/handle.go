@@ -136,7 +136,7 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 	if prev != nil {
 		layout.KeepKeyTypes(prev, existing)
 	}
-	p.joinTable(s, layout) // shared.go
+	p.joinTable(s, layout, existing) // shared.go
 	if err := p.historyLayout(s, layout, existing, line); err != nil {
 		return err
 	}
