@@ -54,7 +54,7 @@ func atk5Live(rows []map[string]string) string {
 // 2: SCHEMA a, RECORD a {id 2} version 6, ACTIVATE_VERSION a 6, STATE 2
 // → O holds only 2.
 func TestAttackAliasedInputsOfAnEarlierRunLoseTheirRows(t *testing.T) {
-	t.Skip("finding: inputs aliased into one output (stream maps) are not recorded in the table comment; a later run of one input alone (or with only its SCHEMA from the other) deletes the other input's rows by ACTIVATE_VERSION, delete_missing or overwrite")
+	// was: t.Skip("finding: inputs aliased into one output (stream maps) are not recorded in the table comment; a later run of one input alone (or with only its SCHEMA from the other) deletes the other input's rows by ACTIVATE_VERSION, delete_missing or overwrite")
 	const maps = `"stream_maps":{"a":{"__alias__":"o"},"b":{"__alias__":"o"}}`
 	cases := []struct{ name, set, run2 string }{
 		{"activate_version", `{` + maps + `,"hard_delete":true}`,

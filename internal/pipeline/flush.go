@@ -63,6 +63,7 @@ type job struct {
 
 	version    string   // jobActivate
 	sharers    []string // jobActivate: the other streams of this run loading into the table
+	input      string   // jobActivate: the input stream aliased into this one that sent it ("": none)
 	loaders    []string // jobBatch that replaces the table (overwrite): the streams of this run loading into it
 	emptiers   []string // jobBatch, a stream's first, that would empty a table other streams load (emptyRefused): refused
 	schemaLine int64    // jobEnsure: the SCHEMA's input line, for errors
@@ -211,6 +212,11 @@ func (p *pipeline) dispatch() {
 					j.loaders = j.loaders[:0]
 					for _, o := range j.turn.streams {
 						j.loaders = append(j.loaders, o.name)
+					}
+				}
+				for _, l := range j.loaders {
+					for _, f := range p.feeds[l] { // aliased inputs (recordInputs)
+						j.loaders = append(j.loaders, f.input)
 					}
 				}
 			}
@@ -732,6 +738,9 @@ func (p *pipeline) activate(ctx context.Context, sess engine.Session, j *job) er
 		return nil // nothing to delete from; create nothing
 	}
 	others := otherStreams(cur.Streams, j.name)
+	if j.input != "" {
+		others = otherStreams(others, j.input) // the input that sent it (recordInputs)
+	}
 	for _, o := range j.sharers {
 		if !slices.Contains(others, o) {
 			others = append(others, o)

@@ -276,7 +276,10 @@ func (p *pipeline) onActivateVersion(m *singer.Message) error {
 	for _, sm := range in.maps {
 		out := *m
 		out.Stream = sm.Output
-		if err := p.onStreamActivateVersion(&out); err != nil {
+		p.mapInput = m.Stream // the sender, not its own sharer (onStreamActivateVersion)
+		err := p.onStreamActivateVersion(&out)
+		p.mapInput = ""
+		if err != nil {
 			return fmt.Errorf("stream %q: %w", sm.Output, err)
 		}
 	}
