@@ -54,7 +54,7 @@ func atk5Live(rows []map[string]string) string {
 // 2: SCHEMA a, RECORD a {id 2} version 6, ACTIVATE_VERSION a 6, STATE 2
 // → O holds only 2.
 func TestAttackAliasedInputsOfAnEarlierRunLoseTheirRows(t *testing.T) {
-	t.Skip("finding: inputs aliased into one output (stream maps) are not recorded in the table comment; a later run of one input alone (or with only its SCHEMA from the other) deletes the other input's rows by ACTIVATE_VERSION, delete_missing or overwrite")
+	// was: t.Skip("finding: inputs aliased into one output (stream maps) are not recorded in the table comment; a later run of one input alone (or with only its SCHEMA from the other) deletes the other input's rows by ACTIVATE_VERSION, delete_missing or overwrite")
 	const maps = `"stream_maps":{"a":{"__alias__":"o"},"b":{"__alias__":"o"}}`
 	cases := []struct{ name, set, run2 string }{
 		{"activate_version", `{` + maps + `,"hard_delete":true}`,
@@ -103,7 +103,7 @@ func TestAttackAliasedInputsOfAnEarlierRunLoseTheirRows(t *testing.T) {
 // a, SCHEMA b, RECORDs a 1, 2, b 11, 12, STATE 1; run 2: SCHEMA a,
 // SCHEMA b, RECORD b 13, RECORD a 5, STATE 2 → T holds 5, 13.
 func TestAttackOverwriteOfOneSharerDependsOnRecordOrder(t *testing.T) {
-	t.Skip("finding: table shared by an upsert stream and an overwrite stream: when the overwrite stream's batch comes first in a run, the upsert stream's earlier rows are deleted; the other way round the overwrite replaces nothing")
+	// was: t.Skip("finding: table shared by an upsert stream and an overwrite stream: when the overwrite stream's batch comes first in a run, the upsert stream's earlier rows are deleted; the other way round the overwrite replaces nothing")
 	cfg := loadConfig(t, `{"table_name_mappings":{"a":"T","b":"T"},"stream_overrides":{"b":{"load_method":"overwrite"}}}`)
 	got := map[string]string{}
 	for _, order := range []string{"b first", "a first"} {
@@ -146,7 +146,7 @@ func TestAttackOverwriteOfOneSharerDependsOnRecordOrder(t *testing.T) {
 // run 1: SCHEMA a, SCHEMA b, RECORD a 1, RECORD b 11, STATE 1; run 2:
 // SCHEMA a, RECORD a 2, STATE 2 → T holds only 2.
 func TestAttackTruncateBeforeLoadEmptiesAnEarlierRunsSharer(t *testing.T) {
-	t.Skip("finding: truncate_before_load (alone, or with load_method overwrite) empties a shared table whose other stream is absent from the run; the overwrite guard does not cover it")
+	// was: t.Skip("finding: truncate_before_load (alone, or with load_method overwrite) empties a shared table whose other stream is absent from the run; the overwrite guard does not cover it")
 	for _, c := range []string{
 		`{"table_name_mappings":{"a":"T","b":"T"},"truncate_before_load":true}`,
 		`{"table_name_mappings":{"a":"T","b":"T"},"truncate_before_load":true,"load_method":"overwrite"}`,
@@ -177,7 +177,7 @@ func TestAttackTruncateBeforeLoadEmptiesAnEarlierRunsSharer(t *testing.T) {
 // run 1: SCHEMA a, SCHEMA b, RECORD a 1, RECORD b 11, STATE 1; run 2:
 // SCHEMA a, SCHEMA b, RECORD a 2, STATE 2 → T holds only 2.
 func TestAttackOverwriteSharerWithOnlyASchemaLosesItsRows(t *testing.T) {
-	t.Skip("finding: two overwrite streams share a table; a run where one sends only its SCHEMA replaces the table at the other's first flush, deleting the rows of the stream that sent no records")
+	// was: t.Skip("finding: two overwrite streams share a table; a run where one sends only its SCHEMA replaces the table at the other's first flush, deleting the rows of the stream that sent no records")
 	cfg := loadConfig(t, `{"table_name_mappings":{"a":"T","b":"T"},"load_method":"overwrite"}`)
 	eng := newEngine()
 	in1 := atk5Sch("a") + atk5Sch("b") + atk5Rec("a", 1, 0) + atk5Rec("b", 11, 0) + `{"type":"STATE","value":1}` + "\n"

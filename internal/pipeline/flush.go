@@ -64,6 +64,7 @@ type job struct {
 	version    string   // jobActivate
 	sharers    []string // jobActivate: the other streams of this run loading into the table
 	loaders    []string // jobBatch that replaces the table (overwrite): the streams of this run loading into it
+	emptiers   []string // jobBatch, a stream's first, that would empty a table other streams load (emptyRefused): refused
 	schemaLine int64    // jobEnsure: the SCHEMA's input line, for errors
 	// schemaInput is the input stream whose SCHEMA (jobEnsure) or
 	// ACTIVATE_VERSION (jobActivate) a stream map turned into this one's
@@ -198,6 +199,9 @@ func (p *pipeline) dispatch() {
 			j.replacesRows = !s.flushed && !j.turn.wasLoaded() && (s.settings.Overwrite() || p.cfg.TruncateBeforeLoad)
 		}
 		if j.kind == jobBatch {
+			if !s.flushed && (s.settings.Overwrite() || p.cfg.TruncateBeforeLoad) {
+				j.emptiers = j.turn.emptyRefused(s) // shared.go
+			}
 			first := !s.flushed && j.turn.firstLoad() // shared.go: once per table, not per stream
 			s.flushed = true
 			j.replace = first && s.settings.Overwrite() && !p.cfg.TruncateBeforeLoad
@@ -208,6 +212,11 @@ func (p *pipeline) dispatch() {
 					j.loaders = j.loaders[:0]
 					for _, o := range j.turn.streams {
 						j.loaders = append(j.loaders, o.name)
+					}
+				}
+				for _, l := range j.loaders {
+					for _, f := range p.feeds[l] { // aliased inputs (recordInputs)
+						j.loaders = append(j.loaders, f.input)
 					}
 				}
 			}
@@ -566,6 +575,10 @@ func (p *pipeline) keyMayChange(ctx context.Context, sess engine.Session, j *job
 }
 
 func (p *pipeline) load(ctx context.Context, sess engine.Session, j *job) (engine.Result, error) {
+	if len(j.emptiers) > 0 {
+		// Before any DDL of the batch: a refused load changes nothing.
+		return engine.Result{}, p.emptyRefusal(j)
+	}
 	t, err := p.reconcile(ctx, sess, j, j.buf.stats)
 	if err != nil {
 		return engine.Result{}, err
@@ -724,6 +737,9 @@ func (p *pipeline) activate(ctx context.Context, sess engine.Session, j *job) er
 		return nil // nothing to delete from; create nothing
 	}
 	others := otherStreams(cur.Streams, j.name)
+	if j.schemaInput != "" {
+		others = otherStreams(others, j.schemaInput) // the input that sent it (recordInputs)
+	}
 	for _, o := range j.sharers {
 		if !slices.Contains(others, o) {
 			others = append(others, o)
@@ -844,6 +860,20 @@ func (c *catalog) lock(key string) (unlock func()) {
 	c.mu.Unlock()
 	m.Lock()
 	return m.Unlock
+}
+
+// emptyRefusal is the error of a batch that would empty (load_method
+// overwrite, truncate_before_load) a table whose comment names other
+// streams (tableTurn.emptyRefused).
+func (p *pipeline) emptyRefusal(j *job) error {
+	key, what := "load_method", "load_method overwrite would replace"
+	if p.cfg.TruncateBeforeLoad {
+		key, what = "truncate_before_load", "truncate_before_load would truncate"
+	}
+	return lineConfigError(key, j.line, fmt.Sprintf(
+		"stream %q: %s table %s, which also holds the rows of stream(s) %s (its comment names them): "+
+			"their rows do not record their stream and would be lost. Map the streams to tables of their own, "+
+			"or use load_method upsert or append-only for this table", j.name, what, j.layout.Table().QualifiedName(), strings.Join(j.emptiers, ", ")))
 }
 
 // otherLoaders lists the streams a table's comment records that are not

@@ -55,7 +55,7 @@ func (p *pipeline) onStreamSchema(m *singer.Message) error {
 		return &inputerr.Error{Line: m.Line, Stream: m.Stream, Msg: "invalid schema", Err: err}
 	}
 	s := p.streams[m.Stream]
-	if s != nil && bytes.Equal(s.schemaText, ident) {
+	if s != nil && bytes.Equal(s.schemaText, ident) && !p.inputsUnrecorded(s) {
 		return nil // an identical repeat is a no-op
 	}
 	sch, err := p.schemas.Compile(m.Schema) // a text another stream sent is compiled once
@@ -137,7 +137,8 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 	if prev != nil {
 		layout.KeepKeyTypes(prev, existing)
 	}
-	p.joinTable(s, layout) // shared.go
+	p.recordInputs(s, layout, existing)
+	p.joinTable(s, layout, existing) // shared.go
 	if err := p.historyLayout(s, layout, existing, line); err != nil {
 		return err
 	}
@@ -176,6 +177,42 @@ func (p *pipeline) relayout(s *stream, existing *table.Table, line int64) error 
 		return p.settle(s, j)
 	}
 	return nil
+}
+
+// recordInputs adds to the table's comment the input streams aliased into
+// s (stream maps) when more than one feeds it: each is a loader of its
+// own, whose rows the output's rows do not tell apart, so that a later
+// run of one input alone is refused ACTIVATE_VERSION, overwrite and
+// truncate, and prunes nothing, as for any table shared by streams. A
+// table without the target's comment (adopted) is left as it is.
+func (p *pipeline) recordInputs(s *stream, l *tablemap.Layout, existing *table.Table) {
+	feeds := p.feeds[s.name]
+	t := l.Table()
+	if len(feeds) < 2 || (existing != nil && existing.Streams == nil) {
+		return
+	}
+	for _, f := range feeds {
+		if !table.StreamsInclude(t.Streams, f.input) {
+			t.Streams = append(t.Streams, f.input)
+		}
+	}
+}
+
+// inputsUnrecorded reports whether an input stream aliased into s is not
+// yet among the streams its table's comment will name (recordInputs): the
+// SCHEMA of a new input, even one whose joined schema is an identical
+// repeat, then lays the table out again to record it.
+func (p *pipeline) inputsUnrecorded(s *stream) bool {
+	feeds := p.feeds[s.name]
+	if len(feeds) < 2 || s.layout == nil || s.layout.Table().Streams == nil {
+		return false
+	}
+	for _, f := range feeds {
+		if !table.StreamsInclude(s.layout.Table().Streams, f.input) {
+			return true
+		}
+	}
+	return false
 }
 
 // plannedLayout returns an earlier layout of this run for l's table: the

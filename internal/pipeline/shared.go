@@ -26,7 +26,9 @@ import (
 //   - An upsert sets the table's columns its stream's layout lacks (the
 //     other streams' properties) to NULL (nullColumns).
 //   - overwrite and truncate_before_load empty the table at its first
-//     batch of the run, not at each stream's (firstLoad).
+//     batch of the run, not at each stream's (firstLoad), and never a
+//     table whose comment named another stream when the run began
+//     (emptyRefused): its rows from earlier runs would go.
 //   - A batch's values are converted to the table's column types when
 //     another stream widened a column after this stream's layout was made
 //     (convertTo): a boolean in a column widened to text is true/false.
@@ -42,6 +44,10 @@ type tableTurn struct {
 	streams []*stream
 	holder  *stream
 	loaded  bool // a batch of the table started in this run
+	// prior are the streams the table's comment named when the run
+	// first read it (nil: a new table, or one without the target's
+	// comment): the streams whose rows it may hold from earlier runs.
+	prior []string
 }
 
 // wasLoaded reports whether a batch of the table started in this run: the
@@ -62,7 +68,7 @@ func (t *tableTurn) firstLoad() bool {
 }
 
 // joinTable makes s one of the streams of the layout's table.
-func (p *pipeline) joinTable(s *stream, l *tablemap.Layout) {
+func (p *pipeline) joinTable(s *stream, l *tablemap.Layout, existing *table.Table) {
 	name := l.Table().QualifiedName()
 	if s.turn != nil && s.turn.name == name {
 		return
@@ -73,6 +79,9 @@ func (p *pipeline) joinTable(s *stream, l *tablemap.Layout) {
 	t := p.turns[name]
 	if t == nil {
 		t = &tableTurn{name: name}
+		if existing != nil {
+			t.prior = append([]string(nil), existing.Streams...)
+		}
 		p.turns[name] = t
 	}
 	s.turn = t
@@ -199,4 +208,18 @@ func columnNamed(t *table.Table, c int, name string) *table.Column {
 		return &t.Columns[c]
 	}
 	return t.Column(name)
+}
+
+// emptyRefused lists the streams, besides s, whose rows from earlier runs
+// the table may hold (its comment named them when the run first read it):
+// the first batch of a stream that empties its table (load_method
+// overwrite, truncate_before_load) is refused then, whether or not it is
+// the table's first batch of the run and whoever else comes in this run.
+// The rows do not record their stream, and a sharer that sends no record
+// in this run (or only its SCHEMA) keeps its rows only this way.
+func (t *tableTurn) emptyRefused(s *stream) []string {
+	if t == nil {
+		return nil
+	}
+	return otherStreams(t.prior, s.name)
 }

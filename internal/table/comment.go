@@ -297,8 +297,10 @@ const tableCommentPrefix = commentPrefix + "streams="
 //	target-oracle:streams=["s"]; replaced_key=["ID"]
 //
 // Should the names not fit Oracle's 4000 bytes, each stream is recorded
-// as "sha256:" + the hex SHA-256 of the name (StreamsInclude matches
-// both), and the replaced key, should it still not fit, as the digest of
+// as "sha256:" + the first 16 hex digits of the SHA-256 of the name
+// (StreamsInclude matches both, and the full 64 digits of earlier
+// releases); an entry that is a digest already is kept (shortened to 16
+// digits), never hashed again. Some 150 digests fit (TableCommentFits), and the replaced key, should it still not fit, as the digest of
 // its JSON (ReplacedKeyIs matches both). Earlier keys (Table.EarlierKeys)
 // follow, oldest first; the oldest are left out should they not fit:
 //
@@ -317,7 +319,7 @@ func FormatTableComment(streams, replacedKey []string, earlier ...[]string) stri
 	if len(tableCommentPrefix)+len(b)+len(key) > maxCommentBytes {
 		hashed := make([]string, len(streams))
 		for i, s := range streams {
-			hashed[i] = streamDigest(s)
+			hashed[i] = shortStreamDigest(s)
 		}
 		b = asciiList(hashed)
 	}
@@ -372,6 +374,38 @@ func ReplacedKeyIs(recorded, key []string) bool {
 	return len(recorded) == 1 && recorded[0] == streamDigest(string(k))
 }
 
+// shortDigestHex is how many hex digits of a stream's SHA-256 a hashed
+// table comment keeps (64 bits): 26 bytes an entry with its quotes and
+// comma, where the full digest took 73 and 55 of them passed 4000 bytes.
+const shortDigestHex = 16
+
+// shortStreamDigest is the entry of stream in a hashed table comment: a
+// digest (full or short) read back from a comment is kept, shortened, so
+// that re-recording never digests a digest.
+func shortStreamDigest(stream string) string {
+	if isDigest(stream) {
+		return stream[:len("sha256:")+shortDigestHex]
+	}
+	return streamDigest(stream)[:len("sha256:")+shortDigestHex]
+}
+
+// isDigest reports whether a recorded entry is a stream digest of
+// shortDigestHex to 64 hex digits.
+func isDigest(s string) bool {
+	h, ok := strings.CutPrefix(s, "sha256:")
+	if !ok || len(h) < shortDigestHex || len(h) > 64 {
+		return false
+	}
+	_, err := hex.DecodeString(h[:len(h)&^1])
+	return err == nil
+}
+
+// TableCommentFits reports whether the comment of a table loaded from
+// streams stays within Oracle's 4000 bytes, the names hashed if need be.
+func TableCommentFits(streams, replacedKey []string, earlier ...[]string) bool {
+	return len(FormatTableComment(streams, replacedKey, earlier...)) <= maxCommentBytes
+}
+
 func streamDigest(stream string) string {
 	sum := sha256.Sum256([]byte(stream))
 	return "sha256:" + hex.EncodeToString(sum[:])
@@ -385,11 +419,11 @@ func StreamsInclude(streams []string, stream string) bool {
 		if s == stream {
 			return true
 		}
-		if strings.HasPrefix(s, "sha256:") {
+		if isDigest(s) {
 			if digest == "" {
 				digest = streamDigest(stream)
 			}
-			if s == digest {
+			if strings.HasPrefix(digest, s) { // full, or short (shortStreamDigest)
 				return true
 			}
 		}

@@ -487,6 +487,13 @@ func Reconcile(current, want *Table, stats []Stats, policy string, opts Options)
 			}
 		}
 		if len(next.Streams) > len(current.Streams) {
+			if !TableCommentFits(next.Streams, next.ReplacedKey, next.EarlierKeys...) {
+				// Oracle refuses a COMMENT over 4000 bytes; unrecorded, the
+				// stream would be a sharer the guards cannot see.
+				return nil, nil, fmt.Errorf("table %s is loaded by %d streams, more than its comment can record in Oracle's 4000 bytes "+
+					"(ACTIVATE_VERSION, overwrite and delete_missing rely on that record): map the new stream(s) %s to another table",
+					current.QualifiedName(), len(next.Streams), strings.Join(next.Streams[len(current.Streams):], ", "))
+			}
 			changes = append(changes, Change{Kind: RecordStreams})
 		}
 	}
