@@ -197,7 +197,7 @@ func (c *Column) numberFits(v string, intDigits, scale int) *Error {
 		if intDigits > c.Precision-c.Scale {
 			return errorf(1438, "value %s larger than specified precision allowed for this column %s", v, c.path())
 		}
-		if scale > c.Scale {
+		if scale > c.Scale && !(c.Scale < 0 && scale == 0 && integerTens(v) >= -c.Scale) {
 			return errorf(1438, "value %s would be rounded to scale %d in column %s", v, c.Scale, c.path())
 		}
 	}
@@ -205,6 +205,17 @@ func (c *Column) numberFits(v string, intDigits, scale int) *Error {
 		return errorf(2290, "check constraint violated: %s is not 0 or 1 in column %s", v, c.path())
 	}
 	return nil
+}
+
+// integerTens is the number of trailing zeros of a canonical integer v
+// (a large number for 0): the digits a negative scale may round away
+// without changing it (1200 fits NUMBER(p,-2) as is).
+func integerTens(v string) int {
+	v = strings.TrimPrefix(v, "-")
+	if v == "0" {
+		return 1 << 30
+	}
+	return len(v) - len(strings.TrimRight(v, "0"))
 }
 
 // scalarRefused reports a top-level JSON scalar (v non-empty) for a CLOB
