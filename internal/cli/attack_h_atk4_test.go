@@ -33,7 +33,7 @@ func atk4Run(t *testing.T, settings, input string) (int, string, string) {
 // exit 0, the dump holds "V":{"x":"str","x":1}. Not data loss; a value
 // stored that its schema forbids (no clear error). Not verified on Oracle.
 func TestAttackJSONDuplicateNameBypassesItsSchema(t *testing.T) {
-	t.Skip(`finding: JSON column value {"x":"str","x":1} with x an integer validates (last member wins) and is stored verbatim; Oracle's SQL/JSON reads the first member, "str"`)
+	// was: t.Skip(`finding: JSON column value {"x":"str","x":1} with x an integer validates (last member wins) and is stored verbatim; Oracle's SQL/JSON reads the first member, "str"`)
 	input := `{"type":"SCHEMA","stream":"s","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"v":{"type":"object","properties":{"x":{"type":"integer"}}}}}}
 {"type":"RECORD","stream":"s","record":{"id":1,"v":{"x":"str","x":1}}}
 {"type":"STATE","value":1}
