@@ -33,7 +33,7 @@ func atk4Run(t *testing.T, settings, input string) (int, string, string) {
 // exit 0, the dump holds "V":{"x":"str","x":1}. Not data loss; a value
 // stored that its schema forbids (no clear error). Not verified on Oracle.
 func TestAttackJSONDuplicateNameBypassesItsSchema(t *testing.T) {
-	t.Skip(`finding: JSON column value {"x":"str","x":1} with x an integer validates (last member wins) and is stored verbatim; Oracle's SQL/JSON reads the first member, "str"`)
+	// was: t.Skip(`finding: JSON column value {"x":"str","x":1} with x an integer validates (last member wins) and is stored verbatim; Oracle's SQL/JSON reads the first member, "str"`)
 	input := `{"type":"SCHEMA","stream":"s","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"v":{"type":"object","properties":{"x":{"type":"integer"}}}}}}
 {"type":"RECORD","stream":"s","record":{"id":1,"v":{"x":"str","x":1}}}
 {"type":"STATE","value":1}
@@ -82,7 +82,7 @@ func TestAttackEmptyTimeExtractedIsTakenAsAbsent(t *testing.T) {
 // there, 1500-03-01T00:30+01:00 is 1500-02-29T23:30Z there, not 02-28) is
 // the same mismatch.
 func TestAttackGregorianGapDatesLoadAsSent(t *testing.T) {
-	t.Skip("finding: date 1582-10-10 / date-time 1582-10-15T00:30:00+01:00 (UTC 1582-10-14T23:30Z) load as sent; Oracle's calendar has no 1582-10-05..14 and TO_DATE/TO_TIMESTAMP_TZ silently store 1582-10-15 (a day or more later)")
+	// was: t.Skip("finding: date 1582-10-10 / date-time 1582-10-15T00:30:00+01:00 (UTC 1582-10-14T23:30Z) load as sent; Oracle's calendar has no 1582-10-05..14 and TO_DATE/TO_TIMESTAMP_TZ silently store 1582-10-15 (a day or more later)")
 	for _, c := range []struct{ schema, value string }{
 		{`{"type":"string","format":"date"}`, `"1582-10-10"`},
 		{`{"type":"string","format":"date-time"}`, `"1582-10-10T12:34:56Z"`},

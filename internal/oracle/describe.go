@@ -142,6 +142,10 @@ func typeFromCatalog(r []sql.NullString) (table.Type, error) {
 		switch {
 		case !r[colPrecision].Valid && r[colScale].Valid && s == 0:
 			return table.Type{Kind: table.KindNumber, Precision: 38}, nil // NUMBER(*,0), INTEGER
+		case !r[colPrecision].Valid && r[colScale].Valid:
+			// NUMBER(*,s): precision 38 with that scale; Oracle rounds
+			// values to it, so it must not be read as unconstrained.
+			return table.Type{Kind: table.KindNumber, Precision: 38, Scale: s}, nil
 		case !r[colPrecision].Valid:
 			return table.Type{Kind: table.KindNumber}, nil
 		case p == 1 && s == 0:

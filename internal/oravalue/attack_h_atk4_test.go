@@ -22,7 +22,7 @@ import "testing"
 // Data loss on Oracle: the member a real server drops, with no error,
 // while the dry run and --verify's embedded comparison show it kept.
 func TestAttackNativeJSONDuplicateNamesKeptVerbatim(t *testing.T) {
-	t.Skip("finding: native JSON column, document {\"a\":1,\"a\":2}: both models of Oracle keep it verbatim; Oracle's JSON type holds unique keys only, so a member is silently dropped on a real server (engines disagree)")
+	// was: t.Skip("finding: native JSON column, document {\"a\":1,\"a\":2}: both models of Oracle keep it verbatim; Oracle's JSON type holds unique keys only, so a member is silently dropped on a real server (engines disagree)")
 	col := &Column{Name: "V", Kind: KindJSON, Nullable: true}
 	for _, doc := range []string{`{"a":1,"a":2}`, `{"o":{"k":"x","k":"y"}}`, `[{"a":1,"a":1}]`} {
 		stored, err := col.Assign(doc)

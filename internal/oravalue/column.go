@@ -132,6 +132,9 @@ func (c *Column) convert(v string) (string, *Error) {
 		if !jsonShape(v) || c.scalarRefused(v) {
 			return "", jsonError(c, v)
 		}
+		if err := c.uniqueNames(v); err != nil {
+			return "", err
+		}
 	case KindVector:
 		if err := ToVector(v); err != nil {
 			return "", err
@@ -168,6 +171,7 @@ func (c *Column) check(v string, fullJSON bool) *Error {
 		if fullJSON && !validJSON(v) || !fullJSON && !jsonShape(v) || c.scalarRefused(v) {
 			return jsonError(c, v)
 		}
+		return c.uniqueNames(v)
 	case KindRaw, KindBlob:
 		n, ok := base64Len(v)
 		if !ok {
@@ -197,7 +201,7 @@ func (c *Column) numberFits(v string, intDigits, scale int) *Error {
 		if intDigits > c.Precision-c.Scale {
 			return errorf(1438, "value %s larger than specified precision allowed for this column %s", v, c.path())
 		}
-		if scale > c.Scale {
+		if scale > c.Scale && !(c.Scale < 0 && scale == 0 && integerTens(v) >= -c.Scale) {
 			return errorf(1438, "value %s would be rounded to scale %d in column %s", v, c.Scale, c.path())
 		}
 	}
@@ -205,6 +209,35 @@ func (c *Column) numberFits(v string, intDigits, scale int) *Error {
 		return errorf(2290, "check constraint violated: %s is not 0 or 1 in column %s", v, c.path())
 	}
 	return nil
+}
+
+// integerTens is the number of trailing zeros of a canonical integer v
+// (a large number for 0): the digits a negative scale may round away
+// without changing it (1200 fits NUMBER(p,-2) as is).
+func integerTens(v string) int {
+	v = strings.TrimPrefix(v, "-")
+	if v == "0" {
+		return 1 << 30
+	}
+	return len(v) - len(strings.TrimRight(v, "0"))
+}
+
+// uniqueNames refuses a document for a native JSON column whose objects
+// repeat a member name (dupnames.go): the JSON type cannot hold it as
+// sent. A CLOB IS JSON keeps the text (IS JSON allows repeated names).
+func (c *Column) uniqueNames(v string) *Error {
+	if c.JSONAsClob {
+		return nil
+	}
+	if p := DuplicateName(v); p != nil {
+		return duplicateError(p, c.path())
+	}
+	return nil
+}
+
+func duplicateError(path []string, column string) *Error {
+	return errorf(40441, "JSON syntax error in column %s: member %q repeats a name of its object (the JSON type holds unique names)",
+		column, strings.Join(path, "."))
 }
 
 // scalarRefused reports a top-level JSON scalar (v non-empty) for a CLOB

@@ -33,6 +33,9 @@ func JSONText(s string) *Error {
 	if !validJSON(s) {
 		return errorf(40441, "JSON syntax error")
 	}
+	if p := DuplicateName(s); p != nil {
+		return errorf(40441, "JSON syntax error: member %q repeats a name of its object (the JSON type holds unique names)", strings.Join(p, "."))
+	}
 	return nil
 }
 

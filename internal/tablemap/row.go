@@ -10,7 +10,9 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/target-oracle/target-oracle/internal/inputerr"
 	"github.com/target-oracle/target-oracle/internal/jsonscan"
+	"github.com/target-oracle/target-oracle/internal/oravalue"
 	"github.com/target-oracle/target-oracle/internal/prefault"
 	"github.com/target-oracle/target-oracle/internal/schema"
 	"github.com/target-oracle/target-oracle/internal/table"
@@ -355,12 +357,16 @@ func (l *Layout) row(record []byte, meta *Meta, row []string, stats []table.Stat
 	if l.doc >= 0 {
 		var err error
 		native := !l.table.Columns[l.doc].Type.JSONAsClob
+		docStart := len(l.buf)
 		if l.buf, _, err = appendFiltered(l.buf, record, i, l.docTrie, &l.scratch, native); err != nil {
 			var ne *numberError
 			if errors.As(err, &ne) {
 				return inputError(l.stream, strings.Join(pathTo(record, i, ne.at), "."), "%v", err)
 			}
 			return inputError(l.stream, "", "record: %v", err)
+		}
+		if p := oravalue.DuplicateName(l.buf[docStart:]); p != nil {
+			return duplicateNameError(l.stream, "", p)
 		}
 		l.rs.spans[l.doc] = span{0, int32(len(l.buf)), true}
 		l.rs.vstats[l.doc] = table.Stats{MaxBytes: len(l.buf)}
@@ -1047,20 +1053,38 @@ func (l *Layout) text(cp *colPlan, raw []byte, st *table.Stats) error {
 // their text.
 func (l *Layout) appendJSON(cp *colPlan, raw []byte) ([]byte, error) {
 	bound := cp.conv == convJSON && !cp.typ.JSONAsClob
-	if cp.filter == nil && !bound {
-		return appendCompact(l.buf, raw), nil // CLOB JSON and text
-	}
 	var buf []byte
 	var err error
-	if cp.filter == nil {
+	switch {
+	case cp.filter == nil && !bound:
+		buf = appendCompact(l.buf, raw) // CLOB JSON and text
+	case cp.filter == nil:
 		buf, err = appendCompactBounded(l.buf, raw, 0)
-	} else {
+	default:
 		buf, _, err = appendFiltered(l.buf, raw, 0, cp.filter, &l.scratch, bound)
 	}
 	if ne, ok := err.(*numberError); ok {
 		ne.path = pathTo(raw, 0, ne.at) // for convError
 	}
+	if err == nil {
+		if p := oravalue.DuplicateName(buf[len(l.buf):]); p != nil {
+			return buf, duplicateNameError(l.stream, cp.path, p)
+		}
+	}
 	return buf, err
+}
+
+// duplicateNameError is the input error of a JSON value (at property, ""
+// for a storage_mode json document) whose object at path repeats a member
+// name: the validator reads the last member, Oracle's SQL/JSON the first
+// and its JSON type keeps one, so no reading of it loads as sent.
+func duplicateNameError(stream, property string, path []string) error {
+	at := path[:len(path)-1]
+	if property != "" {
+		at = append([]string{property}, at...)
+	}
+	return inputError(stream, strings.Join(at, "."), "JSON object repeats the member name %q: a JSON value must name each member once "+
+		"(the validator reads the last one, Oracle's SQL/JSON the first, its JSON type keeps one)", path[len(path)-1])
 }
 
 // convError is the input error of a value that did not convert into
@@ -1071,6 +1095,9 @@ func (l *Layout) convError(cp *colPlan, err error) error {
 	var ne *numberError
 	if errors.As(err, &ne) && len(ne.path) > 0 {
 		return inputError(l.stream, cp.path+"."+strings.Join(ne.path, "."), "%v", err)
+	}
+	if ie, ok := err.(*inputerr.Error); ok {
+		return ie // duplicateNameError
 	}
 	return inputError(l.stream, cp.path, "%v", err)
 }

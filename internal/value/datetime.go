@@ -17,6 +17,10 @@ package value
 //   - Hour 24 and second 60 (leap seconds) are invalid: neither Oracle nor
 //     Go's time package can represent them without changing the value.
 //   - Offsets are ±HH:MM with HH <= 23 and MM <= 59; "-00:00" is UTC.
+//   - The days 1582-10-05 … 1582-10-14 (of a date-time in UTC) are invalid:
+//     Oracle's calendar goes from the Julian 1582-10-04 to the Gregorian
+//     1582-10-15, and its TO_DATE/TO_TIMESTAMP[_TZ] silently store such a
+//     day as 1582-10-15 (the value would not load as sent).
 
 // DateTime is a parsed date-time, normalised to UTC.
 type DateTime struct {
@@ -139,7 +143,10 @@ func checkDate[T ~string | ~[]byte](s T) string {
 	if len(s) != 10 {
 		return "expected YYYY-MM-DD"
 	}
-	_, _, _, reason := parseDate(s)
+	y, m, d, reason := parseDate(s)
+	if reason == "" && inGregorianGap(y, m, d) {
+		return gapReason
+	}
 	return reason
 }
 
@@ -215,7 +222,7 @@ func quickDateTime[T ~string | ~[]byte](s T) (dt DateTime, ok bool) {
 	}
 	switch {
 	case i == n-1 && s[i] == 'Z':
-		return dt, true
+		return dt, !inGregorianGap(dt.Year, dt.Month, dt.Day)
 	case i == n-6 && (s[i] == '+' || s[i] == '-') && s[i+3] == ':':
 		oh0, oh1, om0, om1 := s[i+1]-'0', s[i+2]-'0', s[i+4]-'0', s[i+5]-'0'
 		if oh0 > 2 || oh1 > 9 || om0 > 5 || om1 > 9 {
@@ -231,7 +238,7 @@ func quickDateTime[T ~string | ~[]byte](s T) (dt DateTime, ok bool) {
 		if offset != 0 && !dt.shift(-offset) {
 			return dt, false
 		}
-		return dt, true
+		return dt, !inGregorianGap(dt.Year, dt.Month, dt.Day)
 	}
 	return dt, false
 }
@@ -276,8 +283,23 @@ func parseDateTimeGeneral[T ~string | ~[]byte](s T) (DateTime, string) {
 	if offset != 0 && !dt.shift(-offset) {
 		return dt, "year out of range 0001-9999 in UTC"
 	}
+	if inGregorianGap(dt.Year, dt.Month, dt.Day) {
+		if offset == 0 {
+			return dt, gapReason
+		}
+		return dt, "in UTC the day is " + gapDay(dt.Day) + ", " + gapReason
+	}
 	return dt, ""
 }
+
+// gapReason words the Gregorian gap rule (see the package rules).
+const gapReason = "a day Oracle's calendar does not have (Julian until 1582-10-04, Gregorian from 1582-10-15; " +
+	"Oracle would store 1582-10-15 instead)"
+
+// inGregorianGap reports a day of 1582-10-05 … 1582-10-14.
+func inGregorianGap(y, m, d int) bool { return y == 1582 && m == 10 && d >= 5 && d <= 14 }
+
+func gapDay(d int) string { return "1582-10-" + string(rune('0'+d/10)) + string(rune('0'+d%10)) }
 
 // parseDate parses "YYYY-MM-DD" in s[0:10] (len(s) >= 10).
 func parseDate[T ~string | ~[]byte](s T) (y, m, d int, reason string) {
