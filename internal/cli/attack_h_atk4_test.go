@@ -53,7 +53,7 @@ func TestAttackJSONDuplicateNameBypassesItsSchema(t *testing.T) {
 // "stream":"s","record":{"id":1},"time_extracted":""}: exit 0. Not data
 // loss (nothing was there); bad input without an error, unlike its sibling.
 func TestAttackEmptyTimeExtractedIsTakenAsAbsent(t *testing.T) {
-	t.Skip(`finding: "time_extracted":"" is accepted as absent (_SDC_EXTRACTED_AT NULL, exit 0) while "_sdc_deleted_at":"" is refused as an invalid date-time`)
+	// was: t.Skip(`finding: "time_extracted":"" is accepted as absent (_SDC_EXTRACTED_AT NULL, exit 0) while "_sdc_deleted_at":"" is refused as an invalid date-time`)
 	input := `{"type":"SCHEMA","stream":"s","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"}}}}
 {"type":"RECORD","stream":"s","record":{"id":1},"time_extracted":""}
 {"type":"STATE","value":1}
