@@ -21,7 +21,7 @@ import (
 // tell the formats apart). Silent value change in the last digits, for
 // FLOAT16 columns only (FLOAT and DOUBLE print their own shortest form).
 func TestAttackFloat16PrintedAsFloat32(t *testing.T) {
-	t.Skip("finding: Parquet FLOAT16 0x3555 (exactly 0.333251953125) is loaded as 0.33325195: float32's shortest text, neither the exact value nor FLOAT16's shortest (0.3333)")
+	// was: t.Skip("finding: Parquet FLOAT16 0x3555 (exactly 0.333251953125) is loaded as 0.33325195: float32's shortest text, neither the exact value nor FLOAT16's shortest (0.3333)")
 	flba := func(b ...byte) parquet.Value { return parquet.FixedLenByteArrayValue(b) }
 	for _, c := range []struct {
 		bits        []byte

@@ -655,7 +655,7 @@ func (a *assembler) leaf(dst []byte, n *pqNode, v parquet.Value) ([]byte, error)
 		if len(b) != 2 {
 			return dst, fmt.Errorf("FLOAT16 value has %d bytes", len(b))
 		}
-		return appendFloat(dst, float64(halfToFloat(binary.LittleEndian.Uint16(b))), 32)
+		return appendHalf(dst, binary.LittleEndian.Uint16(b))
 	case convString:
 		b := v.ByteArray()
 		if !utf8.Valid(b) {
@@ -739,6 +739,46 @@ func appendFloat(dst []byte, f float64, bits int) ([]byte, error) {
 		return dst, fmt.Errorf("%v has no JSON form", f)
 	}
 	return strconv.AppendFloat(dst, f, 'g', -1, bits), nil
+}
+
+// appendHalf appends FLOAT16 h in the shortest form that reads back as
+// that FLOAT16 (as FLOAT and DOUBLE print theirs): 0x3555, exactly
+// 0.333251953125, is 0.3333, not float32's 0.33325195.
+func appendHalf(dst []byte, h uint16) ([]byte, error) {
+	f := float64(halfToFloat(h))
+	if f == 0 || math.IsNaN(f) || math.IsInf(f, 0) {
+		return appendFloat(dst, f, 32)
+	}
+	var buf [32]byte
+	for digits := 1; digits < 17; digits++ {
+		t := strconv.AppendFloat(buf[:0], f, 'e', digits-1, 64)
+		v, err := strconv.ParseFloat(string(t), 64)
+		if err == nil && nearestHalf(v) == h {
+			return appendFloat(dst, v, 64)
+		}
+	}
+	return appendFloat(dst, f, 64) // not reached: 5 digits tell every FLOAT16 apart
+}
+
+// nearestHalf rounds x to the nearest FLOAT16 (ties to even), for finite x.
+func nearestHalf(x float64) uint16 {
+	var sign uint16
+	if math.Signbit(x) {
+		sign, x = 0x8000, -x
+	}
+	if x < 1.0/(1<<14) { // subnormal: multiples of 2^-24
+		return sign | uint16(math.RoundToEven(x*(1<<24))) // 0x400 is the smallest normal
+	}
+	fr, ex := math.Frexp(x) // x = fr * 2^ex, fr in [0.5, 1)
+	e := ex - 1
+	m := math.RoundToEven((fr*2 - 1) * 1024)
+	if m == 1024 {
+		m, e = 0, e+1
+	}
+	if e > 15 {
+		return sign | 0x7c00
+	}
+	return sign | uint16(e+15)<<10 | uint16(m)
 }
 
 // halfToFloat converts an IEEE 754 half-precision number.

@@ -53,7 +53,7 @@ func TestAttackJSONDuplicateNameBypassesItsSchema(t *testing.T) {
 // "stream":"s","record":{"id":1},"time_extracted":""}: exit 0. Not data
 // loss (nothing was there); bad input without an error, unlike its sibling.
 func TestAttackEmptyTimeExtractedIsTakenAsAbsent(t *testing.T) {
-	t.Skip(`finding: "time_extracted":"" is accepted as absent (_SDC_EXTRACTED_AT NULL, exit 0) while "_sdc_deleted_at":"" is refused as an invalid date-time`)
+	// was: t.Skip(`finding: "time_extracted":"" is accepted as absent (_SDC_EXTRACTED_AT NULL, exit 0) while "_sdc_deleted_at":"" is refused as an invalid date-time`)
 	input := `{"type":"SCHEMA","stream":"s","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"}}}}
 {"type":"RECORD","stream":"s","record":{"id":1},"time_extracted":""}
 {"type":"STATE","value":1}
@@ -120,7 +120,7 @@ func lastLines(s string, n int) string {
 // the record refused as invalid input naming the partition key (or at
 // least the dry run failing as Oracle does). Not verified on Oracle.
 func TestAttackDayPartitionBeyondOracleLimit(t *testing.T) {
-	t.Skip("finding: day interval partitioning, ts 9999-12-31: the dry run loads it (exit 0); Oracle refuses keys from 4870-11-24 on (partition number > 1048575, ORA-14300), failing the batch on every run")
+	// was: t.Skip("finding: day interval partitioning, ts 9999-12-31: the dry run loads it (exit 0); Oracle refuses keys from 4870-11-24 on (partition number > 1048575, ORA-14300), failing the batch on every run")
 	input := `{"type":"SCHEMA","stream":"s","key_properties":["id"],"schema":{"type":"object","required":["ts"],"properties":{"id":{"type":"integer"},"ts":{"type":"string","format":"date-time"}}}}
 {"type":"RECORD","stream":"s","record":{"id":1,"ts":"2024-01-01T00:00:00Z"}}
 {"type":"RECORD","stream":"s","record":{"id":2,"ts":"9999-12-31T00:00:00Z"}}
@@ -147,7 +147,7 @@ func TestAttackDayPartitionBeyondOracleLimit(t *testing.T) {
 // value refused as invalid input naming the partition column, as a key's
 // is; and both models refusing the MODIFY. Not verified on Oracle.
 func TestAttackPartitionKeyColumnWidened(t *testing.T) {
-	t.Skip("finding: partitioning on ts: a later 7-digit fraction makes the run MODIFY TS to TIMESTAMP(9), a later string type SET UNUSED (\"TS\"); Oracle refuses both (ORA-14060 / ORA-54031 via TS$P / ORA-12984), the dry run accepts them, the stream is stuck on Oracle")
+	// was: t.Skip("finding: partitioning on ts: a later 7-digit fraction makes the run MODIFY TS to TIMESTAMP(9), a later string type SET UNUSED (\"TS\"); Oracle refuses both (ORA-14060 / ORA-54031 via TS$P / ORA-12984), the dry run accepts them, the stream is stuck on Oracle")
 	input := `{"type":"SCHEMA","stream":"s","key_properties":["id"],"schema":{"type":"object","required":["ts"],"properties":{"id":{"type":"integer"},"ts":{"type":"string","format":"date-time"}}}}
 {"type":"RECORD","stream":"s","record":{"id":1,"ts":"2024-01-01T00:00:00Z"}}
 {"type":"STATE","value":1}

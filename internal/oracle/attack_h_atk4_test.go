@@ -55,7 +55,7 @@ func TestAttackNumberStarScaleReadAsUnconstrained(t *testing.T) {
 // supplementary characters refused before sending (as for other
 // non-Unicode sets), or sent as CESU-8. Not verified on Oracle.
 func TestAttackUTF8DatabaseTakesFourByteUTF8(t *testing.T) {
-	t.Skip("finding: database charset UTF8 (CESU-8) is treated as AL32UTF8: \"😀\" is bound unchecked as 4-byte UTF-8, which UTF8 does not hold (stored bytes unreadable by converting clients)")
+	// was: t.Skip("finding: database charset UTF8 (CESU-8) is treated as AL32UTF8: \"😀\" is bound unchecked as 4-byte UTF-8, which UTF8 does not hold (stored bytes unreadable by converting clients)")
 	b := newBinder(Options{Charset: "UTF8"})
 	bd := &oraclesql.Bind{Column: "V", Type: table.Type{Kind: table.KindVarchar, Length: 100, CharSemantics: true}}
 	if err := b.checkTexts(bd, nil, []string{"ok 😀"}); err == nil {

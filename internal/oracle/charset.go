@@ -36,14 +36,24 @@ func CharsetID(name string) int { return charsetIDs[strings.ToUpper(name)] }
 type charset struct {
 	name string
 	conv converters.IStringConverter // nil: unknown to go-ora, only ASCII is safe
+	// cesu is Oracle's UTF8 (id 871), CESU-8: a character outside the
+	// Basic Multilingual Plane is a surrogate pair of two 3-byte
+	// sequences there (two characters for VARCHAR2(n CHAR)), but go-ora
+	// sends the standard 4-byte UTF-8, which UTF8 does not hold. Such
+	// characters are refused; the others are the same in both and count
+	// as one character each, as there.
+	cesu bool
 }
 
 // newCharset returns the check for the database character set name, nil
 // for a Unicode one (or none given).
 func newCharset(name string) *charset {
 	id := CharsetID(name)
-	if name == "" || id == charsetUTF8 || id == charsetAL32UTF8 {
+	if name == "" || id == charsetAL32UTF8 {
 		return nil
+	}
+	if id == charsetUTF8 {
+		return &charset{name: "UTF8", cesu: true}
 	}
 	c := &charset{name: strings.ToUpper(name)}
 	if id != 0 {
@@ -57,6 +67,14 @@ func newCharset(name string) *charset {
 // decoding give it back.
 func (c *charset) bad(s string) rune {
 	if isASCII(s) {
+		return -1
+	}
+	if c.cesu {
+		for _, r := range s {
+			if r > 0xFFFF {
+				return r
+			}
+		}
 		return -1
 	}
 	if c.conv == nil {
@@ -110,9 +128,14 @@ func (e *CharsetError) Error() string {
 			where = fmt.Sprintf("line %d: %s", e.Line, where)
 		}
 	}
+	stored := "it would be stored as \"\u00fd\""
+	if e.Charset == "UTF8" {
+		stored = "UTF8 is CESU-8, which holds a character above U+FFFF as a surrogate pair, not as the 4-byte UTF-8 " +
+			"the driver sends; AL32UTF8 holds it"
+	}
 	return fmt.Sprintf("%s has the character %q (U+%04X), which the database character set %s cannot hold "+
-		"(it would be stored as \"\u00fd\"); %s",
-		where, e.Char, e.Char, e.Charset, fix)
+		"(%s); %s",
+		where, e.Char, e.Char, e.Charset, stored, fix)
 }
 
 // Unwrap makes the error invalid input.

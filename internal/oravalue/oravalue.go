@@ -95,6 +95,17 @@ func PartitionMove() *Error {
 	return errorf(14402, "updating partition key column would cause a partition change")
 }
 
+// MaxPartitions is the most partitions a table has (ORA-14300 past it).
+const MaxPartitions = 1048575
+
+// BeyondPartitions reports a stored date-time value ("2006-01-02…", UTC)
+// whose interval partition would be past MaxPartitions (P0, then one per
+// interval from 2000-01-01): from 4870-11-24 by day. Monthly and yearly
+// partitions of years up to 9999 stay within it.
+func BeyondPartitions(interval, v string) bool {
+	return (interval == "day" || interval == "DAY") && v >= "4870-11-24"
+}
+
 // PartitionOf is the interval partition a stored date-time value
 // ("2006-01-02…", UTC) falls in: P0 below 2000-01-01 (the table's first
 // partition's bound), then one partition per interval (day, month or

@@ -624,9 +624,9 @@ func (p *pipeline) meta(m *singer.Message) (*tablemap.Meta, error) {
 		TableVersion:  m.Version,
 		SyncStartedAt: p.started,
 	}
-	if m.TimeExtracted != "" {
+	if m.TimeExtracted != "" || m.HasTimeExtracted {
 		// Taps mostly stamp a whole run, or a page, with one time.
-		if m.TimeExtracted != p.extracted.in {
+		if m.TimeExtracted != p.extracted.in || m.TimeExtracted == "" {
 			t, _, err := value.CanonicalDateTime([]byte(m.TimeExtracted))
 			if err != nil {
 				// The message's field, not a record property of that name.

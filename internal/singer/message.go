@@ -66,6 +66,9 @@ type Message struct {
 	// RECORD
 	Record        json.RawMessage // the record object, exact bytes as received
 	TimeExtracted string          // raw time_extracted text, "" when absent
+	// HasTimeExtracted is time_extracted present, so that "" given is
+	// told from absent (and refused as a date-time).
+	HasTimeExtracted bool
 	// Version is the RECORD/ACTIVATE_VERSION "version" as its JSON number
 	// text ("" when absent); the reader guarantees it is an integer (no
 	// fraction, no exponent) but not its size. Versions are compared

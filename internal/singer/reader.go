@@ -525,6 +525,7 @@ func (r *Reader) decodeRecord(env *envelope) error {
 	case absent(env.timeExtracted):
 	case isString(env.timeExtracted):
 		r.msg.TimeExtracted = r.decodeString(env.timeExtracted, &r.timeExtracted)
+		r.msg.HasTimeExtracted = true
 	default:
 		return r.errorf(`"time_extracted" must be a string`)
 	}

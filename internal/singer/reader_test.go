@@ -63,7 +63,7 @@ func TestReaderMessages(t *testing.T) {
 		name: "record",
 		line: `{"type":"RECORD","stream":"s","record":{"id":1,"n":[1,2.5e3,{"x":null}]},"time_extracted":"2024-01-02T03:04:05.123456Z","version":1700000000000}`,
 		want: Message{Type: TypeRecord, Stream: "s", Record: raw(`{"id":1,"n":[1,2.5e3,{"x":null}]}`),
-			TimeExtracted: "2024-01-02T03:04:05.123456Z", Version: "1700000000000"},
+			TimeExtracted: "2024-01-02T03:04:05.123456Z", HasTimeExtracted: true, Version: "1700000000000"},
 	}, {
 		name: "record with spaces, null time_extracted and version",
 		line: "  { \"type\" : \"RECORD\" ,\t\"stream\": \"s\", \"record\" : { \"id\" : 1 } , \"time_extracted\": null, \"version\": null }  ",

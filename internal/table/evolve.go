@@ -511,6 +511,9 @@ func Reconcile(current, want *Table, stats []Stats, policy string, opts Options)
 	if err := indexesStayIndexable(current, append(slices.Clone(want.Indexes), next.Indexes...), changes); err != nil {
 		return nil, nil, err
 	}
+	if err := partitionKeyStays(current, changes); err != nil {
+		return nil, nil, err
+	}
 	for _, c := range changes {
 		if c.Kind == Migrate {
 			next.Unused++ // the old column, set UNUSED
@@ -571,6 +574,28 @@ type UnfitColumn struct {
 }
 
 func (u *UnfitColumn) Error() string { return u.Msg }
+
+// partitionKeyStays refuses a change of a partitioned table's key column
+// (or the WITH TIME ZONE column its virtual key derives from): Oracle
+// refuses to MODIFY a partitioning column's type (ORA-14060) or one a
+// virtual column uses (ORA-54031), and to SET UNUSED it (ORA-12984), so a
+// widening or rewrite would fail on every run. The refusal comes before
+// any change is made, in the plan both engines share.
+func partitionKeyStays(current *Table, changes []Change) error {
+	p := current.Partition
+	if p == nil {
+		return nil
+	}
+	for _, c := range changes {
+		if (c.Kind == Migrate || c.Kind == WidenInPlace) && (c.Column == p.Column || c.Column == p.KeyColumn()) {
+			return &inputerr.Error{Err: &UnfitColumn{Column: c.Column, Msg: fmt.Sprintf("column %s of table %s would change from %s to %s, but the table is partitioned by it "+
+				"and Oracle cannot change a partitioning column's type (ORA-14060, ORA-54031) nor drop it (ORA-12984); nothing was changed. "+
+				"Make the values fit the column as it is (fewer fractional digits, the same type), or load into a new table",
+				Quote(c.Column), current.QualifiedName(), c.From, c.To)}}
+		}
+	}
+	return nil
+}
 
 // indexesStayIndexable refuses a change that makes an indexed column a
 // LOB (a value past VARCHAR2's limit): Oracle cannot index a LOB

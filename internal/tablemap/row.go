@@ -872,6 +872,12 @@ func (l *Layout) value(b []byte, j, end int, c int, stats []table.Stats) (int, e
 			return end, l.hold(c, inputError(l.stream, cp.path, "%v", err))
 		}
 	}
+	if p := l.table.Partition; p != nil && l.table.Columns[c].Name == p.KeyColumn() && oravalue.BeyondPartitions(p.Interval, string(v)) {
+		l.buf = l.buf[:start]
+		l.rs.spans[c] = span{}
+		return end, l.hold(c, inputError(l.stream, cp.path, "partition key %s is past Oracle's last interval partition "+
+			"(at most %d partitions: daily partitions from 2000-01-01 end before 4870-11-24; ORA-14300)", v, oravalue.MaxPartitions))
+	}
 	l.rs.spans[c] = span{int32(start), int32(len(l.buf)), true}
 	l.noteStats(c, stats)
 	return end, nil
