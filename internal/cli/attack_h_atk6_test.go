@@ -16,7 +16,7 @@ import (
 // written) is gone. A file that holds more than one summary (it does not
 // end where the summary's JSON ends) is not only a summary.
 func TestAttackRejectPathOnAnotherRunsSummaryIsEmptied(t *testing.T) {
-	t.Skip("finding: reject_path naming another run's summary file: rejects appended after the summary are emptied by that run's next start (summary head check passes); rejected records a STATE covered are lost")
+	// was: t.Skip("finding: reject_path naming another run's summary file: rejects appended after the summary are emptied by that run's next start (summary head check passes); rejected records a STATE covered are lost")
 	dir := t.TempDir()
 	x := filepath.Join(dir, "x.json")
 	good := atk2Schema + `{"type":"RECORD","stream":"s","record":{"id":1}}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -120,9 +121,13 @@ var summaryHead = []byte("{\n  \"streams\": ")
 
 // summaryFile refuses to empty an existing, non-empty regular file that
 // is not a summary: a file of the tap's (a BATCH file its manifest names,
-// read only later) or anyone's would be lost when the run starts.
+// read only later) or anyone's would be lost when the run starts. A
+// summary is one JSON object that begins as every summary target-oracle
+// writes does, and nothing after it: rejects another run appended to an
+// old summary are not a summary either.
 func summaryFile(path string) error {
-	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
 		return nil // absent, empty, a link (refused when opened) or no regular file: a FIFO's open waits for a writer
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
@@ -130,16 +135,37 @@ func summaryFile(path string) error {
 		return nil // unreadable: opening it to write will tell
 	}
 	defer f.Close()
+	refuse := func(why string) error {
+		return fmt.Errorf("summary_path %q holds a file that is not a summary target-oracle wrote (%s); the run would empty it when it starts: give summary_path a file of its own, or remove that file", path, why)
+	}
 	head := make([]byte, len(summaryHead))
 	n, err := io.ReadFull(f, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
 		return nil
 	}
 	if !bytes.Equal(head[:n], summaryHead) {
-		return fmt.Errorf("summary_path %q holds a file that is not a summary target-oracle wrote (it begins %q); the run would empty it when it starts: give summary_path a file of its own, or remove that file", path, head[:n])
+		return refuse(fmt.Sprintf("it begins %q", head[:n]))
+	}
+	if fi.Size() > maxSummaryBytes {
+		return refuse(fmt.Sprintf("%d bytes, more than a summary holds", fi.Size()))
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil
+	}
+	dec := json.NewDecoder(f)
+	var obj map[string]json.RawMessage
+	if err := dec.Decode(&obj); err != nil {
+		return refuse("it is no JSON object: " + err.Error())
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return refuse("more follows the summary's JSON object")
 	}
 	return nil
 }
+
+// maxSummaryBytes bounds the file summaryFile reads: a summary of
+// pipeline.MaxStreams streams is a few megabytes.
+const maxSummaryBytes = 64 << 20
 
 // inside reports whether path lies in folder dir (at any depth).
 func inside(path, dir string) bool {
