@@ -127,74 +127,12 @@ func (d *dupScan[T]) value(i int) (next int, path []string, ok bool) {
 			}
 		}
 	case '{':
+		// The object's names are popped here, not by a defer: a defer in
+		// this recursion cost more instructions than the scan itself.
 		base := len(d.keys)
-		defer func() { d.keys = d.keys[:base] }()
-		var set map[string]bool
-		i = d.ws(i + 1)
-		if i < len(d.b) && d.b[i] == '}' {
-			return i + 1, nil, true
-		}
-		for {
-			if i >= len(d.b) || d.b[i] != '"' {
-				return i, nil, false
-			}
-			ke, esc, ok := d.str(i)
-			if !ok {
-				return i, nil, false
-			}
-			key := nameSpan{i, ke, esc}
-			if esc && !json.Valid([]byte(string(d.b[i:ke]))) {
-				return i, nil, false
-			}
-			level := d.keys[base:]
-			dup := false
-			if set != nil {
-				name := d.name(key)
-				dup = set[name]
-				set[name] = true
-			} else {
-				for _, k := range level {
-					if d.same(k, key) {
-						dup = true
-						break
-					}
-				}
-				if len(level) >= 16 {
-					set = make(map[string]bool, 2*len(level))
-					for _, k := range level {
-						set[d.name(k)] = true
-					}
-					set[d.name(key)] = true
-				}
-			}
-			if dup {
-				return i, []string{d.name(key)}, true
-			}
-			d.keys = append(d.keys, key)
-			j := d.ws(ke)
-			if j >= len(d.b) || d.b[j] != ':' {
-				return j, nil, false
-			}
-			e, p, ok := d.value(j + 1)
-			if !ok {
-				return e, nil, false
-			}
-			if p != nil {
-				return e, append([]string{d.name(key)}, p...), true
-			}
-			i = d.ws(e)
-			if i >= len(d.b) {
-				return i, nil, false
-			}
-			switch d.b[i] {
-			case ',':
-				i = d.ws(i + 1)
-			case '}':
-				return i + 1, nil, true
-			default:
-				return i, nil, false
-			}
-		}
+		e, p, ok := d.object(i)
+		d.keys = d.keys[:base]
+		return e, p, ok
 	}
 	// A number or a literal: up to the next delimiter.
 	j := i
@@ -206,4 +144,76 @@ func (d *dupScan[T]) value(i int) (next int, path []string, ok bool) {
 		j++
 	}
 	return j, nil, j > i
+}
+
+// object scans the object at i (d.b[i] == '{') as value does, pushing its
+// member names on d.keys; the caller pops them.
+func (d *dupScan[T]) object(i int) (next int, path []string, ok bool) {
+	base := len(d.keys)
+	var set map[string]bool
+	i = d.ws(i + 1)
+	if i < len(d.b) && d.b[i] == '}' {
+		return i + 1, nil, true
+	}
+	for {
+		if i >= len(d.b) || d.b[i] != '"' {
+			return i, nil, false
+		}
+		ke, esc, ok := d.str(i)
+		if !ok {
+			return i, nil, false
+		}
+		key := nameSpan{i, ke, esc}
+		if esc && !json.Valid([]byte(string(d.b[i:ke]))) {
+			return i, nil, false
+		}
+		level := d.keys[base:]
+		dup := false
+		if set != nil {
+			name := d.name(key)
+			dup = set[name]
+			set[name] = true
+		} else {
+			for _, k := range level {
+				if d.same(k, key) {
+					dup = true
+					break
+				}
+			}
+			if len(level) >= 16 {
+				set = make(map[string]bool, 2*len(level))
+				for _, k := range level {
+					set[d.name(k)] = true
+				}
+				set[d.name(key)] = true
+			}
+		}
+		if dup {
+			return i, []string{d.name(key)}, true
+		}
+		d.keys = append(d.keys, key)
+		j := d.ws(ke)
+		if j >= len(d.b) || d.b[j] != ':' {
+			return j, nil, false
+		}
+		e, p, ok := d.value(j + 1)
+		if !ok {
+			return e, nil, false
+		}
+		if p != nil {
+			return e, append([]string{d.name(key)}, p...), true
+		}
+		i = d.ws(e)
+		if i >= len(d.b) {
+			return i, nil, false
+		}
+		switch d.b[i] {
+		case ',':
+			i = d.ws(i + 1)
+		case '}':
+			return i + 1, nil, true
+		default:
+			return i, nil, false
+		}
+	}
 }
