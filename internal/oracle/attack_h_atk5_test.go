@@ -155,7 +155,7 @@ func TestAttackMigrationKilledBeforeMarkerCommentNeverFinishes(t *testing.T) {
 // RECORD {id 1} version 5, STATE 1; run 2: SCHEMA public_orders, RECORD
 // {id 2} version 6, ACTIVATE_VERSION 6, STATE 2 → the table holds only 2.
 func TestAttackAdoptedTableSharedSilentlyByCollidingStreams(t *testing.T) {
-	t.Skip("finding: a pre-created table is adopted by name by two streams whose generated names collide (public-orders, public_orders) in different runs; the second's ACTIVATE_VERSION deletes the first's rows")
+	// was: t.Skip("finding: a pre-created table is adopted by name by two streams whose generated names collide (public-orders, public_orders) in different runs; the second's ACTIVATE_VERSION deletes the first's rows")
 	r := defaultRig(t)
 	ddl := `CREATE TABLE "DRY_RUN"."PUBLIC_ORDERS" ("ID" NUMBER(38,0) NOT NULL, "V" VARCHAR2(100 BYTE), CONSTRAINT "PO_PK" PRIMARY KEY ("ID"))`
 	if _, err := r.db.Exec(oraclesql.Statement{SQL: ddl, Kind: oraclesql.KindDDL}); err != nil {

@@ -23,14 +23,16 @@ func (s *session) describeComment(ctx context.Context, t *table.Table) error {
 		if err != nil {
 			return err
 		}
-		t.Streams, t.ReplacedKey, t.EarlierKeys, t.Unused = nil, nil, nil, 0
+		t.Streams, t.ReplacedKey, t.EarlierKeys, t.Unused, t.Description = nil, nil, nil, 0, ""
 		if len(rows) == 0 {
 			return nil // no comment row: a view of the catalog without it
 		}
 		if len(rows[0]) < 2 {
 			return fmt.Errorf("table comment row of %d values, want 2", len(rows[0]))
 		}
-		if streams, key, earlier, ok := table.ParseTableCommentKeys(rows[0][0].String); ok {
+		desc, streams, key, earlier, ok := table.ParseTableComment(rows[0][0].String)
+		t.Description = desc
+		if ok {
 			t.Streams, t.ReplacedKey, t.EarlierKeys = streams, key, earlier
 		}
 		if u := rows[0][1]; u.Valid {

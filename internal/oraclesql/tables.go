@@ -11,7 +11,7 @@ func (r *Renderer) TableComment(t *table.Table) []Statement {
 	if len(t.Streams) == 0 {
 		return nil
 	}
-	sql := "COMMENT ON TABLE " + tableName(t) + " IS " + literal(table.FormatTableComment(t.Streams, t.ReplacedKey, t.EarlierKeys...))
+	sql := "COMMENT ON TABLE " + tableName(t) + " IS " + literal(table.FormatTableCommentDescribed(t.Description, t.Streams, t.ReplacedKey, t.EarlierKeys...))
 	return []Statement{{SQL: sql, Kind: KindDDL}}
 }
 

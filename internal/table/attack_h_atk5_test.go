@@ -81,3 +81,16 @@ func TestTableCommentOfTooManyStreamsDoesNotFit(t *testing.T) {
 		t.Errorf("a hashed comment formats again as another text:\n%s\n%s", c, again)
 	}
 }
+
+// A DBA's comment on an adopted table is kept before the streams record
+// and reads back apart from it.
+func TestTableCommentKeepsADBAsDescription(t *testing.T) {
+	c := table.FormatTableCommentDescribed("Orders of both shops (finance team)", []string{"a", "b"}, nil)
+	desc, streams, _, _, ok := table.ParseTableComment(c)
+	if !ok || desc != "Orders of both shops (finance team)" || !table.StreamsInclude(streams, "b") {
+		t.Errorf("%q reads back as %q %v %v", c, desc, streams, ok)
+	}
+	if desc, _, _, _, ok := table.ParseTableComment("just text"); ok || desc != "just text" {
+		t.Errorf("a DBA's comment alone reads as %q %v", desc, ok)
+	}
+}

@@ -431,6 +431,37 @@ func StreamsInclude(streams []string, stream string) bool {
 	return false
 }
 
+// FormatTableCommentDescribed is FormatTableComment after desc, a
+// comment the target did not write (a DBA's, on an adopted table), kept
+// so that recording the streams destroys no one's text; desc is cut
+// should the whole pass Oracle's 4000 bytes.
+func FormatTableCommentDescribed(desc string, streams, replacedKey []string, earlier ...[]string) string {
+	rec := FormatTableComment(streams, replacedKey, earlier...)
+	if desc == "" {
+		return rec
+	}
+	if room := maxCommentBytes - len(rec) - 1; room > 0 {
+		return cutUTF8(desc, room) + " " + rec
+	}
+	return rec
+}
+
+// ParseTableComment reads a table comment: the target's record
+// (ParseTableCommentKeys), possibly after a description the target did
+// not write (FormatTableCommentDescribed). ok is false when there is no
+// record; description is then the whole comment.
+func ParseTableComment(s string) (description string, streams, replacedKey []string, earlier [][]string, ok bool) {
+	if streams, replacedKey, earlier, ok = ParseTableCommentKeys(s); ok {
+		return "", streams, replacedKey, earlier, true
+	}
+	if i := strings.LastIndex(s, " "+tableCommentPrefix); i >= 0 {
+		if streams, replacedKey, earlier, ok = ParseTableCommentKeys(s[i+1:]); ok {
+			return s[:i], streams, replacedKey, earlier, true
+		}
+	}
+	return s, nil, nil, nil, false
+}
+
 // ParseTableCommentKeys reads a comment written by FormatTableComment; ok
 // is false for any other comment (a table the target did not create).
 // Comments of releases before the replaced key read with replacedKey nil,

@@ -480,7 +480,9 @@ func Reconcile(current, want *Table, stats []Stats, policy string, opts Options)
 		next.Indexes = append(next.Indexes, ix)
 		changes = append(changes, Change{Kind: AddIndex, Index: ix})
 	}
-	if current.Streams != nil {
+	if want.Streams != nil {
+		// Also on an adopted table (current.Streams nil): its loaders
+		// are recorded from its first run on.
 		for _, s := range want.Streams {
 			if !StreamsInclude(next.Streams, s) {
 				next.Streams = append(slices.Clone(next.Streams), s)

@@ -167,6 +167,10 @@ type Table struct {
 	// stream that created it. nil when the table has no such comment (a
 	// table the target did not create, or made by an older release).
 	Streams []string
+	// Description is the text of the table's comment that is not the
+	// target's record: a DBA's comment on an adopted table, kept before
+	// the record when the target adds it (FormatTableCommentDescribed).
+	Description string
 	// ReplacedKey is the primary key the table had before the target
 	// last replaced it (key_properties changed on the empty table), as
 	// the table's comment records it; nil when none is recorded, empty

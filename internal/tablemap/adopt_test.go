@@ -44,7 +44,7 @@ func TestAdoptDatabaseFilledColumns(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, c := range changes {
-			if c.Column != "NAME" {
+			if c.Column != "NAME" && c.Kind != table.RecordStreams { // the table comment: no column
 				t.Errorf("change %v touches a column the database fills", c)
 			}
 		}

@@ -527,8 +527,13 @@ func (b *builder) table(name string, existing *table.Table) (*table.Table, error
 	o := b.opts
 	t := &table.Table{Schema: o.Schema, Name: name, Streams: []string{b.stream}}
 	if existing != nil {
-		t.Streams, t.Unused, t.ReplacedKey = existing.Streams, existing.Unused, existing.ReplacedKey
-		if t.Streams != nil {
+		t.Streams, t.Unused, t.ReplacedKey, t.Description = existing.Streams, existing.Unused, existing.ReplacedKey, existing.Description
+		if t.Streams == nil {
+			// An adopted table (no target comment): record its loader, a
+			// DBA's comment kept (table.FormatTableCommentDescribed), so
+			// that a stream sharing it later is seen by the guards.
+			t.Streams = []string{b.stream}
+		} else {
 			t.Streams = append([]string{}, t.Streams...)
 			if !table.StreamsInclude(t.Streams, b.stream) {
 				// A stream joining the target's table: its comment will
