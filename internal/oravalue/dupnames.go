@@ -20,6 +20,14 @@ import (
 // none. Text that is not JSON reports nil: its syntax is checked
 // elsewhere.
 func DuplicateName[T ~string | ~[]byte](doc T) []string {
+	if !mayRepeatName(doc) {
+		return nil
+	}
+	return exactDuplicateName(doc)
+}
+
+// exactDuplicateName is DuplicateName without its fast path.
+func exactDuplicateName[T ~string | ~[]byte](doc T) []string {
 	kp := namePool.Get().(*[]nameSpan)
 	d := dupScan[T]{b: doc, keys: (*kp)[:0]}
 	_, path, ok := d.value(0)
@@ -29,6 +37,139 @@ func DuplicateName[T ~string | ~[]byte](doc T) []string {
 		return nil
 	}
 	return path
+}
+
+// Bounds of NameCheck's fixed state: past them it is unsure and defers to
+// the exact scan, whose map serves objects with many members better than a
+// linear search.
+const (
+	quickDepth    = 32 // containers open at once
+	quickNames    = 64 // member names of the open objects together
+	quickPerLevel = 16 // member names of one object
+)
+
+// NameCheck is DuplicateName's fast path, fed by a pass over a JSON text
+// that meets its bytes anyway (a compaction; mayRepeatName's own loop):
+// the pass reports each container's brackets, each comma and each string
+// outside another string, and NameCheck follows the objects and compares
+// their member names. It settles a text only when every object names its
+// members with distinct unescaped strings; anything else (an escaped
+// name, a repeat, nesting or member counts past its bounds, brackets that
+// do not pair) makes it Unsure, and the exact scan (DuplicateName)
+// decides. Unescaped names are equal exactly when their bytes are, which
+// is how the exact scan compares them too.
+//
+// It exists for speed: a second, recursive scan of every JSON value of a
+// record cost the benchmark stream 12.8 % more instructions
+// (docs/performance.md, thirteenth session), while nearly every value has
+// no repeat to report. Its state is fixed arrays, so a NameCheck kept by
+// its user costs nothing to reset.
+type NameCheck[T ~string | ~[]byte] struct {
+	open       [quickDepth]int32 // per open container: where its names start in names; -1 for an array
+	names      [quickNames]struct{ at, end int32 }
+	depth, n   int
+	expectName bool // the next string is a member name
+	unsure     bool
+}
+
+// Reset starts a new text.
+func (c *NameCheck[T]) Reset() { c.depth, c.n, c.expectName, c.unsure = 0, 0, false, false }
+
+// Unsure reports whether the text seen since Reset needs the exact scan.
+func (c *NameCheck[T]) Unsure() bool { return c.unsure || c.depth != 0 }
+
+// Bracket is a '{', '[', '}' or ']' outside strings.
+func (c *NameCheck[T]) Bracket(b byte) {
+	switch b {
+	case '{', '[':
+		if c.depth == quickDepth {
+			c.unsure = true
+			return
+		}
+		c.open[c.depth] = -1
+		if b == '{' {
+			c.open[c.depth] = int32(c.n)
+		}
+		c.depth++
+		c.expectName = b == '{'
+	default:
+		if c.depth == 0 {
+			c.unsure = true
+			return
+		}
+		c.depth--
+		if c.open[c.depth] >= 0 {
+			c.n = int(c.open[c.depth]) // the object's names end with it
+		}
+		c.expectName = false
+	}
+}
+
+// Comma is a ',' outside strings.
+func (c *NameCheck[T]) Comma() { c.expectName = c.depth > 0 && c.open[c.depth-1] >= 0 }
+
+// WantsName reports whether the next string is a member name: callers
+// test it before String, which only names need.
+func (c *NameCheck[T]) WantsName() bool { return c.expectName }
+
+// String is the string doc[at:end] (quotes included; esc when it holds
+// an escape). Spans are int32: a longer text is left to the exact scan.
+func (c *NameCheck[T]) String(doc T, at, end int, esc bool) {
+	if !c.expectName {
+		return
+	}
+	c.expectName = false
+	if esc || c.depth == 0 || end > 1<<31-1 {
+		c.unsure = true
+		return
+	}
+	base := int(c.open[c.depth-1])
+	if c.n-base >= quickPerLevel || c.n == quickNames {
+		c.unsure = true
+		return
+	}
+	name := doc[at:end]
+	for _, k := range c.names[base:c.n] {
+		if int(k.end-k.at) == len(name) && string(doc[k.at:k.end]) == string(name) {
+			c.unsure = true
+			return
+		}
+	}
+	c.names[c.n] = struct{ at, end int32 }{int32(at), int32(end)}
+	c.n++
+}
+
+// mayRepeatName runs a NameCheck over doc with a loop of its own, for
+// callers that have no pass over the text to share.
+func mayRepeatName[T ~string | ~[]byte](doc T) bool {
+	var c NameCheck[T]
+	for i := 0; i < len(doc) && !c.unsure; i++ {
+		switch b := doc[i]; b {
+		case '{', '[', '}', ']':
+			c.Bracket(b)
+		case ',':
+			c.Comma()
+		case '"':
+			e, esc := -1, false
+			for j := i + 1; j < len(doc); j++ {
+				if b := doc[j]; b == '"' {
+					e = j + 1
+					break
+				} else if b == '\\' {
+					esc = true
+					j++
+				}
+			}
+			if e < 0 {
+				return true
+			}
+			if c.WantsName() {
+				c.String(doc, i, e, esc)
+			}
+			i = e - 1
+		}
+	}
+	return c.Unsure()
 }
 
 // namePool keeps the name stacks of DuplicateName, which would otherwise

@@ -2,6 +2,7 @@ package tablemap
 
 import (
 	"errors"
+	"github.com/target-oracle/target-oracle/internal/oravalue"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -240,11 +241,11 @@ func TestAppendCompact(t *testing.T) {
 		`  [ ]  `:                       `[]`,
 		`{"emoji":"😀 ", "cjk" : "漢 字"}`: `{"emoji":"😀 ","cjk":"漢 字"}`,
 	} {
-		if got := string(appendCompact([]byte("pre:"), []byte(in))); got != "pre:"+want {
+		if got := string(appendCompact([]byte("pre:"), []byte(in), nil)); got != "pre:"+want {
 			t.Errorf("appendCompact(%q) = %q, want %q", in, got, "pre:"+want)
 		}
 		// Bounded (native JSON), the same text where every number fits.
-		if got, err := compact([]byte("pre:"), []byte(in), 0, true); err != nil || string(got) != "pre:"+want {
+		if got, err := compact([]byte("pre:"), []byte(in), 0, true, nil); err != nil || string(got) != "pre:"+want {
 			t.Errorf("compact(%q, bound) = %q, %v, want %q", in, got, err, "pre:"+want)
 		}
 	}
@@ -260,7 +261,7 @@ func TestCompactBoundsNumbers(t *testing.T) {
 		{`[[], {}, "1e999", [123456789012345678901234567890123456789]]`, "123456789012345678901234567890123456789", "3.0"},
 		{`{"ok": [1.5, -2, 3e125]}`, "", ""},
 	} {
-		_, err := compact(nil, []byte(c.in), 0, true)
+		_, err := compact(nil, []byte(c.in), 0, true, nil)
 		var ne *numberError
 		if c.number == "" {
 			if err != nil {
@@ -378,5 +379,38 @@ func TestRowOnePassDepthLimit(t *testing.T) {
 	}
 	if !p.compare(t, record) {
 		t.Error("the one pass declined a record at the depth limit")
+	}
+}
+
+// The compaction passes feed oravalue.NameCheck (the fast path of the
+// repeated-name check): whatever the exact scan finds, the check fed by
+// either pass (plain, and bounded for native JSON) is unsure of, and it
+// settles the plain values records carry.
+func TestCompactFeedsNameCheck(t *testing.T) {
+	for in, settled := range map[string]bool{
+		`{"a":1,"b":2}`:                         true,
+		` { "a" : [ 1 , { "a":1 } ] , "b":0 } `: true,
+		`["foxtrot","charlie","golf"]`:          true,
+		`{"s":"{\"a\":1,\"a\":2}","t":true}`:    true,
+		`{"a":1,"a":2}`:                         false,
+		`{"a" : 1 , "a":2}`:                     false,
+		`[{"a":1},{"a":null,"a":false}]`:        false,
+		`{"o":{"k":-1.5e3,"k":[]}}`:             false,
+		`{"\u0061":1,"a":2}`:                    false,
+		`{"x":{"a":1},"x":2}`:                   false,
+	} {
+		exact := oravalue.DuplicateName(in) != nil
+		for _, bound := range []bool{false, true} {
+			var nc oravalue.NameCheck[[]byte]
+			if _, err := compact(nil, []byte(in), 0, bound, &nc); err != nil {
+				t.Fatalf("compact(%s, %v): %v", in, bound, err)
+			}
+			if exact && !nc.Unsure() {
+				t.Errorf("compact(%s, bound %v) settled a value the exact scan finds a repeat in", in, bound)
+			}
+			if settled && nc.Unsure() {
+				t.Errorf("compact(%s, bound %v) left a plain value unsure", in, bound)
+			}
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/target-oracle/target-oracle/internal/jsonscan"
+	"github.com/target-oracle/target-oracle/internal/oravalue"
 	"github.com/target-oracle/target-oracle/internal/schema"
 	"github.com/target-oracle/target-oracle/internal/value"
 )
@@ -63,20 +64,34 @@ func appendUnescaped(dst, raw []byte) ([]byte, error) {
 }
 
 // appendCompact appends b (one JSON value) without insignificant white
-// space; strings and numbers keep their exact text.
-func appendCompact(dst, b []byte) []byte {
+// space; strings and numbers keep their exact text. A non-nil nc is fed
+// the value's brackets, commas and strings as the loop meets them, so the
+// check for repeated member names (oravalue.NameCheck) needs no pass of
+// its own.
+func appendCompact(dst, b []byte, nc *oravalue.NameCheck[[]byte]) []byte {
 	run := 0 // start of the bytes not yet copied: copied in runs, not byte by byte
 	for i := 0; i < len(b); i++ {
-		switch c := b[i]; {
-		case isWS(c):
+		switch c := b[i]; c {
+		case ' ', '\t', '\n', '\r':
 			dst = append(dst, b[run:i]...)
 			run = i + 1
-		case c == '"':
-			e, _, err := stringEnd(b, i)
+		case '"':
+			e, esc, err := stringEnd(b, i)
 			if err != nil {
 				return append(dst, b[run:]...)
 			}
+			if nc != nil && nc.WantsName() {
+				nc.String(b, i, e, esc)
+			}
 			i = e - 1
+		case '{', '[', '}', ']':
+			if nc != nil {
+				nc.Bracket(c)
+			}
+		case ',':
+			if nc != nil {
+				nc.Comma()
+			}
 		}
 	}
 	return append(dst, b[run:]...)
@@ -86,20 +101,20 @@ func appendCompact(dst, b []byte) []byte {
 // scanned, compacted (appendCompact). With bound, every number is checked
 // against Oracle NUMBER (value.CheckNumber) in the same scan, as a native
 // JSON column or document holds it (SPEC §5.3): the first one beyond it
-// is a *numberError.
-func compact(dst, b []byte, base int, bound bool) ([]byte, error) {
+// is a *numberError. nc is appendCompact's.
+func compact(dst, b []byte, base int, bound bool, nc *oravalue.NameCheck[[]byte]) ([]byte, error) {
 	if !bound {
-		return appendCompact(dst, b), nil
+		return appendCompact(dst, b, nc), nil
 	}
-	return appendCompactBounded(dst, b, base)
+	return appendCompactBounded(dst, b, base, nc)
 }
 
 // appendCompactBounded is appendCompact checking every number as it goes
 // (see compact). The check costs nothing where there is no number: the
 // copying loop (compactUntilNumber) makes no call, as appendCompact's.
-func appendCompactBounded(dst, b []byte, base int) ([]byte, error) {
+func appendCompactBounded(dst, b []byte, base int, nc *oravalue.NameCheck[[]byte]) ([]byte, error) {
 	for i := 0; ; {
-		dst, i = compactUntilNumber(dst, b, i)
+		dst, i = compactUntilNumber(dst, b, i, nc)
 		if i >= len(b) {
 			return dst, nil
 		}
@@ -111,24 +126,35 @@ func appendCompactBounded(dst, b []byte, base int) ([]byte, error) {
 	}
 }
 
-// compactUntilNumber appends b[start:] compacted as appendCompact does,
-// up to the first number, and returns the index of that number (len(b)
-// when there is none). Outside strings only numbers hold '-' or digits.
-func compactUntilNumber(dst, b []byte, start int) ([]byte, int) {
+// compactUntilNumber appends b[start:] compacted as appendCompact does
+// (feeding nc as it does), up to the first number, and returns the index
+// of that number (len(b) when there is none). Outside strings only
+// numbers hold '-' or digits.
+func compactUntilNumber(dst, b []byte, start int, nc *oravalue.NameCheck[[]byte]) ([]byte, int) {
 	run := start // start of the bytes not yet copied
 	for i := start; i < len(b); i++ {
 		c := b[i]
 		if c > '9' {
-			continue // ':', brackets, braces, the letters of true, false, null
+			// ':', brackets, braces, the letters of true, false, null
+			if nc != nil && (c == '{' || c == '}' || c == '[' || c == ']') {
+				nc.Bracket(c)
+			}
+			continue
 		}
 		switch {
 		case c == '"':
-			e, _, err := stringEnd(b, i)
+			e, esc, err := stringEnd(b, i)
 			if err != nil {
 				return append(dst, b[run:]...), len(b)
 			}
+			if nc != nil && nc.WantsName() {
+				nc.String(b, i, e, esc)
+			}
 			i = e - 1
 		case c == ',':
+			if nc != nil {
+				nc.Comma()
+			}
 		case isWS(c):
 			dst = append(dst, b[run:i]...)
 			run = i + 1
@@ -286,7 +312,7 @@ func appendFiltered(dst, b []byte, i int, f *trie, scratch *[]byte, bound bool) 
 		if err != nil {
 			return dst, i, err
 		}
-		dst, err = compact(dst, b[i:e], i, bound)
+		dst, err = compact(dst, b[i:e], i, bound, nil) // the caller checks the whole value for repeated names
 		return dst, e, err
 	}
 	if b[i] == '[' {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/target-oracle/target-oracle/internal/inputerr"
+	"github.com/target-oracle/target-oracle/internal/oravalue"
 	"github.com/target-oracle/target-oracle/internal/schema"
 	"github.com/target-oracle/target-oracle/internal/table"
 )
@@ -45,6 +46,9 @@ type Layout struct {
 	sealed  int    // the capacity of the block Seal ended (newBlock grows from it)
 	blocks  *Blocks
 	scratch []byte
+	// names checks the JSON values appendJSON compacts for repeated
+	// member names (reset per value).
+	names   oravalue.NameCheck[[]byte]
 	rs      *RowState // what building one row needs and nothing after it
 	lastRow int       // the last row's size in its text block (startRow)
 	gen     uint64    // the record's number (objPlan.gen)

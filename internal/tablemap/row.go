@@ -1061,18 +1061,24 @@ func (l *Layout) appendJSON(cp *colPlan, raw []byte) ([]byte, error) {
 	bound := cp.conv == convJSON && !cp.typ.JSONAsClob
 	var buf []byte
 	var err error
+	// Repeated member names: the compaction feeds l.names, and only a
+	// value it leaves unsure (or a filtered one, whose output differs
+	// from raw) pays for the exact scan.
+	nc := &l.names
+	nc.Reset()
 	switch {
 	case cp.filter == nil && !bound:
-		buf = appendCompact(l.buf, raw) // CLOB JSON and text
+		buf = appendCompact(l.buf, raw, nc) // CLOB JSON and text
 	case cp.filter == nil:
-		buf, err = appendCompactBounded(l.buf, raw, 0)
+		buf, err = appendCompactBounded(l.buf, raw, 0, nc)
 	default:
 		buf, _, err = appendFiltered(l.buf, raw, 0, cp.filter, &l.scratch, bound)
+		nc = nil
 	}
 	if ne, ok := err.(*numberError); ok {
 		ne.path = pathTo(raw, 0, ne.at) // for convError
 	}
-	if err == nil {
+	if err == nil && (nc == nil || nc.Unsure()) {
 		if p := oravalue.DuplicateName(buf[len(l.buf):]); p != nil {
 			return buf, duplicateNameError(l.stream, cp.path, p)
 		}
