@@ -45,3 +45,33 @@ func TestLimitMemoryFollowsStreamsAndLines(t *testing.T) {
 		t.Fatalf("limit %d, want %d", got, want)
 	}
 }
+
+// A --dry-run-dump run sets the soft memory limit as any run does (its
+// rows live on disk): after a dump run of two streams with the default
+// settings the process's limit is the bound for two streams. An earlier
+// build set none for a dump, and 10,000 one-row streams peaked past
+// SPEC §10's bound.
+func TestDumpRunSetsTheMemoryLimit(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	for _, args := range [][]string{{"--dry-run", "--dry-run-dump", ""}, {"--dry-run"}} {
+		debug.SetMemoryLimit(1 << 50)
+		if len(args) == 3 {
+			args[2] = t.TempDir() + "/dump"
+		}
+		in := `{"type":"SCHEMA","stream":"a","schema":{"properties":{"id":{"type":"integer"}}},"key_properties":["id"]}
+{"type":"SCHEMA","stream":"b","schema":{"properties":{"id":{"type":"integer"}}},"key_properties":["id"]}
+{"type":"RECORD","stream":"a","record":{"id":1}}
+{"type":"RECORD","stream":"b","record":{"id":2}}
+`
+		if _, errs, code := runMain(t, in, nil, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		cfg, _, err := config.Load(config.Sources{WorkDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := debug.SetMemoryLimit(-1), memoryLimit(cfg, 2, 0); got != want {
+			t.Errorf("%v: memory limit %d after the run, want %d (the bound for 2 streams)", args, got, want)
+		}
+	}
+}
