@@ -50,11 +50,12 @@ const (
 
 // NameCheck is DuplicateName's fast path, fed by a pass over a JSON text
 // that meets its bytes anyway (a compaction; mayRepeatName's own loop):
-// the pass reports each container's brackets, each comma and each string
-// outside another string, and NameCheck follows the objects and compares
-// their member names. It settles a text only when every object names its
-// members with distinct unescaped strings; anything else (an escaped
-// name, a repeat, nesting or member counts past its bounds, brackets that
+// the pass reports each '{' and '}' outside strings (Open, Close) and each
+// member name, a string followed by ':' (Name), and NameCheck compares the
+// names of each object. Arrays need no report: the objects in them open
+// and close on their own. It settles a text only when every object names
+// its members with distinct unescaped strings; anything else (an escaped
+// name, a repeat, nesting or member counts past its bounds, braces that
 // do not pair) makes it Unsure, and the exact scan (DuplicateName)
 // decides. Unescaped names are equal exactly when their bytes are, which
 // is how the exact scan compares them too.
@@ -65,65 +66,48 @@ const (
 // no repeat to report. Its state is fixed arrays, so a NameCheck kept by
 // its user costs nothing to reset.
 type NameCheck[T ~string | ~[]byte] struct {
-	open       [quickDepth]int32 // per open container: where its names start in names; -1 for an array
-	names      [quickNames]struct{ at, end int32 }
-	depth, n   int
-	expectName bool // the next string is a member name
-	unsure     bool
+	open   [quickDepth]int32 // per open object: where its names start in names
+	names  [quickNames]struct{ at, end int32 }
+	depth  int32
+	n      int32
+	unsure bool
 }
 
 // Reset starts a new text.
-func (c *NameCheck[T]) Reset() { c.depth, c.n, c.expectName, c.unsure = 0, 0, false, false }
+func (c *NameCheck[T]) Reset() { c.depth, c.n, c.unsure = 0, 0, false }
 
 // Unsure reports whether the text seen since Reset needs the exact scan.
 func (c *NameCheck[T]) Unsure() bool { return c.unsure || c.depth != 0 }
 
-// Bracket is a '{', '[', '}' or ']' outside strings.
-func (c *NameCheck[T]) Bracket(b byte) {
-	switch b {
-	case '{', '[':
-		if c.depth == quickDepth {
-			c.unsure = true
-			return
-		}
-		c.open[c.depth] = -1
-		if b == '{' {
-			c.open[c.depth] = int32(c.n)
-		}
-		c.depth++
-		c.expectName = b == '{'
-	default:
-		if c.depth == 0 {
-			c.unsure = true
-			return
-		}
-		c.depth--
-		if c.open[c.depth] >= 0 {
-			c.n = int(c.open[c.depth]) // the object's names end with it
-		}
-		c.expectName = false
-	}
-}
-
-// Comma is a ',' outside strings.
-func (c *NameCheck[T]) Comma() { c.expectName = c.depth > 0 && c.open[c.depth-1] >= 0 }
-
-// WantsName reports whether the next string is a member name: callers
-// test it before String, which only names need.
-func (c *NameCheck[T]) WantsName() bool { return c.expectName }
-
-// String is the string doc[at:end] (quotes included; esc when it holds
-// an escape). Spans are int32: a longer text is left to the exact scan.
-func (c *NameCheck[T]) String(doc T, at, end int, esc bool) {
-	if !c.expectName {
+// Open is a '{' outside strings.
+func (c *NameCheck[T]) Open() {
+	if c.depth == quickDepth {
+		c.unsure = true
 		return
 	}
-	c.expectName = false
+	c.open[c.depth] = c.n
+	c.depth++
+}
+
+// Close is a '}' outside strings: the object's names end with it.
+func (c *NameCheck[T]) Close() {
+	if c.depth == 0 {
+		c.unsure = true
+		return
+	}
+	c.depth--
+	c.n = c.open[c.depth]
+}
+
+// Name is the member name doc[at:end] (quotes included; esc when it
+// holds an escape) of the innermost open object. Spans are int32: a
+// longer text is left to the exact scan.
+func (c *NameCheck[T]) Name(doc T, at, end int, esc bool) {
 	if esc || c.depth == 0 || end > 1<<31-1 {
 		c.unsure = true
 		return
 	}
-	base := int(c.open[c.depth-1])
+	base := c.open[c.depth-1]
 	if c.n-base >= quickPerLevel || c.n == quickNames {
 		c.unsure = true
 		return
@@ -139,16 +123,31 @@ func (c *NameCheck[T]) String(doc T, at, end int, esc bool) {
 	c.n++
 }
 
+// IsName reports whether the string ending before doc[end] is a member
+// name: the next byte past white space is ':'.
+func IsName[T ~string | ~[]byte](doc T, end int) bool {
+	for ; end < len(doc); end++ {
+		switch doc[end] {
+		case ':':
+			return true
+		case ' ', '\t', '\n', '\r':
+		default:
+			return false
+		}
+	}
+	return false
+}
+
 // mayRepeatName runs a NameCheck over doc with a loop of its own, for
 // callers that have no pass over the text to share.
 func mayRepeatName[T ~string | ~[]byte](doc T) bool {
 	var c NameCheck[T]
 	for i := 0; i < len(doc) && !c.unsure; i++ {
-		switch b := doc[i]; b {
-		case '{', '[', '}', ']':
-			c.Bracket(b)
-		case ',':
-			c.Comma()
+		switch doc[i] {
+		case '{':
+			c.Open()
+		case '}':
+			c.Close()
 		case '"':
 			e, esc := -1, false
 			for j := i + 1; j < len(doc); j++ {
@@ -163,8 +162,8 @@ func mayRepeatName[T ~string | ~[]byte](doc T) bool {
 			if e < 0 {
 				return true
 			}
-			if c.WantsName() {
-				c.String(doc, i, e, esc)
+			if IsName(doc, e) {
+				c.Name(doc, i, e, esc)
 			}
 			i = e - 1
 		}

@@ -65,32 +65,32 @@ func appendUnescaped(dst, raw []byte) ([]byte, error) {
 
 // appendCompact appends b (one JSON value) without insignificant white
 // space; strings and numbers keep their exact text. A non-nil nc is fed
-// the value's brackets, commas and strings as the loop meets them, so the
+// the value's braces and member names as the loop meets them, so the
 // check for repeated member names (oravalue.NameCheck) needs no pass of
 // its own.
 func appendCompact(dst, b []byte, nc *oravalue.NameCheck[[]byte]) []byte {
 	run := 0 // start of the bytes not yet copied: copied in runs, not byte by byte
 	for i := 0; i < len(b); i++ {
-		switch c := b[i]; c {
-		case ' ', '\t', '\n', '\r':
+		switch c := b[i]; {
+		case isWS(c):
 			dst = append(dst, b[run:i]...)
 			run = i + 1
-		case '"':
+		case c == '"':
 			e, esc, err := stringEnd(b, i)
 			if err != nil {
 				return append(dst, b[run:]...)
 			}
-			if nc != nil && nc.WantsName() {
-				nc.String(b, i, e, esc)
+			if nc != nil && oravalue.IsName(b, e) {
+				nc.Name(b, i, e, esc)
 			}
 			i = e - 1
-		case '{', '[', '}', ']':
+		case c == '{':
 			if nc != nil {
-				nc.Bracket(c)
+				nc.Open()
 			}
-		case ',':
+		case c == '}':
 			if nc != nil {
-				nc.Comma()
+				nc.Close()
 			}
 		}
 	}
@@ -136,8 +136,12 @@ func compactUntilNumber(dst, b []byte, start int, nc *oravalue.NameCheck[[]byte]
 		c := b[i]
 		if c > '9' {
 			// ':', brackets, braces, the letters of true, false, null
-			if nc != nil && (c == '{' || c == '}' || c == '[' || c == ']') {
-				nc.Bracket(c)
+			if nc != nil {
+				if c == '{' {
+					nc.Open()
+				} else if c == '}' {
+					nc.Close()
+				}
 			}
 			continue
 		}
@@ -147,14 +151,11 @@ func compactUntilNumber(dst, b []byte, start int, nc *oravalue.NameCheck[[]byte]
 			if err != nil {
 				return append(dst, b[run:]...), len(b)
 			}
-			if nc != nil && nc.WantsName() {
-				nc.String(b, i, e, esc)
+			if nc != nil && oravalue.IsName(b, e) {
+				nc.Name(b, i, e, esc)
 			}
 			i = e - 1
 		case c == ',':
-			if nc != nil {
-				nc.Comma()
-			}
 		case isWS(c):
 			dst = append(dst, b[run:i]...)
 			run = i + 1

@@ -54,6 +54,10 @@ type colPlan struct {
 	conv     convKind
 	key      bool
 	national bool
+	// partition: the column is the table's partitioning key, whose
+	// values must fall inside Oracle's partitions (decided at plan time,
+	// not looked up in the table per value).
+	partition bool
 	// keptConv is the conversion of a key column that kept its type
 	// across a change of the property's kind (table.KeyType; conv is then
 	// convKeptKey): a value that does not convert into the column's kind
@@ -163,6 +167,7 @@ func (l *Layout) plan(b *builder, root *schema.Property) error {
 		}
 		col := &l.table.Columns[i]
 		cp := colPlan{conv: convOf(col.Type), path: c.path, key: c.key, typ: col.Type, national: col.Type.National}
+		cp.partition = l.table.Partition != nil && col.Name == l.table.Partition.KeyColumn()
 		if cp.conv == convVector && col.Type.VectorFormat == "" && c.prop != nil {
 			// An existing VECTOR whose shape the catalog did not tell:
 			// convert for the shape the schema asks.
@@ -872,7 +877,7 @@ func (l *Layout) value(b []byte, j, end int, c int, stats []table.Stats) (int, e
 			return end, l.hold(c, inputError(l.stream, cp.path, "%v", err))
 		}
 	}
-	if p := l.table.Partition; p != nil && l.table.Columns[c].Name == p.KeyColumn() && oravalue.BeyondPartitions(p.Interval, string(v)) {
+	if cp.partition && oravalue.BeyondPartitions(l.table.Partition.Interval, string(v)) {
 		l.buf = l.buf[:start]
 		l.rs.spans[c] = span{}
 		return end, l.hold(c, inputError(l.stream, cp.path, "partition key %s is past Oracle's last interval partition "+
