@@ -455,6 +455,7 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 		Stop:           stop,
 		Metrics:        reg,
 		RejectFile:     rejectFile,
+		OwnFile:        ownFile(o, cfg, std),
 	})
 	if cerr := eng.Close(); cerr != nil {
 		fail("close", cerr)

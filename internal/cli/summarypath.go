@@ -80,7 +80,7 @@ func outputCollision(what, path string, others []named, o options, cfg *config.C
 		{std.State, "standard output goes to", "the STATE lines"},
 		{std.Stdin, "standard input is read from", "the input"},
 	} {
-		if fi, ok := regularFile(s.f); ok {
+		if fi, ok := dataFile(s.f); ok {
 			if pi, err := os.Stat(path); err == nil && os.SameFile(fi, pi) {
 				return fmt.Errorf("%s %q is the file %s: %s would be overwritten; give it a file of its own", what, path, s.name, s.lost)
 			}
@@ -105,14 +105,46 @@ func outputCollision(what, path string, others []named, o options, cfg *config.C
 	return nil
 }
 
-// regularFile returns the file f is when it is an open regular file.
-func regularFile(f any) (os.FileInfo, bool) {
+// ownFile is pipeline.Options.OwnFile: which of the run's own files path
+// is (the ones an output may not be, standard input's and output's file,
+// the dump folder and what is in it), or "".
+func ownFile(o options, cfg *config.Config, std IO) func(path string) string {
+	others := outputOthers(o, cfg, std)
+	return func(path string) string {
+		for _, s := range []struct {
+			f    any
+			name string
+		}{{std.Stdin, "standard input's file"}, {std.State, "standard output's file"}} {
+			if fi, ok := dataFile(s.f); ok {
+				if pi, err := os.Stat(path); err == nil && os.SameFile(fi, pi) {
+					return s.name
+				}
+			}
+		}
+		if o.dumpDir != "" && inside(path, o.dumpDir) {
+			return "inside the --dry-run-dump folder"
+		}
+		for _, other := range others {
+			if other.path != "" && samePath(path, other.path) {
+				return other.what
+			}
+		}
+		return ""
+	}
+}
+
+// dataFile returns the file f is when it is an open regular file or
+// named pipe: one whose data an output written to the same path would
+// overwrite or join (a tap feeding the run through a FIFO, an
+// orchestrator reading STATE lines from one). Devices are not compared:
+// /dev/null for both discards both, as the user asked.
+func dataFile(f any) (os.FileInfo, bool) {
 	st, ok := f.(interface{ Stat() (os.FileInfo, error) })
 	if !ok || f == nil {
 		return nil, false
 	}
 	fi, err := st.Stat()
-	return fi, err == nil && fi.Mode().IsRegular()
+	return fi, err == nil && (fi.Mode().IsRegular() || fi.Mode()&os.ModeNamedPipe != 0)
 }
 
 // summaryHead is how every summary target-oracle writes begins

@@ -785,16 +785,21 @@ type batchFileError struct{ err error }
 func (e *batchFileError) Error() string { return e.err.Error() }
 func (e *batchFileError) Unwrap() error { return e.err }
 
-// batchFailed classifies an error of the BATCH reader: input errors stay
-// as they are; a signal stays a signal.
 // writtenByRun refuses a BATCH file that is one of the files the run
 // writes: rejects appended to it would be read back as rows (a 2-row file
 // grew to 88 MB), a summary would replace it. A configuration error (exit
-// 2), found before anything of the file is read.
+// 2), found before anything of the file is read. A file the run reads
+// (Options.OwnFile) is refused as the BATCH message's fault: its lines
+// would load as rows.
 func (p *pipeline) writtenByRun(path string) error {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil // the open names what is wrong
+	}
+	if p.o.OwnFile != nil {
+		if what := p.o.OwnFile(path); what != "" {
+			return &inputerr.Error{Msg: fmt.Sprintf("the file is %s: a BATCH message must list files the tap wrote, not one the run itself reads or writes", what)}
+		}
 	}
 	for _, w := range []struct{ key, path string }{
 		{"reject_path", p.rejectPath()},
@@ -818,6 +823,8 @@ func (p *pipeline) rejectPath() string {
 	return p.rejects.path
 }
 
+// batchFailed classifies an error of the BATCH reader: input errors stay
+// as they are; a signal stays a signal.
 func batchFailed(err error) error {
 	var ie *inputerr.Error
 	var ce *config.Error

@@ -85,6 +85,12 @@ type Options struct {
 	// waits for a reader, where a signal must still end the run) before
 	// the run. The pipeline closes it.
 	RejectFile *os.File
+	// OwnFile, when set, names the file of the run's own (its input,
+	// a --config or .env file, standard input's or output's file, the
+	// dump) that path is, or returns "": a BATCH message may not list one
+	// (writtenByRun), or the run would load its own messages or settings
+	// (the password with them) as rows.
+	OwnFile func(path string) string
 }
 
 // longLineReport is the size under which lines are not reported to
