@@ -70,14 +70,21 @@ func (p *pipeline) tableFor(s *stream) (*table.Table, error) {
 		if n > 1 {
 			name = table.CollidingTableName(s.name, &s.opts, n-1)
 		}
-		other := p.tableClaims[schema+"."+name]
-		if other != "" && other != s.name {
-			holders = append(holders, fmt.Sprintf("%s: stream %q of this run", name, other))
-			continue
-		}
 		existing, err := p.describeFor(s, name)
 		if err != nil {
 			return nil, err
+		}
+		if other := p.tableClaims[schema+"."+name]; other != "" && other != s.name {
+			// Another stream of this run took the name first. Its comment
+			// naming this stream still makes the table this stream's too
+			// (a stream mapped into a generated table shares it): the
+			// comment decides over the order of SCHEMA messages.
+			if existing != nil && table.StreamsInclude(existing.Streams, s.name) {
+				p.claimTable(s, name)
+				return existing, nil
+			}
+			holders = append(holders, fmt.Sprintf("%s: stream %q of this run", name, other))
+			continue
 		}
 		if existing != nil && existing.Streams != nil && !table.StreamsInclude(existing.Streams, s.name) {
 			holders = append(holders, fmt.Sprintf("%s: stream(s) %s (the table's comment)", name, quoteStreams(existing.Streams)))
