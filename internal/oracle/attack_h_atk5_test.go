@@ -111,7 +111,7 @@ func TestAttackAdoptedSharedTableLosesAnEarlierRunsSharer(t *testing.T) {
 // its migration column "V$M" is a column of the table; rename that column
 // first", and so on every run.
 func TestAttackMigrationKilledBeforeMarkerCommentNeverFinishes(t *testing.T) {
-	t.Skip("finding: a migration killed between ADD V$M and its marker COMMENT is never finished: every later run fails (V$M \"is a column of the table\") until a DBA drops it")
+	// was: t.Skip("finding: a migration killed between ADD V$M and its marker COMMENT is never finished: every later run fails (V$M \"is a column of the table\") until a DBA drops it")
 	sch := func(tv string) string {
 		return `{"type":"SCHEMA","stream":"s","schema":{"properties":{"id":{"type":"integer"},"v":{"type":["null","` + tv + `"]}}},"key_properties":["id"]}` + "\n"
 	}
