@@ -431,9 +431,18 @@ func (e *Engine) markers(t *table.Table) (orphans, pending, renamed []marker) {
 // the column's own type; a later SCHEMA may change it again.
 func (s *session) unmarkedMarkers(ctx context.Context, t *table.Table) ([]marker, error) {
 	var out []marker
+	uncommented := map[string]*table.Column{} // the candidates: a wide table is not searched once per column
+	for i := range t.Columns {
+		if c := &t.Columns[i]; c.Role == 0 && c.Comment == "" {
+			uncommented[c.Name] = c
+		}
+	}
+	if len(uncommented) == 0 {
+		return nil, nil
+	}
 	for _, base := range t.Columns {
 		name := s.e.r.MigrationColumn(base.Name)
-		mc := t.Column(name)
+		mc := uncommented[name]
 		if mc == nil || name == base.Name || mc.Role != 0 || mc.Marker != nil || mc.Comment != "" ||
 			!mc.Nullable || mc.Hidden || mc.Fill != table.FillNone || !table.Rewrites(base.Type, mc.Type) {
 			continue
