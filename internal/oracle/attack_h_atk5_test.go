@@ -54,7 +54,7 @@ func atk5Live(rows []map[string]string) string {
 // version 5, STATE 1; run 2: SCHEMA a, RECORD a {id 2} version 6,
 // ACTIVATE_VERSION a 6, STATE 2 → T holds only 2.
 func TestAttackAdoptedSharedTableLosesAnEarlierRunsSharer(t *testing.T) {
-	t.Skip("finding: a pre-created (adopted) or DBA-commented table shared by table_name_mappings never records its streams; a later lone run's ACTIVATE_VERSION, delete_missing or overwrite deletes the other stream's rows")
+	// was: t.Skip("finding: a pre-created (adopted) or DBA-commented table shared by table_name_mappings never records its streams; a later lone run's ACTIVATE_VERSION, delete_missing or overwrite deletes the other stream's rows")
 	const ddl = `CREATE TABLE "DRY_RUN"."T" ("ID" NUMBER(38,0) NOT NULL, "V" VARCHAR2(100 BYTE), CONSTRAINT "T_PK" PRIMARY KEY ("ID"))`
 	cases := []struct {
 		name, set, run2 string
@@ -111,7 +111,7 @@ func TestAttackAdoptedSharedTableLosesAnEarlierRunsSharer(t *testing.T) {
 // its migration column "V$M" is a column of the table; rename that column
 // first", and so on every run.
 func TestAttackMigrationKilledBeforeMarkerCommentNeverFinishes(t *testing.T) {
-	t.Skip("finding: a migration killed between ADD V$M and its marker COMMENT is never finished: every later run fails (V$M \"is a column of the table\") until a DBA drops it")
+	// was: t.Skip("finding: a migration killed between ADD V$M and its marker COMMENT is never finished: every later run fails (V$M \"is a column of the table\") until a DBA drops it")
 	sch := func(tv string) string {
 		return `{"type":"SCHEMA","stream":"s","schema":{"properties":{"id":{"type":"integer"},"v":{"type":["null","` + tv + `"]}}},"key_properties":["id"]}` + "\n"
 	}

@@ -29,6 +29,7 @@ const (
 	colVirtual
 	colHidden
 	colIdentityGeneration
+	colPartKeyPosition
 	describeColumns
 )
 
@@ -45,7 +46,7 @@ func tableFromCatalog(schema, name string, rows [][]sql.NullString) (*table.Tabl
 		pos  int
 		name string
 	}
-	var keys []pk
+	var keys, partKeys []pk
 	for _, r := range rows {
 		if len(r) < describeColumns {
 			return nil, fmt.Errorf("catalog row of %d values, want %d", len(r), describeColumns)
@@ -76,12 +77,54 @@ func tableFromCatalog(schema, name string, rows [][]sql.NullString) (*table.Tabl
 			}
 			keys = append(keys, pk{p, c.Name})
 		}
+		if r[colPartKeyPosition].Valid {
+			p, err := strconv.Atoi(r[colPartKeyPosition].String)
+			if err != nil {
+				return nil, fmt.Errorf("column %s: partitioning key position %q: %w", c.Name, r[colPartKeyPosition].String, err)
+			}
+			partKeys = append(partKeys, pk{p, c.Name})
+		}
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i].pos < keys[j].pos })
 	for _, k := range keys {
 		t.PrimaryKey = append(t.PrimaryKey, k.name)
 	}
+	sort.Slice(partKeys, func(i, j int) bool { return partKeys[i].pos < partKeys[j].pos })
+	for _, k := range partKeys {
+		if t.Partition == nil {
+			t.Partition = &table.Partition{Column: k.name, Source: virtualKeySource(t, k.name)}
+			continue
+		}
+		t.Partition.More = append(t.Partition.More, k.name)
+	}
 	return t, nil
+}
+
+// virtualKeySource is the WITH TIME ZONE column whose UTC instant the
+// virtual partitioning column key is, when key is the virtual column the
+// target makes for one (table.DerivedName(column, "$P"), at either
+// identifier limit); "" otherwise. Oracle refuses to change the type of
+// a column a virtual column uses (ORA-54031), so a run must not widen it
+// either. Only the name tells: the virtual column's expression is the LONG
+// DATA_DEFAULT, which describe never reads. Partition.Frac and Interval
+// stay unknown (zero) for a table read from the catalog: they matter only
+// to a CREATE TABLE and to the embedded engine's model.
+func virtualKeySource(t *table.Table, key string) string {
+	k := t.Column(key)
+	if k == nil || k.Fill != table.FillVirtual {
+		return ""
+	}
+	for _, c := range t.Columns {
+		if c.Type.Kind != table.KindTimestamp || !c.Type.TZ {
+			continue
+		}
+		for _, max := range []int{table.MaxBytesShort, table.MaxBytesLong} {
+			if table.DerivedName(c.Name, "$P", max) == key {
+				return c.Name
+			}
+		}
+	}
+	return ""
 }
 
 // fillFromCatalog reads what the database puts into a column left out of

@@ -217,7 +217,11 @@ func (e *Engine) Describe(ctx context.Context, schema, name string) (*table.Tabl
 		return t, err
 	}
 	orphans, pending, renamed := e.markers(t)
-	if len(orphans)+len(pending)+len(renamed) == 0 {
+	unmarked, err := e.cat.unmarkedMarkers(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	if len(orphans)+len(pending)+len(renamed)+len(unmarked) == 0 {
 		return t, nil
 	}
 	for _, m := range pending {
@@ -226,8 +230,18 @@ func (e *Engine) Describe(ctx context.Context, schema, name string) (*table.Tabl
 		}
 	}
 	if e.o.ReadOnly {
-		col := append(append(orphans, pending...), renamed...)[0].column
+		col := append(append(append(orphans, pending...), renamed...), unmarked...)[0].column
 		return nil, &Error{Table: t.QualifiedName(), Err: fmt.Errorf("a migration of column %s left half-way by an earlier run must be finished first: run without --plan once", table.Quote(col))}
+	}
+	for _, m := range unmarked {
+		e.o.Log.Warn("finishing a migration an earlier run left half-way (stopped before it marked its migration column)",
+			"table", t.QualifiedName(), "column", m.column, "migration_column", m.name)
+		if err := e.cat.rerunMigration(ctx, t, m); err != nil {
+			return nil, &Error{Table: t.QualifiedName(), Code: oraCode(err), Err: fmt.Errorf("finish the migration of column %s left by an earlier run: %w", table.Quote(m.column), err)}
+		}
+		if t, err = e.cat.describe(ctx, schema, name); err != nil || t == nil {
+			return t, err
+		}
 	}
 	for _, m := range pending {
 		e.o.Log.Warn("finishing a migration an earlier run left half-way", "table", t.QualifiedName(), "column", m.column)
@@ -364,6 +378,9 @@ func (s *session) describe(ctx context.Context, schema, name string) (*table.Tab
 type marker struct {
 	column string // the column being migrated
 	name   string // the marker column, MigrationColumn(column)
+	// unmarked: the marker has no comment yet (unmarkedMarkers); the
+	// column's own role, source and comment still stand.
+	unmarked bool
 }
 
 // markers finds migration marker columns: orphans (the old column is
@@ -393,6 +410,61 @@ func (e *Engine) markers(t *table.Table) (orphans, pending, renamed []marker) {
 		}
 	}
 	return orphans, pending, renamed
+}
+
+// unmarkedMarkers finds the migration columns that a killed run's
+// migration added but did not mark yet: the ADD and the marker's COMMENT
+// are two DDL statements, each committed on its own, so a run stopped
+// between them (or whose ADD ran but answered with an error) leaves a
+// column named MigrationColumn(column) beside column with no comment,
+// which markers cannot know (SPEC §5.5: the next run finishes it). Such
+// a column is taken for that ADD's work only when it is provably nothing
+// more: it has no comment at all, is nullable, visible and without a
+// default, its type is one a migration of column adds (a rewrite from
+// column's type, with a conversion), and it is NULL in every row (the
+// copy runs only after the COMMENT). Finishing the migration then loses
+// nothing: the column held no value, and column's values are converted
+// into it. Any other column of that name (a DBA's with a comment, a
+// value, a default, another type) is left alone, and a migration of
+// column is refused as before (its migration column is a column of the
+// table). The migration is finished to the type the killed run chose,
+// the column's own type; a later SCHEMA may change it again.
+func (s *session) unmarkedMarkers(ctx context.Context, t *table.Table) ([]marker, error) {
+	var out []marker
+	uncommented := map[string]*table.Column{} // the candidates: a wide table is not searched once per column
+	for i := range t.Columns {
+		if c := &t.Columns[i]; c.Role == 0 && c.Comment == "" {
+			uncommented[c.Name] = c
+		}
+	}
+	if len(uncommented) == 0 {
+		return nil, nil
+	}
+	for _, base := range t.Columns {
+		name := s.e.r.MigrationColumn(base.Name)
+		mc := uncommented[name]
+		if mc == nil || name == base.Name || mc.Role != 0 || mc.Marker != nil || mc.Comment != "" ||
+			!mc.Nullable || mc.Hidden || mc.Fill != table.FillNone || !table.Rewrites(base.Type, mc.Type) {
+			continue
+		}
+		if _, err := s.e.r.ForeignMarker(t, base.Name, name, base.Type, mc.Type); err != nil {
+			continue // no migration converts base's type to mc's
+		}
+		st := s.e.r.ColumnHasValue(t, name)
+		var has bool
+		err := s.e.retry(ctx, "read "+t.QualifiedName(), func() error {
+			rows, err := s.query(ctx, &st, nil)
+			has = len(rows) > 0
+			return err
+		})
+		if err != nil {
+			return nil, &Error{Table: t.QualifiedName(), Code: oraCode(err), Err: fmt.Errorf("check column %s, named as the migration column of %s: %w", table.Quote(name), table.Quote(base.Name), err)}
+		}
+		if !has {
+			out = append(out, marker{column: base.Name, name: name, unmarked: true})
+		}
+	}
+	return out, nil
 }
 
 // checkMarker refuses to finish a pending migration whose marker holds
@@ -456,7 +528,9 @@ func (s *session) rerunMigration(ctx context.Context, t *table.Table, m marker) 
 	}
 	moved := *old
 	moved.Type = mk.Type
-	carried(&moved, mk)
+	if !m.unmarked {
+		carried(&moved, mk)
+	}
 	next.Columns = append(next.Columns, moved)
 	ch := engine.Change{Table: next, Change: table.Change{Kind: table.Migrate, Column: m.column, From: old.Type, To: mk.Type}}
 	stmts, err := s.e.r.Change(ch)

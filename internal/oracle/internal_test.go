@@ -84,7 +84,7 @@ func ns(s string) sql.NullString { return sql.NullString{String: s, Valid: s != 
 // catalogRow is a DescribeTable row; "" is NULL.
 func catalogRow(name, dataType, dataLength, charLength, charUsed, precision, scale, jsonChecks string) []sql.NullString {
 	return []sql.NullString{ns(name), ns(dataType), ns(dataLength), ns(charLength), ns(charUsed), ns(precision), ns(scale),
-		ns("Y"), ns(""), ns(""), ns(jsonChecks), ns("NO"), ns("NO"), ns(""), ns("NO"), ns("NO"), ns("")}
+		ns("Y"), ns(""), ns(""), ns(jsonChecks), ns("NO"), ns("NO"), ns(""), ns("NO"), ns("NO"), ns(""), ns("")}
 }
 
 func TestTypeFromCatalog(t *testing.T) {
@@ -500,5 +500,33 @@ func TestFillFromCatalog(t *testing.T) {
 	r[colHidden] = ns("YES")
 	if tb, err := tableFromCatalog("S", "T", [][]sql.NullString{r}); err != nil || !tb.Columns[0].Hidden {
 		t.Errorf("HIDDEN_COLUMN YES: %+v, %v", tb, err)
+	}
+}
+
+// A partitioning key of several columns (a DBA's table) is read in key
+// order (ALL_PART_KEY_COLUMNS.COLUMN_POSITION), and the plan refuses to
+// widen any of its columns.
+func TestTableFromCatalogReadsAPartitioningKeyOfSeveralColumns(t *testing.T) {
+	row := func(name string, pos string) []sql.NullString {
+		r := catalogRow(name, "NUMBER", "22", "0", "", "10", "0", "0")
+		r[colPartKeyPosition] = ns(pos)
+		return r
+	}
+	got, err := tableFromCatalog("S", "T", [][]sql.NullString{row("A", ""), row("B", "2"), row("C", "1")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := got.Partition; p == nil || p.Column != "C" || p.Source != "" || len(p.More) != 1 || p.More[0] != "B" {
+		t.Fatalf("partition %+v, want key C, B", p)
+	}
+	want := got.Clone()
+	want.Column("B").Type = table.Type{Kind: table.KindNumber, Precision: 12}
+	if _, _, err := table.Reconcile(got, want, nil, "widen", table.Options{}); err == nil || !strings.Contains(err.Error(), "partitioned by it") {
+		t.Errorf("widening B: %v, want refused", err)
+	}
+	want.Column("B").Type = got.Column("B").Type
+	want.Column("A").Type = table.Type{Kind: table.KindNumber, Precision: 12}
+	if _, _, err := table.Reconcile(got, want, nil, "widen", table.Options{}); err != nil {
+		t.Errorf("widening A, no key column: %v", err)
 	}
 }

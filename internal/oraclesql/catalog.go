@@ -77,7 +77,15 @@ func owner(schema string, binds *[]Bind) string {
 //	JSON_CHECKS (count of IS JSON checks on the column: CLOB JSON),
 //	IDENTITY_COLUMN, DEFAULT_ON_NULL, DEFAULT_LENGTH, VIRTUAL_COLUMN,
 //	HIDDEN_COLUMN ('YES'/'NO'; DEFAULT_LENGTH NULL when no DEFAULT),
-//	IDENTITY_GENERATION ('ALWAYS', 'BY DEFAULT'; NULL when no identity).
+//	IDENTITY_GENERATION ('ALWAYS', 'BY DEFAULT'; NULL when no identity),
+//	PART_KEY_POSITION (position in the table's partitioning key, from
+//	ALL_PART_KEY_COLUMNS; NULL when not in it or not partitioned).
+//
+// The partitioning key is read so that no run widens or rewrites a
+// partitioning column, which Oracle refuses (ORA-14060, ORA-54031,
+// ORA-12984; table.Reconcile refuses first). ALL_PART_KEY_COLUMNS lists
+// a table's key by OWNER, NAME and OBJECT_TYPE 'TABLE' (a partitioned
+// index's by 'INDEX'). Verified on Oracle: not yet.
 //
 // The column facts of SPEC §5.5 come from ALL_TAB_COLS, and the identity's
 // generation from ALL_TAB_IDENTITY_COLS (ALL_TAB_COLS does not say ALWAYS
@@ -97,7 +105,9 @@ func DescribeTable(schema, name string) Statement {
 		" AND JSC.COLUMN_NAME = COL.COLUMN_NAME) AS JSON_CHECKS," +
 		" COL.IDENTITY_COLUMN, COL.DEFAULT_ON_NULL, COL.DEFAULT_LENGTH, COL.VIRTUAL_COLUMN, COL.HIDDEN_COLUMN," +
 		" (SELECT IDC.GENERATION_TYPE FROM ALL_TAB_IDENTITY_COLS IDC WHERE IDC.OWNER = COL.OWNER AND IDC.TABLE_NAME = COL.TABLE_NAME" +
-		" AND IDC.COLUMN_NAME = COL.COLUMN_NAME) AS IDENTITY_GENERATION" +
+		" AND IDC.COLUMN_NAME = COL.COLUMN_NAME) AS IDENTITY_GENERATION," +
+		" (SELECT PKEY.COLUMN_POSITION FROM ALL_PART_KEY_COLUMNS PKEY WHERE PKEY.OWNER = COL.OWNER AND PKEY.NAME = COL.TABLE_NAME" +
+		" AND PKEY.OBJECT_TYPE = 'TABLE' AND PKEY.COLUMN_NAME = COL.COLUMN_NAME) AS PART_KEY_POSITION" +
 		" FROM ALL_TAB_COLS COL" +
 		" LEFT JOIN ALL_COL_COMMENTS CMT ON CMT.OWNER = COL.OWNER AND CMT.TABLE_NAME = COL.TABLE_NAME" +
 		" AND CMT.COLUMN_NAME = COL.COLUMN_NAME" +

@@ -443,6 +443,19 @@ func (r *Renderer) ForeignMarker(t *table.Table, column, marker string, from, to
 	}, nil
 }
 
+// ColumnHasValue returns the query that finds a row whose column holds a
+// value: one row when one does, none when every row's column is NULL.
+// The engine asks it of a column that has a migration column's name but
+// no marker comment before it takes that column for the one a killed
+// migration added (the run stopped between the ADD and its marker's
+// COMMENT): only an all-NULL column is provably nothing but that ADD's.
+func (r *Renderer) ColumnHasValue(t *table.Table, column string) Statement {
+	return Statement{
+		SQL:  "SELECT 1 FROM " + tableName(t) + " WHERE " + table.Quote(column) + " IS NOT NULL AND ROWNUM = 1",
+		Kind: KindQuery,
+	}
+}
+
 // lockTable locks t against concurrent writers for one chunk of a rewrite
 // migration; the wait is bounded by LockWaitSeconds (ORA-00054 or
 // ORA-30006 when it runs out: transient, retried with backoff).

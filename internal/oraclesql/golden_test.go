@@ -281,6 +281,9 @@ func baseGoldenCases() []goldenCase {
 			st, err := plain.ForeignMarker(at, "RATIO", "RATIO$M", tNum, tClob)
 			return []Statement{st}, err
 		}},
+		{name: "column_has_value", render: func() ([]Statement, error) {
+			return []Statement{plain.ColumnHasValue(keyMigrated, "ID$M")}, nil
+		}},
 		{name: "finish_migration", render: func() ([]Statement, error) {
 			return New(Options{ColumnComments: true}).FinishMigration(keyMigrated, "ID", "ID$M")
 		}},

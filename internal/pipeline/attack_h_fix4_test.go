@@ -161,7 +161,7 @@ func TestAttackActivateVersionRefusalListsTheSender(t *testing.T) {
 // refusal of valid input; the fix needs a conversion per input (a layout
 // per feed) or a joined property definition.
 func TestAttackAliasedInputConvertedByTheOtherInputsType(t *testing.T) {
-	t.Skip(`finding: a record of an aliased input is converted by another input's (integer) definition of a property: a valid string value is refused ("invalid number")`)
+	// was: t.Skip(`finding: a record of an aliased input is converted by another input's (integer) definition of a property: a valid string value is refused ("invalid number")`)
 	sch := func(s, typ string) string {
 		return `{"type":"SCHEMA","stream":"` + s + `","schema":{"properties":{"id":{"type":"integer"},"v":{"type":["null","` + typ + `"]}}},"key_properties":["id"]}`
 	}

@@ -65,6 +65,7 @@ type job struct {
 	sharers    []string // jobActivate: the other streams of this run loading into the table
 	loaders    []string // jobBatch that replaces the table (overwrite): the streams of this run loading into it
 	emptiers   []string // jobBatch, a stream's first, that would empty a table other streams load (emptyRefused): refused
+	emptyWhy   string   // where emptiers come from (otherSharers)
 	schemaLine int64    // jobEnsure: the SCHEMA's input line, for errors
 	// schemaInput is the input stream whose SCHEMA (jobEnsure) or
 	// ACTIVATE_VERSION (jobActivate) a stream map turned into this one's
@@ -200,7 +201,7 @@ func (p *pipeline) dispatch() {
 		}
 		if j.kind == jobBatch {
 			if !s.flushed && (s.settings.Overwrite() || p.cfg.TruncateBeforeLoad) {
-				j.emptiers = j.turn.emptyRefused(s) // shared.go
+				j.emptiers, j.emptyWhy = p.emptyRefused(j.turn, s) // shared.go
 			}
 			first := !s.flushed && j.turn.firstLoad() // shared.go: once per table, not per stream
 			s.flushed = true
@@ -600,13 +601,13 @@ func (p *pipeline) load(ctx context.Context, sess engine.Session, j *job) (engin
 	}
 	var steps []engine.Step
 	if j.replace {
-		if others := otherLoaders(t.Streams, j.loaders); len(others) > 0 {
+		if others, why := p.otherSharers(t.QualifiedName(), t.Streams, j.loaders, nil); len(others) > 0 { // sharers.go
 			// Streams of other runs load the table too (its comment names
-			// them): replacing it would take their rows, which do not
-			// record their stream.
+			// them, or the configuration maps them there): replacing it
+			// would take their rows, which do not record their stream.
 			return engine.Result{}, lineConfigError("load_method", j.line, fmt.Sprintf(
-				"stream %q: load_method overwrite would replace table %s, which also holds the rows of stream(s) %s (its comment names them), "+
-					"loaded by other runs: map the streams to tables of their own, or load them all in one run", j.name, t.QualifiedName(), strings.Join(others, ", ")))
+				"stream %q: load_method overwrite would replace table %s, which also holds the rows of stream(s) %s (%s), "+
+					"loaded by other runs: map the streams to tables of their own, or load them all in one run", j.name, t.QualifiedName(), strings.Join(others, ", "), why))
 		}
 		steps = append(steps, &engine.Replace{Table: t})
 	}
@@ -736,24 +737,32 @@ func (p *pipeline) activate(ctx context.Context, sess engine.Session, j *job) er
 	if cur == nil {
 		return nil // nothing to delete from; create nothing
 	}
-	others := otherStreams(cur.Streams, j.name)
+	self := []string{j.name}
 	if j.schemaInput != "" {
-		others = otherStreams(others, j.schemaInput) // the input that sent it (recordInputs)
+		self = append(self, j.schemaInput) // the input that sent it (recordInputs)
 	}
+	others, why := p.otherSharers(want.QualifiedName(), cur.Streams, self, nil) // sharers.go
+	thisRun := false
 	for _, o := range j.sharers {
 		if !slices.Contains(others, o) {
-			others = append(others, o)
+			others, thisRun = append(others, o), true
 		}
 	}
 	if len(others) > 0 {
 		// The rows do not record their stream: the DELETE (or the soft
 		// delete) of the older versions would take the other streams'
 		// rows with it. Refuse, as keys that disagree are refused.
+		switch {
+		case why == "":
+			why = "they load it in this run"
+		case thisRun:
+			why += "; others load it in this run"
+		}
 		return namedInput(&inputerr.Error{Line: j.line, Stream: j.name, Msg: fmt.Sprintf(
 			"ACTIVATE_VERSION %s would delete the rows of stream(s) %s too: table %s holds several streams "+
-				"(table_name_mappings or stream maps put them there) and its rows do not record their stream. "+
+				"(%s: table_name_mappings or stream maps put them there) and its rows do not record their stream. "+
 				"Map the streams to tables of their own, or set process_activate_version_messages to false",
-			j.version, strings.Join(others, ", "), want.QualifiedName())}, j.schemaInput, j.name)
+			j.version, strings.Join(others, ", "), want.QualifiedName(), why)}, j.schemaInput, j.name)
 	}
 	vc, dc := j.layout.MetaIndex(table.MetaTableVersion), j.layout.MetaIndex(table.MetaDeletedAt)
 	if vc < 0 || dc < 0 {
@@ -871,31 +880,7 @@ func (p *pipeline) emptyRefusal(j *job) error {
 		key, what = "truncate_before_load", "truncate_before_load would truncate"
 	}
 	return lineConfigError(key, j.line, fmt.Sprintf(
-		"stream %q: %s table %s, which also holds the rows of stream(s) %s (its comment names them): "+
+		"stream %q: %s table %s, which also holds the rows of stream(s) %s (%s): "+
 			"their rows do not record their stream and would be lost. Map the streams to tables of their own, "+
-			"or use load_method upsert or append-only for this table", j.name, what, j.layout.Table().QualifiedName(), strings.Join(j.emptiers, ", ")))
-}
-
-// otherLoaders lists the streams a table's comment records that are not
-// among loaders (the streams of this run loading the table).
-func otherLoaders(recorded, loaders []string) []string {
-	var out []string
-	for _, r := range recorded {
-		if !slices.ContainsFunc(loaders, func(l string) bool { return table.StreamsInclude([]string{r}, l) }) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// otherStreams lists the streams a table's comment records besides name
-// (entries may be names or digests of long names: table.StreamsInclude).
-func otherStreams(recorded []string, name string) []string {
-	var others []string
-	for _, r := range recorded {
-		if !table.StreamsInclude([]string{r}, name) {
-			others = append(others, r)
-		}
-	}
-	return others
+			"or use load_method upsert or append-only for this table", j.name, what, j.layout.Table().QualifiedName(), strings.Join(j.emptiers, ", "), j.emptyWhy))
 }

@@ -15,9 +15,9 @@ import (
 //
 // The join is of the top-level "properties" (and "definitions"/"$defs",
 // which they may refer to): every property of every feed, in the order
-// first seen; a property defined differently by two feeds keeps the
-// definition of the SCHEMA being handled (its column is joined with the
-// existing one as always, §5.5). "required" keeps the names every feed
+// first seen; a property defined differently by two feeds gets the anyOf
+// of their definitions (joinMember), and its column is joined with the
+// existing one as always (§5.5). "required" keeps the names every feed
 // requires. Everything else is the handled SCHEMA's. Switching between
 // feeds whose schemas join to the same text is then an identical repeat
 // (SPEC §4: not a change). A schema that is not a plain object with an
@@ -45,7 +45,7 @@ func (p *pipeline) joinedSchema(output, input string, schema []byte) []byte {
 	}
 	out := all[cur].clone()
 	for _, member := range []string{"properties", "definitions", "$defs"} {
-		if !joinMember(&out, all, cur, member) {
+		if !joinMember(&out, all, member) {
 			return schema
 		}
 	}
@@ -58,12 +58,20 @@ func (p *pipeline) joinedSchema(output, input string, schema []byte) []byte {
 }
 
 // joinMember joins the object member name of every schema into out, in
-// feed order, the definition in all[cur] winning; it reports false when
-// one of them is not an object.
-func joinMember(out *orderedObject, all []orderedObject, cur int, name string) bool {
-	parts := make([]orderedObject, len(all))
-	have := false
-	for i, o := range all {
+// feed order; it reports false when one of them is not an object. A
+// member the feeds define alike keeps that definition; one they define
+// differently gets {"anyOf": [their definitions, in feed order]}, the
+// schema every one of their values is valid under: its column is the
+// type that holds each feed's values (several scalar types are text, a
+// maxLength the longest, a format only where all agree: the rules of an
+// anyOf in one stream's schema), and so each feed's records convert into
+// it. Whichever feed's SCHEMA is handled, the join is the same.
+// (Validation, with validate_records, is still by each record's own
+// input's schema: compileFeeds.)
+func joinMember(out *orderedObject, all []orderedObject, name string) bool {
+	var keys []string
+	defs := map[string][]json.RawMessage{}
+	for _, o := range all {
 		raw, ok := o.get(name)
 		if !ok {
 			continue
@@ -72,21 +80,30 @@ func joinMember(out *orderedObject, all []orderedObject, cur int, name string) b
 		if !ok {
 			return false
 		}
-		parts[i], have = m, true
-	}
-	if !have {
-		return true
-	}
-	var joined orderedObject
-	for _, m := range parts {
 		for i, k := range m.keys {
-			if _, dup := joined.get(k); !dup {
-				joined.set(k, m.vals[i])
+			if _, seen := defs[k]; !seen {
+				keys = append(keys, k)
+			}
+			if !slices.ContainsFunc(defs[k], func(d json.RawMessage) bool { return bytes.Equal(d, m.vals[i]) }) {
+				defs[k] = append(defs[k], m.vals[i])
 			}
 		}
 	}
-	for i, k := range parts[cur].keys {
-		joined.set(k, parts[cur].vals[i]) // keeps the position, takes cur's definition
+	if keys == nil {
+		return true
+	}
+	var joined orderedObject
+	for _, k := range keys {
+		d := defs[k]
+		if len(d) == 1 {
+			joined.set(k, d[0])
+			continue
+		}
+		b, err := json.Marshal(map[string][]json.RawMessage{"anyOf": d})
+		if err != nil {
+			return false
+		}
+		joined.set(k, b)
 	}
 	b, err := joined.marshal()
 	if err != nil {

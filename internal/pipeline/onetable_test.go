@@ -3,6 +3,7 @@ package pipeline_test
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 
@@ -114,4 +115,42 @@ func runLogged(t testing.TB, eng *memory.Engine, cfg *config.Config, in string, 
 	o.Log = slog.New(slog.NewTextHandler(logs, nil))
 	err := pipeline.Run(context.Background(), o)
 	return lines(out.String()), err
+}
+
+// Input streams aliased into one output stream that define a property
+// differently: the join gives it the anyOf of their definitions, so its
+// column holds both inputs' values (several scalar types: text, the
+// longest maxLength) and each input's records load whichever SCHEMA came
+// last, in both orders; a record valid for neither input is still refused
+// (validate_records checks it against its own input's schema).
+func TestAliasedInputsDefiningAPropertyDifferently(t *testing.T) {
+	sch := func(s, def string) string {
+		return `{"type":"SCHEMA","stream":"` + s + `","schema":{"properties":{"id":{"type":"integer"},"v":` + def + `,"w":{"type":["null","string"],"maxLength":` + map[string]string{"a": "5", "b": "12"}[s] + `}}},"key_properties":["id"]}`
+	}
+	a, b := sch("a", `{"type":["null","string"]}`), sch("b", `{"type":["null","integer"]}`)
+	recs := []string{`{"type":"RECORD","stream":"a","record":{"id":1,"v":"abc","w":"12345"}}`, `{"type":"RECORD","stream":"b","record":{"id":2,"v":42,"w":"123456789012"}}`}
+	cfg := loadConfig(t, `{"stream_maps":{"a":{"__alias__":"o"},"b":{"__alias__":"o"}}}`)
+	for _, order := range [][]string{{a, b}, {b, a}, {a, b, a}} {
+		eng := newEngine()
+		states, err := run(t, eng, cfg, input(append(append(order, recs...), state(1))...))
+		if err != nil || len(states) != 1 {
+			t.Fatalf("%d SCHEMAs: states %v, err %v", len(order), states, err)
+		}
+		wantValues(t, eng, "O", "V", "abc", "42")
+		wantValues(t, eng, "O", "W", "12345", "123456789012")
+		var types []string
+		for _, c := range eng.Tables()["DRY_RUN.O"].Columns {
+			if c.Name == "V" || c.Name == "W" {
+				types = append(types, c.Name+" "+c.Type.String())
+			}
+		}
+		slices.Sort(types) // a column made by the first SCHEMA alone is migrated, to the end
+		if got := strings.Join(types, ", "); got != "V VARCHAR2(4000 BYTE), W VARCHAR2(12 CHAR)" {
+			t.Errorf("columns %s, want V VARCHAR2(4000 BYTE), W VARCHAR2(12 CHAR)", got)
+		}
+	}
+	bad := `{"type":"RECORD","stream":"b","record":{"id":3,"v":"abc"}}`
+	if _, err := run(t, newEngine(), cfg, input(a, b, bad, state(1))); err == nil || !strings.Contains(err.Error(), `stream "b"`) {
+		t.Errorf("b's record with a string v: err %v, want it refused as b's", err)
+	}
 }

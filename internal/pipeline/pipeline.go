@@ -143,6 +143,7 @@ type pipeline struct {
 	// that later streams into the same table have the same key.
 	tableOwner map[string]*stream
 	turns      map[string]*tableTurn // SCHEMA.TABLE → the order of its jobs (shared.go)
+	mapped     map[string][]string   // SCHEMA.TABLE → the streams table_name_mappings maps there (sharers.go); read-only
 	// tableClaims maps SCHEMA.TABLE to the stream that took the table in
 	// this run (tables.go): generated names never share a table.
 	tableClaims map[string]string
@@ -254,6 +255,7 @@ func newPipeline(o Options) (*pipeline, error) {
 		return nil, err
 	}
 	p.maps, p.inputs = maps, map[string]*inputStream{}
+	p.mapped = p.mappedTables() // sharers.go
 	if p.runID = o.RunID; p.runID == "" {
 		if p.runID, err = newRunID(); err != nil {
 			return nil, err

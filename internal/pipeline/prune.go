@@ -306,12 +306,12 @@ func (p *pipeline) pruneTable(ctx context.Context, t *pruneTarget, mode string) 
 	for _, s := range t.streams {
 		loaders = append(loaders, s.name)
 	}
-	if others := otherLoaders(cur.Streams, loaders); len(others) > 0 {
+	if others, why := p.otherSharers(t.name, cur.Streams, loaders, nil); len(others) > 0 { // sharers.go
 		// Streams of other runs load the table too (its comment names
-		// them): the rows do not record their stream, so a prune would
-		// delete theirs.
+		// them, or the configuration maps them there): the rows do not
+		// record their stream, so a prune would delete theirs.
 		p.log.Warn("delete_missing: nothing pruned: the table also holds the rows of streams that did not load in this run",
-			"table", t.name, "streams", strings.Join(others, ", "))
+			"table", t.name, "streams", strings.Join(others, ", "), "why", why)
 		return nil
 	}
 	sess, err := p.session(ctx, first.name)

@@ -211,15 +211,25 @@ func columnNamed(t *table.Table, c int, name string) *table.Column {
 }
 
 // emptyRefused lists the streams, besides s, whose rows from earlier runs
-// the table may hold (its comment named them when the run first read it):
-// the first batch of a stream that empties its table (load_method
+// the table may hold, and where they come from (otherSharers): those its
+// comment named when the run first read it, and those the configuration
+// maps to it (table_name_mappings) that do not load it in this run so
+// far. The first batch of a stream that empties its table (load_method
 // overwrite, truncate_before_load) is refused then, whether or not it is
-// the table's first batch of the run and whoever else comes in this run.
-// The rows do not record their stream, and a sharer that sends no record
-// in this run (or only its SCHEMA) keeps its rows only this way.
-func (t *tableTurn) emptyRefused(s *stream) []string {
+// the table's first batch of the run (and, for a stream the comment
+// names, whoever else comes in this run). The rows do not record their
+// stream, and a sharer that sends no record in this run keeps its rows
+// only this way.
+func (p *pipeline) emptyRefused(t *tableTurn, s *stream) ([]string, string) {
 	if t == nil {
-		return nil
+		return nil, ""
 	}
-	return otherStreams(t.prior, s.name)
+	var thisRun []string
+	for _, o := range t.streams {
+		thisRun = append(thisRun, o.name)
+		for _, f := range p.feeds[o.name] { // aliased inputs (recordInputs)
+			thisRun = append(thisRun, f.input)
+		}
+	}
+	return p.otherSharers(t.name, t.prior, []string{s.name}, thisRun)
 }

@@ -589,7 +589,7 @@ func partitionKeyStays(current *Table, changes []Change) error {
 		return nil
 	}
 	for _, c := range changes {
-		if (c.Kind == Migrate || c.Kind == WidenInPlace) && (c.Column == p.Column || c.Column == p.KeyColumn()) {
+		if (c.Kind == Migrate || c.Kind == WidenInPlace) && (c.Column == p.Column || c.Column == p.KeyColumn() || slicesContain(p.More, c.Column)) {
 			return &inputerr.Error{Err: &UnfitColumn{Column: c.Column, Msg: fmt.Sprintf("column %s of table %s would change from %s to %s, but the table is partitioned by it "+
 				"and Oracle cannot change a partitioning column's type (ORA-14060, ORA-54031) nor drop it (ORA-12984); nothing was changed. "+
 				"Make the values fit the column as it is (fewer fractional digits, the same type), or load into a new table",

@@ -210,6 +210,11 @@ type Partition struct {
 	// creates: an upsert that rewrites _SDC_RECEIVED_AT moves the row;
 	// without it Oracle refuses the update with ORA-14402).
 	RowMovement bool `json:"row_movement"`
+	// More are the further columns of a partitioning key of several
+	// columns, in key order: a table the target did not make, as the
+	// Oracle engine reads it (ALL_PART_KEY_COLUMNS). The target makes
+	// one-column keys only. None of them is widened or rewritten either.
+	More []string `json:"more,omitempty"`
 }
 
 // KeyColumn is the stored column whose value decides the partition.

@@ -11,8 +11,9 @@ import (
 
 // describe answers oraclesql.DescribeTable for a table: one row per
 // column, as ALL_TAB_COLS, ALL_TAB_IDENTITY_COLS and friends show it
-// (identity, DEFAULT, virtual and invisible facts included; the column
-// order is the declared one, invisible columns too).
+// (identity, DEFAULT, virtual and invisible facts included, and the
+// partitioning key's position, ALL_PART_KEY_COLUMNS; the column order is
+// the declared one, invisible columns too).
 func (db *DB) describe(q string) [][]sql.NullString {
 	t := db.tables[q]
 	if t == nil {
@@ -104,11 +105,15 @@ func (db *DB) describe(q string) [][]sql.NullString {
 		case c.fill != table.FillNone:
 			defaultLength = num(len(c.def) + 2)
 		}
+		partKey := null // ALL_PART_KEY_COLUMNS.COLUMN_POSITION: the fake partitions by one column
+		if t.part != nil && t.part.column == c.name {
+			partKey = num(1)
+		}
 		rows = append(rows, []sql.NullString{
 			str(c.name), str(dataType), dataLength, charLength, charUsed,
 			precision, scale, str(nullable), str(c.comment), pk, num(jsonChecks),
 			yes(identity), yes(c.fill == table.FillDefaultOnNull || c.fill == table.FillIdentityOnNull), defaultLength,
-			yes(c.fill == table.FillVirtual), yes(c.hidden), generation,
+			yes(c.fill == table.FillVirtual), yes(c.hidden), generation, partKey,
 		})
 	}
 	return rows

@@ -10,6 +10,7 @@ import (
 // partitioning is the interval range partitioning a CREATE TABLE declared,
 // as far as the fake models it: which rows the table refuses.
 type partitioning struct {
+	column      string // the PARTITION BY column (ALL_PART_KEY_COLUMNS), virtual or stored
 	key         string // the stored column deciding the partition (a virtual key's source)
 	interval    string // DAY | MONTH | YEAR
 	rowMovement bool
@@ -33,7 +34,7 @@ func (t *tbl) partitioning(tail string) (*partitioning, error) {
 	if c == nil {
 		return nil, oraError(904, "%q: invalid identifier", m[1])
 	}
-	p := &partitioning{key: c.name, interval: m[2], rowMovement: strings.Contains(tail, " ENABLE ROW MOVEMENT")}
+	p := &partitioning{column: c.name, key: c.name, interval: m[2], rowMovement: strings.Contains(tail, " ENABLE ROW MOVEMENT")}
 	if c.expr != "" {
 		src := reUTCOf.FindStringSubmatch(c.expr)
 		if src == nil {

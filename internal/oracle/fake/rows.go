@@ -23,7 +23,8 @@ func (c *conn) anyRow(sqlText string) ([][]sql.NullString, error) {
 		return nil, err
 	}
 	foreign := reForeignMarker.FindStringSubmatch(rest)
-	if rest != " WHERE ROWNUM = 1" && foreign == nil {
+	valued := reColumnHasValue.FindStringSubmatch(rest)
+	if rest != " WHERE ROWNUM = 1" && foreign == nil && valued == nil {
 		return nil, fmt.Errorf("fake: unsupported query %.60q", sqlText)
 	}
 	t, err := db.table(schema + "." + name)
@@ -34,6 +35,13 @@ func (c *conn) anyRow(sqlText string) ([][]sql.NullString, error) {
 		t = c.tx.w.tables[t.qualified()]
 	}
 	match := func(map[string]string) bool { return true }
+	if valued != nil {
+		vc := t.col(valued[1])
+		if vc == nil {
+			return nil, oraError(904, "invalid identifier")
+		}
+		match = func(r map[string]string) bool { return r[vc.name] != "" }
+	}
 	if foreign != nil {
 		mc, cc := t.col(foreign[1]), t.col(foreign[2])
 		if mc == nil || cc == nil {
@@ -61,4 +69,8 @@ func (c *conn) anyRow(sqlText string) ([][]sql.NullString, error) {
 // reForeignMarker is the WHERE of oraclesql.Renderer.ForeignMarker: a
 // row whose marker holds a value the migration's copy would not have put
 // there (the conversion is table.MigrateValue's, as in migrateChunk).
+// reColumnHasValue is the WHERE of oraclesql.Renderer.ColumnHasValue: a
+// row whose column is not NULL.
+var reColumnHasValue = regexp.MustCompile(`^ WHERE "([^"]+)" IS NOT NULL AND ROWNUM = 1$`)
+
 var reForeignMarker = regexp.MustCompile(`^ WHERE "([^"]+)" IS NOT NULL AND \("([^"]+)" IS NULL OR .+\) AND ROWNUM = 1$`)
