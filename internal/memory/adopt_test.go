@@ -2,6 +2,7 @@ package memory_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -47,5 +48,49 @@ func TestPlanOnADBATable(t *testing.T) {
 	}
 	if rows := eng.Rows("DRY_RUN.S"); len(rows) != 1 || rows[0]["ID"] != "1" {
 		t.Errorf("rows %v, want the one record", rows)
+	}
+}
+
+// TestPlanRefusesARewriteOverTheDBAsObjects: the embedded engine on a
+// real catalog's table refuses the rewrite the Oracle engine refuses (the
+// plan both share): column V has a DBA's unique index and a DEFAULT,
+// which the rewrite's SET UNUSED and new column would lose.
+func TestPlanRefusesARewriteOverTheDBAsObjects(t *testing.T) {
+	dba := &table.Table{Schema: "DRY_RUN", Name: "S", PrimaryKey: []string{"ID"}, Columns: []table.Column{
+		{Name: "ID", Type: table.Type{Kind: table.KindNumber, Precision: 38}},
+		{Name: "V", Type: table.Type{Kind: table.KindNumber, Precision: 38}, Nullable: true, Fill: table.FillDefault,
+			Dependents: []table.Dependent{{Kind: table.DependentIndex, Name: "S_V_UQ"}}},
+	}}
+	catalog := func(_ context.Context, schema, name string) (*table.Table, error) {
+		if schema+"."+name == dba.QualifiedName() {
+			return dba.Clone(), nil
+		}
+		return nil, nil
+	}
+	cfg, _, err := config.Load(config.Sources{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }
+	eng := memory.New(memory.Options{KeepRows: true, Now: now, Catalog: catalog})
+	input := `{"type":"SCHEMA","stream":"s","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"v":{"type":["null","string"]}}}}
+{"type":"RECORD","stream":"s","record":{"id":1,"v":"a"}}
+`
+	var out strings.Builder
+	err = pipeline.Run(context.Background(), pipeline.Options{
+		Config: cfg, Engine: eng, Input: strings.NewReader(input), StateOut: &out, Now: now,
+		Server: pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
+	})
+	var ee *table.EvolutionError
+	if !errors.As(err, &ee) {
+		t.Fatalf("run: %v, want a schema_evolution refusal", err)
+	}
+	for _, w := range []string{`column "V"`, `index "S_V_UQ"`, "its DEFAULT"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("the refusal does not say %q: %v", w, err)
+		}
+	}
+	if rows := eng.Rows("DRY_RUN.S"); len(rows) != 0 {
+		t.Errorf("rows %v, want none", rows)
 	}
 }

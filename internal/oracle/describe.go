@@ -30,6 +30,7 @@ const (
 	colHidden
 	colIdentityGeneration
 	colPartKeyPosition
+	colDependents
 	describeColumns
 )
 
@@ -68,6 +69,9 @@ func tableFromCatalog(schema, name string, rows [][]sql.NullString) (*table.Tabl
 			}
 		} else {
 			c.Comment = r[colComments].String
+		}
+		if c.Dependents, err = dependentsFromCatalog(r[colDependents].String); err != nil {
+			return nil, fmt.Errorf("column %s: %w", c.Name, err)
 		}
 		t.Columns = append(t.Columns, c)
 		if r[colPKPosition].Valid {
@@ -125,6 +129,37 @@ func virtualKeySource(t *table.Table, key string) string {
 		}
 	}
 	return ""
+}
+
+// dependentsFromCatalog reads DescribeTable's DEPENDENTS: KIND"NAME"
+// items, one after the other (a name holds no double quote).
+func dependentsFromCatalog(s string) ([]table.Dependent, error) {
+	var out []table.Dependent
+	for s != "" {
+		kind, rest, ok := strings.Cut(s, `"`)
+		name, after, closed := strings.Cut(rest, `"`)
+		if !ok || !closed || len(kind) != 1 {
+			return nil, fmt.Errorf("dependents %q", s)
+		}
+		d := table.Dependent{Name: name}
+		switch kind {
+		case "I":
+			d.Kind = table.DependentIndex
+		case "U":
+			d.Kind = table.DependentUnique
+		case "C":
+			d.Kind = table.DependentCheck
+		case "R":
+			d.Kind = table.DependentForeignKey
+		case "F":
+			d.Kind = table.DependentReferenced
+		default:
+			return nil, fmt.Errorf("dependent of kind %q", kind)
+		}
+		out = append(out, d)
+		s = after
+	}
+	return out, nil
 }
 
 // fillFromCatalog reads what the database puts into a column left out of

@@ -367,6 +367,12 @@ func (s *session) describe(ctx context.Context, schema, name string) (*table.Tab
 		return nil, &Error{Table: schema + "." + name, Code: oraCode(err), Err: fmt.Errorf("read the catalog: %w", err)}
 	}
 	if t != nil {
+		for i := range t.Columns {
+			c := &t.Columns[i]
+			c.Dependents = slices.DeleteFunc(c.Dependents, func(d table.Dependent) bool {
+				return d.Kind == table.DependentCheck && s.e.r.OwnCheck(t.Name, c.Name, d.Name)
+			})
+		}
 		if err := s.describeComment(ctx, t); err != nil {
 			return nil, err
 		}
@@ -614,10 +620,11 @@ func restoreFacts(want *table.Table, column string, mk *table.Column) {
 }
 
 // carried gives c the role, source and comment the marker mk carries for
-// it (Renderer.markerComment: the comment c had, or none), so that the
-// finished column gets that comment back, or none: never the marker's.
+// it (Renderer.markerComment: the comment c had, a DBA's text as it was,
+// or none), so that the finished column gets that comment back, or none:
+// never the marker's.
 func carried(c *table.Column, mk *table.Column) {
-	c.Role, c.Source, c.Comment = 0, nil, ""
+	c.Role, c.Source, c.Comment = 0, nil, mk.Comment // a DBA's text unless it parses
 	if role, src, desc, ok := table.ParseComment(mk.Comment); ok {
 		c.Role, c.Source, c.Comment = role, src, desc
 		if table.CommentJSONText(mk.Comment) { // as describe reads such a column

@@ -84,7 +84,31 @@ func ns(s string) sql.NullString { return sql.NullString{String: s, Valid: s != 
 // catalogRow is a DescribeTable row; "" is NULL.
 func catalogRow(name, dataType, dataLength, charLength, charUsed, precision, scale, jsonChecks string) []sql.NullString {
 	return []sql.NullString{ns(name), ns(dataType), ns(dataLength), ns(charLength), ns(charUsed), ns(precision), ns(scale),
-		ns("Y"), ns(""), ns(""), ns(jsonChecks), ns("NO"), ns("NO"), ns(""), ns("NO"), ns("NO"), ns(""), ns("")}
+		ns("Y"), ns(""), ns(""), ns(jsonChecks), ns("NO"), ns("NO"), ns(""), ns("NO"), ns("NO"), ns(""), ns(""), ns("")}
+}
+
+// TestDependentsFromCatalog: DEPENDENTS reads back as the objects a
+// rewrite of the column would drop; a malformed list is an error, not
+// "nothing there".
+func TestDependentsFromCatalog(t *testing.T) {
+	r := catalogRow("V", "NUMBER", "22", "0", "", "38", "0", "0")
+	r[colDependents] = ns(`I"S_V_IX"I"a, b "U"S_V_UK"C"S_V_POS"R"S_V_FK"F"CHILD.CHILD_FK"`)
+	tb, err := tableFromCatalog("S", "T", [][]sql.NullString{r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []table.Dependent{{Kind: table.DependentIndex, Name: "S_V_IX"}, {Kind: table.DependentIndex, Name: "a, b "},
+		{Kind: table.DependentUnique, Name: "S_V_UK"}, {Kind: table.DependentCheck, Name: "S_V_POS"},
+		{Kind: table.DependentForeignKey, Name: "S_V_FK"}, {Kind: table.DependentReferenced, Name: "CHILD.CHILD_FK"}}
+	if got := tb.Columns[0].Dependents; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("dependents %v, want %v", got, want)
+	}
+	for _, bad := range []string{`I"X`, `X"Y"`, `IX"Y"`, `"Y"`} {
+		r[colDependents] = ns(bad)
+		if _, err := tableFromCatalog("S", "T", [][]sql.NullString{r}); err == nil {
+			t.Errorf("DEPENDENTS %q read without an error", bad)
+		}
+	}
 }
 
 func TestTypeFromCatalog(t *testing.T) {

@@ -142,6 +142,20 @@ func (r *Renderer) checkName(tableName, column, suffix string) string {
 	return table.SchemaUniqueName([]string{tableName, column}, suffix, r.maxBytes())
 }
 
+// OwnCheck reports whether name is one of the check constraints the
+// target creates on column of table tableName (the IN (0, 1) of a
+// boolean, the IS JSON of CLOB JSON; their names of earlier releases
+// too): a rewrite drops them with the old column and makes them again
+// on the new one when its type has them.
+func (r *Renderer) OwnCheck(tableName, column, name string) bool {
+	for _, suffix := range []string{"_BOOL", "_JSON"} {
+		if name == r.checkName(tableName, column, suffix) || name == table.DerivedName(tableName+"_"+column, suffix, r.maxBytes()) {
+			return true
+		}
+	}
+	return false
+}
+
 // dropCheck drops a check constraint of column c by its name, and by the
 // name releases before the hashed names gave it, so that a
 // table made then loses its check too. Each drop ignores ORA-02443.
@@ -544,11 +558,15 @@ func (r *Renderer) restore(t *table.Table, c *table.Column) []Statement {
 
 // ColumnComment is the COMMENT ON COLUMN that gives c the comment it
 // should have: FormatComment's, or none (an empty comment removes it)
-// where comments are not written or c has no role (a column whose source
-// is unknown: a comment naming no property would match none).
+// where comments are not written; a column without a role (an adopted
+// one, whose source is unknown: a comment naming no property would match
+// none) gets its own comment back as it was (a DBA's text), or none.
 func (r *Renderer) ColumnComment(t *table.Table, c *table.Column) Statement {
 	if st := r.comment(t, c); len(st) > 0 && c.Role != 0 {
 		return st[0]
+	}
+	if c.Role == 0 && c.Comment != "" {
+		return Statement{SQL: "COMMENT ON COLUMN " + tableName(t) + "." + table.Quote(c.Name) + " IS " + literal(c.Comment), Kind: KindDDL}
 	}
 	return Statement{SQL: "COMMENT ON COLUMN " + tableName(t) + "." + table.Quote(c.Name) + " IS ''", Kind: KindDDL}
 }

@@ -91,6 +91,15 @@ func FormatComment(c *Column) string {
 //	target-oracle:migration-of=["K"] not-null key=["ID","K"]; target-oracle:path=["k"]
 func MigrationComment(c *Column, withComment bool, key []string) string {
 	head := FormatComment(&Column{Role: RoleMigration, Source: []string{c.Name}}) + MarkerFacts{NotNull: !c.Nullable, Key: key}.text()
+	if c.Role == 0 {
+		// A comment the target did not write (a DBA's, on an adopted
+		// column): carried as it is, whatever withComment says, so that
+		// the finished column gets it back; whole or not at all.
+		if c.Comment == "" || len(head)+len("; ")+len(c.Comment) > maxCommentBytes {
+			return head
+		}
+		return head + "; " + c.Comment
+	}
 	if !withComment {
 		return head
 	}

@@ -331,15 +331,22 @@ func (c Change) String() string {
 	return fmt.Sprintf("rewrite %s from %s to %s (add, copy, drop, rename)", Quote(c.Column), c.From, c.To)
 }
 
-// EvolutionError reports changes that schema_evolution refused.
+// EvolutionError reports changes that schema_evolution refused, or
+// (Kept set) rewrites refused whatever the policy because they would drop
+// objects of the database's that the target does not recreate.
 type EvolutionError struct {
 	Table   string // SCHEMA.TABLE
 	Policy  string
 	Refused []Change
+	Kept    string // why, and what to do, when the refusal is not the policy's
 }
 
 func (e *EvolutionError) Error() string {
 	var b strings.Builder
+	if e.Kept != "" {
+		fmt.Fprintf(&b, "table %s needs a rewrite that would drop what target-oracle did not create: %s", e.Table, e.Kept)
+		return b.String()
+	}
 	fmt.Fprintf(&b, "table %s needs changes that schema_evolution %q does not allow:", e.Table, e.Policy)
 	for _, c := range e.Refused {
 		if c.Kind == AddIndex {
@@ -516,6 +523,9 @@ func Reconcile(current, want *Table, stats []Stats, policy string, opts Options)
 	if err := partitionKeyStays(current, changes); err != nil {
 		return nil, nil, err
 	}
+	if err := rewritesKeepDBAObjects(current, next, changes, policy); err != nil {
+		return nil, nil, err
+	}
 	for _, c := range changes {
 		if c.Kind == Migrate {
 			next.Unused++ // the old column, set UNUSED
@@ -597,6 +607,51 @@ func partitionKeyStays(current *Table, changes []Change) error {
 		}
 	}
 	return nil
+}
+
+// rewritesKeepDBAObjects refuses a rewrite (Migrate) of a column that
+// has a DEFAULT, an identity or a virtual expression (Column.Fill), or
+// objects of the database's on it that the target does not recreate
+// (Column.Dependents, less the custom indexes next has, which the rewrite
+// makes again): its SET UNUSED … CASCADE CONSTRAINTS would drop them, and
+// the new column has no DEFAULT. The refusal comes before any change is
+// made, in the plan both engines share, and names every object.
+func rewritesKeepDBAObjects(current, next *Table, changes []Change, policy string) error {
+	var refused []Change
+	var why []string
+	for _, c := range changes {
+		if c.Kind != Migrate {
+			continue
+		}
+		col := current.Column(c.Column)
+		if col == nil {
+			continue
+		}
+		var objs []string
+		if col.Fill != FillNone {
+			objs = append(objs, "its DEFAULT (it is "+col.Fill.String()+")")
+		}
+		for _, d := range col.Dependents {
+			if d.Kind == DependentIndex && slices.ContainsFunc(next.Indexes, func(ix Index) bool { return ix.Name == d.Name }) {
+				continue // a custom index: the rewrite creates it again
+			}
+			objs = append(objs, d.String())
+		}
+		if len(objs) == 0 {
+			continue
+		}
+		refused = append(refused, c)
+		why = append(why, fmt.Sprintf("column %s would be rewritten from %s to %s (add, copy, SET UNUSED … CASCADE CONSTRAINTS, rename), which drops %s",
+			Quote(c.Column), c.From, c.To, strings.Join(objs, ", ")))
+	}
+	if len(refused) == 0 {
+		return nil
+	}
+	return &EvolutionError{Table: current.QualifiedName(), Policy: policy, Refused: refused,
+		Kept: strings.Join(why, "; ") + "; target-oracle will not recreate them, so nothing was changed. " +
+			"Drop the indexes and constraints yourself if the table may lose them (DROP INDEX …, ALTER TABLE … DROP CONSTRAINT …) and run again; " +
+			"otherwise (a DEFAULT stays in the catalog) rewrite the column by hand and recreate them (docs/types.md), " +
+			"or map the property to a new column (column_mappings)"}
 }
 
 // indexesStayIndexable refuses a change that makes an indexed column a
@@ -757,6 +812,7 @@ func (t *Table) Clone() *Table {
 	c.Columns = make([]Column, len(t.Columns))
 	for i, col := range t.Columns {
 		col.Source = append([]string(nil), col.Source...)
+		col.Dependents = slices.Clone(col.Dependents)
 		c.Columns[i] = col
 	}
 	c.PrimaryKey = append([]string(nil), t.PrimaryKey...)

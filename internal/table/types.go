@@ -91,10 +91,41 @@ type Column struct {
 	// columns, so both are zero for its own.
 	Fill   Fill
 	Hidden bool // INVISIBLE: left out of SELECT * and of INSERT without a column list
+	// Dependents are the catalog's objects on the column that dropping
+	// it (a rewrite's SET UNUSED … CASCADE CONSTRAINTS) drops with it and
+	// that the target did not create: indexes, and constraints other
+	// than NOT NULL, the primary key and the target's own checks. A
+	// rewrite of a column that has any is refused (Reconcile).
+	Dependents []Dependent
 	// Marker is what a migration marker's comment records of the column
 	// it replaces (RoleMigration, as the catalog reads it; never
 	// changed once read): nil for any other column.
 	Marker *MarkerFacts
+}
+
+// Dependent is an object of the database on a column (Column.Dependents).
+type Dependent struct {
+	Kind DependentKind
+	Name string // as the catalog spells it; TABLE.NAME for a foreign key of another table
+}
+
+// DependentKind is what a Dependent is.
+type DependentKind uint8
+
+const (
+	DependentIndex      DependentKind = iota + 1 // an index (unique or not) not backing a constraint
+	DependentUnique                              // a UNIQUE constraint
+	DependentCheck                               // a CHECK constraint other than NOT NULL
+	DependentForeignKey                          // a FOREIGN KEY of the table on the column
+	DependentReferenced                          // another table's FOREIGN KEY referencing the column's key
+)
+
+func (d Dependent) String() string {
+	kind := [...]string{"object", "index", "unique constraint", "check constraint", "foreign key", "foreign key"}[d.Kind]
+	if d.Kind == DependentReferenced {
+		return kind + " " + d.Name + " (of another table, referencing it)"
+	}
+	return kind + " " + Quote(d.Name)
 }
 
 // Fill says what the database puts into a column the load leaves out of

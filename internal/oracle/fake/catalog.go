@@ -2,6 +2,7 @@ package fake
 
 import (
 	"database/sql"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -113,10 +114,30 @@ func (db *DB) describe(q string) [][]sql.NullString {
 			str(c.name), str(dataType), dataLength, charLength, charUsed,
 			precision, scale, str(nullable), str(c.comment), pk, num(jsonChecks),
 			yes(identity), yes(c.fill == table.FillDefaultOnNull || c.fill == table.FillIdentityOnNull), defaultLength,
-			yes(c.fill == table.FillVirtual), yes(c.hidden), generation, partKey,
+			yes(c.fill == table.FillVirtual), yes(c.hidden), generation, partKey, str(db.dependents(t, c.name)),
 		})
 	}
 	return rows
+}
+
+// dependents is DescribeTable's DEPENDENTS of column name: the indexes
+// on it (not the primary key's), then its check constraints (the fake
+// has no other), each KIND"NAME", in name order.
+func (db *DB) dependents(t *tbl, name string) string {
+	var ixs, cks []string
+	for _, ix := range db.tableIndexes(t.qualified()) {
+		_, n, _ := strings.Cut(ix.name, ".")
+		if n != t.pkName && slices.Contains(ix.columns, name) {
+			ixs = append(ixs, `I"`+n+`"`)
+		}
+	}
+	for n, ck := range t.checks {
+		if ck.col == name {
+			cks = append(cks, `C"`+n+`"`)
+		}
+	}
+	sort.Strings(cks)
+	return strings.Join(ixs, "") + strings.Join(cks, "")
 }
 
 // describeIndexes answers oraclesql.DescribeIndexes for a table: a row
