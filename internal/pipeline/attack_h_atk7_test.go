@@ -75,7 +75,7 @@ func TestAttackGeneratedStreamLeavesItsTableWhenAMappedSharerComesFirst(t *testi
 // RECORD b {id 11} version 6, ACTIVATE_VERSION b 6, STATE 2 → O holds
 // only 11.
 func TestAttackAliasedInputsInSeparateRunsDeleteEachOther(t *testing.T) {
-	t.Skip("finding: inputs aliased into one output (stream maps) that never come in one run are not told apart by the table comment: b's ACTIVATE_VERSION, delete_missing or overwrite deletes a's rows")
+	// was: t.Skip("finding: inputs aliased into one output (stream maps) that never come in one run are not told apart by the table comment: b's ACTIVATE_VERSION, delete_missing or overwrite deletes a's rows")
 	const maps = `"stream_maps":{"a":{"__alias__":"o"},"b":{"__alias__":"o"}}`
 	cases := []struct{ name, set, run2 string }{
 		{"activate_version", `{` + maps + `,"hard_delete":true}`,
@@ -88,7 +88,13 @@ func TestAttackAliasedInputsInSeparateRunsDeleteEachOther(t *testing.T) {
 	for _, c := range cases {
 		eng := newEngine()
 		cfg := loadConfig(t, c.set)
-		if _, err := run(t, eng, cfg, atk5Sch("a")+atk5Rec("a", 1, 5)+`{"type":"STATE","value":1}`+"\n"); err != nil {
+		cfg1 := cfg
+		if c.name == "overwrite" {
+			// a's run loads by upsert: an overwrite of its own would be
+			// refused too, b (aliased into o as well) not being in it.
+			cfg1 = loadConfig(t, `{`+maps+`}`)
+		}
+		if _, err := run(t, eng, cfg1, atk5Sch("a")+atk5Rec("a", 1, 5)+`{"type":"STATE","value":1}`+"\n"); err != nil {
 			t.Fatalf("%s: run 1: %v", c.name, err)
 		}
 		states, err := run(t, eng, cfg, c.run2)

@@ -142,8 +142,8 @@ type pipeline struct {
 	// tableOwner is the first stream that loads into each table, to check
 	// that later streams into the same table have the same key.
 	tableOwner map[string]*stream
-	turns      map[string]*tableTurn // SCHEMA.TABLE → the order of its jobs (shared.go)
-	mapped     map[string][]string   // SCHEMA.TABLE → the streams table_name_mappings maps there (sharers.go); read-only
+	turns      map[string]*tableTurn     // SCHEMA.TABLE → the order of its jobs (shared.go)
+	mapped     map[string][]configSharer // SCHEMA.TABLE → the streams the configuration puts there (sharers.go); read-only
 	// tableClaims maps SCHEMA.TABLE to the stream that took the table in
 	// this run (tables.go): generated names never share a table.
 	tableClaims map[string]string

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/target-oracle/target-oracle/internal/table"
 )
@@ -13,30 +14,52 @@ import (
 // when another stream shares the table. otherSharers is the one list
 // they all go by.
 
-// mappedTables lists, per SCHEMA.TABLE, the streams table_name_mappings
-// maps to that table, in name order: the configuration's static mapping
-// of streams to tables. It is made once per run, before any worker
+// mappedTables lists, per SCHEMA.TABLE, the streams the configuration
+// itself puts in that table, in name order: those table_name_mappings
+// maps to it, and the input streams stream_maps aliases (__alias__) into
+// the output stream loading it (streammap.Mapper.Aliased), each with
+// where it comes from. It is made once per run, before any worker
 // starts, and only read after.
-func (p *pipeline) mappedTables() map[string][]string {
-	out := map[string][]string{}
-	for _, stream := range sortedKeys(p.cfg.TableNameMappings) {
+func (p *pipeline) mappedTables() map[string][]configSharer {
+	out := map[string][]configSharer{}
+	tableOf := func(stream string) (string, bool) {
 		o := p.tableOptions(stream, p.cfg.ForStream(stream))
 		name, err := table.TableName(stream, &o)
 		if err != nil {
-			continue // the stream's own SCHEMA reports it
+			return "", false // the stream's own SCHEMA reports it
 		}
-		q := o.Schema + "." + name
-		out[q] = append(out[q], stream)
+		return o.Schema + "." + name, true
+	}
+	for _, stream := range sortedKeys(p.cfg.TableNameMappings) {
+		if q, ok := tableOf(stream); ok {
+			out[q] = append(out[q], configSharer{stream, sharedByMapping})
+		}
+	}
+	aliased := p.maps.Aliased()
+	for _, output := range sortedKeys(aliased) {
+		q, ok := tableOf(output)
+		if !ok {
+			continue
+		}
+		for _, input := range aliased[output] {
+			out[q] = append(out[q], configSharer{input, sharedByAlias})
+		}
 	}
 	return out
+}
+
+// configSharer is a stream the configuration puts in a table, and how.
+type configSharer struct {
+	stream string
+	why    string // sharedByMapping or sharedByAlias
 }
 
 // Where the sharers otherSharers finds come from, for the guards'
 // messages.
 const (
 	sharedByComment = "its comment names them"
-	sharedByConfig  = "table_name_mappings maps them to it"
-	sharedByBoth    = "its comment names them, or table_name_mappings maps them to it"
+	sharedByMapping = "table_name_mappings maps them to it"
+	sharedByAlias   = "stream_maps aliases them into the stream loading it"
 )
 
 // otherSharers lists the streams besides besides (the stream asking, and
@@ -58,28 +81,26 @@ func (p *pipeline) otherSharers(qualified string, recorded, besides, thisRun []s
 		}
 		return false
 	}
-	byComment, byConfig := false, false
+	var whys []string
+	note := func(why string) {
+		if !slices.Contains(whys, why) {
+			whys = append(whys, why)
+		}
+	}
 	for _, r := range recorded {
 		if !among(r, besides) {
-			others, byComment = append(others, r), true
+			others = append(others, r)
+			note(sharedByComment)
 		}
 	}
 	for _, s := range p.mapped[qualified] {
-		if among(s, besides, thisRun) {
+		if among(s.stream, besides, thisRun) {
 			continue
 		}
-		byConfig = true
-		if !table.StreamsInclude(others, s) {
-			others = append(others, s)
+		note(s.why)
+		if !table.StreamsInclude(others, s.stream) {
+			others = append(others, s.stream)
 		}
 	}
-	switch {
-	case byComment && byConfig:
-		why = sharedByBoth
-	case byComment:
-		why = sharedByComment
-	case byConfig:
-		why = sharedByConfig
-	}
-	return others, why
+	return others, strings.Join(whys, ", or ")
 }

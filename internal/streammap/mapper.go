@@ -151,6 +151,31 @@ func compileMaps(maps map[string]any, mapConfig map[string]any, x *redactor) (*M
 // unchanged and the caller may skip mapping altogether.
 func (m *Mapper) Empty() bool { return m == nil || len(m.entries) == 0 && !m.dropUnmapped }
 
+// Aliased lists, per output stream, the input streams the configuration
+// itself aliases into it (__alias__ on a stream named literally), where
+// two or more are: outputs that share their table with inputs that need
+// not come in the same run (shared-table guards, SPEC §4). Inputs that
+// only a pattern reaches are not known before they come, and are left
+// out.
+func (m *Mapper) Aliased() map[string][]string {
+	if m == nil {
+		return nil
+	}
+	byOutput := map[string][]string{}
+	for _, e := range m.entries { // sorted by key: inputs come in name order
+		if e.remove || e.source != "" || e.alias == "" || e.pattern != nil {
+			continue
+		}
+		byOutput[e.alias] = append(byOutput[e.alias], e.key)
+	}
+	for o, in := range byOutput {
+		if len(in) < 2 {
+			delete(byOutput, o)
+		}
+	}
+	return byOutput
+}
+
 func isNull(v any) bool { return v == nil || v == nullValue }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -602,5 +603,40 @@ func TestSchemaWithoutProperties(t *testing.T) {
 	sum := md5.Sum([]byte("a"))
 	if want := `{"anything":"a","h":"` + hexOf(sum[:]) + `"}`; err != nil || string(out) != want {
 		t.Errorf("Apply = %s, %v; want %s", out, err, want)
+	}
+}
+
+func TestAliased(t *testing.T) {
+	cases := []struct {
+		name string
+		maps map[string]any
+		want map[string][]string
+	}{
+		{"two inputs into one output", map[string]any{
+			"b": map[string]any{"__alias__": "o"}, "a": map[string]any{"__alias__": "o"}},
+			map[string][]string{"o": {"a", "b"}}},
+		{"a rename is no sharing", map[string]any{
+			"a": map[string]any{"__alias__": "o"}, "b": map[string]any{"__alias__": "p"}},
+			map[string][]string{}},
+		{"patterns, removals and splits are not inputs known ahead", map[string]any{
+			"a*": map[string]any{"__alias__": "o"}, "b": nil, "c": map[string]any{"__alias__": "o"},
+			"o": map[string]any{"__source__": "d"}},
+			map[string][]string{}},
+		{"three inputs, one removed", map[string]any{
+			"x": map[string]any{"__alias__": "o"}, "y": map[string]any{"__alias__": "o"},
+			"z": map[string]any{"__alias__": "o"}, "w": nil},
+			map[string][]string{"o": {"x", "y", "z"}}},
+	}
+	for _, c := range cases {
+		m, err := Compile(c.maps, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := m.Aliased(); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: Aliased() = %v, want %v", c.name, got, c.want)
+		}
+	}
+	if got := (*Mapper)(nil).Aliased(); got != nil {
+		t.Errorf("nil Mapper: Aliased() = %v", got)
 	}
 }
