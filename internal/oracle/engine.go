@@ -216,12 +216,12 @@ func (e *Engine) Describe(ctx context.Context, schema, name string) (*table.Tabl
 	if err != nil || t == nil {
 		return t, err
 	}
-	orphans, pending, renamed := e.markers(t)
+	orphans, away, pending, renamed := e.markers(t)
 	unmarked, err := e.cat.unmarkedMarkers(ctx, t)
 	if err != nil {
 		return nil, err
 	}
-	if len(orphans)+len(pending)+len(renamed)+len(unmarked) == 0 {
+	if len(orphans)+len(away)+len(pending)+len(renamed)+len(unmarked) == 0 {
 		return t, nil
 	}
 	for _, m := range pending {
@@ -230,7 +230,7 @@ func (e *Engine) Describe(ctx context.Context, schema, name string) (*table.Tabl
 		}
 	}
 	if e.o.ReadOnly {
-		col := append(append(append(orphans, pending...), renamed...), unmarked...)[0].column
+		col := append(append(append(append(orphans, away...), pending...), renamed...), unmarked...)[0].column
 		return nil, &Error{Table: t.QualifiedName(), Err: fmt.Errorf("a migration of column %s left half-way by an earlier run must be finished first: run without --plan once", table.Quote(col))}
 	}
 	for _, m := range unmarked {
@@ -250,6 +250,12 @@ func (e *Engine) Describe(ctx context.Context, schema, name string) (*table.Tabl
 		}
 		if t, err = e.cat.describe(ctx, schema, name); err != nil || t == nil {
 			return t, err
+		}
+	}
+	for _, m := range away {
+		e.o.Log.Warn("finishing a migration an earlier run left half-way (its old column renamed away)", "table", t.QualifiedName(), "column", m.column, "old_column", m.old)
+		if err := e.cat.finishAway(ctx, t, m); err != nil {
+			return nil, &Error{Table: t.QualifiedName(), Code: oraCode(err), Err: fmt.Errorf("finish the migration of column %s left by an earlier run: %w", table.Quote(m.column), err)}
 		}
 	}
 	for _, m := range orphans {
@@ -387,12 +393,16 @@ type marker struct {
 	// unmarked: the marker has no comment yet (unmarkedMarkers); the
 	// column's own role, source and comment still stand.
 	unmarked bool
+	// old: the name the old column was renamed to (markers' away ones).
+	old string
 }
 
 // markers finds migration marker columns: orphans (the old column is
-// gone: rename the marker), pending ones (beside their old column: the
-// copy was not finished) and renamed ones (the rename was done, the
-// column's own comment not put back yet). A marker is known by its
+// gone: rename the marker), away ones (the old column is renamed to the
+// name the marker's comment records, table.MarkerFacts.Old: catch up
+// from it, drop it, rename the marker), pending ones (beside their old
+// column: the copy was not finished) and renamed ones (the rename was
+// done, the column's own comment not put back yet). A marker is known by its
 // comment alone (table.RoleMigration, written by the migration right
 // after it adds the column), which names the column it replaces: so a
 // hashed marker name is traced back too, even after the server's
@@ -400,7 +410,7 @@ type marker struct {
 // (a user's, an earlier release's for a property) is never dropped or
 // renamed. A pending marker must have this server's marker name (the
 // migration is run again under it); another is left alone.
-func (e *Engine) markers(t *table.Table) (orphans, pending, renamed []marker) {
+func (e *Engine) markers(t *table.Table) (orphans, away, pending, renamed []marker) {
 	for _, c := range t.Columns {
 		if c.Role != table.RoleMigration || len(c.Source) != 1 {
 			continue
@@ -409,13 +419,16 @@ func (e *Engine) markers(t *table.Table) (orphans, pending, renamed []marker) {
 		switch {
 		case m.column == m.name:
 			renamed = append(renamed, m)
+		case t.Column(m.column) == nil && c.Marker != nil && c.Marker.Old != "" && t.Column(c.Marker.Old) != nil:
+			m.old = c.Marker.Old
+			away = append(away, m)
 		case t.Column(m.column) == nil:
 			orphans = append(orphans, m)
 		case e.r.MigrationColumn(m.column) == m.name:
 			pending = append(pending, m)
 		}
 	}
-	return orphans, pending, renamed
+	return orphans, away, pending, renamed
 }
 
 // unmarkedMarkers finds the migration columns that a killed run's
@@ -568,6 +581,44 @@ func (s *session) finishMigration(ctx context.Context, t *table.Table, m marker)
 	}
 	restoreFacts(want, m.column, t.Column(m.name))
 	stmts, err := s.e.r.FinishMigration(want, m.column, m.name)
+	if err != nil {
+		return err
+	}
+	_, err = s.runDDL(ctx, want, stmts)
+	return err
+}
+
+// finishAway finishes a migration stopped after it renamed the old
+// column away (m.old), with Renderer.FinishRenamedAway. The table as it
+// should be is the catalog's without the old column, with the marker
+// renamed and what its comment carries (see finishMigration); the
+// primary key, if the old column is in it, is the one the marker records
+// (the catalog's names the old column until its drop takes the key).
+func (s *session) finishAway(ctx context.Context, t *table.Table, m marker) error {
+	want := t.Clone()
+	want.Columns = want.Columns[:0]
+	for _, c := range t.Columns {
+		if c.Name != m.name && c.Name != m.old {
+			want.Columns = append(want.Columns, c)
+		}
+	}
+	mk, old := t.Column(m.name), t.Column(m.old)
+	c := *mk
+	c.Name = m.column
+	carried(&c, mk)
+	want.Columns = append(want.Columns, c)
+	if slices.Contains(want.PrimaryKey, m.old) {
+		want.PrimaryKey = nil // restoreFacts takes the marker's
+	}
+	for i := range want.Indexes { // Clone copied them
+		for k, col := range want.Indexes[i].Columns {
+			if col == m.old {
+				want.Indexes[i].Columns[k] = m.column
+			}
+		}
+	}
+	restoreFacts(want, m.column, mk)
+	stmts, err := s.e.r.FinishRenamedAway(want, m.column, m.name, m.old, old.Type, mk.Type)
 	if err != nil {
 		return err
 	}

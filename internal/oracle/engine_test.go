@@ -504,8 +504,8 @@ func TestMigrationInChunks(t *testing.T) {
 	if err := s.Apply(context.Background(), migrateChange(integer, text40)); err != nil {
 		t.Fatal(err)
 	}
-	if got := r.db.Calls(fake.OpUpdate); got != 5 {
-		t.Errorf("%d UPDATE chunks, want 5 (3+3+3+1+0)", got)
+	if got := r.db.Calls(fake.OpUpdate); got != 6 {
+		t.Errorf("%d UPDATEs, want 6: chunks of 3+3+3+1+0, then the catch-up from the renamed old column", got)
 	}
 	if got := r.db.Calls(fake.OpCommit) - commits; got != 5 {
 		t.Errorf("%d commits, want one per chunk", got)
@@ -521,7 +521,7 @@ func TestKilledMigrationIsFinished(t *testing.T) {
 	t.Run("after SET UNUSED", func(t *testing.T) {
 		r := defaultRig(t)
 		s := migrationTable(t, r, 7)
-		r.db.Inject(fake.Fault{Op: fake.OpDDL, Nth: 4, Code: 1031}) // ADD, COMMENT, SET UNUSED, RENAME
+		r.db.Inject(fake.Fault{Op: fake.OpDDL, Nth: 5, Code: 1031}) // ADD, COMMENT, RENAME away, SET UNUSED, RENAME
 		if err := s.Apply(context.Background(), migrateChange(integer, text40)); err == nil {
 			t.Fatal("the migration did not fail")
 		}
@@ -549,6 +549,48 @@ func TestKilledMigrationIsFinished(t *testing.T) {
 		}
 		wantMigrated(t, r, 7)
 	})
+}
+
+// TestMigrationKilledAtEveryStep: a migration killed at any of its
+// statements (each DDL, each UPDATE: the copy's chunks and the catch-up)
+// is finished by the next engine's Describe, every value converted, NOT
+// NULL and the key as before; the statement failing is either not run
+// (the kill came before it) or run (the kill came after it, before its
+// reply).
+func TestMigrationKilledAtEveryStep(t *testing.T) {
+	for _, op := range []fake.Op{fake.OpDDL, fake.OpUpdate} {
+		done := false
+		for nth := 1; !done && nth < 40; nth++ {
+			for _, applied := range []bool{false, true} {
+				r := newRig(t, oracle.Options{}, oraclesql.Options{MigrationChunkRows: 3})
+				s := migrationTable(t, r, 7)
+				before := r.db.Calls(op)
+				r.db.Inject(fake.Fault{Op: op, Nth: nth, Code: 1031, Applied: applied})
+				if err := s.Apply(context.Background(), migrateChange(integer, text40)); err == nil {
+					if r.db.Calls(op)-before >= nth {
+						t.Fatalf("%v %d (applied %v): the fault did not fail the migration", op, nth, applied)
+					}
+					wantMigrated(t, r, 7) // past the migration's last statement of this kind
+					done = true
+					break
+				}
+				fresh := newEngine(t, r.db, oracle.Options{}, oraclesql.Options{MigrationChunkRows: 3})
+				if op == fake.OpDDL && nth == 1 && !applied {
+					// Killed before its ADD: nothing to finish; the
+					// next run migrates as the first would have.
+					got, err := fresh.Describe(context.Background(), schemaName, "M")
+					if err != nil || len(got.Columns) != 2 || got.Columns[1].Type != integer {
+						t.Fatalf("killed before the ADD: %+v, %v", got, err)
+					}
+					continue
+				}
+				wantMigrated(t, &rig{db: r.db, eng: fresh}, 7)
+			}
+		}
+		if !done {
+			t.Fatalf("%v: every call failed the migration", op)
+		}
+	}
 }
 
 // TestSessionSetup: each session runs the setup block once, named after

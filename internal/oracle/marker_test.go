@@ -54,7 +54,7 @@ func TestColumnNamedLikeAMarkerIsLeftAlone(t *testing.T) {
 func TestFinishedMigrationGetsItsCommentBack(t *testing.T) {
 	r := defaultRig(t)
 	s := migrationTable(t, r, 3)
-	r.db.Inject(fake.Fault{Op: fake.OpDDL, Nth: 4, Code: 1031}) // ADD, COMMENT, SET UNUSED, RENAME
+	r.db.Inject(fake.Fault{Op: fake.OpDDL, Nth: 5, Code: 1031}) // ADD, COMMENT, RENAME away, SET UNUSED, RENAME
 	if err := s.Apply(context.Background(), migrateChange(integer, text40)); err == nil {
 		t.Fatal("the migration did not fail")
 	}

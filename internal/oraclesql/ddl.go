@@ -377,11 +377,13 @@ func (r *Renderer) dropConstraint(t *table.Table, name string) Statement {
 }
 
 func (r *Renderer) migrate(t *table.Table, c *table.Column, from, to table.Type) ([]Statement, error) {
-	marker := r.MigrationColumn(c.Name)
-	if t.Column(marker) != nil {
-		// A column of the table (property "v$m" of an earlier release):
-		// the copy would overwrite it and the rename drop it.
-		return nil, &UnsupportedError{Table: t.QualifiedName(), What: fmt.Sprintf("migrate column %q: its migration column %q is a column of the table; rename that column first", c.Name, marker)}
+	marker, old := r.MigrationColumn(c.Name), r.OldColumn(c.Name)
+	for _, name := range []string{marker, old} {
+		if t.Column(name) != nil {
+			// A column of the table (property "v$m" of an earlier release):
+			// the copy would overwrite it and the renames drop it.
+			return nil, &UnsupportedError{Table: t.QualifiedName(), What: fmt.Sprintf("migrate column %q: its migration column %q is a column of the table; rename that column first", c.Name, name)}
+		}
 	}
 	conv, err := convertExpr(from, to, table.Quote(c.Name))
 	if err != nil {
@@ -394,7 +396,7 @@ func (r *Renderer) migrate(t *table.Table, c *table.Column, from, to table.Type)
 	qm, qc := table.Quote(marker), table.Quote(c.Name)
 	out := []Statement{
 		r.addColumnAs(t, &nc, marker),
-		r.markerComment(t, c, marker),
+		r.markerComment(t, c, marker, old),
 		{
 			SQL: "UPDATE " + tbl + " SET " + qm + " = " + conv +
 				" WHERE " + qm + " IS NULL AND " + qc + " IS NOT NULL AND ROWNUM <= :1",
@@ -403,13 +405,80 @@ func (r *Renderer) migrate(t *table.Table, c *table.Column, from, to table.Type)
 			Repeat: true,
 			Lock:   r.lockTable(t),
 		},
+		// The copy's lock is held per chunk (each commits: bounded undo),
+		// and no lock spans the last chunk and a DDL, whose implicit
+		// commit releases it. So the old column is renamed away first: a
+		// writer that comes after the last chunk then fails on its name
+		// (ORA-00904) instead of writing a value the drop would take, and
+		// the catch-up below copies what writers changed between chunks.
+		{SQL: "ALTER TABLE " + tbl + " RENAME COLUMN " + qc + " TO " + table.Quote(old), Kind: KindDDL},
+	}
+	drop, err := r.dropOld(t, c, marker, old, from, to)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, drop...), nil
+}
+
+// OldColumn is the name a migration of column renames the old column to
+// before it drops it (migrate): column + "$O", cut and hashed to the
+// identifier limit. The marker's comment records it (table.MarkerFacts.Old),
+// so a run that finds it there after a kill finishes from it
+// (FinishRenamedAway) whatever the identifier limit is by then.
+func (r *Renderer) OldColumn(column string) string {
+	return table.DerivedName(column, "$O", r.maxBytes())
+}
+
+// dropOld returns the statements that end a migration of c whose old
+// column is renamed to old: copy into marker every row's value that
+// differs from old's converted (a writer's, between two chunks of the
+// copy; none can write old by now), drop old, then rename marker to c's
+// name and restore what c had (finish).
+func (r *Renderer) dropOld(t *table.Table, c *table.Column, marker, old string, from, to table.Type) ([]Statement, error) {
+	qo, qm := table.Quote(old), table.Quote(marker)
+	conv, err := convertExpr(from, to, qo)
+	if err != nil {
+		return nil, &UnsupportedError{Table: t.QualifiedName(), What: fmt.Sprintf("migrate column %q: %v", c.Name, err)}
+	}
+	tbl := tableName(t)
+	out := []Statement{
 		{
-			SQL:         "ALTER TABLE " + tbl + " SET UNUSED (" + qc + ") CASCADE CONSTRAINTS",
+			SQL: "UPDATE " + tbl + " SET " + qm + " = " + conv + " WHERE (" + qm + " IS NULL AND " + qo + " IS NOT NULL) OR (" +
+				qm + " IS NOT NULL AND " + qo + " IS NULL) OR " + differs(qm, conv, to),
+			Kind: KindDML,
+		},
+		{
+			SQL:         "ALTER TABLE " + tbl + " SET UNUSED (" + qo + ") CASCADE CONSTRAINTS",
 			Kind:        KindDDL,
 			IgnoreCodes: []int{oraInvalidIdentifier},
 		},
 	}
 	return append(out, r.finish(t, c, marker)...), nil
+}
+
+// differs is the condition that marker (of type to) holds another value
+// than conv, both not NULL: LOBs have no <>.
+func differs(marker, conv string, to table.Type) string {
+	if to.Kind == table.KindClob || to.Kind == table.KindBlob {
+		return "DBMS_LOB.COMPARE(" + marker + ", " + conv + ") <> 0"
+	}
+	return marker + " <> " + conv
+}
+
+// FinishRenamedAway returns the statements that complete a migration of
+// column stopped after its old column was renamed to old (migrate): the
+// catch-up copy from old, its drop, the marker's rename and what the
+// column had (dropOld). t is the table as it should be after the
+// migration; from is old's type, to the marker's.
+func (r *Renderer) FinishRenamedAway(t *table.Table, column, marker, old string, from, to table.Type) ([]Statement, error) {
+	if err := checkNames(t, objectNames(t)...); err != nil {
+		return nil, err
+	}
+	c := t.Column(column)
+	if c == nil {
+		return nil, &UnsupportedError{Table: t.QualifiedName(), What: fmt.Sprintf("finish migration of column %q, which the table does not have", column)}
+	}
+	return r.dropOld(t, c, marker, old, from, to)
 }
 
 // markerComment marks the migration column as one, naming the column it
@@ -422,12 +491,12 @@ func (r *Renderer) migrate(t *table.Table, c *table.Column, from, to table.Type)
 // is never taken for one, and the finished column gets its comment even
 // after the old column is gone. Written whatever column_comments says:
 // it is the migration's own state, gone with the marker.
-func (r *Renderer) markerComment(t *table.Table, c *table.Column, marker string) Statement {
+func (r *Renderer) markerComment(t *table.Table, c *table.Column, marker, old string) Statement {
 	var key []string
 	if contains(t.PrimaryKey, c.Name) {
 		key = t.PrimaryKey
 	}
-	text := table.MigrationComment(c, r.o.ColumnComments || c.Type.JSONUnchecked, key)
+	text := table.MigrationComment(c, r.o.ColumnComments || c.Type.JSONUnchecked, key, old)
 	return Statement{SQL: "COMMENT ON COLUMN " + tableName(t) + "." + table.Quote(marker) + " IS " + literal(text), Kind: KindDDL}
 }
 
@@ -447,12 +516,8 @@ func (r *Renderer) ForeignMarker(t *table.Table, column, marker string, from, to
 		return Statement{}, &UnsupportedError{Table: t.QualifiedName(), What: fmt.Sprintf("migrate column %q: %v", column, err)}
 	}
 	qm, qc := table.Quote(marker), table.Quote(column)
-	differs := qm + " <> " + conv
-	if to.Kind == table.KindClob || to.Kind == table.KindBlob {
-		differs = "DBMS_LOB.COMPARE(" + qm + ", " + conv + ") <> 0" // LOBs have no <>
-	}
 	return Statement{
-		SQL:  "SELECT 1 FROM " + tableName(t) + " WHERE " + qm + " IS NOT NULL AND (" + qc + " IS NULL OR " + differs + ") AND ROWNUM = 1",
+		SQL:  "SELECT 1 FROM " + tableName(t) + " WHERE " + qm + " IS NOT NULL AND (" + qc + " IS NULL OR " + differs(qm, conv, to) + ") AND ROWNUM = 1",
 		Kind: KindQuery,
 	}, nil
 }

@@ -89,8 +89,8 @@ func FormatComment(c *Column) string {
 // the path survives a migration that is stopped and finished later:
 //
 //	target-oracle:migration-of=["K"] not-null key=["ID","K"]; target-oracle:path=["k"]
-func MigrationComment(c *Column, withComment bool, key []string) string {
-	head := FormatComment(&Column{Role: RoleMigration, Source: []string{c.Name}}) + MarkerFacts{NotNull: !c.Nullable, Key: key}.text()
+func MigrationComment(c *Column, withComment bool, key []string, old string) string {
+	head := FormatComment(&Column{Role: RoleMigration, Source: []string{c.Name}}) + MarkerFacts{NotNull: !c.Nullable, Key: key, Old: old}.text()
 	if c.Role == 0 {
 		// A comment the target did not write (a DBA's, on an adopted
 		// column): carried as it is, whatever withComment says, so that
@@ -118,15 +118,21 @@ func MigrationComment(c *Column, withComment bool, key []string) string {
 // MarkerFacts is what a migration's marker comment records of the column
 // it replaces besides its comment (MigrationComment): whether it is NOT
 // NULL, and the table's primary key columns when it is one of them (nil
-// otherwise). A marker of an earlier release records neither.
+// otherwise). A marker of an earlier release records neither. Old is the
+// name the migration renames the old column to before it drops it (so
+// that a writer that comes late fails instead of writing a value the drop
+// would take: oraclesql's migrate), "" for a marker of a release that
+// dropped the old column under its own name.
 type MarkerFacts struct {
 	NotNull bool
 	Key     []string
+	Old     string
 }
 
 const (
 	notNullMark = " not-null"
 	keyMark     = " key="
+	oldMark     = " old="
 )
 
 func (f MarkerFacts) text() string {
@@ -136,6 +142,9 @@ func (f MarkerFacts) text() string {
 	}
 	if len(f.Key) > 0 {
 		s += keyMark + asciiList(f.Key)
+	}
+	if f.Old != "" {
+		s += oldMark + asciiList([]string{f.Old})
 	}
 	return s
 }
@@ -153,6 +162,14 @@ func parseMarkerFacts(s string) (f MarkerFacts, rest string, ok bool) {
 			return MarkerFacts{}, "", false
 		}
 		s = r[dec.InputOffset():]
+	}
+	if r, found := strings.CutPrefix(s, oldMark); found {
+		dec := json.NewDecoder(strings.NewReader(r))
+		var old []string
+		if err := dec.Decode(&old); err != nil || len(old) != 1 || old[0] == "" {
+			return MarkerFacts{}, "", false
+		}
+		f.Old, s = old[0], r[dec.InputOffset():]
 	}
 	return f, s, true
 }

@@ -40,10 +40,11 @@ func TestMigrationCommentRecordsNotNullAndKey(t *testing.T) {
 		nullable bool
 		key      []string
 		with     bool
-	}{{false, []string{"ID", "K; 2"}, true}, {true, nil, true}, {false, nil, false}, {true, []string{"É", "K; 2"}, false}} {
+		old      string
+	}{{false, []string{"ID", "K; 2"}, true, "K; 2$O"}, {true, nil, true, ""}, {false, nil, false, "É$O"}, {true, []string{"É", "K; 2"}, false, ""}} {
 		cc := *c
 		cc.Nullable = tc.nullable
-		s := MigrationComment(&cc, tc.with, tc.key)
+		s := MigrationComment(&cc, tc.with, tc.key, tc.old)
 		role, src, desc, ok := ParseComment(s)
 		want := ""
 		if tc.with {
@@ -53,14 +54,15 @@ func TestMigrationCommentRecordsNotNullAndKey(t *testing.T) {
 			t.Errorf("%q: read back %v %v %q %v", s, role, src, desc, ok)
 		}
 		f, ok := ParseMarkerFacts(s)
-		if !ok || f.NotNull == tc.nullable || !slices.Equal(f.Key, tc.key) {
-			t.Errorf("%q: facts %+v %v, want not-null %v key %v", s, f, ok, !tc.nullable, tc.key)
+		if !ok || f.NotNull == tc.nullable || !slices.Equal(f.Key, tc.key) || f.Old != tc.old {
+			t.Errorf("%q: facts %+v %v, want not-null %v key %v old %q", s, f, ok, !tc.nullable, tc.key, tc.old)
 		}
 	}
 	if f, ok := ParseMarkerFacts(`target-oracle:migration-of=["C"]; target-oracle:path=["c"]`); !ok || f.NotNull || f.Key != nil {
 		t.Errorf("an earlier release's marker: facts %+v %v", f, ok)
 	}
-	for _, bad := range []string{`target-oracle:migration-of=["C"] key=[]`, `target-oracle:migration-of=["C"] key=x`, `target-oracle:path=["c"]`} {
+	for _, bad := range []string{`target-oracle:migration-of=["C"] key=[]`, `target-oracle:migration-of=["C"] key=x`, `target-oracle:path=["c"]`,
+		`target-oracle:migration-of=["C"] old=[]`, `target-oracle:migration-of=["C"] old=[""]`, `target-oracle:migration-of=["C"] old=x`} {
 		if _, ok := ParseMarkerFacts(bad); ok {
 			t.Errorf("%q has facts", bad)
 		}

@@ -421,6 +421,9 @@ var (
 	reVersions = regexp.MustCompile(`^ WHERE \("([^"]+)" < (.+) OR "([^"]+)" IS NULL\)$`)
 	reSoft     = regexp.MustCompile(`^ SET "([^"]+)" = (.+) WHERE \("([^"]+)" < (.+) OR "([^"]+)" IS NULL\) AND "([^"]+)" IS NULL$`)
 	reMigrate  = regexp.MustCompile(`^ SET "([^"]+)" = .+ WHERE "([^"]+)" IS NULL AND "([^"]+)" IS NOT NULL AND ROWNUM <= (:\d+)$`)
+	// reCatchUp is oraclesql's dropOld catch-up: the marker gets the
+	// renamed old column's converted value wherever it holds another.
+	reCatchUp = regexp.MustCompile(`^ SET "([^"]+)" = .+ WHERE \("([^"]+)" IS NULL AND "([^"]+)" IS NOT NULL\) OR \("([^"]+)" IS NOT NULL AND "([^"]+)" IS NULL\) OR .+$`)
 )
 
 // delete is the whole table (Replace), older versions (DeleteVersions
@@ -580,6 +583,9 @@ func (w *work) update(t *tbl, rest string, b *binds) (func(int) (int64, error), 
 	}
 	if m := reMigrate.FindStringSubmatch(rest); m != nil && m[1] == m[2] {
 		return w.migrateChunk(t, m[1], m[3], m[4], b)
+	}
+	if m := reCatchUp.FindStringSubmatch(rest); m != nil && m[1] == m[2] && m[2] == m[4] && m[3] == m[5] {
+		return w.catchUp(t, m[1], m[3])
 	}
 	return w.updateByKey(t, rest, b)
 }
@@ -745,6 +751,45 @@ func (w *work) migrateChunk(t *tbl, to, from, limit string, b *binds) (func(int)
 			}
 			r = cloneRow(r)
 			r[to] = v
+			t.rows[i], n = r, n+1
+		}
+		return n, nil
+	}, nil
+}
+
+// catchUp sets column to in every row to from's converted value (NULL
+// for NULL) where it holds another, as the migration's catch-up does.
+func (w *work) catchUp(t *tbl, to, from string) (func(int) (int64, error), error) {
+	tc, fc := t.col(to), t.col(from)
+	if tc == nil || fc == nil {
+		return nil, oraError(904, "invalid identifier")
+	}
+	return func(int) (int64, error) {
+		var n int64
+		for i, r := range t.rows {
+			if r == nil {
+				continue
+			}
+			want := ""
+			if r[from] != "" {
+				v, err := table.MigrateValue(t.effective(fc), t.effective(tc), r[from])
+				if err != nil {
+					return 0, oraError(1722, "%v", err)
+				}
+				if err := t.check(tc, v); err != nil {
+					return 0, err
+				}
+				want = v
+			}
+			if r[to] == want {
+				continue
+			}
+			r = cloneRow(r)
+			if want == "" {
+				delete(r, to)
+			} else {
+				r[to] = want
+			}
 			t.rows[i], n = r, n+1
 		}
 		return n, nil
