@@ -218,7 +218,7 @@ func TestAttackMigrationLosesAConcurrentWrite(t *testing.T) {
 			}
 			defer s.Close()
 			w := &engine.Write{Table: old, Method: engine.Upsert, Columns: []string{"ID", "C"}, KeyColumns: []string{"ID"},
-				Rows: []engine.Row{{Line: 1, Values: []string{"1", "111"}}, {Line: 2, Values: []string{"4", "40"}}}}
+				Rows: []engine.Row{{Line: 1, Values: []string{"1", "111"}}, {Line: 2, Values: []string{"2", ""}}, {Line: 3, Values: []string{"4", "40"}}}}
 			if _, err := s.Load(context.Background(), []engine.Step{w}); err != nil {
 				t.Logf("%s: the concurrent write failed (fine: nothing it committed is lost): %v", c.trigger, err)
 				return
@@ -248,10 +248,10 @@ func TestAttackMigrationLosesAConcurrentWrite(t *testing.T) {
 		for _, row := range db.Rows("DRY_RUN.M") {
 			got[row["ID"]] = row["C"]
 		}
-		if committed && (got["1"] != "111" || got["4"] != "40") {
-			t.Errorf("%s: after the migration M holds %v: the concurrent writer's committed C = 111 for row 1 and C = 40 for row 4 are lost", c.trigger, got)
+		if committed && (got["1"] != "111" || got["2"] != "" || got["4"] != "40") {
+			t.Errorf("%s: after the migration M holds %v: the concurrent writer's committed C = 111 for row 1, NULL for row 2 and 40 for row 4 are lost", c.trigger, got)
 		}
-		if !committed && (got["1"] != "10" || got["4"] != "") {
+		if !committed && (got["1"] != "10" || got["2"] != "20" || got["4"] != "") {
 			t.Errorf("%s: after the migration M holds %v, the failed writer's values or lost copies", c.trigger, got)
 		}
 	}

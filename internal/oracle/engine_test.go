@@ -504,8 +504,8 @@ func TestMigrationInChunks(t *testing.T) {
 	if err := s.Apply(context.Background(), migrateChange(integer, text40)); err != nil {
 		t.Fatal(err)
 	}
-	if got := r.db.Calls(fake.OpUpdate); got != 6 {
-		t.Errorf("%d UPDATEs, want 6: chunks of 3+3+3+1+0, then the catch-up from the renamed old column", got)
+	if got := r.db.Calls(fake.OpUpdate); got != 7 {
+		t.Errorf("%d UPDATEs, want 7: chunks of 3+3+3+1+0, then the two catch-ups from the renamed old column", got)
 	}
 	if got := r.db.Calls(fake.OpCommit) - commits; got != 5 {
 		t.Errorf("%d commits, want one per chunk", got)

@@ -442,9 +442,11 @@ func (r *Renderer) dropOld(t *table.Table, c *table.Column, marker, old string, 
 	}
 	tbl := tableName(t)
 	out := []Statement{
+		// Two statements, as the copy never converts a NULL (a boolean's
+		// conversion would make it 0).
+		{SQL: "UPDATE " + tbl + " SET " + qm + " = NULL WHERE " + qo + " IS NULL AND " + qm + " IS NOT NULL", Kind: KindDML},
 		{
-			SQL: "UPDATE " + tbl + " SET " + qm + " = " + conv + " WHERE (" + qm + " IS NULL AND " + qo + " IS NOT NULL) OR (" +
-				qm + " IS NOT NULL AND " + qo + " IS NULL) OR " + differs(qm, conv, to),
+			SQL:  "UPDATE " + tbl + " SET " + qm + " = " + conv + " WHERE " + qo + " IS NOT NULL AND (" + qm + " IS NULL OR " + differs(qm, conv, to) + ")",
 			Kind: KindDML,
 		},
 		{

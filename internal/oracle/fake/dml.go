@@ -421,9 +421,11 @@ var (
 	reVersions = regexp.MustCompile(`^ WHERE \("([^"]+)" < (.+) OR "([^"]+)" IS NULL\)$`)
 	reSoft     = regexp.MustCompile(`^ SET "([^"]+)" = (.+) WHERE \("([^"]+)" < (.+) OR "([^"]+)" IS NULL\) AND "([^"]+)" IS NULL$`)
 	reMigrate  = regexp.MustCompile(`^ SET "([^"]+)" = .+ WHERE "([^"]+)" IS NULL AND "([^"]+)" IS NOT NULL AND ROWNUM <= (:\d+)$`)
-	// reCatchUp is oraclesql's dropOld catch-up: the marker gets the
-	// renamed old column's converted value wherever it holds another.
-	reCatchUp = regexp.MustCompile(`^ SET "([^"]+)" = .+ WHERE \("([^"]+)" IS NULL AND "([^"]+)" IS NOT NULL\) OR \("([^"]+)" IS NOT NULL AND "([^"]+)" IS NULL\) OR .+$`)
+	// reCatchUp and reCatchUpNull are oraclesql's dropOld catch-up: the
+	// marker gets the renamed old column's converted value (or NULL)
+	// wherever it holds another.
+	reCatchUp     = regexp.MustCompile(`^ SET "([^"]+)" = .+ WHERE "([^"]+)" IS NOT NULL AND \("([^"]+)" IS NULL OR .+\)$`)
+	reCatchUpNull = regexp.MustCompile(`^ SET "([^"]+)" = NULL WHERE "([^"]+)" IS NULL AND "([^"]+)" IS NOT NULL$`)
 )
 
 // delete is the whole table (Replace), older versions (DeleteVersions
@@ -584,8 +586,11 @@ func (w *work) update(t *tbl, rest string, b *binds) (func(int) (int64, error), 
 	if m := reMigrate.FindStringSubmatch(rest); m != nil && m[1] == m[2] {
 		return w.migrateChunk(t, m[1], m[3], m[4], b)
 	}
-	if m := reCatchUp.FindStringSubmatch(rest); m != nil && m[1] == m[2] && m[2] == m[4] && m[3] == m[5] {
-		return w.catchUp(t, m[1], m[3])
+	if m := reCatchUpNull.FindStringSubmatch(rest); m != nil && m[1] == m[3] {
+		return w.catchUp(t, m[1], m[2], true)
+	}
+	if m := reCatchUp.FindStringSubmatch(rest); m != nil && m[1] == m[3] {
+		return w.catchUp(t, m[1], m[2], false)
 	}
 	return w.updateByKey(t, rest, b)
 }
@@ -757,9 +762,10 @@ func (w *work) migrateChunk(t *tbl, to, from, limit string, b *binds) (func(int)
 	}, nil
 }
 
-// catchUp sets column to in every row to from's converted value (NULL
-// for NULL) where it holds another, as the migration's catch-up does.
-func (w *work) catchUp(t *tbl, to, from string) (func(int) (int64, error), error) {
+// catchUp sets column to to from's converted value where it holds
+// another, in the rows where from is NULL (nulls: to NULL) or not, as
+// the migration's two catch-up statements do.
+func (w *work) catchUp(t *tbl, to, from string, nulls bool) (func(int) (int64, error), error) {
 	tc, fc := t.col(to), t.col(from)
 	if tc == nil || fc == nil {
 		return nil, oraError(904, "invalid identifier")
@@ -767,7 +773,7 @@ func (w *work) catchUp(t *tbl, to, from string) (func(int) (int64, error), error
 	return func(int) (int64, error) {
 		var n int64
 		for i, r := range t.rows {
-			if r == nil {
+			if r == nil || (r[from] == "") != nulls {
 				continue
 			}
 			want := ""
