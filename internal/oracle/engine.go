@@ -524,8 +524,10 @@ type foreignMarkerError struct {
 func (e *foreignMarkerError) Error() string {
 	return fmt.Sprintf("column %s has the comment of the marker of a migration of column %s (target-oracle:migration-of), but %s: "+
 		"it is not a migration an earlier run left half-way, and finishing one would drop the values of %s; nothing was changed. "+
-		"If %s is a column of yours, give it another comment (COMMENT ON COLUMN … IS '') or rename it, then run again",
-		table.Quote(e.marker), table.Quote(e.column), e.why, table.Quote(e.column), table.Quote(e.marker))
+		"If %s is a column of yours, give it another comment (COMMENT ON COLUMN … IS '') or rename it, then run again; "+
+		"if it is the migration's own (a run stopped half-way while another writer changed %s), set it to NULL in every row "+
+		"(UPDATE … SET %s = NULL) and run again: the copy starts over",
+		table.Quote(e.marker), table.Quote(e.column), e.why, table.Quote(e.column), table.Quote(e.marker), table.Quote(e.column), table.Quote(e.marker))
 }
 
 func (e *foreignMarkerError) Unwrap() error { return &config.Error{Msg: e.Error()} }

@@ -551,6 +551,38 @@ func TestKilledMigrationIsFinished(t *testing.T) {
 	})
 }
 
+// TestStoppedMigrationWithAWriterSinceIsRefused: a migration stopped
+// during its copy, after which another writer changed a row already
+// copied, cannot be told from a user's column commented like a marker
+// (its values differ from the column's converted): the next run refuses
+// before any change, the writer's value kept, and says how to start the
+// copy over.
+func TestStoppedMigrationWithAWriterSinceIsRefused(t *testing.T) {
+	r := newRig(t, oracle.Options{}, oraclesql.Options{MigrationChunkRows: 3})
+	s := migrationTable(t, r, 7)
+	r.db.Inject(fake.Fault{Op: fake.OpUpdate, Nth: 2, Code: 1031}) // after the first chunk
+	if err := s.Apply(context.Background(), migrateChange(integer, text40)); err == nil {
+		t.Fatal("the migration did not fail")
+	}
+	old := &table.Table{Schema: schemaName, Name: "M", PrimaryKey: []string{"ID"}, Columns: []table.Column{
+		prop("ID", integer, false), prop("C", integer, true)}}
+	w := &engine.Write{Table: old, Method: engine.Upsert, Columns: []string{"ID", "C"}, KeyColumns: []string{"ID"},
+		Rows: []engine.Row{{Line: 1, Values: []string{"1", "111"}}}}
+	if _, err := s.Load(context.Background(), []engine.Step{w}); err != nil {
+		t.Fatalf("the other writer: %v", err)
+	}
+	fresh := newEngine(t, r.db, oracle.Options{}, oraclesql.Options{MigrationChunkRows: 3})
+	_, err := fresh.Describe(context.Background(), schemaName, "M")
+	if err == nil || !strings.Contains(err.Error(), `set it to NULL in every row (UPDATE … SET "C$M" = NULL)`) {
+		t.Fatalf("Describe: %v, want the refusal with how to start the copy over", err)
+	}
+	for _, row := range r.db.Rows("DRY_RUN.M") {
+		if row["ID"] == "1" && row["C"] != "111" {
+			t.Errorf("row 1: C = %q, want the writer's 111", row["C"])
+		}
+	}
+}
+
 // TestMigrationKilledAtEveryStep: a migration killed at any of its
 // statements (each DDL, each UPDATE: the copy's chunks and the catch-up)
 // is finished by the next engine's Describe, every value converted, NOT
