@@ -14,8 +14,10 @@ import (
 // the marker takes its name. A run stopped between the steps leaves the
 // marker in the store; the next Describe of the table finishes the
 // migration before anything writes to it, as the Oracle engine does. The
-// last two steps are one commit here (Oracle commits each DDL; the Oracle
-// engine finishes either state).
+// last steps are one commit here (Oracle commits each DDL; the Oracle
+// engine finishes each state): the Oracle engine's rename of the old
+// column before its drop and the catch-up copy after it are for writers
+// beside the run, which the embedded engine never has.
 
 // columnLimit models ORA-01792 for one change: Oracle counts every column,
 // UNUSED ones included, at every statement.
