@@ -52,8 +52,8 @@ type Options struct {
 // A Reader is not safe for concurrent use.
 type Reader struct {
 	stream string
-	line   int64 // line of the BATCH message
-	gzip   bool
+	line   int64         // line of the BATCH message
+	gzip   bool          // the encoding says "gzip" (jsonl files are read as gzip whenever they are: gunzip)
 	pq     *parquetState // nil for jsonl
 	urls   []string      // manifest entries as written
 	paths  []string      // the local files they name
@@ -268,7 +268,7 @@ func (b *Reader) open() error {
 		return b.fileError(i, err)
 	}
 	var src io.Reader = f
-	if b.gzip {
+	if b.pq == nil { // jsonl
 		if src, err = b.gunzip(f); err != nil {
 			f.Close()
 			return b.fileError(i, err)
@@ -282,9 +282,14 @@ func (b *Reader) open() error {
 	return nil
 }
 
-// gunzip returns the decompressed content of f, after checking that it
-// starts like gzip data at all, so that a mislabelled file gets a clear
-// error rather than a decompressor's complaint.
+// gunzip returns the content of jsonl file f: decompressed when it
+// starts like gzip data, whatever the encoding says, and as it is
+// otherwise, unless the encoding says "gzip" (a clear error rather than
+// a decompressor's complaint). The Singer SDK's JSON-lines batcher writes
+// gzip files whatever its batch_config's compression (none, or left out,
+// included), and its BATCH message says what the config says. Sniffing
+// makes no valid file ambiguous: JSON lines never start with 0x1f, a
+// control character that is not JSON white space.
 func (b *Reader) gunzip(f *os.File) (io.Reader, error) {
 	if b.zbuf == nil {
 		b.zbuf = bufio.NewReader(f)
@@ -296,7 +301,10 @@ func (b *Reader) gunzip(f *os.File) (io.Reader, error) {
 		return nil, err
 	}
 	if !bytes.Equal(magic, []byte{0x1f, 0x8b}) {
-		return nil, errors.New(`not gzip data, but the BATCH encoding says "gzip"`)
+		if b.gzip {
+			return nil, errors.New(`not gzip data, but the BATCH encoding says "gzip"`)
+		}
+		return b.zbuf, nil
 	}
 	if b.zr == nil {
 		b.zr, err = gzip.NewReader(b.zbuf)

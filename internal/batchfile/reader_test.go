@@ -120,6 +120,27 @@ func TestBatch(t *testing.T) {
 	if fmt.Sprint(rows) != fmt.Sprint(want) {
 		t.Errorf("gzip:\ngot  %v\nwant %v", rows, want)
 	}
+	// The Singer SDK's JSON-lines batcher gzips every file whatever its
+	// batch_config says, and its BATCH message says what the config
+	// says: gzip data is read as such without "gzip" too, beside a plain
+	// file in the same manifest.
+	for _, compression := range []string{"", "none"} {
+		msg := batchMessage(t, compression, gz, "file://"+plain)
+		rows, err := readBatch(t, msg, Options{})
+		if err != nil {
+			t.Fatalf("compression %q over a gzip file: %v", compression, err)
+		}
+		want := []row{
+			{gz, 1, `{"id":4,"s":"Köln"}`},
+			{gz, 2, `{"id":5}`},
+			{"file://" + plain, 1, `{"id":1}`},
+			{"file://" + plain, 3, `{"id": 2}`},
+			{"file://" + plain, 4, exact},
+		}
+		if fmt.Sprint(rows) != fmt.Sprint(want) {
+			t.Errorf("compression %q over a gzip file:\ngot  %v\nwant %v", compression, rows, want)
+		}
+	}
 }
 
 // The manifest's URI forms: RFC 8089's file:///abs, file://localhost/abs
