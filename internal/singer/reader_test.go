@@ -540,9 +540,9 @@ func TestInterleavedShapes(t *testing.T) {
 	}
 }
 
-// 10,000 interleaved stream names keep at most maxShapes heads,
-// maxHeadLens head lengths and maxNames interned names, and every line
-// still gives its own stream.
+// 10,000 interleaved stream names keep at most maxShapes heads holding
+// at most maxShapesBytes (counted exactly), maxHeadLens head lengths and
+// maxNames interned names, and every line still gives its own stream.
 func TestShapesBounded(t *testing.T) {
 	var in strings.Builder
 	const n = 10000
@@ -558,11 +558,22 @@ func TestShapesBounded(t *testing.T) {
 		if want := fmt.Sprintf("s%d", i*7919%100003); m.Stream != want {
 			t.Fatalf("line %d: stream %q, want %q", i+1, m.Stream, want)
 		}
-		if len(r.shapes.byHead) > maxShapes || len(r.shapes.lens) > maxHeadLens || len(r.names) > maxNames {
-			t.Fatalf("line %d: %d heads, %d head lengths, %d names kept", i+1, len(r.shapes.byHead), len(r.shapes.lens), len(r.names))
+		if len(r.shapes.byHead) > maxShapes || r.shapes.bytes > maxShapesBytes || len(r.shapes.lens) > maxHeadLens || len(r.names) > maxNames {
+			t.Fatalf("line %d: %d heads (%d bytes), %d head lengths, %d names kept", i+1, len(r.shapes.byHead), r.shapes.bytes, len(r.shapes.lens), len(r.names))
+		}
+		if i%997 == 0 {
+			held := 0
+			for k, sh := range r.shapes.byHead {
+				held += len(k) + sh.size()
+			}
+			if held != r.shapes.bytes {
+				t.Fatalf("line %d: the shapes hold %d bytes, counted %d", i+1, held, r.shapes.bytes)
+			}
 		}
 	}
-	if len(r.shapes.byHead) != maxShapes {
-		t.Errorf("%d heads kept, want %d", len(r.shapes.byHead), maxShapes)
+	// A thousand streams' heads at least (what a database tap's tables
+	// need), as many as the bytes bound lets in.
+	if n := len(r.shapes.byHead); n < 2000 || r.shapes.bytes+1000 < maxShapesBytes && n < maxShapes {
+		t.Errorf("%d heads kept (%d bytes), want as many as the bounds allow", n, r.shapes.bytes)
 	}
 }
