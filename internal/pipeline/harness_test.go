@@ -2,9 +2,12 @@ package pipeline_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/metrics"
 	"strings"
 	"testing"
 	"time"
@@ -84,4 +87,43 @@ func readFile(t testing.TB, path string) string {
 
 func newEngine() *memory.Engine {
 	return memory.New(memory.Options{KeepRows: true, Now: func() time.Time { return fixedNow }})
+}
+
+// TestWorkersEndWithTheRun: the worker goroutines that run jobs live for
+// the run (flush.go, worker) and are reused from job to job, not made
+// one a job, and are all gone once Run returns.
+func TestWorkersEndWithTheRun(t *testing.T) {
+	var in strings.Builder
+	for s := range 20 {
+		fmt.Fprintf(&in, `{"type":"SCHEMA","stream":"s%d","schema":{"type":"object","properties":{"id":{"type":"integer"}}},"key_properties":["id"]}`+"\n", s)
+	}
+	for i := range 400 {
+		fmt.Fprintf(&in, `{"type":"RECORD","stream":"s%d","record":{"id":%d}}`+"\n", i%20, i)
+	}
+	created := func() uint64 {
+		m := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
+		metrics.Read(m)
+		return m[0].Value.Uint64()
+	}
+	before, made := runtime.NumGoroutine(), created()
+	eng := newEngine()
+	cfg := loadConfig(t, `{"batch_size_rows":3,"max_parallelism":2}`)
+	if _, err := run(t, eng, cfg, in.String()); err != nil {
+		t.Fatal(err)
+	}
+	made = created() - made
+	if got := len(eng.Rows("DRY_RUN.S0")); got != 20 {
+		t.Fatalf("S0 has %d rows, want 20", got)
+	}
+	// 140 batches ran: a goroutine each would be 140 made.
+	if made > 30 {
+		t.Errorf("%d goroutines made during the run of 140 batches: workers are not reused", made)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after the run, %d before: workers outlive it", n, before)
+	}
 }

@@ -161,7 +161,11 @@ type pipeline struct {
 	running  int       // workers busy
 	waiting  int       // jobs queued but not started
 
-	results  chan jobResult
+	results chan jobResult
+	// handOff gives a job to a worker goroutine waiting for one (worker);
+	// quit, closed when the run ends, lets the waiting ones return.
+	handOff  chan *job
+	quit     chan struct{}
 	tables   *catalog
 	sessions chan engine.Session // idle sessions, reused by workers
 
@@ -244,6 +248,8 @@ func newPipeline(o Options) (*pipeline, error) {
 		streams:    make(map[string]*stream),
 		byName:     new(streamCache),
 		results:    make(chan jobResult, 64),
+		handOff:    make(chan *job),
+		quit:       make(chan struct{}),
 		tables:     newCatalog(o.Engine),
 		sessions:   make(chan engine.Session, o.Config.MaxParallelism),
 	}
@@ -313,6 +319,7 @@ func writable(path string) error {
 func (p *pipeline) run(ctx context.Context) (err error) {
 	p.workCtx, p.cancelWork = context.WithCancel(ctx)
 	defer p.cancelWork()
+	defer close(p.quit) // idle workers return (flush.go)
 	p.watchMaps()
 	defer func() {
 		p.closeSessions()
