@@ -134,3 +134,90 @@ func TestAttackTimeFormatRefusesValidRFC3339Times(t *testing.T) {
 		t.Errorf("on_invalid_record fail: exit %d; want 3 naming the leap second\n%s", code, lastLines(errs, 2))
 	}
 }
+
+// atk8Stored runs input in --dry-run against the persistent test store
+// (TARGET_ORACLE_TEST_STORE) and returns the exit code, stderr, the
+// dump's statements.sql and the rows of table.
+func atk8Stored(t *testing.T, store, settings, input, table string) (code int, errs, sql, rows string) {
+	t.Helper()
+	dir := t.TempDir()
+	in := writeFile(t, "in.singer", input)
+	cfg := writeFile(t, "c.json", settings)
+	dump := filepath.Join(dir, "dump")
+	_, errs, code = runMain(t, "", []string{"TARGET_ORACLE_TEST_STORE=" + store}, "--dry-run", "--config", cfg, "--input", in, "--dry-run-dump", dump)
+	s, _ := os.ReadFile(filepath.Join(dump, "statements.sql"))
+	r, _ := os.ReadFile(filepath.Join(dump, "tables", table+".jsonl"))
+	return code, errs, string(s), string(r)
+}
+
+// TestAttackObjectWidenedToScalarKeepsISJSONCheck (finding): a property
+// first an object (a CLOB with an IS JSON check constraint on 19c and in
+// the dry run) whose later SCHEMA makes it a string widens the column to
+// a plain CLOB: the widening drops the check, and the embedded engine then
+// loads any string. It dropped the check by the name the current
+// identifier limit gives it only (ORA-02443 ignored): a table made while
+// the limit was 30 bytes (identifier_max_bytes: 30, or COMPATIBLE below
+// 12.2 before an upgrade) has its long check name cut and hashed at 30
+// bytes, so on Oracle the check stayed, every string failed with
+// ORA-02290 (exit 1, after the DDL), and the dry run and --plan showed the
+// load done: a silent divergence. Now the widening drops the check by
+// every name the target gives or gave it (oraclesql.checkNames), under
+// either limit. The other case of the finding, anyOf object|string on the
+// checked column, is modelled: the embedded engine refuses a string
+// there with ORA-02290 as Oracle does (docs/types.md, "JSON scalars
+// before 21c"; pipeline.TestScalarsInUntypedPropertiesOn19c), naming the
+// column and the fix, and objects keep loading.
+func TestAttackObjectWidenedToScalarKeepsISJSONCheck(t *testing.T) {
+	// was: t.Skip("finding: object (CLOB IS JSON) widened to string: the IS JSON check stays on Oracle while the embedded engine accepts strings")
+	const stream = "customer_orders_archive"
+	schema := func(v string) string {
+		return `{"type":"SCHEMA","stream":"` + stream + `","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"shipping_payload":` + v + `}}}` + "\n"
+	}
+	rec := func(id, v string) string {
+		return `{"type":"RECORD","stream":"` + stream + `","record":{"id":` + id + `,"shipping_payload":` + v + `}}` + "\n"
+	}
+	const state = `{"type":"STATE","value":1}` + "\n"
+	const tbl = "DRY_RUN.CUSTOMER_ORDERS_ARCHIVE"
+	checkName := func(sql string) string {
+		_, after, ok := strings.Cut(sql, `"SHIPPING_PAYLOAD" CLOB CONSTRAINT "`)
+		name, _, _ := strings.Cut(after, `"`)
+		if !ok || !strings.Contains(sql, `CHECK ("SHIPPING_PAYLOAD" IS JSON)`) {
+			t.Fatalf("no IS JSON check in the CREATE TABLE:\n%s", sql)
+		}
+		return name
+	}
+
+	// One run: the check made is the check dropped.
+	code, errs, sql, rows := atk8Stored(t, filepath.Join(t.TempDir(), "store"), `{"add_record_metadata":false}`,
+		schema(`{"type":"object"}`)+rec("1", `{"a":1}`)+schema(`{"type":"string"}`)+rec("2", `"plain"`)+state, tbl)
+	name := checkName(sql)
+	if code != ExitOK || !strings.Contains(sql, `ALTER TABLE "`+strings.Replace(tbl, ".", `"."`, 1)+`" DROP CONSTRAINT "`+name+`"`) ||
+		rows != `{"ID":1,"SHIPPING_PAYLOAD":"{\"a\":1}"}`+"\n"+`{"ID":2,"SHIPPING_PAYLOAD":"plain"}`+"\n" {
+		t.Fatalf("one run: exit %d, check %s, rows\n%s\nstatements:\n%s\n%s", code, name, rows, sql, lastLines(errs, 3))
+	}
+
+	// Two runs, the table made under the 30-byte limit: the second run
+	// (128 bytes) drops the check by its 30-byte name too.
+	store := filepath.Join(t.TempDir(), "store")
+	code, errs, sql, _ = atk8Stored(t, store, `{"add_record_metadata":false,"identifier_max_bytes":"30"}`,
+		schema(`{"type":"object"}`)+rec("1", `{"a":1}`)+state, tbl)
+	name30 := checkName(sql)
+	if code != ExitOK || len(name30) > 30 {
+		t.Fatalf("run 1: exit %d, check %q\n%s", code, name30, lastLines(errs, 3))
+	}
+	code, errs, sql, rows = atk8Stored(t, store, `{"add_record_metadata":false,"identifier_max_bytes":"128"}`,
+		schema(`{"type":"string"}`)+rec("2", `"plain"`)+state, tbl)
+	if code != ExitOK || !strings.Contains(sql, `DROP CONSTRAINT "`+name30+`"`) || !strings.Contains(rows, `"SHIPPING_PAYLOAD":"plain"`) {
+		t.Fatalf("run 2 (128-byte limit) does not drop the check %q the 30-byte run made (on Oracle it stays, and %q fails with ORA-02290): exit %d\n%s\n%s",
+			name30, "plain", code, sql, lastLines(errs, 3))
+	}
+
+	// anyOf object|string on the checked column: modelled, refused as
+	// Oracle refuses it, objects before it committed.
+	code, errs, _, rows = atk8Stored(t, filepath.Join(t.TempDir(), "store"), `{"add_record_metadata":false}`,
+		schema(`{"type":"object"}`)+rec("1", `{"a":1}`)+state+schema(`{"anyOf":[{"type":"object"},{"type":"string"}]}`)+rec("2", `{"b":2}`)+rec("3", `"plain"`)+state, tbl)
+	if code != ExitFailed || !strings.Contains(errs, `ORA-02290: check constraint (IS JSON) violated for column "DRY_RUN"."CUSTOMER_ORDERS_ARCHIVE"."SHIPPING_PAYLOAD"`) ||
+		!strings.Contains(errs, "DROP CONSTRAINT") || !strings.Contains(errs, "json-text") || rows != `{"ID":1,"SHIPPING_PAYLOAD":{"a":1}}`+"\n" {
+		t.Errorf("anyOf object|string on the IS JSON column: exit %d, rows %q; want exit 1 with ORA-02290 naming the column and the fix, row 1 kept\n%s", code, rows, lastLines(errs, 3))
+	}
+}
