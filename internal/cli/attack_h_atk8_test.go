@@ -221,3 +221,40 @@ func TestAttackObjectWidenedToScalarKeepsISJSONCheck(t *testing.T) {
 		t.Errorf("anyOf object|string on the IS JSON column: exit %d, rows %q; want exit 1 with ORA-02290 naming the column and the fix, row 1 kept\n%s", code, rows, lastLines(errs, 3))
 	}
 }
+
+// TestAttackNativeJSONKeepsNumberText (finding): with the native JSON
+// column type (json_type: json, Oracle 21c+), Oracle's JSON type holds a
+// number as an Oracle NUMBER (OSON), not as its text: `1.0` is kept as 1,
+// `1e2` as 100, `-0` as 0, `1.50` as 1.5. The embedded engine and the dump
+// kept the text as written, so the dry run (and --verify's expectation)
+// showed values the server does not keep. SPEC §5.3: a native JSON
+// column keeps what the JSON type keeps, numbers canonical, and a number
+// NUMBER cannot hold is invalid input naming the property. Now both
+// models of Oracle (oravalue: the embedded engine's Assign, the fake's
+// JSON(:n)) keep each number in NUMBER's canonical form; a CLOB JSON
+// column (json_type: clob, the dry run's default) keeps the text; more
+// than 38 significant digits is a record-level error, as before.
+func TestAttackNativeJSONKeepsNumberText(t *testing.T) {
+	// was: t.Skip("finding: native JSON column: numbers 1.0, 1e2, -0, 1.50 kept as text by the engine and dump; Oracle's JSON type keeps NUMBERs")
+	input := `{"type":"SCHEMA","stream":"s","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"v":{"type":"object"},"a":{"type":"array"}}}}
+{"type":"RECORD","stream":"s","record":{"id":1,"v":{"a":1.0,"b":1e2,"c":-0,"d":1.50,"e":0.1000,"f":"1.0","g":1E-5},"a":[-0.0,2.50e1,12345678901234567890123456789012345678]}}
+{"type":"RECORD","stream":"s","record":{"id":2,"v":{"x":123456789012345678901234567890123456789}}}
+{"type":"STATE","value":1}
+`
+	code, errs, rows, rejects := atk8Run(t, `{"add_record_metadata":false,"json_type":"json","on_invalid_record":"reject","reject_path":"REJECTS"}`, input)
+	want := `{"ID":1,"V":{"a":1,"b":100,"c":0,"d":1.5,"e":0.1,"f":"1.0","g":0.00001},"A":[0,25,12345678901234567890123456789012345678]}` + "\n"
+	if code != ExitOK || rows != want {
+		t.Fatalf("json_type json: exit %d, rows\n%s\nwant\n%s\n%s", code, rows, want, lastLines(errs, 3))
+	}
+	if !strings.Contains(rejects, `"line":3,"stream":"s","error":"line 3: stream \"s\": property \"v.x\": 123456789012345678901234567890123456789 is not a valid number: 39 significant digits, at most 38 expected`) {
+		t.Errorf("39 digits in a native JSON value: rejects\n%s", rejects)
+	}
+	// A CLOB JSON column keeps the number text as written, 39 digits too.
+	code, errs, rows, _ = atk8Run(t, `{"add_record_metadata":false,"json_type":"clob"}`, input)
+	want = `{"ID":1,"V":{"a":1.0,"b":1e2,"c":-0,"d":1.50,"e":0.1000,"f":"1.0","g":1E-5},"A":[-0.0,2.50e1,12345678901234567890123456789012345678]}
+{"ID":2,"V":{"x":123456789012345678901234567890123456789},"A":null}
+`
+	if code != ExitOK || rows != want {
+		t.Errorf("json_type clob: exit %d, rows\n%s\nwant\n%s\n%s", code, rows, want, lastLines(errs, 3))
+	}
+}

@@ -135,6 +135,9 @@ func (c *Column) convert(v string) (string, *Error) {
 		if err := c.uniqueNames(v); err != nil {
 			return "", err
 		}
+		if !c.JSONAsClob {
+			return jsonNumbers(v, c) // the JSON type keeps NUMBERs, not number text
+		}
 	case KindVector:
 		if err := ToVector(v); err != nil {
 			return "", err
