@@ -162,7 +162,10 @@ func atk8Stored(t *testing.T, store, settings, input, table string) (code int, e
 // ORA-02290 (exit 1, after the DDL), and the dry run and --plan showed the
 // load done: a silent divergence. Now the widening drops the check by
 // every name the target gives or gave it (oraclesql.checkNames), under
-// either limit. The other case of the finding, anyOf object|string on the
+// either limit; and a check the target did not make (a DBA's IS JSON under
+// a system name, which would stay) refuses the widening before any DDL
+// (oracle.TestWideningRefusedPastTheDBAsJSONCheck: the dry run has no
+// DBA). The other case of the finding, anyOf object|string on the
 // checked column, is modelled: the embedded engine refuses a string
 // there with ORA-02290 as Oracle does (docs/types.md, "JSON scalars
 // before 21c"; pipeline.TestScalarsInUntypedPropertiesOn19c), naming the
