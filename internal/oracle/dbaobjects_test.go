@@ -159,3 +159,35 @@ func TestRewriteKeepsTheDBAsCommentWhereverItStops(t *testing.T) {
 		}
 	}
 }
+
+// TestWideningRefusedPastTheDBAsJSONCheck: a CLOB JSON column whose IS
+// JSON check is the DBA's (a system name, not one the target gives) would
+// keep that check through a widening to a plain CLOB (the target drops
+// only its own names), and every string would then fail with ORA-02290
+// after the DDL: the widening is refused before any DDL, naming the check
+// (table.widensPastDBAChecks; cli.TestAttackObjectWidenedToScalarKeepsISJSONCheck).
+func TestWideningRefusedPastTheDBAsJSONCheck(t *testing.T) {
+	r := defaultRig(t)
+	ddl := `CREATE TABLE "DRY_RUN"."S" ("ID" NUMBER(38,0) NOT NULL, "V" CLOB CONSTRAINT "SYS_C0012345" CHECK ("V" IS JSON), CONSTRAINT "S_PK" PRIMARY KEY ("ID"))`
+	if _, err := r.db.Exec(oraclesql.Statement{SQL: ddl, Kind: oraclesql.KindDDL}); err != nil {
+		t.Fatal(ddl, err)
+	}
+	if _, err := run(t, r.eng, `{"add_record_metadata":false}`, dbaSchema("object")+`{"type":"RECORD","stream":"s","record":{"id":1,"v":{"a":1}}}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	before := len(r.db.Statements())
+	_, err := run(t, r.eng, `{"add_record_metadata":false}`, dbaSchema("string")+`{"type":"RECORD","stream":"s","record":{"id":2,"v":"plain"}}`+"\n")
+	var ee *table.EvolutionError
+	if !errors.As(err, &ee) || !strings.Contains(err.Error(), `check constraint "SYS_C0012345" on it is not target-oracle's`) ||
+		!strings.Contains(err.Error(), "nothing was changed") {
+		t.Fatalf("run 2: %v; want a refusal naming the DBA's check", err)
+	}
+	for _, st := range r.db.Statements()[before:] {
+		if strings.HasPrefix(st, "ALTER") || strings.HasPrefix(st, "COMMENT") {
+			t.Errorf("run 2 ran %q", st)
+		}
+	}
+	if rows := r.db.Rows("DRY_RUN.S"); len(rows) != 1 || rows[0]["V"] != `{"a":1}` {
+		t.Errorf("rows %v, want the one of run 1", rows)
+	}
+}

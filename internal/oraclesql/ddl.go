@@ -144,26 +144,59 @@ func (r *Renderer) checkName(tableName, column, suffix string) string {
 
 // OwnCheck reports whether name is one of the check constraints the
 // target creates on column of table tableName (the IN (0, 1) of a
-// boolean, the IS JSON of CLOB JSON; their names of earlier releases
-// too): a rewrite drops them with the old column and makes them again
-// on the new one when its type has them.
+// boolean, the IS JSON of CLOB JSON; their names of earlier releases and
+// under the other identifier limit too, checkNames): a rewrite drops them
+// with the old column and makes them again on the new one when its type
+// has them.
 func (r *Renderer) OwnCheck(tableName, column, name string) bool {
 	for _, suffix := range []string{"_BOOL", "_JSON"} {
-		if name == r.checkName(tableName, column, suffix) || name == table.DerivedName(tableName+"_"+column, suffix, r.maxBytes()) {
-			return true
+		for _, n := range r.checkNames(tableName, column, suffix) {
+			if name == n {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// dropCheck drops a check constraint of column c by its name, and by the
-// name releases before the hashed names gave it, so that a
-// table made then loses its check too. Each drop ignores ORA-02443.
+// checkNames are the names the target gives, or gave, the check with
+// suffix of column: the name of checkName, the name releases before the
+// hashed names gave it, and both under either identifier limit (30 and
+// 128 bytes) that fit the current one. A table made while the limit was
+// 30 (identifier_max_bytes: 30, or COMPATIBLE below 12.2 before an
+// upgrade) has its long names cut and hashed at 30 bytes; dropped by the
+// current limit's name alone, such a check stayed on the column
+// (ORA-02443 is ignored), so a widening the plan showed done left Oracle
+// refusing the values it was for (an IS JSON check: ORA-02290 for every
+// string, which the embedded engine accepted;
+// cli.TestAttackObjectWidenedToScalarKeepsISJSONCheck).
+func (r *Renderer) checkNames(tableName, column, suffix string) []string {
+	limit := r.maxBytes()
+	out := make([]string, 0, 4)
+	for _, max := range []int{limit, 30, 128} {
+		if max > limit {
+			continue // Oracle never held a longer name than its limit
+		}
+		for _, n := range []string{
+			table.SchemaUniqueName([]string{tableName, column}, suffix, max),
+			table.DerivedName(tableName+"_"+column, suffix, max),
+		} {
+			if !contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// dropCheck drops a check constraint of column c by every name the
+// target gives or gave it (checkNames), so that a table made by an
+// earlier release or under the other identifier limit loses its check
+// too. Each drop ignores ORA-02443.
 func (r *Renderer) dropCheck(t *table.Table, c *table.Column, suffix string) []Statement {
-	name := r.checkName(t.Name, c.Name, suffix)
-	out := []Statement{r.dropConstraint(t, name)}
-	if legacy := table.DerivedName(t.Name+"_"+c.Name, suffix, r.maxBytes()); legacy != name {
-		out = append(out, r.dropConstraint(t, legacy))
+	var out []Statement
+	for _, n := range r.checkNames(t.Name, c.Name, suffix) {
+		out = append(out, r.dropConstraint(t, n))
 	}
 	return out
 }

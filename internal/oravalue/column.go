@@ -135,6 +135,9 @@ func (c *Column) convert(v string) (string, *Error) {
 		if err := c.uniqueNames(v); err != nil {
 			return "", err
 		}
+		if !c.JSONAsClob {
+			return jsonNumbers(v, c) // the JSON type keeps NUMBERs, not number text
+		}
 	case KindVector:
 		if err := ToVector(v); err != nil {
 			return "", err
@@ -254,7 +257,8 @@ func jsonError(c *Column, v string) *Error {
 	if c.scalarRefused(v) {
 		return errorf(2290, "check constraint (IS JSON) violated for column %s: a top-level JSON scalar is not JSON "+
 			"before Oracle 21c with COMPATIBLE >= 20; to load scalars as JSON text, drop the column's IS JSON check "+
-			"(ALTER TABLE … DROP CONSTRAINT …)", c.path())
+			"(ALTER TABLE … DROP CONSTRAINT …) and mark the column JSON text in its comment (COMMENT ON COLUMN … IS "+
+			"'target-oracle:path=[…] json-text'; docs/types.md, \"JSON scalars before 21c\")", c.path())
 	}
 	if c.JSONAsClob {
 		return errorf(2290, "check constraint (IS JSON) violated for column %s", c.path())

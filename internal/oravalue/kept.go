@@ -108,7 +108,7 @@ func (k *Keeper) kept(v string) bool {
 	case keepBoolean:
 		return v == "true" || v == "false"
 	case keepJSON:
-		return jsonShape(v)
+		return jsonShape(v) && jsonNumbersKept(v) // the JSON type keeps NUMBERs (jsonnumbers.go)
 	case keepJSONContainer:
 		return (v[0] == '{' || v[0] == '[') && jsonShape(v)
 	case keepTimestamp:

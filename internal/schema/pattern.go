@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -11,6 +12,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/target-oracle/target-oracle/internal/jsonscan"
+	"github.com/target-oracle/target-oracle/internal/value"
 )
 
 // JSON Schema's "pattern" is an ECMA-262 regular expression; Go has RE2.
@@ -61,6 +63,12 @@ func regexpEngine(s string) (jsonschema.Regexp, error) {
 
 // dropUncheckable removes every "pattern" keyword RE2 cannot compile
 // from the schema document, returning a note for each (where, pattern).
+// It removes, with a note, a positive "multipleOf" the validator library
+// cannot compute with either (math/big on 10^exponent): more than
+// MaxNumberText characters, or an exponent of more than
+// maxTextExponentDigits digits (1e-99999). Any other positive multipleOf,
+// within Oracle NUMBER or not (1e-200, 39 digits, 1e200), is checked
+// exactly (see multipleOf in resolve.go).
 func dropUncheckable(doc any) []string {
 	var notes []string
 	var walk func(v any, at string, depth int)
@@ -81,6 +89,12 @@ func dropUncheckable(doc any) []string {
 					v.keys = slices.DeleteFunc(v.keys, func(k string) bool { return k == "pattern" })
 				}
 			}
+			if m, ok := v.vals["multipleOf"].(json.Number); ok && beyondExact(m) {
+				notes = append(notes, fmt.Sprintf("%s/multipleOf %s is not checked: a divisor of more than %d characters or with an exponent of more than %d digits, "+
+					"beyond what the validator computes with exactly", at, shortNumber(m), MaxNumberText, maxTextExponentDigits))
+				delete(v.vals, "multipleOf")
+				v.keys = slices.DeleteFunc(v.keys, func(k string) bool { return k == "multipleOf" })
+			}
 			for _, k := range v.keys {
 				switch keywordShape(k) {
 				case schemaVal, schemaList:
@@ -97,6 +111,25 @@ func dropUncheckable(doc any) []string {
 	}
 	walk(doc, "", 0)
 	return notes
+}
+
+// beyondExact reports a positive multipleOf the validator cannot check
+// exactly in reasonable time and memory (a zero or negative one stays an
+// invalid schema).
+func beyondExact(m json.Number) bool {
+	if strings.HasPrefix(string(m), "-") || len(m) <= MaxNumberText && exponentDigits(string(m)) <= maxTextExponentDigits {
+		return false
+	}
+	canon, _, err := value.CanonicalNumber(string(m))
+	return err != nil || canon != "0"
+}
+
+// shortNumber is number text for a message: at most 40 characters.
+func shortNumber(m json.Number) string {
+	if len(m) > 40 {
+		return string(m[:40]) + "…"
+	}
+	return string(m)
 }
 
 // beyondRE2 reports whether err is RE2 refusing a construct ECMA-262

@@ -414,6 +414,11 @@ func message(e *jsonschema.ValidationError, path []string, v any) *ValidationErr
 		out.Msg = fmt.Sprintf("property %q is not allowed by the schema", name)
 	case *kind.Format:
 		out.Msg = fmt.Sprintf("%s is not a valid %s", got, k.Want)
+		if ve := (*value.Error)(nil); errors.As(k.Err, &ve) && ve.Unstorable {
+			// RFC 3339 allows it (a leap second, a tenth non-zero
+			// fraction digit): the database cannot hold it as sent.
+			out.Msg = fmt.Sprintf("%s is a valid %s that Oracle cannot store exactly", got, k.Want)
+		}
 		if k.Err != nil {
 			out.Msg += ": " + reason(k.Err)
 		}

@@ -339,12 +339,17 @@ type EvolutionError struct {
 	Policy  string
 	Refused []Change
 	Kept    string // why, and what to do, when the refusal is not the policy's
+	Lead    string // with Kept: what the table needs (default: a rewrite that would drop the database's objects)
 }
 
 func (e *EvolutionError) Error() string {
 	var b strings.Builder
 	if e.Kept != "" {
-		fmt.Fprintf(&b, "table %s needs a rewrite that would drop what target-oracle did not create: %s", e.Table, e.Kept)
+		lead := "a rewrite that would drop what target-oracle did not create"
+		if e.Lead != "" {
+			lead = e.Lead
+		}
+		fmt.Fprintf(&b, "table %s needs %s: %s", e.Table, lead, e.Kept)
 		return b.String()
 	}
 	fmt.Fprintf(&b, "table %s needs changes that schema_evolution %q does not allow:", e.Table, e.Policy)
@@ -526,6 +531,9 @@ func Reconcile(current, want *Table, stats []Stats, policy string, opts Options)
 	if err := rewritesKeepDBAObjects(current, next, changes, policy); err != nil {
 		return nil, nil, err
 	}
+	if err := widensPastDBAChecks(current, changes, policy); err != nil {
+		return nil, nil, err
+	}
 	for _, c := range changes {
 		if c.Kind == Migrate {
 			next.Unused++ // the old column, set UNUSED
@@ -651,6 +659,59 @@ func rewritesKeepDBAObjects(current, next *Table, changes []Change, policy strin
 		Kept: strings.Join(why, "; ") + "; target-oracle will not recreate them, so nothing was changed. " +
 			"Drop the indexes and constraints yourself if the table may lose them (DROP INDEX …, ALTER TABLE … DROP CONSTRAINT …) and run again; " +
 			"otherwise (a DEFAULT stays in the catalog) rewrite the column by hand and recreate them (docs/types.md), " +
+			"or map the property to a new column (column_mappings)"}
+}
+
+// widensPastDBAChecks refuses a widening in place that drops one of the
+// target's own checks (the IS JSON of a CLOB JSON column becoming a plain
+// CLOB, the IN (0, 1) of a NUMBER(1) boolean becoming a wider NUMBER)
+// when the column has a check constraint the target did not create
+// (Column.Dependents: the catalog's checks less the target's own names).
+// Such a check stays after the widening, and if it is an IS JSON (or 0/1)
+// check under another name (a DBA's, SYS_C…), Oracle refuses every value
+// the widening was for (ORA-02290) after the DDL, while the plan both
+// engines share, and the embedded engine, which does not model a DBA's
+// checks, show the load done. The refusal comes before any change, naming
+// the checks (cli.TestAttackObjectWidenedToScalarKeepsISJSONCheck; the
+// target's own names under either identifier limit are not a DBA's:
+// oraclesql.OwnCheck).
+func widensPastDBAChecks(current *Table, changes []Change, policy string) error {
+	var refused []Change
+	var why []string
+	for _, c := range changes {
+		if c.Kind != WidenInPlace {
+			continue
+		}
+		dropsJSON := c.From.Kind == KindJSON && c.From.JSONAsClob && !c.From.JSONUnchecked && !(c.To.Kind == KindJSON && c.To.JSONAsClob && !c.To.JSONUnchecked)
+		dropsBool := c.From.isBool() && c.From.Kind == KindNumber && !c.To.BoolNumber
+		col := current.Column(c.Column)
+		if col == nil || !dropsJSON && !dropsBool {
+			continue
+		}
+		var checks []string
+		for _, d := range col.Dependents {
+			if d.Kind == DependentCheck {
+				checks = append(checks, d.String())
+			}
+		}
+		if len(checks) == 0 {
+			continue
+		}
+		what, from := "IS JSON", c.From.String()+" IS JSON"
+		if dropsBool {
+			what, from = "IN (0, 1)", c.From.String()
+		}
+		refused = append(refused, c)
+		why = append(why, fmt.Sprintf("column %s would widen from %s to %s, dropping target-oracle's own %s check, but %s on it is not target-oracle's "+
+			"and would stay: if it checks %s too, Oracle refuses every value the widening is for (ORA-02290)",
+			Quote(c.Column), from, c.To, what, strings.Join(checks, ", "), what))
+	}
+	if len(refused) == 0 {
+		return nil
+	}
+	return &EvolutionError{Table: current.QualifiedName(), Policy: policy, Refused: refused,
+		Lead: "a widening that a check constraint target-oracle did not create may defeat",
+		Kept: strings.Join(why, "; ") + "; nothing was changed. Drop the constraint yourself (ALTER TABLE … DROP CONSTRAINT …) if the column may lose it and run again, " +
 			"or map the property to a new column (column_mappings)"}
 }
 

@@ -11,11 +11,15 @@ package value
 // RFC 3339 allows. Years are 0001–9999, before and after converting to UTC.
 //
 // Decisions:
-//   - A '.' must follow seconds and be followed by 1–9 digits ("12:00:00."
-//     and "12:00.5" are invalid); more than 9 digits is invalid, since the
-//     instant could not be kept exactly.
-//   - Hour 24 and second 60 (leap seconds) are invalid: neither Oracle nor
-//     Go's time package can represent them without changing the value.
+//   - A '.' must follow seconds and be followed by at least one digit
+//     ("12:00:00." and "12:00.5" are invalid). RFC 3339 allows any number
+//     of digits; Oracle's TIMESTAMP keeps 9. Digits past the ninth are
+//     accepted when they are all zeros ("05.1234567890Z" is the instant
+//     "05.123456789Z", stored exactly); a non-zero one is refused, since the
+//     instant could not be kept exactly (Oracle would round it).
+//   - Hour 24 and second 60 (leap seconds) are refused: neither Oracle nor
+//     Go's time package can represent them without changing the value. The
+//     reasons say so: the text is RFC 3339, the database cannot hold it.
 //   - Offsets are ±HH:MM with HH <= 23 and MM <= 59; "-00:00" is UTC.
 //   - The days 1582-10-05 … 1582-10-14 (of a date-time in UTC) are invalid:
 //     Oracle's calendar goes from the Julian 1582-10-04 to the Gregorian
@@ -38,7 +42,7 @@ type DateTime struct {
 func ParseDateTime[T ~string | ~[]byte](s T) (DateTime, error) {
 	dt, reason := parseDateTime(s)
 	if reason != "" {
-		return DateTime{}, newError("date-time", s, reason)
+		return DateTime{}, dateTimeError(s, reason)
 	}
 	return dt, nil
 }
@@ -76,7 +80,7 @@ func AppendCanonicalDateTime(dst, s []byte) ([]byte, int, error) {
 	if !ok {
 		var reason string
 		if dt, reason = parseDateTimeGeneral(s); reason != "" {
-			return dst, 0, newError("date-time", s, reason)
+			return dst, 0, dateTimeError(s, reason)
 		}
 	}
 	if s[10] == 'T' && s[len(s)-1] == 'Z' && s[16] == ':' {
@@ -355,14 +359,32 @@ func parseSecond[T ~string | ~[]byte](s T, i int) (sec int, reason string) {
 	if sec = num2(s[i+1 : i+3]); sec < 0 {
 		return 0, "expected :SS after HH:MM"
 	}
+	if sec == 60 {
+		return 0, leapReason
+	}
 	if sec > 59 {
-		return 0, "second out of range 00-59 (leap seconds are not supported)"
+		return 0, "second out of range 00-59"
 	}
 	return sec, ""
 }
 
-// parseFraction parses an optional ".f" (1–9 digits) at s[i:] and returns
-// the nanoseconds and the index after it.
+// Reasons of text RFC 3339 allows that Oracle cannot store exactly.
+const (
+	leapReason = "second 60 (a leap second): Oracle's TIMESTAMP and DATE hold seconds 00-59"
+	fracReason = "a non-zero fractional second digit past the ninth: Oracle's TIMESTAMP keeps 9 digits (it would round)"
+)
+
+// dateTimeError is the error of date-time text s, marked Unstorable when
+// the text is RFC 3339 that Oracle cannot hold.
+func dateTimeError[T ~string | ~[]byte](s T, reason string) *Error {
+	e := newError("date-time", s, reason)
+	e.Unstorable = reason == leapReason || reason == fracReason
+	return e
+}
+
+// parseFraction parses an optional ".f" (1 or more digits, none non-zero
+// past the ninth) at s[i:] and returns the nanoseconds and the index after
+// it.
 func parseFraction[T ~string | ~[]byte](s T, i int) (ns, next int, reason string) {
 	if i >= len(s) || s[i] != '.' {
 		return 0, i, ""
@@ -370,7 +392,11 @@ func parseFraction[T ~string | ~[]byte](s T, i int) (ns, next int, reason string
 	j := i + 1
 	for j < len(s) && isDigit(s[j]) {
 		if j-i > 9 {
-			return 0, 0, "more than 9 fractional second digits"
+			if s[j] != '0' {
+				return 0, 0, fracReason
+			}
+			j++
+			continue
 		}
 		ns = ns*10 + int(s[j]-'0')
 		j++
@@ -378,7 +404,7 @@ func parseFraction[T ~string | ~[]byte](s T, i int) (ns, next int, reason string
 	if j == i+1 {
 		return 0, 0, "expected a digit after the decimal point"
 	}
-	for k := j - i - 1; k < 9; k++ {
+	for k := min(j-i-1, 9); k < 9; k++ {
 		ns *= 10
 	}
 	return ns, j, ""

@@ -44,9 +44,15 @@ type Error struct {
 	What   string // "number", "date-time", "date", "time"
 	Input  string // the offending text, cut to a readable length
 	Reason string
+	// Unstorable: the text is valid (RFC 3339: a leap second, a tenth
+	// non-zero fraction digit) but Oracle cannot store it exactly.
+	Unstorable bool
 }
 
 func (e *Error) Error() string {
+	if e.Unstorable {
+		return fmt.Sprintf("%s %q cannot be stored exactly: %s", e.What, e.Input, e.Reason)
+	}
 	return fmt.Sprintf("invalid %s %q: %s", e.What, e.Input, e.Reason)
 }
 

@@ -405,7 +405,7 @@ func convert(c conv, s string) (string, error) {
 	case convTimestamp, convTimestampTZ:
 		out, err = oravalue.ToTimestamp(s, c == convTimestampTZ)
 	case convJSON:
-		out, err = s, oravalue.JSONText(s)
+		out, err = oravalue.ToJSON(s)
 	case convVector:
 		out, err = s, oravalue.ToVector(s)
 	default:
