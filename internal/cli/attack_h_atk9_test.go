@@ -3,10 +3,14 @@ package cli
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestAttackSDKBatchGzipWithoutCompression (finding, a real tap's BATCH
@@ -46,5 +50,82 @@ func TestAttackSDKBatchGzipWithoutCompression(t *testing.T) {
 		if code != ExitOK || out != `{"bookmarks":{"s":2}}`+"\n" || strings.Count(string(rows), `"ID":`) != 2 {
 			t.Errorf("encoding %s over gzip files: exit %d, state %q, rows %q:\n%s", enc, code, out, rows, errs)
 		}
+	}
+}
+
+// blockAfter is a standard input that gives data, then, at the next read,
+// sends sig (after a pause in which the run handles what it read) and
+// blocks until closed: a tap that is still running.
+type blockAfter struct {
+	data   *strings.Reader
+	sigs   chan<- os.Signal
+	sig    os.Signal
+	closed chan struct{}
+}
+
+func (b *blockAfter) Read(p []byte) (int, error) {
+	if b.data.Len() > 0 {
+		return b.data.Read(p)
+	}
+	if b.sigs != nil {
+		time.Sleep(300 * time.Millisecond)
+		b.sigs <- b.sig
+		b.sigs = nil
+	}
+	<-b.closed
+	return 0, io.EOF
+}
+
+// TestAttackShutdownTimeoutSummarySaysDrained (finding, a summary that
+// claims what did not happen): SIGTERM with shutdown_timeout_seconds 1,
+// max_parallelism 1 and a batch that takes 2 s: stream a's batch loads,
+// the timeout passes, stream b's buffered record is never loaded (its
+// state rightly not written; SPEC §7 rule 5). The summary, on stderr and
+// in summary_path, still says status "stopped by signal, drained" — the
+// word the summary uses for a drain that committed everything read — with
+// b "written 0": an orchestrator or a user reading the status believes
+// every record read is in the database. The status is decided from the
+// run's error alone (cli: reg.Stopped() for pipeline.ErrStopped), and the
+// pipeline returns ErrStopped whether or not the deadline cut the drain
+// short (the statuses live in internal/metrics, the deadline in
+// internal/pipeline's flush.go: other helpers' files).
+func TestAttackShutdownTimeoutSummarySaysDrained(t *testing.T) {
+	t.Skip("finding: a drain cut short by shutdown_timeout_seconds (buffered records never loaded) is summarized as \"stopped by signal, drained\", the status of a complete drain")
+	dir := t.TempDir()
+	sum := filepath.Join(dir, "summary.json")
+	cfg := writeFile(t, "c.json", `{"shutdown_timeout_seconds":1,"max_parallelism":1,"summary_path":"`+sum+`"}`)
+	in := `{"type":"SCHEMA","stream":"a","schema":{"properties":{"id":{"type":"integer"}}},"key_properties":["id"]}
+{"type":"SCHEMA","stream":"b","schema":{"properties":{"id":{"type":"integer"}}},"key_properties":["id"]}
+{"type":"RECORD","stream":"a","record":{"id":1}}
+{"type":"RECORD","stream":"b","record":{"id":1}}
+{"type":"STATE","value":1}
+`
+	sigs := make(chan os.Signal, 4)
+	stdin := &blockAfter{data: strings.NewReader(in), sigs: sigs, sig: syscall.SIGTERM, closed: make(chan struct{})}
+	defer close(stdin.closed)
+	var out, errb strings.Builder
+	code := Main([]string{"--dry-run", "--config", cfg}, IO{Stdin: stdin, State: &out, Stderr: &errb,
+		Env: []string{LoadDelayEnv + "=2s"}, Dir: dir, Signals: sigs})
+	if code != 143 || out.String() != "" {
+		t.Fatalf("exit %d, state %q (want 143 and no state: b's record is not loaded):\n%s", code, out.String(), errb.String())
+	}
+	b, err := os.ReadFile(sum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Status  string `json:"status"`
+		Streams map[string]struct {
+			Written int64 `json:"written"`
+		} `json:"streams"`
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	if s.Streams["b"].Written != 0 {
+		t.Fatalf("b was loaded after the deadline: %s", b)
+	}
+	if strings.Contains(s.Status, "drained") || strings.Contains(errb.String(), "summary: stopped by signal, drained") {
+		t.Errorf("b's buffered record was never loaded, yet the summary says %q:\n%s", s.Status, errb.String())
 	}
 }
