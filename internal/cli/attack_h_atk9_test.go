@@ -129,3 +129,34 @@ func TestAttackShutdownTimeoutSummarySaysDrained(t *testing.T) {
 		t.Errorf("b's buffered record was never loaded, yet the summary says %q:\n%s", s.Status, errb.String())
 	}
 }
+
+// TestAttackFormatAndRowsGivenTwice (finding, a command line taken half):
+// --input and --dry-run-dump refuse a second value (a second one silently
+// replaced the first: once), but --format and --rows kept the last:
+// `--about --format json --format markdown` printed markdown to a caller
+// that parses the first flag's JSON, exit 0; `--benchmark --rows 5 --rows
+// 6` loaded 6. Both are usage errors now (exit 2), naming the flag.
+func TestAttackFormatAndRowsGivenTwice(t *testing.T) {
+	// was: t.Skip("finding: --format and --rows given twice silently keep the last value, while --input and --dry-run-dump refuse a second one")
+	for _, args := range [][]string{
+		{"--about", "--format", "json", "--format", "markdown"},
+		{"--about", "--format=json", "--format=json"},
+		{"--benchmark", "--rows", "5", "--rows", "6"},
+	} {
+		out, errs, code := runMain(t, "", nil, args...)
+		if code != ExitConfig || out != "" || !strings.Contains(errs, "given twice") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 naming the flag given twice", args, code, out, errs)
+		}
+	}
+	// One value each still works, and the defaults stand.
+	out, errs, code := runMain(t, "", nil, "--about", "--format=json")
+	if code != ExitOK || !strings.HasPrefix(out, "{") {
+		t.Errorf("--about --format=json: exit %d, %q, %s", code, out, errs)
+	}
+	if out, _, code := runMain(t, "", nil, "--about"); code != ExitOK || !strings.HasPrefix(out, "Name: target-oracle") {
+		t.Errorf("--about: exit %d, %q", code, out)
+	}
+	if _, errs, code := runMain(t, "", nil, "--benchmark", "--rows", "x"); code != ExitConfig || !strings.Contains(errs, "-rows") {
+		t.Errorf("--rows x: exit %d, %s", code, errs)
+	}
+}

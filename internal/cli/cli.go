@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -156,9 +157,10 @@ func parseFlags(args []string, stdout, stderr io.Writer) (options, int, bool) {
 	fs.BoolVar(&o.check, "check", false, "connect and report whether loading can work")
 	fs.BoolVar(&o.verify, "verify", false, "prove on the database, in scratch tables it drops, that every value path lands exactly")
 	fs.BoolVar(&o.bench, "benchmark", false, "load synthetic streams into scratch tables it drops and report rows/s, MB/s and round trips")
-	fs.IntVar(&o.rows, "rows", 0, "with --benchmark: records of the append and upsert cases (default 200000)")
+	fs.Func("rows", "with --benchmark: `N` records of the append and upsert cases (default 200000)", onceInt(&o.rows))
 	fs.BoolVar(&o.about, "about", false, "print name, version, capabilities and settings")
-	fs.StringVar(&o.format, "format", "text", "report format: text or json (--about, --verify, --benchmark), markdown (--about)")
+	o.format = "text"
+	fs.Func("format", "report `format`: text or json (--about, --verify, --benchmark), markdown (--about) (default text)", once(&o.format, "a format"))
 	fs.BoolVar(&o.version, "version", false, "print the version")
 	fs.Usage = func() { usage(fs) }
 	for _, a := range args {
@@ -230,6 +232,23 @@ func once(dst *string, what string) func(string) error {
 			return fmt.Errorf("needs %s, not an empty value", what)
 		}
 		*dst, set = s, true
+		return nil
+	}
+}
+
+// onceInt is once for an integer flag (--rows): a second value is an
+// error, not a silent replacement of the first.
+func onceInt(dst *int) func(string) error {
+	set := false
+	return func(s string) error {
+		if set {
+			return errors.New("given twice")
+		}
+		n, err := strconv.ParseInt(s, 0, strconv.IntSize)
+		if err != nil {
+			return errors.New("parse error")
+		}
+		*dst, set = int(n), true
 		return nil
 	}
 }
