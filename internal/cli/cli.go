@@ -334,6 +334,9 @@ func openRejectPath(o options, cfg *config.Config, std IO, log *slog.Logger, fai
 		return nil, ExitConfig
 	}
 	fi, err := os.Lstat(cfg.RejectPath)
+	if err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
+		endRejectLine(cfg.RejectPath, log)
+	}
 	if err != nil || fi.Mode().IsRegular() || fi.Mode()&os.ModeSymlink != 0 {
 		return nil, 0 // the pipeline's check says what is wrong with it
 	}
@@ -352,6 +355,33 @@ func openRejectPath(o options, cfg *config.Config, std IO, log *slog.Logger, fai
 		return nil, ExitFailed
 	}
 	return f, 0
+}
+
+// endRejectLine ends the last line of an existing reject_path file when
+// it lacks its line end: an earlier run stopped in the middle of writing a
+// rejected record (killed, or the disk full). The rejected records of this
+// run are appended after it; glued to the cut line, the first would be no
+// JSON line either, and a STATE covers it. Errors are left to the
+// pipeline's own check of the path.
+func endRejectLine(path string, log *slog.Logger) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+		return
+	}
+	last := make([]byte, 1)
+	if _, err := f.ReadAt(last, fi.Size()-1); err != nil || last[0] == '\n' {
+		return
+	}
+	if _, err := f.Write([]byte("\n")); err != nil {
+		return
+	}
+	log.Warn("reject_path ended inside a line (an earlier run stopped while writing a rejected record): a line end was added, so that this run's rejected records start on lines of their own",
+		"reject_path", path)
 }
 
 func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() time.Time) int {
