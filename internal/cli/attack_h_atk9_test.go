@@ -6,13 +6,20 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/target-oracle/target-oracle/internal/oracle/fake"
+	"github.com/target-oracle/target-oracle/internal/testkit"
+	"github.com/target-oracle/target-oracle/internal/wirepeer"
+	"github.com/target-oracle/target-oracle/internal/wirepeer/fakewire"
 )
 
 // TestAttackSDKBatchGzipWithoutCompression (finding, a real tap's BATCH
@@ -315,5 +322,130 @@ func TestAttackOneShotSIGQUITFirst(t *testing.T) {
 	}
 	if s := signalled(); s != syscall.SIGQUIT {
 		t.Errorf("signalled %v, want SIGQUIT", s)
+	}
+}
+
+// stallProxy forwards TCP connections to addr and, once stalled is set,
+// stops passing the server's replies on: a server, or a network path,
+// that stops answering after the login (a query waiting on a dictionary
+// lock, a firewall dropping an idle flow).
+type stallProxy struct {
+	ln      net.Listener
+	addr    string
+	stalled atomic.Bool
+}
+
+func newStallProxy(t *testing.T, addr string) *stallProxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &stallProxy{ln: ln, addr: addr}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			s, err := net.Dial("tcp", addr)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			mu.Lock()
+			conns = append(conns, c, s)
+			mu.Unlock()
+			go func() { _, _ = io.Copy(s, c) }()
+			go func() {
+				buf := make([]byte, 32<<10)
+				for {
+					n, err := s.Read(buf)
+					for p.stalled.Load() {
+						time.Sleep(10 * time.Millisecond) // hold the reply
+					}
+					if n > 0 {
+						if _, werr := c.Write(buf[:n]); werr != nil {
+							return
+						}
+					}
+					if err != nil {
+						return
+					}
+				}
+			}()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		p.stalled.Store(false)
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return p
+}
+
+// stallOnLog sets the proxy stalled when the log says the probe is done.
+type stallOnLog struct {
+	syncBuffer
+	p *stallProxy
+}
+
+func (w *stallOnLog) Write(b []byte) (int, error) {
+	if strings.Contains(string(b), "msg=connected") {
+		w.p.stalled.Store(true)
+	}
+	return w.syncBuffer.Write(b)
+}
+
+// TestAttackCheckIgnoresSignalsAfterConnecting (finding, Ctrl-C ignored):
+// --check connects under dialUnlessSignalled (a signal while connecting
+// ends it at once: TestSignalWhileConnecting), but its queries after the
+// login (privileges, quotas, the schema) ran with no one reading the
+// signals that signal.Notify takes from the runtime: against a server
+// that stops answering after the login, SIGTERM or Ctrl-C did nothing for
+// connect_timeout_seconds + 60 s (90 s by default), and the run then
+// exited 1 as a failed check, not 128+N. The queries now run under the
+// same guard: the first signal ends --check with 128+N, nothing on stdout.
+func TestAttackCheckIgnoresSignalsAfterConnecting(t *testing.T) {
+	// was: t.Skip("finding: a signal during --check's queries after the login is ignored until connect_timeout_seconds + 60 s pass; the run then exits 1, not 128+N")
+	db := fake.New(fake.Options{Schema: "SCOTT"})
+	peer := testkit.Peer(t, wirepeer.Facts{Backend: fakewire.Backend(db)})
+	proxy := newStallProxy(t, peer.Addr())
+	host, port, _ := net.SplitHostPort(proxy.ln.Addr().String())
+	cfg := writeFile(t, "c.json", `{"host":"`+host+`","port":`+port+`,"service_name":"FREEPDB1","user":"scott","password":"tiger","connect_timeout_seconds":5}`)
+	sigs := make(chan os.Signal, 1)
+	stderr := &stallOnLog{p: proxy}
+	var out syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- Main([]string{"--config", cfg, "--check"}, IO{Stdin: strings.NewReader(""), State: &out, Stderr: stderr, Dir: t.TempDir(), Signals: sigs})
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for !proxy.stalled.Load() {
+		select {
+		case code := <-done:
+			t.Fatalf("--check ended (exit %d) before the stall:\n%s", code, stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the probe never finished:\n%s", stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond) // --check's first query is waiting now
+	sigs <- syscall.SIGTERM
+	select {
+	case code := <-done:
+		if code != 128+15 || out.String() != "" {
+			t.Errorf("exit %d, stdout %q; want 143 and no report:\n%s", code, out.String(), stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("--check still running 10 s after SIGTERM (its queries wait on a server that stopped answering):\n%s", stderr.String())
 	}
 }
