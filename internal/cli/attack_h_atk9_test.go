@@ -449,3 +449,39 @@ func TestAttackCheckIgnoresSignalsAfterConnecting(t *testing.T) {
 		t.Fatalf("--check still running 10 s after SIGTERM (its queries wait on a server that stopped answering):\n%s", stderr.String())
 	}
 }
+
+// TestAttackStatementTimeoutDoesNotBoundSessionSetup (finding, hang): a
+// load with statement_timeout_seconds 2 against a server that stops
+// answering after the login (a stalled instance, a session blocked on a
+// library-cache lock) never ends: the coordinator is blocked in the new
+// session's setup block (oracle.(*session).connect → sqlConn.Exec, run by
+// Describe at the first SCHEMA) under the run's context, which has no
+// deadline: statement_timeout_seconds bounds the batches' statements but
+// neither the session setup nor the catalog reads, and a blocked
+// coordinator does not hear the first SIGTERM either (the second aborts).
+// Measured through a proxy that withholds the wire peer's replies once
+// the probe is done: still running after 60 s. The session setup and
+// catalog reads are internal/oracle's (another helper's package):
+// recorded here, where the CLI run shows it.
+func TestAttackStatementTimeoutDoesNotBoundSessionSetup(t *testing.T) {
+	t.Skip("finding: statement_timeout_seconds does not bound the session setup or catalog reads: a load against a server that stops answering after the login hangs with the coordinator blocked in oracle.(*session).connect (first SIGTERM unheard)")
+	db := fake.New(fake.Options{Schema: "SCOTT"})
+	peer := testkit.Peer(t, wirepeer.Facts{Backend: fakewire.Backend(db)})
+	proxy := newStallProxy(t, peer.Addr())
+	host, port, _ := net.SplitHostPort(proxy.ln.Addr().String())
+	cfg := writeFile(t, "c.json", `{"host":"`+host+`","port":`+port+`,"service_name":"FREEPDB1","user":"scott","password":"tiger","connect_timeout_seconds":5,"statement_timeout_seconds":2}`)
+	stderr := &stallOnLog{p: proxy}
+	var out syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- Main([]string{"--config", cfg, "--input", writeFile(t, "in.singer", example)}, IO{Stdin: strings.NewReader(""), State: &out, Stderr: stderr, Dir: t.TempDir()})
+	}()
+	select {
+	case code := <-done:
+		if code != ExitFailed || out.String() != "" {
+			t.Errorf("exit %d, state %q; want exit 1 (a statement past its timeout) and no state:\n%s", code, out.String(), stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the load still runs 30 s after the server stopped answering, with statement_timeout_seconds 2:\n%s", stderr.String())
+	}
+}
