@@ -374,7 +374,7 @@ func (b *run) cleanup(ctx context.Context) {
 	dropped, err := verify.Drop(cctx, b.o.Dial, b.schema, b.pending)
 	b.rep.Dropped = append(b.rep.Dropped, dropped...)
 	if err != nil {
-		b.rep.Errors = append(b.rep.Errors, fmt.Sprintf("cleanup: %v (drop the remaining tables of %v by hand: DROP TABLE … PURGE)", err, b.pending))
+		b.rep.Errors = append(b.rep.Errors, fmt.Sprintf("cleanup: %v (drop the remaining tables of %v by hand: DROP TABLE … PURGE)", err, verify.Remaining(b.pending, dropped)))
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -156,9 +157,10 @@ func parseFlags(args []string, stdout, stderr io.Writer) (options, int, bool) {
 	fs.BoolVar(&o.check, "check", false, "connect and report whether loading can work")
 	fs.BoolVar(&o.verify, "verify", false, "prove on the database, in scratch tables it drops, that every value path lands exactly")
 	fs.BoolVar(&o.bench, "benchmark", false, "load synthetic streams into scratch tables it drops and report rows/s, MB/s and round trips")
-	fs.IntVar(&o.rows, "rows", 0, "with --benchmark: records of the append and upsert cases (default 200000)")
+	fs.Func("rows", "with --benchmark: `N` records of the append and upsert cases (default 200000)", onceInt(&o.rows))
 	fs.BoolVar(&o.about, "about", false, "print name, version, capabilities and settings")
-	fs.StringVar(&o.format, "format", "text", "report format: text or json (--about, --verify, --benchmark), markdown (--about)")
+	o.format = "text"
+	fs.Func("format", "report `format`: text or json (--about, --verify, --benchmark), markdown (--about) (default text)", once(&o.format, "a format"))
 	fs.BoolVar(&o.version, "version", false, "print the version")
 	fs.Usage = func() { usage(fs) }
 	for _, a := range args {
@@ -230,6 +232,23 @@ func once(dst *string, what string) func(string) error {
 			return fmt.Errorf("needs %s, not an empty value", what)
 		}
 		*dst, set = s, true
+		return nil
+	}
+}
+
+// onceInt is once for an integer flag (--rows): a second value is an
+// error, not a silent replacement of the first.
+func onceInt(dst *int) func(string) error {
+	set := false
+	return func(s string) error {
+		if set {
+			return errors.New("given twice")
+		}
+		n, err := strconv.ParseInt(s, 0, strconv.IntSize)
+		if err != nil {
+			return errors.New("parse error")
+		}
+		*dst, set = int(n), true
 		return nil
 	}
 }
@@ -315,6 +334,9 @@ func openRejectPath(o options, cfg *config.Config, std IO, log *slog.Logger, fai
 		return nil, ExitConfig
 	}
 	fi, err := os.Lstat(cfg.RejectPath)
+	if err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
+		endRejectLine(cfg.RejectPath, log)
+	}
 	if err != nil || fi.Mode().IsRegular() || fi.Mode()&os.ModeSymlink != 0 {
 		return nil, 0 // the pipeline's check says what is wrong with it
 	}
@@ -333,6 +355,33 @@ func openRejectPath(o options, cfg *config.Config, std IO, log *slog.Logger, fai
 		return nil, ExitFailed
 	}
 	return f, 0
+}
+
+// endRejectLine ends the last line of an existing reject_path file when
+// it lacks its line end: an earlier run stopped in the middle of writing a
+// rejected record (killed, or the disk full). The rejected records of this
+// run are appended after it; glued to the cut line, the first would be no
+// JSON line either, and a STATE covers it. Errors are left to the
+// pipeline's own check of the path.
+func endRejectLine(path string, log *slog.Logger) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+		return
+	}
+	last := make([]byte, 1)
+	if _, err := f.ReadAt(last, fi.Size()-1); err != nil || last[0] == '\n' {
+		return
+	}
+	if _, err := f.Write([]byte("\n")); err != nil {
+		return
+	}
+	log.Warn("reject_path ended inside a line (an earlier run stopped while writing a rejected record): a line end was added, so that this run's rejected records start on lines of their own",
+		"reject_path", path)
 }
 
 func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() time.Time) int {

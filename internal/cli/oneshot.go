@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime/pprof"
 	"syscall"
 
 	"github.com/target-oracle/target-oracle/internal/benchmark"
@@ -139,7 +140,22 @@ func oneShotContext(std IO, log *slog.Logger) (context.Context, func() syscall.S
 						cancel()
 						continue
 					}
-					log.Warn("second signal: exiting without dropping the scratch tables (they are dropped by the next run after an hour)", "signal", s.String())
+					if n == 1 { // SIGQUIT first: it decides the exit code
+						select {
+						case got <- sig:
+						default:
+						}
+					}
+					what := "second signal"
+					if sig == syscall.SIGQUIT {
+						// As in a load (SPEC §7 rule 5): the stacks first.
+						what = "SIGQUIT"
+						if std.Stderr != nil {
+							fmt.Fprintf(std.Stderr, "SIGQUIT: goroutine stacks follow\n")
+							_ = pprof.Lookup("goroutine").WriteTo(std.Stderr, 2)
+						}
+					}
+					log.Warn(what+": exiting without dropping the scratch tables (they are dropped by the next run after an hour)", "signal", s.String())
 					if std.Exit != nil {
 						std.Exit(128 + int(sig))
 					}

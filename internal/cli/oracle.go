@@ -182,9 +182,17 @@ func check(cfg *config.Config, std IO, log *slog.Logger) int {
 	}
 	db, facts := srv.db, srv.facts
 	defer db.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(cfg.ConnectTimeoutSeconds+60)*time.Second)
-	defer cancel()
-	report, err := connect.Check(ctx, db, cfg, facts)
+	// The queries after the login are guarded as the login is: a server
+	// that stops answering must not make SIGTERM or Ctrl-C wait out the
+	// timeout (signal.Notify has taken them from the runtime).
+	report, sigCode, err := unlessSignalled(std, log, "checking the server", func(sctx context.Context) (connect.Report, error) {
+		ctx, cancel := context.WithTimeout(sctx, time.Duration(cfg.ConnectTimeoutSeconds+60)*time.Second)
+		defer cancel()
+		return connect.Check(ctx, db, cfg, facts)
+	}, func(connect.Report) {})
+	if sigCode != 0 {
+		return sigCode
+	}
 	if err != nil {
 		fail("--check", err)
 		return ExitFailed

@@ -184,15 +184,74 @@ func summaryFile(path string) error {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil
 	}
-	dec := json.NewDecoder(f)
+	b, err := io.ReadAll(io.LimitReader(f, maxSummaryBytes))
+	if err != nil {
+		return nil // unreadable: opening it to write will tell
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
 	var obj map[string]json.RawMessage
 	if err := dec.Decode(&obj); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) && indentedPrefix(b) {
+			// A summary cut short: the run that wrote it was killed in
+			// the write, or the disk filled. It is that run's own file,
+			// and refusing it would stop every later run until someone
+			// removes it.
+			return nil
+		}
 		return refuse("it is no JSON object: " + err.Error())
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return refuse("more follows the summary's JSON object")
 	}
 	return nil
+}
+
+// indentedPrefix reports whether b is laid out as json.MarshalIndent
+// (prefix "", indent "  ") lays out the summary, as far as it goes:
+// outside strings, every '{' or '[' is followed by a newline or its empty
+// close, every ',' by a newline and every ':' by a space. A summary cut
+// short is; text another writer appended is not (a rejected record is a
+// compact {"line":…} object), so a cut summary followed by anything else
+// is still refused.
+func indentedPrefix(b []byte) bool {
+	inString := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		if i+1 >= len(b) {
+			return true // the cut
+		}
+		next := b[i+1]
+		switch c {
+		case '"':
+			inString = true
+		case '{':
+			if next != '\n' && next != '}' {
+				return false
+			}
+		case '[':
+			if next != '\n' && next != ']' {
+				return false
+			}
+		case ',':
+			if next != '\n' {
+				return false
+			}
+		case ':':
+			if next != ' ' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // maxSummaryBytes bounds the file summaryFile reads: a summary of

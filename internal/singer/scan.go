@@ -71,8 +71,28 @@ func (s *scanner) value(depth int) error {
 		if c == '-' || c >= '0' && c <= '9' {
 			return s.number()
 		}
+		if err := s.nonFinite(); err != nil {
+			return err
+		}
 		return s.unexpected("a value")
 	}
+}
+
+// nonFinite explains NaN, Infinity and -Infinity at s.pos: Python's json
+// and simplejson write a float nan or inf so by default (allow_nan), and
+// a tap reading a database's NaN or a float that overflowed sends them.
+// They are not JSON (RFC 8259 §6), and no NUMBER column holds them: the
+// error says what the bytes are instead of only that 'N' is unexpected.
+// nil when the bytes at s.pos are none of them.
+func (s *scanner) nonFinite() error {
+	rest := s.data[s.pos:]
+	for _, lit := range [...]string{"NaN", "Infinity", "-Infinity"} {
+		if bytes.HasPrefix(rest, []byte(lit)) {
+			return &scanError{s.pos, "invalid JSON: " + lit + " is not a JSON number " +
+				"(JSON has no NaN or Infinity; Python's json.dumps writes a float nan or inf so unless allow_nan=False: the tap must send null or a string)"}
+		}
+	}
+	return nil
 }
 
 func (s *scanner) object(depth int) error {
@@ -219,6 +239,9 @@ func (s *scanner) number() error {
 	case i < len(data) && data[i] >= '1' && data[i] <= '9':
 		i = skipDigits(data, i+1)
 	default:
+		if err := s.nonFinite(); err != nil {
+			return err // -Infinity
+		}
 		return &scanError{s.pos, "invalid JSON: invalid number"}
 	}
 	if i < len(data) && data[i] == '.' {

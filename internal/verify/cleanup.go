@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -27,20 +28,25 @@ func DropLeftovers(ctx context.Context, dial oracle.Dialer, schema, prefix strin
 		return nil, fmt.Errorf("list the scratch tables older than an hour: %w", err)
 	}
 	var dropped []string
+	var errs []error
 	for _, r := range rows {
 		if len(r) == 0 || !match(r[0].String) {
 			continue
 		}
 		if err := dropOn(ctx, c, schema, r[0].String); err != nil {
-			return dropped, err
+			errs = append(errs, err) // the others are tried all the same (Drop)
+			continue
 		}
 		dropped = append(dropped, r[0].String)
 	}
-	return dropped, nil
+	return dropped, errors.Join(errs...)
 }
 
 // Drop drops scratch tables on a fresh session (the one that failed may
-// be lost), returning those dropped (or found gone).
+// be lost), returning those dropped (or found gone). Every table is
+// tried: one that cannot be dropped (still locked by the session a
+// failure left, ORA-00054) does not keep the others; the error names each
+// that failed.
 func Drop(ctx context.Context, dial oracle.Dialer, schema string, names []string) ([]string, error) {
 	if len(names) == 0 {
 		return nil, nil
@@ -51,13 +57,15 @@ func Drop(ctx context.Context, dial oracle.Dialer, schema string, names []string
 	}
 	defer c.Close()
 	var dropped []string
+	var errs []error
 	for _, n := range names {
 		if err := dropOn(ctx, c, schema, n); err != nil {
-			return dropped, err
+			errs = append(errs, err)
+			continue
 		}
 		dropped = append(dropped, n)
 	}
-	return dropped, nil
+	return dropped, errors.Join(errs...)
 }
 
 func dropOn(ctx context.Context, c oracle.Conn, schema, name string) error {
@@ -90,6 +98,18 @@ func (s *scratch) cleanup(ctx context.Context) {
 	dropped, err := Drop(cctx, s.o.Dial, s.schema, s.created)
 	s.rep.Dropped = dropped
 	if err != nil {
-		s.rep.Errors = append(s.rep.Errors, fmt.Sprintf("cleanup: %v (drop the remaining tables of %v by hand: DROP TABLE … PURGE)", err, s.created))
+		s.rep.Errors = append(s.rep.Errors, fmt.Sprintf("cleanup: %v (drop the remaining tables of %v by hand: DROP TABLE … PURGE)", err, Remaining(s.created, dropped)))
 	}
+}
+
+// Remaining returns the names of created that are not in dropped, in
+// order: the tables a failed cleanup leaves for the user to drop.
+func Remaining(created, dropped []string) []string {
+	var out []string
+	for _, n := range created {
+		if !slices.Contains(dropped, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
