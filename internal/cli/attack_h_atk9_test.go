@@ -38,7 +38,7 @@ import (
 // or at least the error could say the file is gzip data. The BATCH file
 // reader is internal/batchfile (another helper's package): recorded here.
 func TestAttackSDKBatchGzipWithoutCompression(t *testing.T) {
-	t.Skip("finding: an SDK tap's jsonl BATCH files are always gzip, but its BATCH message says no compression when batch_config gives none; the run fails with \"invalid UTF-8 at byte 2\" (exit 3) instead of reading the gzip data (or naming it)")
+	// was: t.Skip("finding: an SDK tap's jsonl BATCH files are always gzip, but its BATCH message says no compression when batch_config gives none; the run fails with \"invalid UTF-8 at byte 2\" (exit 3) instead of reading the gzip data (or naming it)")
 	dir := t.TempDir()
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)
@@ -464,7 +464,7 @@ func TestAttackCheckIgnoresSignalsAfterConnecting(t *testing.T) {
 // catalog reads are internal/oracle's (another helper's package):
 // recorded here, where the CLI run shows it.
 func TestAttackStatementTimeoutDoesNotBoundSessionSetup(t *testing.T) {
-	t.Skip("finding: statement_timeout_seconds does not bound the session setup or catalog reads: a load against a server that stops answering after the login hangs with the coordinator blocked in oracle.(*session).connect (first SIGTERM unheard)")
+	// was: t.Skip("finding: statement_timeout_seconds does not bound the session setup or catalog reads: a load against a server that stops answering after the login hangs with the coordinator blocked in oracle.(*session).connect (first SIGTERM unheard)")
 	db := fake.New(fake.Options{Schema: "SCOTT"})
 	peer := testkit.Peer(t, wirepeer.Facts{Backend: fakewire.Backend(db)})
 	proxy := newStallProxy(t, peer.Addr())

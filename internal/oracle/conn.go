@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
 )
@@ -66,6 +67,59 @@ type sqlConn struct {
 	// connection: Close then makes database/sql discard it rather than
 	// hand it to the next caller.
 	lost bool
+	// abandoned is set when a call did not return after its context
+	// ended (guard): the driver call still holds the connection, so
+	// nothing may use or close it again.
+	abandoned bool
+	// grace is how long guard waits after the context ended (breakGrace
+	// unless a test sets it).
+	grace time.Duration
+}
+
+// breakGrace is how long a call may take to return after its context
+// ended. go-ora answers the end of a context by sending a break and then
+// waits for the server's reply (ORA-01013) with no deadline of its own: a
+// server that stopped answering (a stalled instance, a network path that
+// drops packets) would hold the call, and the run with it, for ever, past
+// statement_timeout_seconds and past a signal. A server that answers
+// breaks does so in milliseconds; one rolling back a large statement
+// first may take longer, and is left to finish that on its own.
+const breakGrace = 10 * time.Second
+
+// errAbandoned is the error of a call guard gave up waiting for.
+var errAbandoned = errors.New("the server did not answer the break that ended the call: the connection is abandoned")
+
+// guard runs call, a driver call bound to ctx, and returns its error, or
+// errAbandoned when it has not returned breakGrace after ctx ended. The
+// call then goes on in its goroutine until the server answers or the
+// process ends; the connection is never used or closed again (Close).
+func (s *sqlConn) guard(ctx context.Context, call func() error) error {
+	if s.abandoned {
+		return errAbandoned
+	}
+	if ctx.Done() == nil {
+		return call() // nothing ends it: nothing to wait for
+	}
+	done := make(chan error, 1)
+	go func() { done <- call() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	grace := s.grace
+	if grace == 0 {
+		grace = breakGrace
+	}
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-t.C:
+		s.abandoned, s.lost = true, true
+		return fmt.Errorf("%w (no reply %s after the call's end)", errAbandoned, grace)
+	}
 }
 
 // note marks the connection lost after err when err broke it, or when the
@@ -90,7 +144,11 @@ func (s *sqlConn) Exec(ctx context.Context, st *oraclesql.Statement, args []any)
 	if err := sent(ctx); err != nil {
 		return 0, err
 	}
-	res, err := s.c.ExecContext(ctx, st.SQL, args...)
+	var res sql.Result
+	err := s.guard(ctx, func() (err error) {
+		res, err = s.c.ExecContext(ctx, st.SQL, args...)
+		return err
+	})
 	if err != nil {
 		return 0, s.note(ctx, err)
 	}
@@ -105,11 +163,15 @@ func (s *sqlConn) Query(ctx context.Context, st *oraclesql.Statement, args []any
 	if err := sent(ctx); err != nil {
 		return nil, err
 	}
-	rows, err := s.c.QueryContext(ctx, st.SQL, args...)
-	if err != nil {
-		return nil, s.note(ctx, err)
-	}
-	out, err := scanAll(rows)
+	var out [][]sql.NullString
+	err := s.guard(ctx, func() error {
+		rows, err := s.c.QueryContext(ctx, st.SQL, args...)
+		if err != nil {
+			return err
+		}
+		out, err = scanAll(rows)
+		return err
+	})
 	return out, s.note(ctx, err)
 }
 
@@ -136,7 +198,11 @@ func scanAll(rows *sql.Rows) ([][]sql.NullString, error) {
 }
 
 func (s *sqlConn) Begin(ctx context.Context) (Tx, error) {
-	tx, err := s.c.BeginTx(ctx, nil)
+	var tx *sql.Tx
+	err := s.guard(ctx, func() (err error) {
+		tx, err = s.c.BeginTx(ctx, nil)
+		return err
+	})
 	if err != nil {
 		return nil, s.note(ctx, err)
 	}
@@ -146,6 +212,9 @@ func (s *sqlConn) Begin(ctx context.Context) (Tx, error) {
 // Close returns the connection to the pool, or discards it when a call
 // lost it.
 func (s *sqlConn) Close() error {
+	if s.abandoned {
+		return nil // its call still holds it (guard): left to the process's end
+	}
 	if s.lost {
 		// Returning driver.ErrBadConn from Raw makes database/sql close
 		// the driver connection instead of pooling it.
@@ -169,7 +238,11 @@ func (t *sqlTx) Exec(ctx context.Context, st *oraclesql.Statement, args []any) (
 	if err := sent(ctx); err != nil {
 		return 0, err
 	}
-	res, err := t.tx.ExecContext(ctx, st.SQL, args...)
+	var res sql.Result
+	err := t.conn.guard(ctx, func() (err error) {
+		res, err = t.tx.ExecContext(ctx, st.SQL, args...)
+		return err
+	})
 	if err != nil {
 		return 0, t.conn.note(ctx, err)
 	}
@@ -184,13 +257,22 @@ func (t *sqlTx) Query(ctx context.Context, st *oraclesql.Statement, args []any) 
 	if err := sent(ctx); err != nil {
 		return nil, err
 	}
-	rows, err := t.tx.QueryContext(ctx, st.SQL, args...)
-	if err != nil {
-		return nil, t.conn.note(ctx, err)
-	}
-	out, err := scanAll(rows)
+	var out [][]sql.NullString
+	err := t.conn.guard(ctx, func() error {
+		rows, err := t.tx.QueryContext(ctx, st.SQL, args...)
+		if err != nil {
+			return err
+		}
+		out, err = scanAll(rows)
+		return err
+	})
 	return out, t.conn.note(ctx, err)
 }
 
-func (t *sqlTx) Commit() error   { return t.conn.note(t.ctx, t.tx.Commit()) }
-func (t *sqlTx) Rollback() error { return t.conn.note(t.ctx, t.tx.Rollback()) }
+func (t *sqlTx) Commit() error {
+	return t.conn.note(t.ctx, t.conn.guard(t.ctx, t.tx.Commit))
+}
+
+func (t *sqlTx) Rollback() error {
+	return t.conn.note(t.ctx, t.conn.guard(t.ctx, t.tx.Rollback))
+}

@@ -134,6 +134,9 @@ func protocolError(err error) bool {
 // is unknown. A go-ora protocol failure counts: what the session holds
 // after it is unknown.
 func connectionLost(err error) bool {
+	if errors.Is(err, errAbandoned) {
+		return true // its call still holds it (sqlConn.guard)
+	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return false // the caller gave up; see session.dropIfLost
 	}
