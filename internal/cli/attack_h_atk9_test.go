@@ -99,7 +99,7 @@ func (b *blockAfter) Read(p []byte) (int, error) {
 // short (the statuses live in internal/metrics, the deadline in
 // internal/pipeline's flush.go: other helpers' files).
 func TestAttackShutdownTimeoutSummarySaysDrained(t *testing.T) {
-	t.Skip("finding: a drain cut short by shutdown_timeout_seconds (buffered records never loaded) is summarized as \"stopped by signal, drained\", the status of a complete drain")
+	// was: t.Skip("finding: a drain cut short by shutdown_timeout_seconds (buffered records never loaded) is summarized as \"stopped by signal, drained\", the status of a complete drain")
 	dir := t.TempDir()
 	sum := filepath.Join(dir, "summary.json")
 	cfg := writeFile(t, "c.json", `{"shutdown_timeout_seconds":1,"max_parallelism":1,"summary_path":"`+sum+`"}`)

@@ -517,7 +517,10 @@ func load(o options, std IO, cfg *config.Config, log *slog.Logger, now func() ti
 			log.Info("plan", "sql", st)
 		}
 	}
-	if errors.Is(err, pipeline.ErrStopped) {
+	switch {
+	case errors.Is(err, pipeline.ErrDrainCut):
+		reg.StoppedShort() // records read were not loaded: not drained
+	case errors.Is(err, pipeline.ErrStopped):
 		reg.Stopped() // a drain that succeeded is no failure
 	}
 	sum := reg.Finish(time.Now(), err)

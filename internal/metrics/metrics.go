@@ -39,6 +39,7 @@ type Registry struct {
 	lastFlush   time.Time
 	lastState   time.Time
 	stopped     bool   // a signal's drain ended the run (Stopped)
+	cut         bool   // ... before every record read was loaded (StoppedShort)
 	held        string // a stream holding states until end of input, and why (HoldStates)
 	buffered    int64
 	latency     map[string]*histogram
@@ -289,6 +290,15 @@ func (r *Registry) Stopped() {
 	r.stopped = true
 }
 
+// StoppedShort marks the run as ended by a signal whose drain
+// shutdown_timeout_seconds cut short: records read were never loaded
+// (their state not written), which the summary must not call drained.
+func (r *Registry) StoppedShort() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stopped, r.cut = true, true
+}
+
 // Finish writes the last METRIC lines and the summary table to stderr and
 // returns the summary.
 func (r *Registry) Finish(now time.Time, err error) Summary {
@@ -298,6 +308,8 @@ func (r *Registry) Finish(now time.Time, err error) Summary {
 	r.emit(now, 0)
 	sum := Summary{Streams: r.streams, Seconds: now.Sub(r.start).Seconds(), Status: "succeeded"}
 	switch {
+	case err != nil && r.stopped && r.cut:
+		sum.Status = "stopped by signal, cut short by shutdown_timeout_seconds: records read were not loaded"
 	case err != nil && r.stopped:
 		// A signal's drain: what was read is committed and its state
 		// written; the input was not read to its end.

@@ -105,6 +105,11 @@ const MaxStreams = 10000
 // ErrStopped is returned by Run after a drain triggered by Options.Stop.
 var ErrStopped = errors.New("stopped by signal")
 
+// ErrDrainCut is returned by Run (it is an ErrStopped) when
+// shutdown_timeout_seconds ended the drain before every record read was
+// loaded: their state is not written, and the run is not "drained".
+var ErrDrainCut = fmt.Errorf("%w: shutdown_timeout_seconds passed before every record read was loaded", ErrStopped)
+
 // Run loads the whole input. It returns nil when every message was
 // processed and every state that became true was written.
 func Run(ctx context.Context, o Options) error {
@@ -445,6 +450,9 @@ func (p *pipeline) drain(cause error) error {
 	if err := p.waitAll(); err != nil && p.failed == nil {
 		p.failed = err
 	}
+	if errors.Is(cause, ErrStopped) && p.noStart && p.unloaded() {
+		cause = ErrDrainCut
+	}
 	if cause == nil && p.inputStop != nil {
 		cause = p.inputStop // a job refused its input while the run drained
 	}
@@ -467,6 +475,17 @@ func (p *pipeline) drain(cause error) error {
 		return p.finish(p.failed)
 	}
 	return p.finish(cause)
+}
+
+// unloaded reports whether a stream holds records no job loaded: a
+// buffer not flushed, or a job never started.
+func (p *pipeline) unloaded() bool {
+	for _, s := range p.order {
+		if len(s.queue) > 0 || s.buf != nil && s.buf.rows() > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // finish waits for running workers (after a failure they are cancelled
