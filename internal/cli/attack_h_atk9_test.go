@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/oracle/fake"
-	"github.com/target-oracle/target-oracle/internal/testkit"
 	"github.com/target-oracle/target-oracle/internal/wirepeer"
 	"github.com/target-oracle/target-oracle/internal/wirepeer/fakewire"
 )
@@ -390,6 +389,20 @@ func newStallProxy(t *testing.T, addr string) *stallProxy {
 	return p
 }
 
+// stalledPeer is a wire peer for a test that stalls its connections
+// (newStallProxy). Not testkit.Peer: the connection the test stalls is
+// given up by the run and torn down by the proxy at the end, which the
+// peer may see as a reset, not a protocol error of the target's.
+func stalledPeer(t *testing.T, db *fake.DB) *wirepeer.Peer {
+	t.Helper()
+	peer, err := wirepeer.Start(wirepeer.Facts{Backend: fakewire.Backend(db)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = peer.Close() })
+	return peer
+}
+
 // stallOnLog sets the proxy stalled when the log says the probe is done.
 type stallOnLog struct {
 	syncBuffer
@@ -415,7 +428,7 @@ func (w *stallOnLog) Write(b []byte) (int, error) {
 func TestAttackCheckIgnoresSignalsAfterConnecting(t *testing.T) {
 	// was: t.Skip("finding: a signal during --check's queries after the login is ignored until connect_timeout_seconds + 60 s pass; the run then exits 1, not 128+N")
 	db := fake.New(fake.Options{Schema: "SCOTT"})
-	peer := testkit.Peer(t, wirepeer.Facts{Backend: fakewire.Backend(db)})
+	peer := stalledPeer(t, db)
 	proxy := newStallProxy(t, peer.Addr())
 	host, port, _ := net.SplitHostPort(proxy.ln.Addr().String())
 	cfg := writeFile(t, "c.json", `{"host":"`+host+`","port":`+port+`,"service_name":"FREEPDB1","user":"scott","password":"tiger","connect_timeout_seconds":5}`)
@@ -466,7 +479,7 @@ func TestAttackCheckIgnoresSignalsAfterConnecting(t *testing.T) {
 func TestAttackStatementTimeoutDoesNotBoundSessionSetup(t *testing.T) {
 	// was: t.Skip("finding: statement_timeout_seconds does not bound the session setup or catalog reads: a load against a server that stops answering after the login hangs with the coordinator blocked in oracle.(*session).connect (first SIGTERM unheard)")
 	db := fake.New(fake.Options{Schema: "SCOTT"})
-	peer := testkit.Peer(t, wirepeer.Facts{Backend: fakewire.Backend(db)})
+	peer := stalledPeer(t, db)
 	proxy := newStallProxy(t, peer.Addr())
 	host, port, _ := net.SplitHostPort(proxy.ln.Addr().String())
 	cfg := writeFile(t, "c.json", `{"host":"`+host+`","port":`+port+`,"service_name":"FREEPDB1","user":"scott","password":"tiger","connect_timeout_seconds":5,"statement_timeout_seconds":2}`)
