@@ -163,7 +163,7 @@ var fastCases = []struct {
 		`{"id": 1, "created_at": "2024-01-02 03:04:05"}`:                                                             "",
 		`{"id": 1, "created_at": "2024-01-02t03:04:05.123456789-05:30"}`:                                             "",
 		`{"id": 1, "created_at": "2024-01-02T03:04:05.1234567891Z"}`:                                                 "created_at",
-		`{"id": 1, "created_at": "2024-01-02T03:04:05.1234567890Z"}`:                                                 "",
+		`{"id": 1, "created_at": "2024-01-02T03:04:05.1234567890Z"}`:                                                 "created_at",
 		`{"id": 1, "created_at": "2016-12-31T23:59:60Z"}`:                                                            "created_at",
 		`{"id": 1, "created_at": "2024-01-02T24:00:00Z"}`:                                                            "created_at",
 		`{"id": 1, "created_at": "0001-01-01T00:30:00+01:00"}`:                                                       "created_at",

@@ -11,12 +11,11 @@ package value
 // RFC 3339 allows. Years are 0001–9999, before and after converting to UTC.
 //
 // Decisions:
-//   - A '.' must follow seconds and be followed by at least one digit
-//     ("12:00:00." and "12:00.5" are invalid). RFC 3339 allows any number
-//     of digits; Oracle's TIMESTAMP keeps 9. Digits past the ninth are
-//     accepted when they are all zeros ("05.1234567890Z" is the instant
-//     "05.123456789Z", stored exactly); a non-zero one is refused, since the
-//     instant could not be kept exactly (Oracle would round it).
+//   - A '.' must follow seconds and be followed by 1 to 9 digits
+//     ("12:00:00." and "12:00.5" are invalid), the grammar of SPEC §4.
+//     RFC 3339 allows more; Oracle's TIMESTAMP keeps 9, so a tenth digit
+//     (even a zero: SPEC §4 does not accept it) is refused as text Oracle
+//     cannot store exactly.
 //   - Hour 24 and second 60 (leap seconds) are refused: neither Oracle nor
 //     Go's time package can represent them without changing the value. The
 //     reasons say so: the text is RFC 3339, the database cannot hold it.
@@ -371,7 +370,7 @@ func parseSecond[T ~string | ~[]byte](s T, i int) (sec int, reason string) {
 // Reasons of text RFC 3339 allows that Oracle cannot store exactly.
 const (
 	leapReason = "second 60 (a leap second): Oracle's TIMESTAMP and DATE hold seconds 00-59"
-	fracReason = "a non-zero fractional second digit past the ninth: Oracle's TIMESTAMP keeps 9 digits (it would round)"
+	fracReason = "more than 9 fractional second digits: Oracle's TIMESTAMP keeps 9 (SPEC §4 accepts 1 to 9)"
 )
 
 // dateTimeError is the error of date-time text s, marked Unstorable when
@@ -392,11 +391,7 @@ func parseFraction[T ~string | ~[]byte](s T, i int) (ns, next int, reason string
 	j := i + 1
 	for j < len(s) && isDigit(s[j]) {
 		if j-i > 9 {
-			if s[j] != '0' {
-				return 0, 0, fracReason
-			}
-			j++
-			continue
+			return 0, 0, fracReason
 		}
 		ns = ns*10 + int(s[j]-'0')
 		j++

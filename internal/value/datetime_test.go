@@ -34,13 +34,6 @@ func TestCanonicalDateTime(t *testing.T) {
 		{"2000-02-29T12:00:00Z", "2000-02-29T12:00:00Z", 0},
 		{"0001-01-01T00:00:00Z", "0001-01-01T00:00:00Z", 0},
 		{"9999-12-31T23:59:59.999999999Z", "9999-12-31T23:59:59.999999999Z", 9},
-		// RFC 3339 allows more than 9 fraction digits; zeros past the
-		// ninth change nothing, so the instant is kept exactly.
-		{"2024-01-02T03:04:05.1234567890Z", "2024-01-02T03:04:05.123456789Z", 9},
-		{"2024-01-02T03:04:05.1000000000000Z", "2024-01-02T03:04:05.1Z", 1},
-		{"2024-01-02T03:04:05.0000000000Z", "2024-01-02T03:04:05Z", 0},
-		{"2024-01-02T02:00:00.12345678900+05:30", "2024-01-01T20:30:00.123456789Z", 9},
-		{"2024-01-02 03:04:05.9999999990", "2024-01-02T03:04:05.999999999Z", 9},
 		{"0001-01-01T05:00:00+04:00", "0001-01-01T01:00:00Z", 0},
 		// Without seconds (the Meltano tutorial's tap): seconds 00, so one
 		// instant and one key with the form that has them.
@@ -104,12 +97,13 @@ func TestCanonicalDateTimeInvalid(t *testing.T) {
 		{"2016-12-31T23:59:61Z", "second out of range 00-59"},
 		{"2024-01-01X00:00:00Z", "expected 'T' or a space"},
 		{"2024-01-01T00:00:00.Z", "digit after the decimal point"},
-		{"2024-01-01T00:00:00.1234567891Z", "a non-zero fractional second digit past the ninth"},
-		{"2024-01-01T00:00:00.0000000000001Z", "a non-zero fractional second digit past the ninth"},
+		{"2024-01-01T00:00:00.1234567891Z", "more than 9 fractional second digits"},
+		{"2024-01-01T00:00:00.1234567890Z", "more than 9 fractional second digits"},
+		{"2024-01-01T00:00:00.0000000000Z", "more than 9 fractional second digits"},
 		{"2024-01-01T00:00:00+0530", "expected 'Z', a zone offset"},
 		{"2024-01-01T00:00:00+0000", "expected 'Z', a zone offset"},
 		{"2024-01-01T00:00:00+00:00:00", "expected 'Z', a zone offset"},
-		{"2024-01-01T00:00:00.123456789012Z", "past the ninth: Oracle's TIMESTAMP keeps 9 digits (it would round)"},
+		{"2024-01-01T00:00:00.123456789012Z", "more than 9 fractional second digits: Oracle's TIMESTAMP keeps 9"},
 		{"2024-01-01T00:00:00,5Z", "expected 'Z', a zone offset"},
 		{"2024-01-01T00:00:00UTC", "expected 'Z', a zone offset"},
 		{"2024-01-01T00:00:00.5.5Z", "expected 'Z', a zone offset"},
@@ -135,7 +129,7 @@ func TestCanonicalDateTimeInvalid(t *testing.T) {
 			t.Errorf("ParseDateTime(%q): want error", tt.in)
 		}
 		// Only RFC 3339 text Oracle cannot hold is marked so.
-		unstorable := strings.HasSuffix(tt.in, ":59:60Z") || strings.Contains(tt.reason, "past the ninth")
+		unstorable := strings.HasSuffix(tt.in, ":59:60Z") || strings.Contains(tt.reason, "more than 9 fractional")
 		if ve != nil && ve.Unstorable != unstorable {
 			t.Errorf("CanonicalDateTime(%q): Unstorable %v, want %v", tt.in, ve.Unstorable, unstorable)
 		}
@@ -172,12 +166,12 @@ func TestCheckDate(t *testing.T) {
 }
 
 func TestCheckTime(t *testing.T) {
-	for _, in := range []string{"00:00:00", "23:59:59", "12:30:00Z", "12:30:00z", "12:30:00.5", "12:30:00.123456789+05:30", "01:02:03-00:00", "12:30:00.1234567890"} {
+	for _, in := range []string{"00:00:00", "23:59:59", "12:30:00Z", "12:30:00z", "12:30:00.5", "12:30:00.123456789+05:30", "01:02:03-00:00"} {
 		if CheckTime([]byte(in)) != nil || CheckTime(in) != nil {
 			t.Errorf("CheckTime(%q) = %v", in, CheckTime(in))
 		}
 	}
-	for _, in := range []string{"", "24:00:00", "12:60:00", "12:00:60", "12:00", "12:00:00.", "12:00:00.1234567891",
+	for _, in := range []string{"", "24:00:00", "12:60:00", "12:00:60", "12:00", "12:00:00.", "12:00:00.1234567891", "12:00:00.1234567890",
 		"12:00:00+5:30", "12:00:00 ", "1:00:00", "12:00:00+24:00", "T12:00:00"} {
 		if CheckTime([]byte(in)) == nil {
 			t.Errorf("CheckTime(%q) = nil, want error", in)
