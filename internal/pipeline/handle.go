@@ -63,7 +63,7 @@ func (p *pipeline) onStreamSchema(m *singer.Message) error {
 		return &inputerr.Error{Line: m.Line, Stream: m.Stream, Err: err} // the compiler says "invalid schema: …"
 	}
 	for _, n := range sch.Unchecked {
-		p.log.Warn("schema pattern not checked (RE2 cannot express it)", "stream", m.Stream, "line", m.Line, "pattern", n)
+		p.log.Warn("schema keyword not checked", "stream", m.Stream, "line", m.Line, "keyword", n) // a pattern RE2 cannot express, a multipleOf beyond exact checks (schema.Schema.Unchecked)
 	}
 	if s == nil {
 		if len(p.order) >= MaxStreams {

@@ -23,8 +23,9 @@ type Schema struct {
 	// is false for a schema without "properties" (SPEC §4 leaves it to the
 	// pipeline whether that is acceptable).
 	Root *Property
-	// Unchecked notes each "pattern" of the schema that RE2 cannot express
-	// (lookahead, backreferences, …): dropped, not checked (pattern.go).
+	// Unchecked notes each keyword dropped, not checked (pattern.go): a
+	// "pattern" RE2 cannot express (lookahead, backreferences, …), a
+	// "multipleOf" beyond what the validator computes exactly.
 	Unchecked []string
 
 	validator *jsonschema.Schema
