@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/oracle/fake"
+	"github.com/target-oracle/target-oracle/internal/testkit"
 	"github.com/target-oracle/target-oracle/internal/wirepeer"
 	"github.com/target-oracle/target-oracle/internal/wirepeer/fakewire"
 )
@@ -273,24 +274,6 @@ func TestAttackRejectAppendedToACutLine(t *testing.T) {
 	}
 }
 
-// syncBuffer is a strings.Builder safe for the signal goroutine's writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestAttackOneShotSIGQUITFirst (finding): SIGQUIT as the first signal of
 // --verify or --benchmark exited 131 as it should, but logged "second
 // signal: exiting without dropping the scratch tables" and wrote no
@@ -300,7 +283,7 @@ func (s *syncBuffer) String() string {
 func TestAttackOneShotSIGQUITFirst(t *testing.T) {
 	// was: t.Skip("finding: SIGQUIT first in --verify/--benchmark logs \"second signal\" and writes no goroutine stacks")
 	sigs := make(chan os.Signal, 1)
-	var stderr syncBuffer
+	var stderr testkit.SyncBuffer
 	exited := make(chan int, 1)
 	log := slog.New(slog.NewTextHandler(&stderr, nil))
 	_, signalled, stop := oneShotContext(IO{Signals: sigs, Stderr: &stderr, Exit: func(code int) { exited <- code }}, log)
@@ -405,7 +388,7 @@ func stalledPeer(t *testing.T, db *fake.DB) *wirepeer.Peer {
 
 // stallOnLog sets the proxy stalled when the log says the probe is done.
 type stallOnLog struct {
-	syncBuffer
+	testkit.SyncBuffer
 	p *stallProxy
 }
 
@@ -413,7 +396,7 @@ func (w *stallOnLog) Write(b []byte) (int, error) {
 	if strings.Contains(string(b), "msg=connected") {
 		w.p.stalled.Store(true)
 	}
-	return w.syncBuffer.Write(b)
+	return w.SyncBuffer.Write(b)
 }
 
 // TestAttackCheckIgnoresSignalsAfterConnecting (finding, Ctrl-C ignored):
@@ -434,7 +417,7 @@ func TestAttackCheckIgnoresSignalsAfterConnecting(t *testing.T) {
 	cfg := writeFile(t, "c.json", `{"host":"`+host+`","port":`+port+`,"service_name":"FREEPDB1","user":"scott","password":"tiger","connect_timeout_seconds":5}`)
 	sigs := make(chan os.Signal, 1)
 	stderr := &stallOnLog{p: proxy}
-	var out syncBuffer
+	var out testkit.SyncBuffer
 	done := make(chan int, 1)
 	go func() {
 		done <- Main([]string{"--config", cfg, "--check"}, IO{Stdin: strings.NewReader(""), State: &out, Stderr: stderr, Dir: t.TempDir(), Signals: sigs})
@@ -484,7 +467,7 @@ func TestAttackStatementTimeoutDoesNotBoundSessionSetup(t *testing.T) {
 	host, port, _ := net.SplitHostPort(proxy.ln.Addr().String())
 	cfg := writeFile(t, "c.json", `{"host":"`+host+`","port":`+port+`,"service_name":"FREEPDB1","user":"scott","password":"tiger","connect_timeout_seconds":5,"statement_timeout_seconds":2}`)
 	stderr := &stallOnLog{p: proxy}
-	var out syncBuffer
+	var out testkit.SyncBuffer
 	done := make(chan int, 1)
 	go func() {
 		done <- Main([]string{"--config", cfg, "--input", writeFile(t, "in.singer", example)}, IO{Stdin: strings.NewReader(""), State: &out, Stderr: stderr, Dir: t.TempDir()})

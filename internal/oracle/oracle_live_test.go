@@ -36,7 +36,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -50,6 +49,7 @@ import (
 	"github.com/target-oracle/target-oracle/internal/oraclesql"
 	"github.com/target-oracle/target-oracle/internal/pipeline"
 	"github.com/target-oracle/target-oracle/internal/table"
+	"github.com/target-oracle/target-oracle/internal/testkit"
 )
 
 const liveSkipMessage = "TARGET_ORACLE_TEST_DSN is not set: the real-Oracle suite needs a database (see docs/oracle.md)"
@@ -88,7 +88,7 @@ type liveDB struct {
 	facts  connect.Facts // resolved for the settings of the environment alone
 	cfg    *config.Config
 	prefix string // TO_<random>_
-	log    *lockedBuffer
+	log    *testkit.SyncBuffer
 }
 
 // Bounds of every wait, so that a dead server fails a test instead of
@@ -129,7 +129,7 @@ func newLive(t *testing.T) *liveDB {
 	if len(facts.Problems) > 0 {
 		t.Fatalf("the server cannot honour the settings of the environment: %v", facts.Problems)
 	}
-	l := &liveDB{dsn: dsn, db: db, info: info, facts: facts, cfg: cfg, prefix: newPrefix(t), log: &lockedBuffer{}}
+	l := &liveDB{dsn: dsn, db: db, info: info, facts: facts, cfg: cfg, prefix: newPrefix(t), log: &testkit.SyncBuffer{}}
 	t.Cleanup(func() {
 		if t.Failed() && l.log.Len() > 0 {
 			t.Logf("target log:\n%s", l.log.String())
@@ -236,30 +236,6 @@ func (l *liveDB) engineFor(cfg *config.Config, f connect.Facts, dial oracle.Dial
 
 func (l *liveDB) logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(l.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
-}
-
-// lockedBuffer collects the target's log lines from several goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
-func (b *lockedBuffer) Len() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Len()
 }
 
 // tables lists the test's tables whose names start with prefix.

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/target-oracle/target-oracle/internal/config"
@@ -72,4 +73,31 @@ func Peer(t testing.TB, facts wirepeer.Facts) *wirepeer.Peer {
 		}
 	})
 	return p
+}
+
+// SyncBuffer collects bytes written from several goroutines (a run's log
+// while its signal or timer goroutines write too).
+type SyncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *SyncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+// String returns what was written so far.
+func (s *SyncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// Len is the number of bytes written so far.
+func (s *SyncBuffer) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Len()
 }
