@@ -17,12 +17,11 @@ import (
 // --plan runs it) treats the database-filled columns as Oracle does: a
 // NULL bound to a NOT NULL DEFAULT ON NULL column takes the default, and
 // the identity the schema does not fill is left to the database.
-func TestPlanOnADBATable(t *testing.T) {
-	dba := &table.Table{Schema: "DRY_RUN", Name: "S", PrimaryKey: []string{"ID"}, Columns: []table.Column{
-		{Name: "ID", Type: table.Type{Kind: table.KindNumber, Precision: 38}},
-		{Name: "SEQ_NO", Type: table.Type{Kind: table.KindNumber}, Fill: table.FillIdentityAlways},
-		{Name: "TOUCHED", Type: table.Type{Kind: table.KindVarchar, Length: 10}, Fill: table.FillDefaultOnNull},
-	}}
+// runOnCatalog runs input through the pipeline into the embedded engine
+// over a catalog that holds dba (as --plan does on a real database's
+// table) and returns the engine and the run's error.
+func runOnCatalog(t *testing.T, dba *table.Table, input string) (*memory.Engine, error) {
+	t.Helper()
 	catalog := func(_ context.Context, schema, name string) (*table.Table, error) {
 		if schema+"."+name == dba.QualifiedName() {
 			return dba.Clone(), nil
@@ -35,14 +34,24 @@ func TestPlanOnADBATable(t *testing.T) {
 	}
 	now := func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }
 	eng := memory.New(memory.Options{KeepRows: true, Now: now, Catalog: catalog})
-	input := `{"type":"SCHEMA","stream":"s","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"touched":{"type":["null","string"]}}}}
-{"type":"RECORD","stream":"s","record":{"id":1,"touched":null}}
-`
 	var out strings.Builder
 	err = pipeline.Run(context.Background(), pipeline.Options{
 		Config: cfg, Engine: eng, Input: strings.NewReader(input), StateOut: &out, Now: now,
 		Server: pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
 	})
+	return eng, err
+}
+
+func TestPlanOnADBATable(t *testing.T) {
+	dba := &table.Table{Schema: "DRY_RUN", Name: "S", PrimaryKey: []string{"ID"}, Columns: []table.Column{
+		{Name: "ID", Type: table.Type{Kind: table.KindNumber, Precision: 38}},
+		{Name: "SEQ_NO", Type: table.Type{Kind: table.KindNumber}, Fill: table.FillIdentityAlways},
+		{Name: "TOUCHED", Type: table.Type{Kind: table.KindVarchar, Length: 10}, Fill: table.FillDefaultOnNull},
+	}}
+	input := `{"type":"SCHEMA","stream":"s","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"touched":{"type":["null","string"]}}}}
+{"type":"RECORD","stream":"s","record":{"id":1,"touched":null}}
+`
+	eng, err := runOnCatalog(t, dba, input)
 	if err != nil {
 		t.Fatalf("run: %v", err)
 	}
@@ -61,26 +70,10 @@ func TestPlanRefusesARewriteOverTheDBAsObjects(t *testing.T) {
 		{Name: "V", Type: table.Type{Kind: table.KindNumber, Precision: 38}, Nullable: true, Fill: table.FillDefault,
 			Dependents: []table.Dependent{{Kind: table.DependentIndex, Name: "S_V_UQ"}}},
 	}}
-	catalog := func(_ context.Context, schema, name string) (*table.Table, error) {
-		if schema+"."+name == dba.QualifiedName() {
-			return dba.Clone(), nil
-		}
-		return nil, nil
-	}
-	cfg, _, err := config.Load(config.Sources{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	now := func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) }
-	eng := memory.New(memory.Options{KeepRows: true, Now: now, Catalog: catalog})
 	input := `{"type":"SCHEMA","stream":"s","key_properties":["id"],"schema":{"type":"object","properties":{"id":{"type":"integer"},"v":{"type":["null","string"]}}}}
 {"type":"RECORD","stream":"s","record":{"id":1,"v":"a"}}
 `
-	var out strings.Builder
-	err = pipeline.Run(context.Background(), pipeline.Options{
-		Config: cfg, Engine: eng, Input: strings.NewReader(input), StateOut: &out, Now: now,
-		Server: pipeline.Server{DefaultSchema: "DRY_RUN", IdentifierMaxBytes: 128, VarcharMaxBytes: 4000},
-	})
+	eng, err := runOnCatalog(t, dba, input)
 	var ee *table.EvolutionError
 	if !errors.As(err, &ee) {
 		t.Fatalf("run: %v, want a schema_evolution refusal", err)
