@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
+	"time"
 )
 
 // errDriverPanic marks an error made from a panic inside go-ora.
@@ -67,7 +68,26 @@ func (g *guardedConn) Prepare(query string) (st driver.Stmt, err error) {
 	return st, err
 }
 
-func (g *guardedConn) Close() error { return g.do(g.inner.Close) }
+// Close logs the session off, giving up after closeGrace: go-ora's
+// Logoff waits for the server's reply with no deadline, so closing the
+// pool at the run's end (DB.Close closes each idle session) hung for
+// ever on a server that had stopped answering, after the summary. The
+// session is then left to the process's end.
+func (g *guardedConn) Close() error {
+	done := make(chan error, 1)
+	go func() { done <- g.do(g.inner.Close) }()
+	t := time.NewTimer(closeGrace)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-t.C:
+		return fmt.Errorf("oracle session: no reply to the logoff after %s: the session is left open", closeGrace)
+	}
+}
+
+// closeGrace bounds Close (a logoff answers in milliseconds).
+var closeGrace = 10 * time.Second
 
 // Begin forwards driver.Conn's deprecated method, which the interface
 // still requires.

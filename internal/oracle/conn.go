@@ -273,6 +273,21 @@ func (t *sqlTx) Commit() error {
 	return t.conn.note(t.ctx, t.conn.guard(t.ctx, t.tx.Commit))
 }
 
+// commitWithin is Commit given up d (and breakGrace) after it started:
+// go-ora's COMMIT runs under BeginTx's context, the run's, which no
+// statement timeout bounds, so a server that stops answering at the
+// COMMIT held the run until a signal. No break is sent (go-ora's context
+// lives): the connection is abandoned, the COMMIT's outcome unknown.
+func (t *sqlTx) commitWithin(d time.Duration) error {
+	ctx, cancel := context.WithTimeout(t.ctx, d)
+	defer cancel()
+	err := t.conn.guard(ctx, t.tx.Commit)
+	if errors.Is(err, errAbandoned) && t.ctx.Err() == nil {
+		err = fmt.Errorf("COMMIT past statement_timeout_seconds (%s): %w", d, err)
+	}
+	return t.conn.note(t.ctx, err)
+}
+
 func (t *sqlTx) Rollback() error {
 	return t.conn.note(t.ctx, t.conn.guard(t.ctx, t.tx.Rollback))
 }

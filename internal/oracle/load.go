@@ -240,7 +240,7 @@ func (s *session) loadOnce(ctx context.Context, plan []planned, limits []int) (e
 			p.count(&res, n)
 		}
 	}
-	if err := tx.Commit(); err != nil {
+	if err := s.commit(tx); err != nil {
 		s.dropIfLost(err)
 		return engine.Result{}, &failure{at: -1, commit: true, err: fmt.Errorf("commit: %w", err)}
 	}

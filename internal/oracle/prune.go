@@ -97,7 +97,7 @@ func (s *session) pruneOnce(ctx context.Context, d *engine.DeleteMissing, count 
 		}
 		return engine.Result{}, refused(n)
 	}
-	if err := tx.Commit(); err != nil {
+	if err := s.commit(tx); err != nil {
 		return engine.Result{}, fmt.Errorf("commit: %w", err)
 	}
 	return engine.Result{Deleted: n, Known: true}, nil

@@ -116,6 +116,15 @@ func (s *session) timedOut(ctx, sctx context.Context, err error) error {
 	return &TimeoutError{Limit: s.e.o.StatementTimeout, Err: err}
 }
 
+// commit commits tx, bounded by Options.StatementTimeout when tx is a
+// driver's (sqlTx.commitWithin; the fake's COMMIT cannot stall).
+func (s *session) commit(tx Tx) error {
+	if st, ok := tx.(*sqlTx); ok && s.e.o.StatementTimeout > 0 {
+		return st.commitWithin(s.e.o.StatementTimeout)
+	}
+	return tx.Commit()
+}
+
 // Close implements engine.Session.
 func (s *session) Close() error {
 	if s.conn == nil {
@@ -289,5 +298,5 @@ func (s *session) chunk(ctx context.Context, c Conn, st *oraclesql.Statement, ar
 		_ = tx.Rollback()
 		return 0, err
 	}
-	return n, tx.Commit()
+	return n, s.commit(tx)
 }
