@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/target-oracle/target-oracle/internal/oracle/fake"
+	"github.com/target-oracle/target-oracle/internal/testkit"
 	"github.com/target-oracle/target-oracle/internal/wirepeer"
 	"github.com/target-oracle/target-oracle/internal/wirepeer/fakewire"
 )
@@ -63,8 +64,8 @@ func TestAttackStatementTimeoutDoesNotBoundCommit(t *testing.T) {
 	proxy = newStallProxy(t, peer.Addr())
 	backend.p = proxy
 	host, port, _ := net.SplitHostPort(proxy.ln.Addr().String())
-	cfg := writeFile(t, "c.json", `{"host":"`+host+`","port":`+port+`,"service_name":"FREEPDB1","user":"scott","password":"tiger","connect_timeout_seconds":5,"statement_timeout_seconds":2}`)
-	var stderr, out syncBuffer
+	cfg := writeFile(t, "c.json", `{"host":"`+host+`","port":`+port+`,"service_name":"FREEPDB1","user":"scott","password":"tiger","connect_timeout_seconds":1,"statement_timeout_seconds":1}`)
+	var stderr, out testkit.SyncBuffer
 	done := make(chan int, 1)
 	go func() {
 		done <- Main([]string{"--config", cfg, "--input", writeFile(t, "in.singer", example)}, IO{Stdin: strings.NewReader(""), State: &out, Stderr: &stderr, Dir: t.TempDir()})
