@@ -188,7 +188,11 @@ type shapes struct {
 const (
 	maxShapes      = 4096
 	maxShapesBytes = 2 << 20
-	maxHeadLens    = 8
+	// A line is tried at each kept length, a byte compare each until one
+	// is followed by the record's '{': cheap, so enough lengths for a tap
+	// whose stream names have many (with 8, twenty interleaved streams of
+	// as many name lengths were read in full, their shapes kept again).
+	maxHeadLens = 64
 )
 
 // size is what sh holds besides its map key.
@@ -267,6 +271,7 @@ func (c *shapes) keep(m *Message, line []byte, fields []field, recordEnd int) {
 		c.addLen(len(head))
 	} else {
 		c.bytes -= sh.size()
+		c.addLen(len(head)) // its length may have been dropped since
 	}
 	sh.fields = append(sh.fields[:0], fields...)
 	sh.head = append(sh.head[:0], head...)

@@ -577,3 +577,33 @@ func TestShapesBounded(t *testing.T) {
 		t.Errorf("%d heads kept (%d bytes), want as many as the bounds allow", n, r.shapes.bytes)
 	}
 }
+
+// Twenty interleaved streams whose names have twenty lengths (a tap's
+// tables): after each stream's first line every line resumes from its
+// head. With 8 head lengths kept, every line was read in full.
+func TestManyHeadLengthsResume(t *testing.T) {
+	var lines []string
+	for i := range 400 {
+		name := "s" + strings.Repeat("x", i%20)
+		lines = append(lines, fmt.Sprintf(`{"type":"RECORD","stream":"%s","record":{"id":%d}}`, name, i))
+	}
+	data := strings.Join(lines, "\n")
+	sameAsFullReader(t, []byte(data), 1<<16)
+	r := NewReader(strings.NewReader(data), ReaderOptions{})
+	resumed := 0
+	for _, line := range lines {
+		if r.shapes.resume([]byte(line)) > 0 {
+			resumed++
+		}
+		m, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.DecodeRecord(declineAll); err != errDeclined {
+			t.Fatal(err)
+		}
+	}
+	if want := len(lines) - 20; resumed != want {
+		t.Errorf("%d lines resumed from their head, want %d", resumed, want)
+	}
+}
