@@ -271,7 +271,9 @@ func (c *shapes) keep(m *Message, line []byte, fields []field, recordEnd int) {
 		c.addLen(len(head))
 	} else {
 		c.bytes -= sh.size()
-		c.addLen(len(head)) // its length may have been dropped since
+		if c.cur != sh { // read in full: its length may have been dropped since
+			c.addLen(len(head))
+		}
 	}
 	sh.fields = append(sh.fields[:0], fields...)
 	sh.head = append(sh.head[:0], head...)
